@@ -1,0 +1,36 @@
+// Renders an error for a person on stderr: what went wrong, where (file:line, field), and what to
+// do next. Stack traces only with --debug.
+import type { Io } from '../context.js';
+import { InputError, PayopsError } from '../errors.js';
+import { redactText } from './redact.js';
+
+const MAX_PROBLEMS_SHOWN = 50;
+
+export function reportError(err: unknown, io: Io, opts: { debug: boolean; secrets?: string[] }): void {
+  const secrets = opts.secrets ?? [];
+  const lines: string[] = [];
+  const message = err instanceof Error ? err.message : String(err);
+  lines.push(`error: ${message}`);
+  if (err instanceof InputError) {
+    for (const p of err.problems.slice(0, MAX_PROBLEMS_SHOWN)) {
+      const where = [
+        p.file && p.line ? `${p.file}:${p.line}` : (p.file ?? (p.line ? `line ${p.line}` : undefined)),
+        p.field,
+      ]
+        .filter(Boolean)
+        .join(' ');
+      lines.push(
+        `  ${where ? `${where}: ` : ''}${p.message}${p.expected ? ` (expected ${p.expected})` : ''}`,
+      );
+    }
+    if (err.problems.length > MAX_PROBLEMS_SHOWN) {
+      lines.push(`  … and ${err.problems.length - MAX_PROBLEMS_SHOWN} more problems`);
+    }
+  }
+  if (err instanceof PayopsError && err.hint) lines.push(`hint: ${err.hint}`);
+  if (!(err instanceof PayopsError) && !opts.debug) {
+    lines.push('hint: this is unexpected; run again with --debug and report the output');
+  }
+  if (opts.debug && err instanceof Error && err.stack) lines.push(err.stack);
+  io.stderr.write(`${redactText(lines.join('\n'), secrets)}\n`);
+}

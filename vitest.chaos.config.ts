@@ -1,0 +1,10 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/chaos/**/*.test.ts'],
+    testTimeout: 600_000,
+    hookTimeout: 60_000,
+    maxWorkers: 1,
+  },
+});
