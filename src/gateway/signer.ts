@@ -31,7 +31,7 @@ function flatten(path: string, value: unknown, out: Array<[string, string]>): vo
     return;
   }
   if (Array.isArray(value)) {
-    value.forEach((item, i) => flatten(`${path}[${i}]`, item, out));
+    for (const [i, item] of value.entries()) flatten(`${path}[${i}]`, item, out);
     return;
   }
   switch (typeof value) {

@@ -113,7 +113,7 @@ describe('signer: properties', () => {
           for (const [k, v] of Object.entries(o)) {
             if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') {
               leaves.push({ holder: o, key: k });
-            } else if (Array.isArray(v)) v.forEach((x) => collect(x as Record<string, unknown>));
+            } else if (Array.isArray(v)) for (const x of v) collect(x as Record<string, unknown>);
             else if (v && typeof v === 'object') collect(v as Record<string, unknown>);
           }
         };
