@@ -1,0 +1,154 @@
+// Decimal amount text ⇄ integer minor units (bigint). Amounts are parsed once, at the edge, and
+// formatted back only for the wire and for people. No float ever touches an amount.
+
+import { currencyInfo, normaliseCurrency } from './currency.js';
+
+export type ParseAmountResult =
+  | { ok: true; minor: bigint }
+  | { ok: false; message: string; expected: string; hint?: string };
+
+/** Integer digits beyond this are refused: no real order is that large, and it keeps totals far from any limit. */
+export const MAX_INTEGER_DIGITS = 15;
+
+const PLAIN = /^(\d+)(?:\.(\d+))?$/;
+const EXPONENT = /^[+-]?(?:\d+\.?\d*|\.\d+)[eE][+-]?\d+$/;
+const SYMBOL = /[$€£¥₹₩₽¢₺₫₱₪₦฿]|^[A-Za-z]{3}\s*\d|\d\s*[A-Za-z]{3}$/;
+
+function example(minorDigits: number): string {
+  return minorDigits === 0 ? '1250' : `12.${'5'.padEnd(minorDigits, '0')}`;
+}
+
+function expectedText(currency: string, minorDigits: number): string {
+  const decimals =
+    minorDigits === 0
+      ? `no decimals for ${currency}`
+      : `at most ${minorDigits} decimal${minorDigits === 1 ? '' : 's'} for ${currency}`;
+  return `a plain decimal with a dot, such as ${example(minorDigits)} (${decimals})`;
+}
+
+/**
+ * Parse a plain decimal (`12`, `12.5`, `12.50`) into minor units of `currency`.
+ * Refuses, with a hint: separators and decimal commas, signs, exponents, spaces inside,
+ * currency symbols, empty text, more decimals than the currency has, more than 15 integer digits.
+ * Never throws.
+ */
+export function parseAmount(text: string, currency: string): ParseAmountResult {
+  const code = normaliseCurrency(String(currency));
+  const info = currencyInfo(code);
+  if (info === undefined) {
+    return {
+      ok: false,
+      message: `cannot check the amount: "${code}" is not an ISO 4217 currency code`,
+      expected: 'a three-letter ISO 4217 currency code such as USD, EUR or JPY',
+    };
+  }
+  const digits = info.minorDigits;
+  const expected = expectedText(info.code, digits);
+  const fail = (message: string, hint?: string): ParseAmountResult =>
+    hint === undefined ? { ok: false, message, expected } : { ok: false, message, expected, hint };
+
+  const s = String(text).trim();
+  if (s === '') return fail('the amount is empty');
+
+  const m = PLAIN.exec(s);
+  if (m === null) return fail(...diagnose(s, digits));
+
+  const intPart = m[1]!.replace(/^0+(?=\d)/, '');
+  const frac = m[2] ?? '';
+  if (intPart.length > MAX_INTEGER_DIGITS) {
+    return fail(`the amount "${s}" has more than ${MAX_INTEGER_DIGITS} digits before the decimal point`);
+  }
+  if (frac.length > digits) {
+    return fail(
+      digits === 0
+        ? `${info.code} has no minor unit, so "${s}" cannot have decimals`
+        : `"${s}" has ${frac.length} decimals but ${info.code} has ${digits}`,
+    );
+  }
+  return { ok: true, minor: BigInt(intPart + frac.padEnd(digits, '0')) };
+}
+
+/** Why a non-plain amount was refused, and what to do about it. */
+function diagnose(s: string, digits: number): [string, string?] {
+  if (EXPONENT.test(s)) {
+    return [
+      `the amount "${s}" is in scientific notation`,
+      'format the column as Number with fixed decimals (or as Text) in the spreadsheet before saving',
+    ];
+  }
+  if (s.startsWith('-')) return [`the amount "${s}" is negative`, 'amounts are positive; leave out the sign'];
+  if (s.startsWith('+')) return [`the amount "${s}" has a sign`, 'leave out the "+"'];
+  if (SYMBOL.test(s)) {
+    return [
+      `the amount "${s}" contains a currency symbol or code`,
+      'put only the number in the amount column; the currency goes in the currency column',
+    ];
+  }
+  const comma = s.indexOf(',');
+  const dot = s.indexOf('.');
+  if (comma >= 0) {
+    const sample = digits === 0 ? '1234' : `1234.${'5'.padEnd(digits, '6')}`;
+    const kind =
+      dot >= 0
+        ? dot < comma
+          ? 'uses a dot for thousands and a comma for decimals'
+          : 'has a thousands separator'
+        : /,\d{3}(?:,|$)/.test(s)
+          ? 'has a comma (thousands separator or decimal comma)'
+          : 'uses a decimal comma';
+    return [
+      `the amount "${s}" ${kind}`,
+      `write it without thousands separators and with a dot for decimals, e.g. ${sample}`,
+    ];
+  }
+  if (/\s/.test(s)) {
+    return [`the amount "${s}" contains spaces`, 'remove the spaces (no thousands separators)'];
+  }
+  if ((s.match(/\./g)?.length ?? 0) > 1) {
+    return [
+      `the amount "${s}" has more than one dot`,
+      'use no thousands separators and one dot for decimals',
+    ];
+  }
+  if (/['’_]/.test(s)) {
+    return [`the amount "${s}" has a digit separator`, 'remove the separators'];
+  }
+  if (/^\.\d+$/.test(s)) return [`the amount "${s}" has no digit before the dot`, `write 0${s}`];
+  if (/^\d+\.$/.test(s)) return [`the amount "${s}" ends with a dot`, `write ${s.slice(0, -1)}`];
+  return [`"${s}" is not an amount`];
+}
+
+/** Canonical wire text: `10.00` for USD, `1000` for JPY, `1.500` for KWD. Throws on an unknown currency. */
+export function formatAmount(minor: bigint, currency: string): string {
+  const info = currencyInfo(currency);
+  if (info === undefined) throw new Error(`formatAmount: unknown currency ${JSON.stringify(currency)}`);
+  return formatMinor(minor, info.minorDigits, false);
+}
+
+function formatMinor(minor: bigint, digits: number, group: boolean): string {
+  const negative = minor < 0n;
+  const abs = (negative ? -minor : minor).toString();
+  let intPart = digits === 0 ? abs : abs.length > digits ? abs.slice(0, abs.length - digits) : '0';
+  const frac = digits === 0 ? '' : abs.padStart(digits, '0').slice(-digits);
+  if (group) intPart = intPart.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${negative ? '-' : ''}${intPart}${frac === '' ? '' : `.${frac}`}`;
+}
+
+/** Human text for one amount with thousands grouping: `USD 1,234.50`. Unknown codes show 2 decimals. */
+export function formatMoney(minor: bigint, currency: string): string {
+  const info = currencyInfo(currency);
+  return `${normaliseCurrency(currency)} ${formatMinor(minor, info?.minorDigits ?? 2, true)}`;
+}
+
+/** Per-currency totals for human summaries: `USD 1,234.50 · EUR 10.00` (in insertion order). */
+export function formatMoneyTotals(totals: Map<string, bigint>): string {
+  const parts: string[] = [];
+  for (const [currency, minor] of totals) parts.push(formatMoney(minor, currency));
+  return parts.join(' · ');
+}
+
+/** Add `minor` to the running total of `currency` in `totals` (normalised code). */
+export function addToTotals(totals: Map<string, bigint>, currency: string, minor: bigint): void {
+  const code = normaliseCurrency(currency);
+  totals.set(code, (totals.get(code) ?? 0n) + minor);
+}
