@@ -15,14 +15,107 @@ const SIGNATURE_FIELD = 'encryption_data';
 
 /** Flatten a body into the sorted `path=value` string that is signed. */
 export function canonical(body: SignableBody): string {
+  // Fast path: emit pairs already in order, level by level, with no full-path sort. It is exact
+  // unless a key that holds an object or array is a prefix of a sibling key; then sort the pairs.
+  const out: string[] = [];
+  if (emitOrdered('', body, true, out)) return out.join('&');
+  return canonicalBySort(body);
+}
+
+/** The reference definition of `canonical`: flatten everything, sort by path bytes. */
+export function canonicalBySort(body: SignableBody): string {
   const pairs: Array<[string, string]> = [];
   for (const [key, value] of Object.entries(body)) {
     if (key === SIGNATURE_FIELD) continue;
     flatten(key, value, pairs);
   }
-  // Byte order, not UTF-16 code-unit order: the two differ for non-BMP characters.
-  pairs.sort((a, b) => Buffer.compare(Buffer.from(a[0]), Buffer.from(b[0])));
+  pairs.sort((a, b) => compareUtf8(a[0], b[0]));
   return pairs.map(([path, value]) => `${path}=${value}`).join('&');
+}
+
+/**
+ * Byte order of the UTF-8 encodings, without encoding anything: UTF-8 byte order is code-point
+ * order, which differs from UTF-16 code-unit order only between surrogates and U+E000–U+FFFF.
+ */
+export function compareUtf8(a: string, b: string): number {
+  const n = a.length < b.length ? a.length : b.length;
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 0xd800 && y >= 0xd800) {
+      x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
+      y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
+    }
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+/**
+ * Pushes the `path=value` pairs of `value` in full-path byte order. Sibling segments (`.key`,
+ * `[i]`) sorted among themselves give full-path order, except when one key is a prefix of another
+ * and the shorter one has children (`a.x` vs `a_b`): then it returns false.
+ */
+function emitOrdered(path: string, value: unknown, top: boolean, out: string[]): boolean {
+  if (value === undefined) return true;
+  if (value === null) {
+    out.push(`${path}=`);
+    return true;
+  }
+  if (Array.isArray(value)) {
+    // `[10]` sorts before `[1]` and `[2]` (`0` < `]`): visit indices in that order.
+    for (const i of decimalOrder(value.length)) {
+      if (!emitOrdered(`${path}[${i}]`, value[i], false, out)) return false;
+    }
+    return true;
+  }
+  switch (typeof value) {
+    case 'string':
+      out.push(`${path}=${value}`);
+      return true;
+    case 'number':
+    case 'boolean':
+      out.push(`${path}=${JSON.stringify(value)}`);
+      return true;
+    case 'bigint':
+      out.push(`${path}=${value.toString()}`);
+      return true;
+    case 'object': {
+      const obj = value as Record<string, unknown>;
+      const keys = Object.keys(obj);
+      if (top) {
+        const at = keys.indexOf(SIGNATURE_FIELD);
+        if (at >= 0) keys.splice(at, 1);
+      }
+      keys.sort(compareUtf8);
+      for (let j = 0; j < keys.length; j++) {
+        const key = keys[j]!;
+        const child = obj[key];
+        const next = keys[j + 1];
+        if (next !== undefined && next.startsWith(key) && typeof child === 'object' && child !== null) {
+          return false;
+        }
+        if (!emitOrdered(top ? key : `${path}.${key}`, child, false, out)) return false;
+      }
+      return true;
+    }
+    default:
+      throw new TypeError(`cannot sign a ${typeof value} at ${path}`);
+  }
+}
+
+/** 0..n-1 in the byte order of `i]`: 0, 10, 11, …, 19, 1, 20, …, 2, … */
+function decimalOrder(n: number): number[] {
+  if (n <= 10) return Array.from({ length: n }, (_, i) => i);
+  const order: number[] = [];
+  const visit = (x: number): void => {
+    if (x >= n) return;
+    if (x !== 0) for (let d = 0; d < 10; d++) visit(x * 10 + d);
+    order.push(x);
+  };
+  for (let d = 0; d < 10; d++) visit(d);
+  return order;
 }
 
 function flatten(path: string, value: unknown, out: Array<[string, string]>): void {
