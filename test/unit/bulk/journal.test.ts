@@ -1,0 +1,181 @@
+import { spawnSync } from 'node:child_process';
+import { appendFile, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  createRun,
+  findRunsByInput,
+  isRunId,
+  listRuns,
+  newRunId,
+  openRun,
+  readRecords,
+  readRun,
+} from '../../../src/bulk/journal.js';
+import { UsageError } from '../../../src/errors.js';
+
+let root: string;
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'payops-journal-'));
+});
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+const header = {
+  op: 'refund',
+  file: '/tmp/refunds.csv',
+  sha256: 'abc',
+  gatewayIdentity: 'http://127.0.0.1:1|800001|800001001',
+  rows: 3,
+  chunkSize: 50,
+};
+
+function deadPid(): number {
+  // A child that has already exited: its pid is (for a while) not in use.
+  const r = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
+  return Number(r.stdout.toString());
+}
+
+describe('run ids', () => {
+  it('sort by creation time and have a fixed shape', () => {
+    const a = newRunId(new Date('2026-11-22T01:30:45Z'));
+    const b = newRunId(new Date('2026-11-22T01:30:46Z'));
+    expect(a).toMatch(/^20261122-013045-[0-9a-f]{4}$/);
+    expect(isRunId(a)).toBe(true);
+    expect([b, a].sort()).toEqual([a, b]);
+    expect(isRunId('../etc')).toBe(false);
+  });
+});
+
+describe('journal', () => {
+  it('writes the header and appended records, one JSON object per line', async () => {
+    const j = await createRun(root, header);
+    await j.append({ type: 'intent', chunk: 0, lines: [2, 3] });
+    await j.append([
+      { type: 'outcome', chunk: 0, rows: [] },
+      { type: 'finished', counts: { succeeded: 2 } },
+    ]);
+    await j.close();
+    const text = await readFile(j.path, 'utf8');
+    expect(text.split('\n').filter(Boolean)).toHaveLength(4);
+    const read = await readRun(root, j.runId);
+    expect(read.header).toMatchObject({ type: 'header', op: 'refund', runId: j.runId, sha256: 'abc' });
+    expect(read.records.map((r) => r.type)).toEqual(['intent', 'outcome', 'finished']);
+    expect(read.records[0]!.at).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(read.torn).toBe(false);
+  });
+
+  it('groups concurrent appends and keeps their order', async () => {
+    const j = await createRun(root, header);
+    await Promise.all(Array.from({ length: 200 }, (_, i) => j.append({ type: 'intent', chunk: i })));
+    await j.close();
+    const read = await readRun(root, j.runId);
+    expect(read.records.map((r) => r.chunk)).toEqual(Array.from({ length: 200 }, (_, i) => i));
+  });
+
+  it('ignores a torn last line, and openRun cuts it before appending', async () => {
+    const j = await createRun(root, header);
+    await j.append({ type: 'intent', chunk: 0 });
+    await j.close();
+    await appendFile(j.path, '{"type":"outcome","chunk":0,"rows":[{"li');
+    const read = await readRun(root, j.runId);
+    expect(read.torn).toBe(true);
+    expect(read.records.map((r) => r.type)).toEqual(['intent']);
+    const streamed: string[] = [];
+    for await (const r of readRecords(root, j.runId)) streamed.push(r.type);
+    expect(streamed).toEqual(['header', 'intent']);
+
+    const opened = await openRun(root, j.runId);
+    expect(opened.torn).toBe(false);
+    await opened.journal.append({ type: 'unknown', chunk: 0 });
+    await opened.journal.close();
+    const again = await readRun(root, j.runId);
+    expect(again.records.map((r) => r.type)).toEqual(['intent', 'unknown']);
+    expect(again.torn).toBe(false);
+  });
+
+  it('refuses a journal damaged in the middle', async () => {
+    const j = await createRun(root, header);
+    await j.close();
+    await appendFile(j.path, 'garbage\n{"type":"intent"}\n');
+    await expect(readRun(root, j.runId)).rejects.toThrow(/damaged at line 2/);
+  });
+
+  it('rejects appends after close', async () => {
+    const j = await createRun(root, header);
+    await j.close();
+    await expect(j.append({ type: 'intent' })).rejects.toThrow(/closed/);
+  });
+});
+
+describe('lock', () => {
+  it('allows one process per run', async () => {
+    const j = await createRun(root, header);
+    await expect(openRun(root, j.runId)).rejects.toBeInstanceOf(UsageError);
+    await j.close();
+    const again = await openRun(root, j.runId);
+    await again.journal.close();
+    await expect(stat(join(j.dir, 'lock'))).rejects.toThrow();
+  });
+
+  it('takes over a stale lock left by a dead process', async () => {
+    const j = await createRun(root, header);
+    await j.close();
+    await writeFile(join(j.dir, 'lock'), JSON.stringify({ pid: deadPid(), host: hostname(), at: '' }));
+    const opened = await openRun(root, j.runId);
+    const lock = JSON.parse(await readFile(join(j.dir, 'lock'), 'utf8'));
+    expect(lock.pid).toBe(process.pid);
+    await opened.journal.close();
+  });
+
+  it('respects a lock held by a live process', async () => {
+    const j = await createRun(root, header);
+    await j.close();
+    // pid 1 is always alive.
+    await writeFile(join(j.dir, 'lock'), JSON.stringify({ pid: 1, host: hostname(), at: '' }));
+    await expect(openRun(root, j.runId)).rejects.toThrow(/in use by process 1/);
+  });
+
+  it('reports an unknown run as a usage error', async () => {
+    await expect(openRun(root, '20260101-000000-0000')).rejects.toBeInstanceOf(UsageError);
+  });
+});
+
+describe('listing', () => {
+  it('lists runs newest first with their state and finds runs of the same input', async () => {
+    const a = await createRun(root, header, new Date('2026-11-22T01:00:00Z'));
+    await a.append({ type: 'finished', counts: { succeeded: 3 } });
+    await a.close();
+    const b = await createRun(root, { ...header, sha256: 'other' }, new Date('2026-11-22T02:00:00Z'));
+    await b.append({ type: 'intent', chunk: 0 });
+    const c = await createRun(root, header, new Date('2026-11-22T03:00:00Z'));
+    await c.append({ type: 'interrupted', counts: {} });
+    await c.close();
+
+    const runs = await listRuns(root);
+    expect(runs.map((r) => r.runId)).toEqual([c.runId, b.runId, a.runId]);
+    expect(runs.map((r) => r.state)).toEqual(['interrupted', 'running', 'finished']);
+    expect(runs[2]!.terminal).toMatchObject({ type: 'finished', counts: { succeeded: 3 } });
+
+    await b.close();
+    expect((await listRuns(root))[1]!.state).toBe('interrupted');
+
+    const same = await findRunsByInput(root, 'abc', 'refund', header.gatewayIdentity);
+    expect(same.map((r) => r.runId)).toEqual([c.runId, a.runId]);
+    expect(await findRunsByInput(root, 'abc', 'capture', header.gatewayIdentity)).toEqual([]);
+  });
+
+  it('finds the state of a journal whose last record is large', async () => {
+    const a = await createRun(root, header);
+    await a.append({ type: 'outcome', rows: 'x'.repeat(200_000) });
+    await a.append({ type: 'finished' });
+    await a.close();
+    expect((await listRuns(root))[0]!.state).toBe('finished');
+  });
+
+  it('returns nothing when there is no state folder yet', async () => {
+    expect(await listRuns(join(root, 'nope'))).toEqual([]);
+  });
+});
