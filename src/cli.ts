@@ -83,6 +83,8 @@ export function allCommands(cmd: Command): Command[] {
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
   let code: number = ExitCode.ok;
   let debug = argv.includes('--debug');
+  // The sign key(s) this invocation knows, masked in any error report.
+  let secrets: readonly string[] = [];
   const app: App = {
     action:
       (runner) =>
@@ -91,6 +93,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
         const globals = cmd.optsWithGlobals() as GlobalOptions;
         debug = Boolean(globals.debug);
         const ctx = createContext(io, globals);
+        secrets = ctx.secrets;
         try {
           code = await runner(ctx, cmd.opts() as never, args.slice(0, -2) as string[], cmd);
         } finally {
@@ -117,7 +120,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
       // `payops pay` without a subcommand: commander printed the help.
       return ExitCode.usage;
     }
-    reportError(err, io, { debug });
+    reportError(err, io, { debug, secrets: [...secrets] });
     return exitCodeFor(err);
   }
 }

@@ -61,6 +61,9 @@ export interface Context {
   config(): Promise<ResolvedConfig>;
   /** The signed gateway client; fails with a ConfigError (exit 4) when no sign key is configured. */
   client(): Promise<GatewayClient>;
+  /** Values masked in every error report and log line of this invocation (the sign key). */
+  readonly secrets: readonly string[];
+  addSecret(secret: string | undefined): void;
   /** Register cleanup (close pools, stop the sandbox) run when the command ends. */
   onClose(fn: () => Promise<void> | void): void;
   close(): Promise<void>;
@@ -104,12 +107,21 @@ export function createContext(io: Io, globals: GlobalOptions): Context {
   const closers: Array<() => Promise<void> | void> = [];
   let configPromise: Promise<ResolvedConfig> | undefined;
   let clientPromise: Promise<GatewayClient> | undefined;
+  const secrets: string[] = [];
+  const addSecret = (secret: string | undefined) => {
+    if (secret && !secrets.includes(secret)) secrets.push(secret);
+  };
+  // Known before any config is read, so even an early error masks them.
+  addSecret(globals.signKey);
+  addSecret(io.env.PAYOPS_SIGN_KEY);
 
   const ctx: Context = {
     io,
     globals,
     log,
     color: useColor(io),
+    secrets,
+    addSecret,
     config() {
       configPromise ??= import('./config/load.js').then((m) => m.loadConfig(ctx));
       return configPromise;

@@ -79,10 +79,23 @@ export class GatewayError extends PayopsError {
   }
 }
 
+/** The gateway answered HTTP 200 with return_status 0: the whole request was rejected (return_message says why). */
+export class GatewayRejectedError extends GatewayError {}
+
 /** The request certainly never reached the server (refused, DNS, TLS). Safe to retry. */
 export class TransportError extends PayopsError {
   readonly exitCode = ExitCode.gateway;
 }
+
+/** Why an outcome is unknown (UnknownOutcomeError.reason). */
+export type UnknownOutcomeReason =
+  | 'timeout'
+  | 'reset'
+  | 'aborted'
+  | 'http_5xx'
+  | 'unparseable'
+  | 'bad_signature'
+  | 'missing_signature';
 
 /**
  * The request's bytes may have reached the server but no trustworthy answer came back

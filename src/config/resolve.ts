@@ -1,6 +1,23 @@
-// Placeholder: the configuration resolver (flag > environment > profile) lands with issue 2.
+// Configuration resolution: flag > environment > profile > default, in one pure function that also
+// records where each value came from (shown by `payops config list` and in error hints).
+import type { GlobalOptions } from '../context.js';
+import { ConfigError } from '../errors.js';
+import {
+  type ConfigKey,
+  DEFAULT_CONCURRENCY,
+  DEFAULT_PROFILE,
+  DEFAULT_TIMEOUT_MS,
+  ENV_VARS,
+  type ProfileValues,
+  SANDBOX_BASE_URL,
+  type StoredConfig,
+} from './keys.js';
+
+export type ConfigSource = 'flag' | 'env' | 'profile' | 'default' | 'sandbox';
+
 export interface ResolvedConfig {
   profile: string;
+  /** Empty until the sandbox has started when `sandbox` is true. */
   baseUrl: string;
   merchantId: string;
   accountId: string;
@@ -8,5 +25,117 @@ export interface ResolvedConfig {
   timeoutMs: number;
   concurrency: number;
   readOnly: boolean;
+  /** payment_status code → label overrides of the profile. */
   statusLabels: Record<string, string>;
+  /** Whether the in-process sandbox serves this invocation, and why. */
+  sandbox: boolean;
+  sandboxReason?: 'flag' | 'base_url' | 'unconfigured';
+  /** Whether the selected profile exists in the config file. */
+  profileExists: boolean;
+  /** Where each value came from. */
+  sources: Record<ConfigKey | 'profile', ConfigSource>;
+}
+
+export type ConfigFlags = Pick<
+  GlobalOptions,
+  'profile' | 'sandbox' | 'baseUrl' | 'merchantId' | 'accountId' | 'signKey' | 'timeout' | 'concurrency'
+>;
+
+const present = (v: string | undefined): v is string => v !== undefined && v !== '';
+
+export function resolveConfig(
+  flags: ConfigFlags,
+  env: NodeJS.ProcessEnv,
+  stored: StoredConfig,
+): ResolvedConfig {
+  const sources = {} as ResolvedConfig['sources'];
+
+  let profile: string;
+  if (present(flags.profile)) [profile, sources.profile] = [flags.profile, 'flag'];
+  else if (present(env[ENV_VARS.profile])) [profile, sources.profile] = [env[ENV_VARS.profile]!, 'env'];
+  else if (present(stored.current)) [profile, sources.profile] = [stored.current, 'profile'];
+  else [profile, sources.profile] = [DEFAULT_PROFILE, 'default'];
+
+  const values: ProfileValues = stored.profiles?.[profile] ?? {};
+  const profileExists = stored.profiles?.[profile] !== undefined;
+
+  function pick<T>(key: ConfigKey, flag: T | undefined, envName: string | undefined, fallback: T): T {
+    if (flag !== undefined && flag !== '') {
+      sources[key] = 'flag';
+      return flag;
+    }
+    const fromEnv = envName ? env[envName] : undefined;
+    if (present(fromEnv)) {
+      sources[key] = 'env';
+      return fromEnv as T;
+    }
+    const stored = values[key];
+    if (stored !== undefined && stored !== '') {
+      sources[key] = 'profile';
+      return stored as T;
+    }
+    sources[key] = 'default';
+    return fallback;
+  }
+
+  const baseUrl = pick<string>('base_url', flags.baseUrl, ENV_VARS.base_url, '');
+  const merchantId = pick<string>('merchant_id', flags.merchantId, ENV_VARS.merchant_id, '');
+  const accountId = pick<string>('account_id', flags.accountId, ENV_VARS.account_id, '');
+  const signKey = pick<string | undefined>('sign_key', flags.signKey, ENV_VARS.sign_key, undefined);
+  const timeoutMs = pick<number>('timeout', flags.timeout, undefined, DEFAULT_TIMEOUT_MS);
+  const concurrency = pick<number>('concurrency', flags.concurrency, undefined, DEFAULT_CONCURRENCY);
+  const readOnly = pick<boolean>('read_only', undefined, undefined, false);
+  const statusLabels = pick<Record<string, string>>('status_labels', undefined, undefined, {});
+
+  checkStored(profile, { timeout: timeoutMs, concurrency, read_only: readOnly, status_labels: statusLabels });
+
+  let sandboxReason: ResolvedConfig['sandboxReason'];
+  if (flags.sandbox) sandboxReason = 'flag';
+  else if (baseUrl === SANDBOX_BASE_URL) sandboxReason = 'base_url';
+  else if (baseUrl === '') sandboxReason = 'unconfigured';
+
+  return {
+    profile,
+    baseUrl: sandboxReason ? '' : baseUrl.replace(/\/+$/, ''),
+    merchantId,
+    accountId,
+    signKey,
+    timeoutMs,
+    concurrency,
+    readOnly,
+    statusLabels,
+    sandbox: sandboxReason !== undefined,
+    ...(sandboxReason ? { sandboxReason } : {}),
+    profileExists,
+    sources,
+  };
+}
+
+/** A hand-edited config file may hold values of the wrong type: say which, and how to fix it. */
+function checkStored(
+  profile: string,
+  v: Required<Pick<ProfileValues, 'timeout' | 'concurrency' | 'read_only' | 'status_labels'>>,
+) {
+  const fail = (key: string, expected: string) =>
+    new ConfigError(`profile "${profile}" has an invalid ${key}: expected ${expected}`, {
+      hint: `payops config set ${key} VALUE --profile ${profile}`,
+    });
+  if (!Number.isInteger(v.timeout) || v.timeout < 1) throw fail('timeout', 'a whole number of ms');
+  if (!Number.isInteger(v.concurrency) || v.concurrency < 1) throw fail('concurrency', 'a whole number ≥ 1');
+  if (typeof v.read_only !== 'boolean') throw fail('read_only', 'true or false');
+  if (typeof v.status_labels !== 'object' || v.status_labels === null || Array.isArray(v.status_labels)) {
+    throw fail('status_labels', 'a JSON object');
+  }
+}
+
+/** Refuse a money-moving command under a read-only profile (exit 4). */
+export function assertMayMoveMoney(
+  config: Pick<ResolvedConfig, 'readOnly' | 'profile'>,
+  what = 'this command',
+): void {
+  if (config.readOnly) {
+    throw new ConfigError(`profile "${config.profile}" is read-only: ${what} moves money and was refused`, {
+      hint: 'use a profile allowed to move money (--profile NAME), or `payops config set read_only false`',
+    });
+  }
 }

@@ -1,13 +1,24 @@
+// The signed gateway client: fills the credentials, signs, encodes the body as the endpoints table
+// says, sends through the one transport, parses and verifies the answer, and turns definite
+// rejections into typed errors. Every other module codes against `GatewayClient`.
 import type { ResolvedConfig } from '../config/resolve.js';
-import type { Context } from '../context.js';
-import { ConfigError } from '../errors.js';
-import type { OperationName } from './endpoints.js';
-import type { Credentials, RequestOf, ResponseOf } from './types.js';
-
-// CONTRACT (implementation lands with issue 2). Every other module codes against these types.
+import type { Context, Logger } from '../context.js';
+import {
+  AuthError,
+  ConfigError,
+  GatewayError,
+  GatewayRejectedError,
+  UnknownOutcomeError,
+  type UnknownOutcomeReason,
+} from '../errors.js';
+import { type Endpoint, endpointFor, type OperationName } from './endpoints.js';
+import { createSigner, type SignableBody, type Signer } from './signer.js';
+import type { Transport, TransportResponse } from './transport.js';
+import { type Credentials, type RequestOf, type ResponseOf, splitCodedMessage } from './types.js';
 
 /** A request body without the fields the client fills in itself. */
-export type RequestBody<K extends OperationName> = Omit<RequestOf[K], keyof Credentials> & Partial<Credentials>;
+export type RequestBody<K extends OperationName> = Omit<RequestOf[K], keyof Credentials> &
+  Partial<Credentials>;
 
 export interface GatewayResponse<T> {
   /** HTTP status. */
@@ -48,12 +59,356 @@ export interface GatewayClient {
    * (4xx with an error body; 403 E1003 is an AuthError). HTTP 200 bodies are returned as they are:
    * callers read return_status and per-order statuses themselves (see `assertAccepted`).
    */
-  send<K extends OperationName>(op: K, body: RequestBody<K>, opts?: SendOptions): Promise<GatewayResponse<ResponseOf[K]>>;
+  send<K extends OperationName>(
+    op: K,
+    body: RequestBody<K>,
+    opts?: SendOptions,
+  ): Promise<GatewayResponse<ResponseOf[K]>>;
   /** Signed raw request to any path (payops call). Never retried once sent. */
-  raw(path: string, body: Record<string, unknown>, opts: { form: boolean } & SendOptions): Promise<RawResponse>;
+  raw(
+    path: string,
+    body: Record<string, unknown>,
+    opts: { form: boolean } & SendOptions,
+  ): Promise<RawResponse>;
   close(): Promise<void>;
 }
 
-export async function clientFromConfig(_ctx: Context, _config: ResolvedConfig): Promise<GatewayClient> {
-  throw new ConfigError('the gateway client is not built yet');
+export interface ClientOptions {
+  transport: Transport;
+  signer: Signer;
+  baseUrl: string;
+  merchantId: string;
+  accountId: string;
+  log?: Logger;
+}
+
+const AUTH_CODES = new Set(['E1001', 'E1002', 'E1003']);
+const JSON_TYPE = 'application/json';
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+
+/** Split a base URL into the origin the transport pools on and the path prefix of every request. */
+export function splitBaseUrl(baseUrl: string): { origin: string; prefix: string } {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new ConfigError(`base_url "${baseUrl}" is not a valid URL`, {
+      hint: 'payops config set base_url https://gateway.example.com',
+    });
+  }
+  return { origin: url.origin, prefix: url.pathname.replace(/\/+$/, '') };
+}
+
+/** Form-urlencoded text of a flat body (nested values are not part of any form endpoint). */
+export function encodeForm(body: Record<string, unknown>): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(body)) {
+    if (v === undefined) continue;
+    params.append(k, v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+  }
+  return params.toString();
+}
+
+export function createClient(opts: ClientOptions): GatewayClient {
+  const { transport, signer, merchantId, accountId } = opts;
+  const baseUrl = opts.baseUrl.replace(/\/+$/, '');
+  const { origin, prefix } = splitBaseUrl(baseUrl);
+
+  function signedBody(body: Record<string, unknown>): Record<string, unknown> {
+    const full: Record<string, unknown> = { ...body };
+    delete full.encryption_data;
+    if (full.merchant_id === undefined || full.merchant_id === '') full.merchant_id = merchantId;
+    if (full.account_id === undefined || full.account_id === '') full.account_id = accountId;
+    full.encryption_data = signer.sign(full as SignableBody);
+    return full;
+  }
+
+  function encode(body: Record<string, unknown>, form: boolean): { text: string; contentType: string } {
+    return form
+      ? { text: encodeForm(body), contentType: FORM_TYPE }
+      : { text: JSON.stringify(body), contentType: JSON_TYPE };
+  }
+
+  async function send<K extends OperationName>(
+    op: K,
+    body: RequestBody<K>,
+    sendOpts: SendOptions = {},
+  ): Promise<GatewayResponse<ResponseOf[K]>> {
+    const endpoint = endpointFor(op);
+    const full = signedBody(body as Record<string, unknown>);
+    const { text, contentType } = encode(full, endpoint.requestFormat === 'form');
+    const res = await transport.request({
+      origin,
+      path: prefix + endpoint.path,
+      body: text,
+      contentType,
+      kind: endpoint.moneyMoving ? 'moneyMoving' : 'readOnly',
+      ...(sendOpts.signal ? { signal: sendOpts.signal } : {}),
+    });
+    if (res.status >= 400) throw rejection(res, endpoint.path, { merchantId, accountId });
+    const data = await parseOrFail(res, endpoint);
+    const signature = verifyOrFail(data, endpoint);
+    return { status: res.status, data: data as ResponseOf[K], signature, durationMs: res.durationMs };
+  }
+
+  async function parseOrFail(res: TransportResponse, endpoint: Endpoint): Promise<unknown> {
+    if (endpoint.responseFormat === 'html') return res.body;
+    try {
+      const parsed = endpoint.responseFormat === 'xml' ? await parseXml(res.body) : JSON.parse(res.body);
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
+      return parsed;
+    } catch (err) {
+      const what = `the gateway's answer to ${endpoint.path} could not be read as ${endpoint.responseFormat.toUpperCase()}`;
+      if (endpoint.moneyMoving) throw outcomeUnknown('unparseable', what, err);
+      throw new GatewayError(what, {
+        status: res.status,
+        cause: err,
+        hint: 'try again; run with --debug to see the body',
+      });
+    }
+  }
+
+  function verifyOrFail(data: unknown, endpoint: Endpoint): 'valid' | 'absent' {
+    if (typeof data !== 'object' || data === null) return 'absent';
+    const record = data as Record<string, unknown>;
+    const sig = record.encryption_data;
+    if (typeof sig === 'string' && sig !== '' && signer.verify(record as SignableBody, sig)) return 'valid';
+    const missing = typeof sig !== 'string' || sig === '';
+    if (missing && !endpoint.signedResponse) return 'absent';
+    // A request rejected for its credentials cannot carry a signature the gateway could make with
+    // them: report the rejection itself, not a signature problem.
+    const auth = authRejection(record, { merchantId, accountId });
+    if (auth) throw auth;
+    const reason: UnknownOutcomeReason = missing ? 'missing_signature' : 'bad_signature';
+    const what = missing
+      ? `the gateway's answer to ${endpoint.path} carries no signature (encryption_data)`
+      : `the gateway's answer to ${endpoint.path} has an INVALID signature`;
+    if (endpoint.moneyMoving) throw outcomeUnknown(reason, what);
+    throw new GatewayError(what, {
+      code: reason,
+      hint: 'check that the sign key matches the gateway (payops config set sign_key); the answer was not trusted',
+    });
+  }
+
+  async function raw(
+    path: string,
+    body: Record<string, unknown>,
+    rawOpts: { form: boolean } & SendOptions,
+  ): Promise<RawResponse> {
+    const full = signedBody(body);
+    const { text, contentType } = encode(full, rawOpts.form);
+    const res = await transport.request({
+      origin,
+      path: prefix + (path.startsWith('/') ? path : `/${path}`),
+      body: text,
+      contentType,
+      kind: 'raw',
+      ...(rawOpts.signal ? { signal: rawOpts.signal } : {}),
+    });
+    const parsed = await parseAny(res);
+    let signature: RawResponse['signature'] = 'absent';
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
+      const sig = (parsed as Record<string, unknown>).encryption_data;
+      if (typeof sig === 'string' && sig !== '') {
+        signature = signer.verify(parsed as SignableBody, sig) ? 'valid' : 'invalid';
+      }
+    }
+    return {
+      status: res.status,
+      contentType: res.contentType,
+      body: res.body,
+      ...(parsed === undefined ? {} : { parsed }),
+      signature,
+      durationMs: res.durationMs,
+    };
+  }
+
+  return {
+    baseUrl,
+    merchantId,
+    accountId,
+    send,
+    raw,
+    close: () => transport.close(),
+  };
+}
+
+async function parseXml(text: string) {
+  const { parseRespon } = await import('./xml.js');
+  return parseRespon(text);
+}
+
+/** Parse a body of unknown kind by its content type (or its look); undefined for HTML/text. */
+async function parseAny(res: TransportResponse): Promise<unknown> {
+  const type = res.contentType.toLowerCase();
+  const text = res.body.trimStart();
+  try {
+    if (type.includes('json') || (!type && (text.startsWith('{') || text.startsWith('['))))
+      return JSON.parse(res.body);
+    if (type.includes('xml') || text.startsWith('<?xml') || text.startsWith('<respon'))
+      return await parseXml(res.body);
+  } catch {
+    return undefined;
+  }
+  return undefined;
+}
+
+function outcomeUnknown(reason: UnknownOutcomeReason, what: string, cause?: unknown) {
+  return new UnknownOutcomeError(`${what}: the request may or may not have been processed`, reason, {
+    cause,
+    hint: 'do not send it again blindly: look the orders up with `payops query` first (a bulk run reconciles with `payops runs resume`)',
+  });
+}
+
+/** The code and text of a gateway error body: `{code,message}` or `{return_status:"0",return_message}`. */
+export function errorOfBody(body: unknown): { code: string | undefined; text: string } | undefined {
+  if (!body || typeof body !== 'object') return undefined;
+  const b = body as Record<string, unknown>;
+  if (typeof b.code === 'string') {
+    return { code: b.code, text: typeof b.message === 'string' ? b.message : '' };
+  }
+  if (typeof b.return_message === 'string') return splitCodedMessage(b.return_message);
+  if (typeof b.result_info === 'string') return splitCodedMessage(b.result_info);
+  return undefined;
+}
+
+const IP_PATTERN = /(\d{1,3}(?:\.\d{1,3}){3}|[0-9a-f]{0,4}(?::[0-9a-f]{0,4}){2,7})/i;
+
+/** AuthError for E1001/E1002/E1003, with what to do about each. */
+export function authError(
+  code: string,
+  text: string,
+  who: { merchantId: string; accountId: string },
+): AuthError {
+  switch (code) {
+    case 'E1003': {
+      const ip = IP_PATTERN.exec(text)?.[1];
+      return new AuthError(
+        `the gateway refused this machine's IP address${ip ? ` ${ip}` : ''} (E1003: ${text || 'caller IP not registered'})`,
+        code,
+        {
+          hint: `the query endpoints only answer registered IP addresses: ask the gateway to register ${ip ?? "this machine's public IP address"} for merchant ${who.merchantId}, or run payops from a registered host`,
+        },
+      );
+    }
+    case 'E1002':
+      return new AuthError(
+        `the gateway does not know merchant ${who.merchantId} / account ${who.accountId} (E1002${text ? `: ${text}` : ''})`,
+        code,
+        {
+          hint: 'check merchant_id and account_id: payops config get merchant_id, payops config set account_id …',
+        },
+      );
+    default:
+      return new AuthError(
+        `the gateway rejected the request signature (${code}${text ? `: ${text}` : ''})`,
+        code,
+        {
+          hint: "the sign key does not match the gateway's: set the right one with `payops config set sign_key` (it is read from a prompt) or PAYOPS_SIGN_KEY",
+        },
+      );
+  }
+}
+
+function authRejection(body: unknown, who: { merchantId: string; accountId: string }): AuthError | undefined {
+  const e = errorOfBody(body);
+  if (e?.code && AUTH_CODES.has(e.code)) return authError(e.code, e.text, who);
+  return undefined;
+}
+
+function rejection(
+  res: TransportResponse,
+  path: string,
+  who: { merchantId: string; accountId: string },
+): Error {
+  let body: unknown;
+  try {
+    body = JSON.parse(res.body);
+  } catch {
+    body = undefined;
+  }
+  const auth = authRejection(body, who);
+  if (auth) return auth;
+  const e = errorOfBody(body);
+  if (res.status === 401 || res.status === 403) {
+    return new AuthError(
+      `the gateway refused access to ${path} (HTTP ${res.status}${e ? `: ${e.code ?? ''} ${e.text}` : ''})`,
+      e?.code,
+      {
+        hint: 'check merchant_id, account_id and sign_key of the profile (payops config list)',
+      },
+    );
+  }
+  const text = e ? `${e.code ? `${e.code}: ` : ''}${e.text}` : res.body.trim().slice(0, 200) || 'no details';
+  return new GatewayError(`the gateway rejected the request to ${path} (HTTP ${res.status}: ${text})`, {
+    status: res.status,
+    ...(e?.code ? { code: e.code } : {}),
+    hint:
+      res.status === 429
+        ? 'wait a minute, or lower --concurrency'
+        : 'fix the request as the message says, then try again',
+  });
+}
+
+/**
+ * Throws unless a 200 body was accepted as a whole: return_status `0` with E1001/E1002/E1003 is an
+ * AuthError, any other return_status `0` a GatewayRejectedError carrying the code.
+ */
+export function assertAccepted(
+  data: unknown,
+  who: { merchantId: string; accountId: string } = { merchantId: '?', accountId: '?' },
+): void {
+  if (!data || typeof data !== 'object') return;
+  const d = data as Record<string, unknown>;
+  if (String(d.return_status ?? '1') !== '0') return;
+  const e = errorOfBody(d) ?? { code: undefined, text: 'no reason given' };
+  if (e.code && AUTH_CODES.has(e.code)) throw authError(e.code, e.text, who);
+  throw new GatewayRejectedError(
+    `the gateway rejected the whole request (${e.code ? `${e.code}: ` : ''}${e.text})`,
+    {
+      ...(e.code ? { code: e.code } : {}),
+      hint: 'nothing in this request was processed; fix what the message says and send it again',
+    },
+  );
+}
+
+export async function clientFromConfig(ctx: Context, config: ResolvedConfig): Promise<GatewayClient> {
+  if (!config.signKey) {
+    throw new ConfigError(`no sign key configured for profile "${config.profile}"`, {
+      hint: 'set one with `payops config set sign_key` (it asks for the key, or reads one line from stdin) or export PAYOPS_SIGN_KEY',
+    });
+  }
+  if (!config.baseUrl) {
+    throw new ConfigError('no gateway base_url configured', { hint: 'payops config set base_url https://…' });
+  }
+  for (const [key, value] of [
+    ['merchant_id', config.merchantId],
+    ['account_id', config.accountId],
+  ] as const) {
+    if (!value) {
+      throw new ConfigError(`no ${key} configured for profile "${config.profile}"`, {
+        hint: `payops config set ${key} VALUE, or export PAYOPS_${key.toUpperCase()}`,
+      });
+    }
+  }
+  ctx.addSecret(config.signKey);
+  const { createTransport, assertSecureOrigin } = await import('./transport.js');
+  // Fail before anything is read or built when the URL would be refused anyway.
+  assertSecureOrigin(config.baseUrl, Boolean(ctx.globals.allowInsecureHttp));
+  const transport = await createTransport({
+    timeoutMs: config.timeoutMs,
+    allowInsecureHttp: Boolean(ctx.globals.allowInsecureHttp),
+    env: ctx.io.env,
+    log: ctx.log,
+  });
+  const client = createClient({
+    transport,
+    signer: createSigner(config.signKey),
+    baseUrl: config.baseUrl,
+    merchantId: config.merchantId,
+    accountId: config.accountId,
+    log: ctx.log,
+  });
+  ctx.onClose(() => client.close());
+  return client;
 }

@@ -1,0 +1,140 @@
+// The configuration keys, declared once: name, environment variable, and how a value is checked.
+import { UsageError } from '../errors.js';
+
+export const CONFIG_KEYS = [
+  'base_url',
+  'merchant_id',
+  'account_id',
+  'sign_key',
+  'timeout',
+  'concurrency',
+  'read_only',
+  'status_labels',
+] as const;
+export type ConfigKey = (typeof CONFIG_KEYS)[number];
+
+/** A profile as stored in the config file. */
+export interface ProfileValues {
+  base_url?: string;
+  merchant_id?: string;
+  account_id?: string;
+  sign_key?: string;
+  timeout?: number;
+  concurrency?: number;
+  read_only?: boolean;
+  status_labels?: Record<string, string>;
+}
+
+/** The whole config file. */
+export interface StoredConfig {
+  current?: string;
+  profiles?: Record<string, ProfileValues>;
+}
+
+export const DEFAULT_PROFILE = 'default';
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_CONCURRENCY = 4;
+export const MAX_CONCURRENCY = 64;
+export const MAX_TIMEOUT_MS = 600_000;
+/** `base_url` value meaning "the built-in sandbox". */
+export const SANDBOX_BASE_URL = 'sandbox';
+
+export const ENV_VARS = {
+  profile: 'PAYOPS_PROFILE',
+  base_url: 'PAYOPS_BASE_URL',
+  merchant_id: 'PAYOPS_MERCHANT_ID',
+  account_id: 'PAYOPS_ACCOUNT_ID',
+  sign_key: 'PAYOPS_SIGN_KEY',
+  home: 'PAYOPS_HOME',
+} as const;
+
+export const KEY_HELP: Record<ConfigKey, string> = {
+  base_url: 'gateway address, https://… (or "sandbox" for the built-in sandbox)',
+  merchant_id: 'merchant id given by the gateway',
+  account_id: 'account id given by the gateway',
+  sign_key: 'key that signs requests (never printed)',
+  timeout: `per-request timeout in ms (default ${DEFAULT_TIMEOUT_MS})`,
+  concurrency: `requests in flight at once, 1–${MAX_CONCURRENCY} (default ${DEFAULT_CONCURRENCY})`,
+  read_only: 'true: money-moving commands refuse to run (support profiles)',
+  status_labels: 'JSON object of payment_status code → label overrides',
+};
+
+export function isConfigKey(key: string): key is ConfigKey {
+  return (CONFIG_KEYS as readonly string[]).includes(key);
+}
+
+export function assertConfigKey(key: string): ConfigKey {
+  const normal = key.replace(/-/g, '_').toLowerCase();
+  if (!isConfigKey(normal)) {
+    throw new UsageError(`unknown configuration key "${key}"`, { hint: `keys: ${CONFIG_KEYS.join(', ')}` });
+  }
+  return normal;
+}
+
+const ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** Check and convert a value given as text (command line, prompt) into its stored form. */
+export function parseConfigValue(key: ConfigKey, text: string): ProfileValues[ConfigKey] {
+  const value = text.trim();
+  const bad = (expected: string) =>
+    new UsageError(`invalid ${key} "${key === 'sign_key' ? '…' : value}": expected ${expected}`);
+  switch (key) {
+    case 'base_url': {
+      if (value === SANDBOX_BASE_URL) return value;
+      let url: URL;
+      try {
+        url = new URL(value);
+      } catch {
+        throw bad('an address like https://gateway.example.com (or "sandbox")');
+      }
+      if (url.protocol !== 'https:' && url.protocol !== 'http:') throw bad('an https:// address');
+      if (url.search || url.hash) throw bad('an address without ?query or #fragment');
+      return value.replace(/\/+$/, '');
+    }
+    case 'merchant_id':
+    case 'account_id':
+      if (!ID_PATTERN.test(value)) throw bad('letters, digits, ".", "_" or "-" (1–64 characters)');
+      return value;
+    case 'sign_key':
+      if (value.length < 8 || /\s/.test(value)) throw bad('at least 8 characters without spaces');
+      return value;
+    case 'timeout':
+      return parseIntIn(value, 1, MAX_TIMEOUT_MS, bad);
+    case 'concurrency':
+      return parseIntIn(value, 1, MAX_CONCURRENCY, bad);
+    case 'read_only': {
+      const v = value.toLowerCase();
+      if (['true', 'yes', '1', 'on'].includes(v)) return true;
+      if (['false', 'no', '0', 'off'].includes(v)) return false;
+      throw bad('true or false');
+    }
+    case 'status_labels': {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(value);
+      } catch {
+        throw bad('a JSON object such as {"3000":"settled"}');
+      }
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw bad('a JSON object');
+      for (const [code, label] of Object.entries(parsed)) {
+        if (!/^\d{4}$/.test(code) || typeof label !== 'string') {
+          throw bad('a JSON object of 4-digit codes to text labels, such as {"3000":"settled"}');
+        }
+      }
+      return parsed as Record<string, string>;
+    }
+  }
+}
+
+function parseIntIn(value: string, min: number, max: number, bad: (e: string) => Error): number {
+  if (!/^\d+$/.test(value)) throw bad(`a whole number from ${min} to ${max}`);
+  const n = Number(value);
+  if (n < min || n > max) throw bad(`a whole number from ${min} to ${max}`);
+  return n;
+}
+
+/** The sign key shown to a person: never the key itself. */
+export function maskSecret(value: string | undefined): string {
+  if (!value) return 'not set';
+  return `set (${value.length} characters)`;
+}

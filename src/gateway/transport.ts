@@ -1,0 +1,297 @@
+// The one HTTP transport: undici keep-alive pools (one per origin, inside an Agent), timeouts,
+// User-Agent, proxies from the environment, the plain-http guard, the retry policy and the
+// --verbose/--debug request log. Tests inject an undici MockAgent through `dispatcher`.
+import type { Dispatcher } from 'undici';
+import type { Logger } from '../context.js';
+import {
+  ConfigError,
+  GatewayError,
+  InterruptedError,
+  TransportError,
+  UnknownOutcomeError,
+  type UnknownOutcomeReason,
+} from '../errors.js';
+import { redactWireBody } from '../output/redact.js';
+import { userAgent } from '../version.js';
+import {
+  backoffMs,
+  classifyFailure,
+  DEFAULT_RETRY_POLICY,
+  type FailureClass,
+  type RequestKind,
+  type RetryPolicy,
+  retryAfterMs,
+  retryableFailure,
+  retryableStatus,
+} from './retry.js';
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+export interface TransportOptions {
+  /** Connect, headers and body timeout, each (ms). */
+  timeoutMs?: number;
+  allowInsecureHttp?: boolean;
+  /** Environment read for HTTPS_PROXY / HTTP_PROXY / NO_PROXY (default: none, so no proxy). */
+  env?: NodeJS.ProcessEnv;
+  /** Replaces the Agent (tests: undici MockAgent). Not closed by `close()`. */
+  dispatcher?: Dispatcher;
+  log?: Logger;
+  retry?: Partial<RetryPolicy>;
+  /** Injected by tests to avoid real waits. */
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+}
+
+export interface TransportRequest {
+  /** `https://host:port`, no trailing slash. */
+  origin: string;
+  /** Path (and query) starting with `/`. */
+  path: string;
+  method?: 'POST' | 'GET';
+  body?: string;
+  contentType?: string;
+  /** Decides the retry policy: see retry.ts. */
+  kind: RequestKind;
+  signal?: AbortSignal;
+}
+
+export interface TransportResponse {
+  status: number;
+  /** Lower-case header names; repeated headers joined with `, `. */
+  headers: Record<string, string>;
+  contentType: string;
+  body: string;
+  durationMs: number;
+  attempts: number;
+}
+
+export interface Transport {
+  request(req: TransportRequest): Promise<TransportResponse>;
+  close(): Promise<void>;
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
+
+export function isLoopbackHost(hostname: string): boolean {
+  return LOOPBACK_HOSTS.has(hostname) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+}
+
+/** Refuse plain http:// to anything but loopback unless explicitly allowed. */
+export function assertSecureOrigin(origin: string, allowInsecureHttp: boolean): URL {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    throw new ConfigError(`"${origin}" is not a valid gateway URL`, {
+      hint: 'set base_url to an https:// address: payops config set base_url https://gateway.example.com',
+    });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`unsupported protocol ${url.protocol} in gateway URL ${origin}`, {
+      hint: 'base_url must start with https://',
+    });
+  }
+  if (url.protocol === 'http:' && !allowInsecureHttp && !isLoopbackHost(url.hostname)) {
+    throw new ConfigError(`refusing to send requests over plain http:// to ${url.host}`, {
+      hint: 'use an https:// base_url, or pass --allow-insecure-http if the network is trusted',
+    });
+  }
+  return url;
+}
+
+function proxyEnv(env: NodeJS.ProcessEnv) {
+  const pick = (name: string) => env[name] ?? env[name.toLowerCase()] ?? '';
+  return { httpProxy: pick('HTTP_PROXY'), httpsProxy: pick('HTTPS_PROXY'), noProxy: pick('NO_PROXY') };
+}
+
+export async function createTransport(opts: TransportOptions = {}): Promise<Transport> {
+  const undici = await import('undici');
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...opts.retry };
+  const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const random = opts.random ?? Math.random;
+  const log = opts.log;
+  const ua = userAgent();
+  const agentOptions = {
+    connect: { timeout: timeoutMs },
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+    // Below the usual 5 s server keep-alive, so we do not send on a socket the server is closing
+    // (for a money-moving request that would be an unknown outcome).
+    keepAliveTimeout: 4_000,
+    keepAliveMaxTimeout: 4_000,
+  };
+  const proxies = proxyEnv(opts.env ?? {});
+  const owned: Dispatcher[] = [];
+  let direct: Dispatcher | undefined;
+  let proxied: Dispatcher | undefined;
+  // Checked once per origin: the per-request cost is one Map lookup.
+  const dispatcherByOrigin = new Map<string, Dispatcher>();
+
+  function dispatcherFor(origin: string): Dispatcher {
+    const known = dispatcherByOrigin.get(origin);
+    if (known) return known;
+    const url = assertSecureOrigin(origin, Boolean(opts.allowInsecureHttp));
+    let d: Dispatcher;
+    if (opts.dispatcher) d = opts.dispatcher;
+    else if (!isLoopbackHost(url.hostname) && (proxies.httpProxy || proxies.httpsProxy)) {
+      proxied ??= new undici.EnvHttpProxyAgent({ ...agentOptions, ...proxies });
+      owned.push(proxied);
+      d = proxied;
+    } else {
+      // The loopback sandbox is never reached through a proxy.
+      direct ??= new undici.Agent(agentOptions);
+      owned.push(direct);
+      d = direct;
+    }
+    dispatcherByOrigin.set(origin, d);
+    return d;
+  }
+
+  async function once(req: TransportRequest, dispatcher: Dispatcher) {
+    const headers: Record<string, string> = { 'user-agent': ua, accept: '*/*' };
+    if (req.contentType) headers['content-type'] = req.contentType;
+    const res = await dispatcher.request({
+      origin: req.origin,
+      path: req.path,
+      method: req.method ?? 'POST',
+      headers,
+      body: req.body ?? null,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      signal: req.signal ?? null,
+    });
+    const body = await res.body.text();
+    const flat: Record<string, string> = {};
+    for (const [k, v] of Object.entries(res.headers)) {
+      if (v !== undefined) flat[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+    }
+    return { status: res.statusCode, headers: flat, body };
+  }
+
+  async function request(req: TransportRequest): Promise<TransportResponse> {
+    const dispatcher = dispatcherFor(req.origin);
+    const method = req.method ?? 'POST';
+    if (log && req.body !== undefined)
+      log.debug(`> ${method} ${req.path} ${redactWireBody(req.body, req.contentType)}`);
+    const started = performance.now();
+    for (let attempt = 1; ; attempt++) {
+      const attemptStarted = performance.now();
+      let failure: FailureClass | undefined;
+      let cause: unknown;
+      let res: Awaited<ReturnType<typeof once>> | undefined;
+      try {
+        res = await once(req, dispatcher);
+      } catch (err) {
+        cause = err;
+        failure = req.signal?.aborted ? { kind: 'aborted' } : classifyFailure(err);
+      }
+      const ms = Math.round(performance.now() - attemptStarted);
+      const canRetry = attempt < policy.maxAttempts;
+
+      if (res) {
+        log?.verbose(
+          `${method} ${req.path} → ${res.status} (${ms} ms${attempt > 1 ? `, attempt ${attempt}` : ''})`,
+        );
+        if (log) log.debug(`< ${res.status} ${redactWireBody(res.body, res.headers['content-type'])}`);
+        if (retryableStatus(res.status, req.kind) && canRetry) {
+          const wait = retryAfterMs(res.headers['retry-after'], policy) ?? backoffMs(attempt, policy, random);
+          log?.verbose(`retrying ${req.path} in ${wait} ms (HTTP ${res.status})`);
+          await sleep(wait);
+          continue;
+        }
+        if (res.status >= 500 && req.kind !== 'raw') {
+          if (req.kind === 'moneyMoving') {
+            throw unknownOutcome(req, 'http_5xx', `the gateway answered HTTP ${res.status}`);
+          }
+          throw new GatewayError(
+            `the gateway answered HTTP ${res.status} to ${req.path} (after ${attempt} attempts)`,
+            {
+              status: res.status,
+              hint: 'the gateway may be down or overloaded: try again in a few minutes',
+            },
+          );
+        }
+        if (res.status === 429 && req.kind === 'readOnly') {
+          throw new GatewayError(`the gateway is rate-limiting requests to ${req.path} (HTTP 429)`, {
+            status: 429,
+            hint: 'wait a minute, or lower --concurrency',
+          });
+        }
+        return {
+          status: res.status,
+          headers: res.headers,
+          contentType: res.headers['content-type'] ?? '',
+          body: res.body,
+          durationMs: Math.round(performance.now() - started),
+          attempts: attempt,
+        };
+      }
+
+      const f = failure as FailureClass;
+      log?.verbose(`${method} ${req.path} failed: ${describe(f, cause)} (${ms} ms)`);
+      if (retryableFailure(f, req.kind) && canRetry) {
+        const wait = backoffMs(attempt, policy, random);
+        log?.verbose(`retrying ${req.path} in ${wait} ms`);
+        await sleep(wait);
+        continue;
+      }
+      throw finalError(req, f, cause, attempt);
+    }
+  }
+
+  function describe(f: FailureClass, cause: unknown): string {
+    if (f.kind === 'neverSent') return f.what;
+    if (f.kind === 'timeout') return `no answer within ${timeoutMs} ms`;
+    if (f.kind === 'aborted') return 'interrupted';
+    return `connection lost (${cause instanceof Error ? cause.message : String(cause)})`;
+  }
+
+  function unknownOutcome(
+    req: TransportRequest,
+    reason: UnknownOutcomeReason,
+    what: string,
+    cause?: unknown,
+  ) {
+    return new UnknownOutcomeError(
+      `${what} for ${req.path}: the request may or may not have been processed`,
+      reason,
+      {
+        cause,
+        hint: 'do not send it again blindly: look the orders up with `payops query` first (a bulk run reconciles with `payops runs resume`)',
+      },
+    );
+  }
+
+  function finalError(req: TransportRequest, f: FailureClass, cause: unknown, attempts: number): Error {
+    if (f.kind === 'neverSent') {
+      return new TransportError(`could not reach ${req.origin}: ${f.what} (${attempts} attempts)`, {
+        cause,
+        hint: 'check base_url (payops config get base_url), the network and any HTTPS_PROXY setting; nothing was sent',
+      });
+    }
+    if (req.kind === 'readOnly') {
+      if (f.kind === 'aborted') return new InterruptedError('interrupted', { cause });
+      return new GatewayError(
+        `${describe(f, cause)} from ${req.origin}${req.path} (after ${attempts} attempts)`,
+        {
+          cause,
+          hint: f.kind === 'timeout' ? 'raise --timeout, or try again later' : 'try again later',
+        },
+      );
+    }
+    const reason: UnknownOutcomeReason =
+      f.kind === 'timeout' ? 'timeout' : f.kind === 'aborted' ? 'aborted' : 'reset';
+    return unknownOutcome(req, reason, describe(f, cause), cause);
+  }
+
+  return {
+    request,
+    async close() {
+      const all = [...new Set(owned)];
+      owned.length = 0;
+      dispatcherByOrigin.clear();
+      await Promise.all(all.map((d) => d.close().catch(() => undefined)));
+    },
+  };
+}

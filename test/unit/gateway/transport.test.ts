@@ -1,0 +1,193 @@
+import { errors, MockAgent } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Logger } from '../../../src/context.js';
+import { ConfigError, GatewayError, TransportError, UnknownOutcomeError } from '../../../src/errors.js';
+import { createTransport, type TransportRequest } from '../../../src/gateway/transport.js';
+
+const ORIGIN = 'https://gateway.test';
+
+function refused(): Error {
+  return Object.assign(new Error('connect ECONNREFUSED 10.0.0.1:443'), { code: 'ECONNREFUSED' });
+}
+
+function recordingLog(): Logger & { lines: string[] } {
+  const lines: string[] = [];
+  return {
+    lines,
+    info: (m) => lines.push(m),
+    warn: (m) => lines.push(m),
+    verbose: (m) => lines.push(m),
+    debug: (m) => lines.push(m),
+  };
+}
+
+let mock: MockAgent | undefined;
+afterEach(async () => {
+  await mock?.close();
+  mock = undefined;
+});
+
+async function setup(extra: { log?: Logger } = {}) {
+  const agent = new MockAgent();
+  agent.disableNetConnect();
+  mock = agent;
+  const waits: number[] = [];
+  const transport = await createTransport({
+    dispatcher: agent,
+    sleep: async (ms) => {
+      waits.push(ms);
+    },
+    random: () => 0.5,
+    ...extra,
+  });
+  return { pool: agent.get(ORIGIN), transport, waits };
+}
+
+const capture = (over: Partial<TransportRequest> = {}): TransportRequest => ({
+  origin: ORIGIN,
+  path: '/v1/capture',
+  body: '{"a":1}',
+  contentType: 'application/json',
+  kind: 'moneyMoving',
+  ...over,
+});
+
+describe('transport retry policy', () => {
+  it('retries a money-moving request after connection refused (it never left) and then succeeds', async () => {
+    const { pool, transport, waits } = await setup();
+    pool.intercept({ path: '/v1/capture', method: 'POST' }).replyWithError(refused());
+    pool.intercept({ path: '/v1/capture', method: 'POST' }).reply(200, '{"ok":true}', {
+      headers: { 'content-type': 'application/json' },
+    });
+    const res = await transport.request(capture());
+    expect(res.status).toBe(200);
+    expect(res.attempts).toBe(2);
+    expect(res.body).toBe('{"ok":true}');
+    expect(waits).toHaveLength(1);
+  });
+
+  it('gives up after the bounded attempts with a TransportError when the server stays unreachable', async () => {
+    const { pool, transport, waits } = await setup();
+    pool.intercept({ path: '/v1/capture', method: 'POST' }).replyWithError(refused()).times(3);
+    await expect(transport.request(capture())).rejects.toBeInstanceOf(TransportError);
+    expect(waits).toHaveLength(2);
+    // Exponential: the second wait is about twice the first.
+    expect(waits[1]).toBe(waits[0]! * 2);
+    expect(mock!.pendingInterceptors()).toHaveLength(0);
+  });
+
+  it('never re-sends a money-moving request after a timeout: UnknownOutcomeError(timeout)', async () => {
+    const { pool, transport } = await setup();
+    pool.intercept({ path: '/v1/capture', method: 'POST' }).replyWithError(new errors.HeadersTimeoutError());
+    pool.intercept({ path: '/v1/capture', method: 'POST' }).reply(200, 'second send');
+    const err = await transport.request(capture()).catch((e) => e);
+    expect(err).toBeInstanceOf(UnknownOutcomeError);
+    expect((err as UnknownOutcomeError).reason).toBe('timeout');
+    // The second interceptor is still pending: nothing was sent twice.
+    expect(mock!.pendingInterceptors()).toHaveLength(1);
+  });
+
+  it('never re-sends a money-moving request after a 5xx or a reset', async () => {
+    const { pool, transport } = await setup();
+    pool.intercept({ path: '/v1/capture', method: 'POST' }).reply(503, 'busy');
+    const err = await transport.request(capture()).catch((e) => e);
+    expect(err).toBeInstanceOf(UnknownOutcomeError);
+    expect((err as UnknownOutcomeError).reason).toBe('http_5xx');
+
+    pool
+      .intercept({ path: '/v1/capture', method: 'POST' })
+      .replyWithError(new errors.SocketError('other side closed'));
+    const err2 = await transport.request(capture()).catch((e) => e);
+    expect(err2).toBeInstanceOf(UnknownOutcomeError);
+    expect((err2 as UnknownOutcomeError).reason).toBe('reset');
+    expect(mock!.pendingInterceptors()).toHaveLength(0);
+  });
+
+  it('retries a read-only request on 5xx and on 429, honouring Retry-After (capped)', async () => {
+    const { pool, transport, waits } = await setup();
+    const path = '/v1/retrievalTrans';
+    pool.intercept({ path, method: 'POST' }).reply(502, 'bad gateway');
+    pool.intercept({ path, method: 'POST' }).reply(429, 'slow down', { headers: { 'retry-after': '2' } });
+    pool.intercept({ path, method: 'POST' }).reply(200, '{"return_status":"1"}');
+    const res = await transport.request(capture({ path, kind: 'readOnly' }));
+    expect(res.status).toBe(200);
+    expect(res.attempts).toBe(3);
+    expect(waits[1]).toBe(2000);
+
+    pool.intercept({ path, method: 'POST' }).reply(429, 'x', { headers: { 'retry-after': '3600' } });
+    pool.intercept({ path, method: 'POST' }).reply(200, '{}');
+    await transport.request(capture({ path, kind: 'readOnly' }));
+    expect(waits[2]).toBe(10_000);
+  });
+
+  it('retries a read-only request on timeout, then reports a GatewayError', async () => {
+    const { pool, transport } = await setup();
+    const path = '/v1/retrievalTrans';
+    pool.intercept({ path, method: 'POST' }).replyWithError(new errors.HeadersTimeoutError()).times(3);
+    const err = await transport.request(capture({ path, kind: 'readOnly' })).catch((e) => e);
+    expect(err).toBeInstanceOf(GatewayError);
+    expect(mock!.pendingInterceptors()).toHaveLength(0);
+  });
+
+  it('returns a raw request 5xx as a response without retrying', async () => {
+    const { pool, transport } = await setup();
+    pool.intercept({ path: '/v1/whatever', method: 'POST' }).reply(500, 'oops');
+    const res = await transport.request(capture({ path: '/v1/whatever', kind: 'raw' }));
+    expect(res.status).toBe(500);
+    expect(res.attempts).toBe(1);
+  });
+});
+
+describe('transport guards and logs', () => {
+  it('refuses plain http to a non-loopback host unless allowed', async () => {
+    const { transport } = await setup();
+    await expect(transport.request(capture({ origin: 'http://gateway.test' }))).rejects.toBeInstanceOf(
+      ConfigError,
+    );
+
+    const allowed = await createTransport({ dispatcher: mock!, allowInsecureHttp: true });
+    mock!.get('http://gateway.test').intercept({ path: '/v1/capture', method: 'POST' }).reply(200, '{}');
+    await expect(allowed.request(capture({ origin: 'http://gateway.test' }))).resolves.toMatchObject({
+      status: 200,
+    });
+
+    mock!.get('http://127.0.0.1:8787').intercept({ path: '/v1/capture', method: 'POST' }).reply(200, '{}');
+    await expect(transport.request(capture({ origin: 'http://127.0.0.1:8787' }))).resolves.toMatchObject({
+      status: 200,
+    });
+  });
+
+  it('sends the User-Agent and content type', async () => {
+    const { pool, transport } = await setup();
+    let seen: Record<string, string> = {};
+    pool.intercept({ path: '/v1/capture', method: 'POST' }).reply(200, (opts) => {
+      seen = opts.headers as Record<string, string>;
+      return '{}';
+    });
+    await transport.request(capture());
+    expect(seen['user-agent']).toMatch(/^payops\/\d+\.\d+\.\d+/);
+    expect(seen['content-type']).toBe('application/json');
+  });
+
+  it('logs method, path, status and duration; --debug bodies mask the PAN and drop security_code', async () => {
+    const log = recordingLog();
+    const { pool, transport } = await setup({ log });
+    pool
+      .intercept({ path: '/v1/authorise', method: 'POST' })
+      .reply(200, '<respon><card>424242******4242</card></respon>', {
+        headers: { 'content-type': 'application/xml' },
+      });
+    await transport.request(
+      capture({
+        path: '/v1/authorise',
+        body: JSON.stringify({ card: '4242424242424242', security_code: '737', encryption_data: 'abc' }),
+      }),
+    );
+    const all = log.lines.join('\n');
+    expect(all).toMatch(/POST \/v1\/authorise → 200 \(\d+ ms\)/);
+    expect(all).toContain('424242******4242');
+    expect(all).not.toContain('4242424242424242');
+    expect(all).not.toContain('737');
+    expect(all).not.toContain('security_code');
+  });
+});
