@@ -1,18 +1,109 @@
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
+import { refuseCardArguments } from '../pay/argv-guard.js';
+import { type FlagGroup, flagFields, type PaymentKind } from '../pay/fields.js';
 import type { App } from './app.js';
 
+const GROUP_ORDER: readonly FlagGroup[] = [
+  'Order',
+  'Alternative method',
+  'Shopper',
+  'Person (APM)',
+  'Billing address',
+  'Delivery address',
+  'Device and session',
+  'Card and checkout',
+];
+
+/** Adds one flag per request field (`shopper_email` → `--shopper-email`), grouped in the help. */
+function addFieldFlags(cmd: Command, kind: PaymentKind): void {
+  const fields = flagFields(kind);
+  for (const group of GROUP_ORDER) {
+    for (const f of fields) {
+      if (f.group !== group) continue;
+      cmd.addOption(new Option(`${f.flag} <value>`, f.help).helpGroup(`${group} fields:`));
+    }
+  }
+}
+
+const COMMON_HELP = `
+A flag is the request field's name with "_" written as "-"; --request FILE.json gives a whole
+request (nested objects included) and flags override its fields. order_no is generated and printed
+when omitted. The card number and security code are never accepted as arguments or in files.`;
+
 export function registerPay(program: Command, app: App): void {
+  // Runs on the raw argv before `pay` or its subcommands parse anything, so a card number typed as an
+  // argument is refused (exit 2) even where commander would have echoed it in its own error.
+  program.hook('preSubcommand', (root, sub) => {
+    if (sub.name() === 'pay') refuseCardArguments((root as unknown as { rawArgs?: string[] }).rawArgs ?? []);
+  });
+
   const pay = program
     .command('pay')
     .description('create a payment: card, alternative method (APM) or hosted checkout');
-  for (const [name, description] of [
-    ['card', 'direct card payment (card number and security code from a prompt or stdin)'],
-    ['apm', 'alternative payment method; prints the issuer_url for the shopper'],
-    ['checkout', 'hosted checkout page'],
-  ] as const) {
-    pay
-      .command(name)
-      .description(description)
-      .action(app.action(async () => (await import('./not-built.js')).notBuilt(`pay ${name}`)));
-  }
+
+  const card = pay
+    .command('card')
+    .description('direct card payment (card number and security code from a hidden prompt or stdin)')
+    .option('--request <file>', 'JSON payment request without card data; flags override its fields')
+    .option('--expiry <MM/YYYY>', 'card expiry month and year (MM/YYYY or MM/YY)');
+  addFieldFlags(card, 'card');
+  card
+    .addHelpText(
+      'after',
+      `${COMMON_HELP}
+On a terminal payops asks for the card number and security code (hidden); otherwise it reads
+them from stdin, one per line. Exit 0 approved, 1 declined, 3 pending (3-D Secure, review) or unknown.
+
+Examples:
+  payops pay card --amount 12.50 --currency USD --expiry 12/2030 --shopper-email a@example.com
+  printf '%s\\n%s\\n' "$CARD" "$CVC" | payops pay card --request samples/card-request.json --expiry 12/2030 --output json`,
+    )
+    .action(
+      app.action(async (ctx, opts, _args, cmd) =>
+        (await import('../pay/run.js')).runPay('card', ctx, opts, cmd),
+      ),
+    );
+
+  const apm = pay
+    .command('apm')
+    .description('alternative payment method; prints the issuer_url to send the shopper to')
+    .option('--request <file>', 'JSON payment request (APM fields and person); flags override its fields')
+    .option('--open', 'open the issuer_url in the browser');
+  addFieldFlags(apm, 'apm');
+  apm
+    .addHelpText(
+      'after',
+      `${COMMON_HELP}
+The issuer_url is printed on stdout. Exit 0 when it came back, 3 when the answer was lost.
+
+Example:
+  payops pay apm --payment-method PIX --amount 50.00 --currency BRL --person-email a@example.com`,
+    )
+    .action(
+      app.action(async (ctx, opts, _args, cmd) =>
+        (await import('../pay/run.js')).runPay('apm', ctx, opts, cmd),
+      ),
+    );
+
+  const checkout = pay
+    .command('checkout')
+    .description('hosted checkout: save the page (--out FILE) or open it, and list its form fields')
+    .option('--request <file>', 'JSON payment request without card data; flags override its fields')
+    .option('--open', 'open the checkout page in the browser');
+  addFieldFlags(checkout, 'checkout');
+  checkout
+    .addHelpText(
+      'after',
+      `${COMMON_HELP}
+The page's form (action, method, hidden fields) is reported as a card or JSON; the page itself is
+written to --out FILE. Exit 0 when the page came back, 3 when the answer was lost.
+
+Example:
+  payops pay checkout --request samples/checkout-request.json --out checkout.html`,
+    )
+    .action(
+      app.action(async (ctx, opts, _args, cmd) =>
+        (await import('../pay/run.js')).runPay('checkout', ctx, opts, cmd),
+      ),
+    );
 }

@@ -1,0 +1,246 @@
+// Renders a payment result (pay card|apm|checkout): a card for people, JSON or one CSV row for
+// scripts. Data goes to stdout; the "outcome unknown" advice and APM summary go to stderr.
+import type { Io, OutputFormat } from '../context.js';
+import type { PaymentKind } from '../pay/fields.js';
+import type { PayResult } from '../pay/pay.js';
+import { redactBody } from './redact.js';
+
+export interface PayOutputOptions {
+  format: OutputFormat;
+  color: boolean;
+  /** payment_status / order_status label overrides of the profile. */
+  statusLabels?: Record<string, string>;
+  /** Where the checkout page was written. */
+  savedTo?: string;
+}
+
+export type CardRow = [label: string, value: string];
+export interface CardSection {
+  heading?: string;
+  rows: CardRow[];
+}
+
+const ORDER_STATUS_LABEL: Record<string, string> = { '1': 'approved', '0': 'declined', '2': 'pending' };
+
+const TITLES: Record<PayResult['outcome'], string> = {
+  approved: 'Payment approved',
+  declined: 'Payment declined',
+  pending: 'Payment pending',
+  unknown: 'Payment outcome UNKNOWN',
+};
+
+function s(v: unknown): string {
+  return v === undefined || v === null ? '' : String(v);
+}
+
+function rows(pairs: Array<[string, unknown]>): CardRow[] {
+  return pairs.filter(([, v]) => s(v) !== '').map(([k, v]) => [k, s(v)]);
+}
+
+function codedText(message: string): string {
+  const m = /^([A-Z]?\d{4}):(.*)$/s.exec(message);
+  return m ? `${m[1]} ${m[2]!.trim()}` : message;
+}
+
+export function payTitle(result: PayResult): string {
+  if (result.outcome === 'unknown') return TITLES.unknown;
+  if (result.kind === 'apm') return 'APM payment created: send the shopper to the issuer_url';
+  if (result.kind === 'checkout') return 'Checkout page created';
+  return TITLES[result.outcome];
+}
+
+/** The sections of the result card, in the order a person reads them. */
+export function paySections(
+  result: PayResult,
+  opts: Pick<PayOutputOptions, 'statusLabels' | 'savedTo'> = {},
+): CardSection[] {
+  const labels = { ...ORDER_STATUS_LABEL, ...(opts.statusLabels ?? {}) };
+  const sections: CardSection[] = [];
+  const order: Array<[string, unknown]> = [
+    ['order_no', result.generated_order_no ? `${result.order_no} (generated)` : result.order_no],
+    ['amount', `${result.currency} ${result.amount}`],
+  ];
+  if (result.kind === 'card' && result.result) {
+    const r = result.result;
+    const status = s(r.order_status);
+    order.push(
+      ['transaction_id', r.transaction_id],
+      ['order_status', status === '' ? '' : `${status} ${labels[status] ?? ''}`.trim()],
+      ['result_info', codedText(s(r.result_info))],
+    );
+  }
+  if (result.kind === 'apm')
+    order.push(['payment_method', result.payment_method], ['issuer_url', result.issuer_url]);
+  sections.push({ rows: rows(order) });
+
+  if (result.unknown) {
+    sections.push({
+      heading: 'Outcome unknown',
+      rows: rows([
+        ['reason', result.unknown.reason],
+        ['what happened', result.unknown.message],
+        ['find out with', result.unknown.queryCommand],
+        ['do not', 'send this payment again before the query says it failed'],
+      ]),
+    });
+  }
+
+  if (result.kind === 'card') {
+    const r = result.result;
+    sections.push({
+      heading: 'Card',
+      rows: rows([
+        ['card', result.masked_card],
+        ['token_id', r?.token_id],
+        ['connector', r?.connector],
+      ]),
+    });
+    if (r) {
+      sections.push({ heading: '3-D Secure', rows: rows([['threeds_result', r.threeds_result]]) });
+      const reasons = r.risk_reasons.map((x) => `${s(x.name)}${x.status ? `: ${x.status}` : ''}`).join(', ');
+      sections.push({
+        heading: 'Risk',
+        rows: rows([
+          ['risk_action', r.risk_action],
+          ['risk_score', r.risk_score],
+          ['risk_reasons', reasons],
+        ]),
+      });
+      sections.push({
+        heading: 'Recurring',
+        rows: rows([
+          ['contract_name', r.contract_name],
+          ['recurring_id', r.recurring_id],
+          ['recurring_deduction_period', r.recurring_deduction_period],
+          ['recurring_deduction_time', r.recurring_deduction_time],
+        ]),
+      });
+      sections.push({ heading: 'Note', rows: rows([['note', r.note]]) });
+    }
+  }
+
+  if (result.kind === 'checkout' && result.form) {
+    sections.push({
+      heading: 'Form',
+      rows: rows([
+        ['action', result.form.action],
+        ['method', result.form.method],
+        ['page written to', opts.savedTo],
+      ]),
+    });
+    sections.push({
+      heading: 'Form fields',
+      rows: Object.entries(result.form.fields).map(([k, v]) => [k, v]),
+    });
+  }
+  return sections.filter((sec) => sec.rows.length > 0);
+}
+
+function paint(color: boolean, code: string, text: string): string {
+  return color ? `\u001b[${code}m${text}\u001b[0m` : text;
+}
+
+function titleColor(result: PayResult): string {
+  if (result.outcome === 'unknown') return '1;33';
+  if (result.kind !== 'card' || result.outcome === 'approved') return '1;32';
+  return result.outcome === 'declined' ? '1;31' : '1;33';
+}
+
+/** Plain text card: a title, then aligned label/value rows per section. */
+export function formatCard(title: string, sections: CardSection[], color: boolean, titleCode = '1'): string {
+  const width = Math.max(0, ...sections.flatMap((sec) => sec.rows.map(([k]) => k.length)));
+  const out = [paint(color, titleCode, title)];
+  for (const sec of sections) {
+    if (sec.heading) out.push('', paint(color, '1', sec.heading));
+    for (const [k, v] of sec.rows) out.push(`  ${paint(color, '2', k.padEnd(width))}  ${v}`);
+  }
+  return `${out.join('\n')}\n`;
+}
+
+/** The result as plain data for JSON and CSV: no HTML page, risk reasons as a list. */
+export function payResultData(result: PayResult, savedTo?: string): Record<string, unknown> {
+  const { html: _html, ...rest } = result as PayResult & { html?: string };
+  const data: Record<string, unknown> = { ...rest };
+  if (savedTo !== undefined) data.saved_to = savedTo;
+  // Defence in depth: a result never carries card data, but it is about to leave the process.
+  return redactBody(data);
+}
+
+/** One flat row for --output csv. */
+export function payResultRow(result: PayResult, savedTo?: string): Record<string, string> {
+  const r = result.kind === 'card' ? result.result : undefined;
+  return {
+    kind: result.kind,
+    outcome: result.outcome,
+    order_no: result.order_no,
+    amount: result.amount,
+    currency: result.currency,
+    transaction_id: s(r?.transaction_id),
+    order_status: s(r?.order_status),
+    result_info: s(r?.result_info),
+    card: result.kind === 'card' ? result.masked_card : '',
+    threeds_result: s(r?.threeds_result),
+    risk_action: s(r?.risk_action),
+    risk_score: s(r?.risk_score),
+    risk_reasons: (r?.risk_reasons ?? []).map((x) => `${s(x.name)}:${s(x.status)}`).join(';'),
+    contract_name: s(r?.contract_name),
+    recurring_id: s(r?.recurring_id),
+    recurring_deduction_period: s(r?.recurring_deduction_period),
+    recurring_deduction_time: s(r?.recurring_deduction_time),
+    issuer_url: result.kind === 'apm' ? s(result.issuer_url) : '',
+    form_action: result.kind === 'checkout' ? s(result.form?.action) : '',
+    saved_to: s(savedTo),
+    unknown_reason: s(result.unknown?.reason),
+    query_command: s(result.unknown?.queryCommand),
+  };
+}
+
+/** Formula-safe CSV cell (a text cell starting with = + - @ tab CR is neutralised for spreadsheets). */
+function csvCell(v: string): string {
+  const safe = /^[=+\-@\t\r]/.test(v) && !/^-?\d+(\.\d+)?$/.test(v) ? `'${v}` : v;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+function csvLines(row: Record<string, string>): string {
+  return `${Object.keys(row).map(csvCell).join(',')}\n${Object.values(row).map(csvCell).join(',')}\n`;
+}
+
+export function writePayResult(io: Io, result: PayResult, opts: PayOutputOptions): void {
+  if (opts.format === 'json') {
+    io.stdout.write(`${JSON.stringify(payResultData(result, opts.savedTo), null, 2)}\n`);
+  } else if (opts.format === 'csv') {
+    io.stdout.write(csvLines(payResultRow(result, opts.savedTo)));
+  } else if (result.kind === 'apm' && result.issuer_url !== undefined) {
+    // The address is the data (pipe it anywhere); the summary is for the person.
+    io.stdout.write(`${result.issuer_url}\n`);
+    io.stderr.write(formatCard(payTitle(result), paySections(result, opts), opts.color, titleColor(result)));
+  } else {
+    io.stdout.write(formatCard(payTitle(result), paySections(result, opts), opts.color, titleColor(result)));
+  }
+  if (result.unknown) {
+    io.stderr.write(
+      `warning: the gateway's answer for order ${result.order_no} was lost (${result.unknown.reason}); ` +
+        `the payment may or may not have gone through. It was NOT sent again.\n` +
+        `  find out with: ${result.unknown.queryCommand}\n`,
+    );
+  }
+}
+
+/** --dry-run: the request that would be sent, card data absent (it is not even read). */
+export function writePayPlan(
+  io: Io,
+  kind: PaymentKind,
+  body: Record<string, unknown>,
+  opts: Pick<PayOutputOptions, 'format' | 'color'>,
+): void {
+  const request = redactBody(body);
+  if (opts.format === 'json') {
+    io.stdout.write(`${JSON.stringify({ dry_run: true, kind, request }, null, 2)}\n`);
+    return;
+  }
+  const flat: CardRow[] = Object.entries(request)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => [k, typeof v === 'object' ? JSON.stringify(v) : String(v)]);
+  if (kind === 'card') flat.push(['card', 'read from the prompt or stdin when sent (not read in a dry run)']);
+  io.stdout.write(formatCard(`Dry run: pay ${kind} — nothing was sent`, [{ rows: flat }], opts.color));
+}

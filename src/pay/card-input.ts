@@ -1,0 +1,88 @@
+// Reads the card number and security code: a hidden prompt on a terminal, otherwise stdin, one per
+// line (card number, then security code). The values live only in memory for the one request; they
+// are never put in an error message, a log line or a file.
+import type { Io } from '../context.js';
+import { UsageError } from '../errors.js';
+import { luhnValid } from '../output/redact.js';
+
+export interface CardSecrets {
+  /** Digits only. */
+  card: string;
+  securityCode: string;
+}
+
+/** stdin is read up to this many bytes: two short lines fit many times over. */
+const STDIN_LIMIT = 4096;
+
+export function normaliseCardNumber(text: string): string | undefined {
+  const t = text.trim();
+  if (!/^[\d -]+$/.test(t)) return undefined;
+  const digits = t.replace(/[ -]/g, '');
+  return digits.length >= 13 && digits.length <= 19 && luhnValid(digits) ? digits : undefined;
+}
+
+export function isSecurityCode(text: string): boolean {
+  return /^\d{3,4}$/.test(text);
+}
+
+/** Checks both values; messages never repeat what was typed. */
+export function checkCardSecrets(cardText: string, codeText: string): CardSecrets {
+  const card = normaliseCardNumber(cardText);
+  if (card === undefined) {
+    throw new UsageError('the card number is not valid (it must be 13–19 digits and pass the Luhn check)', {
+      hint: 'check the digits and try again; spaces and dashes between groups are fine',
+    });
+  }
+  const securityCode = codeText.trim();
+  if (!isSecurityCode(securityCode)) {
+    throw new UsageError('the security code must be 3 or 4 digits');
+  }
+  return { card, securityCode };
+}
+
+async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
+  let text = '';
+  for await (const chunk of stdin) {
+    text += typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8');
+    if (text.length > STDIN_LIMIT) break;
+  }
+  return text;
+}
+
+/** Parses the stdin text: the first two non-empty lines. */
+export function secretsFromLines(text: string): CardSecrets {
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
+  if (lines.length < 2) {
+    throw new UsageError(
+      lines.length === 0
+        ? 'no card number on stdin'
+        : 'only one line on stdin: expected the card number, then the security code',
+      {
+        hint: 'on a terminal payops asks for both (hidden); from a script pipe two lines: the card number, then the security code',
+      },
+    );
+  }
+  return checkCardSecrets(lines[0]!, lines[1]!);
+}
+
+export async function readCardSecrets(io: Io): Promise<CardSecrets> {
+  if (!io.stdin.isTTY) return secretsFromLines(await readStdin(io.stdin));
+  const { password } = await import('@inquirer/prompts');
+  const context = { input: io.stdin, output: io.stderr };
+  const cardText = await password(
+    {
+      message: 'Card number',
+      mask: '*',
+      validate: (v) => normaliseCardNumber(v) !== undefined || 'not a valid card number (13–19 digits, Luhn)',
+    },
+    context,
+  );
+  const codeText = await password(
+    { message: 'Security code', mask: '*', validate: (v) => isSecurityCode(v.trim()) || '3 or 4 digits' },
+    context,
+  );
+  return checkCardSecrets(cardText, codeText);
+}

@@ -1,0 +1,31 @@
+// Opens an address or a file in the user's browser with the platform's opener (xdg-open, open,
+// start). Best effort: when there is no opener (a server, a container) it says so and the caller
+// prints the address instead.
+import { spawn } from 'node:child_process';
+
+export function openerFor(platform: NodeJS.Platform): {
+  command: string;
+  args: (target: string) => string[];
+} {
+  if (platform === 'darwin') return { command: 'open', args: (t) => [t] };
+  if (platform === 'win32') return { command: 'cmd', args: (t) => ['/c', 'start', '""', t] };
+  return { command: 'xdg-open', args: (t) => [t] };
+}
+
+/** Resolves true once the opener started, false when there is none (or PAYOPS_NO_OPEN is set). */
+export function openInBrowser(target: string, env: NodeJS.ProcessEnv): Promise<boolean> {
+  if (env.PAYOPS_NO_OPEN) return Promise.resolve(false);
+  const { command, args } = openerFor(process.platform);
+  return new Promise((resolve) => {
+    try {
+      const child = spawn(command, args(target), { detached: true, stdio: 'ignore' });
+      child.once('error', () => resolve(false));
+      child.once('spawn', () => {
+        child.unref();
+        resolve(true);
+      });
+    } catch {
+      resolve(false);
+    }
+  });
+}

@@ -1,0 +1,118 @@
+// `payops pay card|apm|checkout`: flags → checked request → one send → result to output. Loaded
+// lazily by src/commands/pay.ts when a pay command runs.
+import { writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { assertMayMoveMoney } from '../config/resolve.js';
+import type { Context } from '../context.js';
+import { ExitCode, InputError } from '../errors.js';
+import { writePayPlan, writePayResult } from '../output/payment-card.js';
+import { readCardSecrets } from './card-input.js';
+import { flagFields, type PaymentKind } from './fields.js';
+import { openInBrowser } from './open-url.js';
+import { type PayResult, payByApm, payByCard, payByCheckout, payExitCode } from './pay.js';
+import {
+  buildPaymentRequest,
+  flagValues,
+  parseExpiry,
+  type RequestSource,
+  readRequestFile,
+} from './request.js';
+
+export interface PayFlags {
+  request?: string;
+  expiry?: string;
+  open?: boolean;
+  [field: string]: unknown;
+}
+
+/** Expiry from --expiry (wins) or the request's expiration_month/expiration_year. */
+function applyExpiry(body: Record<string, unknown>, expiry: string | undefined): void {
+  if (expiry !== undefined) {
+    const parsed = parseExpiry(expiry);
+    if (!parsed) {
+      throw new InputError('--expiry is not a valid expiry date', [
+        {
+          field: 'expiry',
+          message: `"${expiry}" is not a month and year`,
+          expected: 'MM/YYYY or MM/YY, e.g. 12/2030',
+        },
+      ]);
+    }
+    body.expiration_month = parsed.month;
+    body.expiration_year = parsed.year;
+  }
+  if (body.expiration_month === undefined || body.expiration_year === undefined) {
+    throw new InputError('the card expiry is missing; nothing was sent', [
+      {
+        field: 'expiry',
+        message: 'is required for a card payment',
+        expected: '--expiry MM/YYYY (or expiration_month and expiration_year in --request)',
+      },
+    ]);
+  }
+}
+
+export async function runPay(
+  kind: PaymentKind,
+  ctx: Context,
+  opts: PayFlags,
+  _cmd: Command,
+): Promise<number> {
+  const source: RequestSource = { flags: flagValues(flagFields(kind), opts) };
+  if (opts.request !== undefined) {
+    source.file = opts.request;
+    source.fileText = await readRequestFile(opts.request, ctx.io.cwd);
+  }
+  const { body, generatedOrderNo } = buildPaymentRequest(kind, source);
+  if (kind === 'card') applyExpiry(body, opts.expiry);
+
+  const config = await ctx.config();
+  assertMayMoveMoney(config, `pay ${kind}`);
+  const format = ctx.globals.output ?? 'table';
+
+  if (ctx.globals.dryRun) {
+    writePayPlan(ctx.io, kind, body, { format, color: ctx.color });
+    return ExitCode.ok;
+  }
+
+  // Asked for before anything is sent and after every other check, so nobody types a card number
+  // for a request that would be refused anyway.
+  const secrets = kind === 'card' ? await readCardSecrets(ctx.io) : undefined;
+  const client = await ctx.client();
+  if (generatedOrderNo) ctx.log.info(`order_no ${String(body.order_no)} (generated)`);
+
+  let result: PayResult;
+  if (kind === 'card') result = await payByCard(client, body, secrets!, generatedOrderNo);
+  else if (kind === 'apm') result = await payByApm(client, body, generatedOrderNo);
+  else result = await payByCheckout(client, body, generatedOrderNo);
+
+  let savedTo: string | undefined;
+  if (result.kind === 'checkout' && result.html !== undefined) {
+    if (ctx.globals.out !== undefined) {
+      savedTo = resolve(ctx.io.cwd, ctx.globals.out);
+      await writeFile(savedTo, result.html, { mode: 0o600 });
+    }
+    if (opts.open) {
+      const target = savedTo ?? join(tmpdir(), `payops-checkout-${result.order_no}.html`);
+      if (savedTo === undefined) await writeFile(target, result.html, { mode: 0o600 });
+      if (!(await openInBrowser(target, ctx.io.env)))
+        ctx.log.warn(`could not open a browser; the page is in ${target}`);
+      savedTo ??= target;
+    }
+  }
+  if (result.kind === 'apm' && result.issuer_url !== undefined && opts.open) {
+    if (!(await openInBrowser(result.issuer_url, ctx.io.env))) {
+      ctx.log.warn('could not open a browser; send the shopper to the issuer_url above');
+    }
+  }
+
+  writePayResult(ctx.io, result, {
+    format,
+    color: ctx.color,
+    statusLabels: config.statusLabels,
+    ...(savedTo === undefined ? {} : { savedTo }),
+  });
+  return payExitCode(result);
+}
