@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findCardArguments, isCardLike, refuseCardArguments } from '../../../src/pay/argv-guard.js';
 import { UsageError } from '../../../src/errors.js';
+import { findCardArguments, isCardLike, refuseCardArguments } from '../../../src/pay/argv-guard.js';
 
 describe('isCardLike', () => {
   it('catches Luhn-valid 13–19 digit numbers, grouped or not', () => {

@@ -33,7 +33,11 @@ describe('flag generation', () => {
   });
 
   it('maps commander attributes back to request paths', () => {
-    const values = flagValues(flagFields('card'), { orderNo: 'O-1', checkoutTime: '1700000000', shopperEmail: 'a@b.c' });
+    const values = flagValues(flagFields('card'), {
+      orderNo: 'O-1',
+      checkoutTime: '1700000000',
+      shopperEmail: 'a@b.c',
+    });
     expect(values).toEqual({ order_no: 'O-1', checkout_time: 1700000000, shopper_email: 'a@b.c' });
   });
 });
@@ -53,12 +57,19 @@ describe('buildPaymentRequest', () => {
       flags: { amount: '12.5', shopper_email: 'a@example.com' },
     });
     expect(generatedOrderNo).toBe(false);
-    expect(body).toMatchObject({ order_no: 'FILE-1', amount: '12.50', currency: 'USD', shopper_email: 'a@example.com' });
+    expect(body).toMatchObject({
+      order_no: 'FILE-1',
+      amount: '12.50',
+      currency: 'USD',
+      shopper_email: 'a@example.com',
+    });
     expect((body.cart_items as unknown[]).length).toBe(1);
   });
 
   it('generates order_no when none is given', () => {
-    const { body, generatedOrderNo } = buildPaymentRequest('card', { flags: { amount: '1', currency: 'JPY' } });
+    const { body, generatedOrderNo } = buildPaymentRequest('card', {
+      flags: { amount: '1', currency: 'JPY' },
+    });
     expect(generatedOrderNo).toBe(true);
     expect(body.order_no).toMatch(/^PO-\d{14}-[0-9a-f]{6}$/);
     expect(body.amount).toBe('1');
@@ -99,7 +110,12 @@ describe('buildPaymentRequest', () => {
   });
 
   it('never lets card fields into an APM request', () => {
-    const fileText = JSON.stringify({ amount: '1', currency: 'USD', payment_method: 'PIX', expiration_month: '12' });
+    const fileText = JSON.stringify({
+      amount: '1',
+      currency: 'USD',
+      payment_method: 'PIX',
+      expiration_month: '12',
+    });
     const problems = problemsOf(() => buildPaymentRequest('apm', { file: 'r.json', fileText, flags: {} }));
     expect(problems).toEqual([expect.objectContaining({ field: 'expiration_month' })]);
   });
@@ -112,7 +128,9 @@ describe('buildPaymentRequest', () => {
       subscription: { billing_cycle: 1.5 },
       bogus: 'x',
     });
-    const problems = problemsOf(() => buildPaymentRequest('checkout', { file: 'r.json', fileText, flags: {} }));
+    const problems = problemsOf(() =>
+      buildPaymentRequest('checkout', { file: 'r.json', fileText, flags: {} }),
+    );
     expect(problems.map((p) => p.field).sort()).toEqual([
       'bogus',
       'cart_items[0].basic_item_data.price.amount_usd',
@@ -121,12 +139,16 @@ describe('buildPaymentRequest', () => {
   });
 
   it('refuses malformed JSON with the file name', () => {
-    const problems = problemsOf(() => buildPaymentRequest('card', { file: 'r.json', fileText: '{', flags: {} }));
+    const problems = problemsOf(() =>
+      buildPaymentRequest('card', { file: 'r.json', fileText: '{', flags: {} }),
+    );
     expect(problems[0]).toMatchObject({ file: 'r.json' });
   });
 
   it('refuses amounts with more decimals than the currency has', () => {
-    const problems = problemsOf(() => buildPaymentRequest('card', { flags: { amount: '10.5', currency: 'JPY' } }));
+    const problems = problemsOf(() =>
+      buildPaymentRequest('card', { flags: { amount: '10.5', currency: 'JPY' } }),
+    );
     expect(problems.map((p) => p.field)).toEqual(['amount']);
   });
 });
