@@ -82,7 +82,8 @@ export async function queryOrders(
 ): Promise<QueryOutcome> {
   const limit = ENDPOINTS.query.limit;
   const plans = planRequests(sel, limit);
-  const records = await sendAll(deps, 'query', plans);
+  // query_result 0 is the gateway's per-order "no such order" (design.md §1.3): not an order to show.
+  const records = (await sendAll(deps, 'query', plans)).filter((r) => r.query_result !== '0');
   const { items, notFound } = arrange(sel, records, (r) => `${r.transaction_id}\u0000${r.order_no}`);
   const outcome: QueryOutcome = {
     orders: items,

@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { orderCardSections, orderCardTitle } from '../../../src/output/order-card.js';
+import { order, refund } from './fixtures.js';
+
+const saved = process.env.TZ;
+beforeAll(() => {
+  process.env.TZ = 'Europe/Paris';
+});
+afterAll(() => {
+  if (saved === undefined) delete process.env.TZ;
+  else process.env.TZ = saved;
+});
+
+const section = (sections: ReturnType<typeof orderCardSections>, heading: string | undefined) =>
+  Object.fromEntries(sections.find((s) => s.heading === heading)?.rows ?? []);
+
+describe('order card', () => {
+  it('titles the card with the order and its labelled status (profile override first)', () => {
+    expect(orderCardTitle(order())).toBe('Order ORD-1 · 4100 partially refunded');
+    expect(orderCardTitle(order(), { '4100': 'part-refunded' })).toBe('Order ORD-1 · 4100 part-refunded');
+  });
+
+  it('shows status, money, local and ISO date, ids', () => {
+    const main = section(orderCardSections(order()), undefined);
+    expect(main).toMatchObject({
+      status: '4100 partially refunded',
+      amount: 'USD 1,234.50',
+      // 09:05:07 UTC is 10:05:07 in Paris in November.
+      date: '2026-11-21 10:05:07 +01:00  (2026-11-21T09:05:07Z)',
+      transaction_id: 'T100',
+      reference_no: 'R-9',
+      website: 'shop.example',
+    });
+    expect(main).not.toHaveProperty('query_result');
+  });
+
+  it('shows 3-D Secure and each fraud check with ACCEPT/REJECT', () => {
+    const sec = orderCardSections(order()).find((s) => s.heading === 'Security')!;
+    expect(sec.rows).toEqual([
+      ['3-D Secure', 'yes'],
+      ['fraud screening', 'screen-co'],
+      ['  velocity', 'ACCEPT'],
+      ['  geo_ip', 'REJECT'],
+    ]);
+    const none = orderCardSections(order({ is3ds: '0', fraud_check_result: [] })).find(
+      (s) => s.heading === 'Security',
+    )!;
+    expect(none.rows).toContainEqual(['3-D Secure', 'no']);
+    expect(none.rows).toContainEqual(['fraud checks', 'none reported']);
+  });
+
+  it('shows shopper, delivery and subscription, and leaves out empty sections', () => {
+    const s = orderCardSections(order());
+    expect(section(s, 'Shopper')).toEqual({ email: 'ann@example.com', phone: '+44 20 7946 0000' });
+    expect(section(s, 'Delivery')).toEqual({
+      name: 'Ann Lee',
+      address: '1 High St',
+      city: 'N1 9GU London',
+      country: 'GB',
+    });
+    expect(section(s, 'Subscription')).toMatchObject({
+      contract: 'Monthly box',
+      recurring_id: 'SUB-7',
+      status: 'ok',
+    });
+
+    const bare = orderCardSections(
+      order({
+        shopper_email: '',
+        shopper_phone: '',
+        delivery_information: {},
+        subscription_result: { recurring_status: '' },
+      }),
+    );
+    expect(bare.map((x) => x.heading)).toEqual([undefined, 'Security']);
+  });
+
+  it('lists refunds only when asked for, "none" when there are none', () => {
+    expect(orderCardSections(order()).some((s) => s.heading?.startsWith('Refunds'))).toBe(false);
+    const none = orderCardSections(order(), { refunds: [] }).find((s) => s.heading === 'Refunds (0)')!;
+    expect(none.rows).toEqual([['', 'none']]);
+    const two = orderCardSections(order(), { refunds: [refund(1), refund(2, { refund_amount: '5.5' })] });
+    const rows = two.find((s) => s.heading === 'Refunds (2)')!.rows;
+    expect(rows.map((r) => r[0])).toEqual(['T100-01', 'T100-02']);
+    expect(rows[0]![1]).toBe('USD 10.00  ok  2026-11-21 11:00:00 +01:00  “damaged”');
+    expect(rows[1]![1]).toContain('USD 5.50');
+  });
+
+  it('shows a malformed gateway value as it came rather than guessing', () => {
+    const main = section(
+      orderCardSections(order({ amount: '12,50', transaction_date: 'yesterday' })),
+      undefined,
+    );
+    expect(main.amount).toBe('USD 12,50');
+    expect(main.date).toBe('yesterday');
+  });
+});
