@@ -1,0 +1,206 @@
+// Reconciliation: what did the gateway do with rows whose request may have reached it but whose
+// answer was lost? Only read-only requests (refund search, query), which may be retried freely.
+// Refunds are matched to refund records (transaction, amount, reason, date after the intent), each
+// record used once; capture/cancel/review are decided by the order's payment_status now.
+import type { GatewayClient } from '../gateway/client.js';
+import { assertAccepted } from '../gateway/client.js';
+import type { BatchOperation } from '../gateway/endpoints.js';
+import { ENDPOINTS } from '../gateway/endpoints.js';
+import { PAYMENT_STATUS_LABELS } from '../gateway/types.js';
+import { parseAmount } from '../money/amount.js';
+import type { RowOutcome, WireElement } from './types.js';
+
+export interface ReconcileItem {
+  line: number;
+  element: WireElement;
+  /** ISO 8601 time the chunk's intent was written (just before it was sent). */
+  sentAt: string;
+}
+
+export interface ReconcileOptions {
+  /** refund_reference_ids already attributed to rows of this run; matched ones are added. */
+  claimed: Set<string>;
+  /** Tolerance for the gateway's clock being behind ours. Default 2 minutes. */
+  skewMs?: number;
+}
+
+export const DEFAULT_SKEW_MS = 120_000;
+
+/** `YYYYMMDDhhmmss` (UTC) → epoch ms; NaN when malformed. */
+export function gatewayTimeMs(text: string): number {
+  const m = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})$/.exec(text ?? '');
+  if (!m) return Number.NaN;
+  return Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!);
+}
+
+export function toGatewayTime(ms: number): string {
+  const iso = new Date(ms).toISOString();
+  return iso.slice(0, 19).replace(/[-T:]/g, '');
+}
+
+function statusText(code: string): string {
+  const label = PAYMENT_STATUS_LABELS[code];
+  return label ? `${code} ${label}` : code || '(none)';
+}
+
+function sameMoney(a: unknown, b: string | undefined, currency: string | undefined): boolean {
+  if (typeof a !== 'string' || b === undefined) return false;
+  if (a === b) return true;
+  const pa = parseAmount(a, currency ?? '');
+  const pb = parseAmount(b, currency ?? '');
+  return pa.ok && pb.ok && pa.minor === pb.minor;
+}
+
+function batches<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+function unknownAll(items: ReconcileItem[], err: unknown): RowOutcome[] {
+  const why = err instanceof Error ? err.message : String(err);
+  return items.map((it) => ({
+    line: it.line,
+    outcome: 'unknown',
+    detail: `outcome unknown and the gateway could not be asked (${why}); resume the run later to reconcile`,
+    fields: {},
+  }));
+}
+
+/** One outcome per item, in item order. Never throws: what cannot be established stays `unknown`. */
+export async function reconcile(
+  op: BatchOperation,
+  client: GatewayClient,
+  items: ReconcileItem[],
+  opts: ReconcileOptions,
+): Promise<RowOutcome[]> {
+  if (items.length === 0) return [];
+  const limit = op === 'refund' ? ENDPOINTS.refundSearch.limit : ENDPOINTS.query.limit;
+  const byLine = new Map<number, RowOutcome>();
+  // Group by distinct transaction ids so that no request names more than `limit` of them.
+  const ids = [...new Set(items.map((it) => it.element.transaction_id!))];
+  for (const idBatch of batches(ids, limit)) {
+    const wanted = new Set(idBatch);
+    const these = items.filter((it) => wanted.has(it.element.transaction_id!));
+    let outcomes: RowOutcome[];
+    try {
+      outcomes =
+        op === 'refund'
+          ? await reconcileRefunds(client, idBatch, these, opts)
+          : await reconcileByState(op, client, idBatch, these);
+    } catch (err) {
+      outcomes = unknownAll(these, err);
+    }
+    for (const o of outcomes) byLine.set(o.line, o);
+  }
+  return items.map((it) => byLine.get(it.line)!);
+}
+
+async function reconcileRefunds(
+  client: GatewayClient,
+  ids: string[],
+  items: ReconcileItem[],
+  opts: ReconcileOptions,
+): Promise<RowOutcome[]> {
+  const skew = opts.skewMs ?? DEFAULT_SKEW_MS;
+  const earliest = Math.min(...items.map((it) => Date.parse(it.sentAt)));
+  // Whole seconds: gateway times have no fraction.
+  const since = Math.floor((earliest - skew) / 1000) * 1000;
+  const res = await client.send('refundSearch', {
+    transaction_id: ids.join(','),
+    start_date: toGatewayTime(since),
+  });
+  assertAccepted(res.data, client);
+  const records = Array.isArray(res.data.refund_orders) ? res.data.refund_orders : [];
+  const used = new Set<number>();
+  return items.map((it): RowOutcome => {
+    const el = it.element;
+    const notBefore = Math.floor((Date.parse(it.sentAt) - skew) / 1000) * 1000;
+    const idx = records.findIndex(
+      (r, i) =>
+        !used.has(i) &&
+        r.transaction_id === el.transaction_id &&
+        String(r.refund_status ?? '1') !== '0' &&
+        sameMoney(r.refund_amount, el.refund_amount, el.currency) &&
+        (r.refund_reason ?? '') === (el.refund_reason ?? '') &&
+        gatewayTimeMs(r.refund_date) >= notBefore &&
+        !(r.refund_reference_id && opts.claimed.has(r.refund_reference_id)),
+    );
+    if (idx < 0) {
+      return {
+        line: it.line,
+        outcome: 'failed',
+        detail: `not refunded: the gateway has no refund of ${el.refund_amount} ${el.currency} for this order since the request was sent (checked by refund search); it is safe to refund it in a new file`,
+        fields: {},
+      };
+    }
+    used.add(idx);
+    const r = records[idx]!;
+    if (r.refund_reference_id) opts.claimed.add(r.refund_reference_id);
+    return {
+      line: it.line,
+      outcome: 'succeeded',
+      detail: `refunded (found by refund search: ${r.refund_reference_id || 'no reference id'}, ${r.refund_date})`,
+      fields: {
+        refund_status: String(r.refund_status ?? ''),
+        refund_reference: String(r.refund_reference ?? ''),
+        refund_reference_id: String(r.refund_reference_id ?? ''),
+      },
+    };
+  });
+}
+
+/** payment_status values that mean the operation took effect. */
+function effectiveStates(op: BatchOperation, reviewFlag: string | undefined): readonly string[] {
+  switch (op) {
+    case 'capture':
+      return ['3000', '4100', '4000'];
+    case 'cancel':
+      return ['5000'];
+    case 'review':
+      return reviewFlag === '1' ? ['2000', '3000', '4100', '4000'] : ['5000'];
+    default:
+      return [];
+  }
+}
+
+const DONE_WORD: Record<BatchOperation, string> = {
+  capture: 'captured',
+  cancel: 'cancelled',
+  review: 'reviewed',
+  refund: 'refunded',
+};
+
+async function reconcileByState(
+  op: BatchOperation,
+  client: GatewayClient,
+  ids: string[],
+  items: ReconcileItem[],
+): Promise<RowOutcome[]> {
+  const res = await client.send('query', { transaction_id: ids.join(',') });
+  assertAccepted(res.data, client);
+  const orders = Array.isArray(res.data.orders_list) ? res.data.orders_list : [];
+  const byId = new Map(orders.map((o) => [o.transaction_id, o]));
+  return items.map((it): RowOutcome => {
+    const el = it.element;
+    const order = byId.get(el.transaction_id!);
+    if (!order || (el.order_no && order.order_no && order.order_no !== el.order_no)) {
+      return {
+        line: it.line,
+        outcome: 'failed',
+        detail: `not ${DONE_WORD[op]}: the gateway does not know this order (checked by query)`,
+        fields: {},
+      };
+    }
+    const status = String(order.payment_status ?? '');
+    const ok = effectiveStates(op, el.review_flag).includes(status);
+    return {
+      line: it.line,
+      outcome: ok ? 'succeeded' : 'failed',
+      detail: ok
+        ? `${DONE_WORD[op]}: the order is now ${statusText(status)} (checked by query)`
+        : `not ${DONE_WORD[op]}: the order is ${statusText(status)} (checked by query)`,
+      fields: {},
+    };
+  });
+}

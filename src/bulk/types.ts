@@ -1,0 +1,95 @@
+// Shapes shared by the bulk planner, engine, reconciliation and result rendering. Core data only:
+// nothing here formats or prints.
+import type { BatchOperation } from '../gateway/endpoints.js';
+
+/** What happened to one input row. `not_sent`: payops never sent it (run interrupted or stopped). */
+export type Outcome = 'succeeded' | 'failed' | 'unknown' | 'not_sent';
+
+/** One validated input row, as much as the engine needs (validate.ts's ValidRow satisfies it). */
+export interface BulkRow {
+  /** Line of the row in the input file (1 = header). */
+  line: number;
+  transaction_id: string;
+  order_no: string;
+  currency: string;
+  amountMinor: bigint;
+  refundMinor?: bigint;
+  refund_reason?: string;
+  review_flag?: string;
+}
+
+/** A row with its raw input cells, in the file's column order, for the results file. */
+export interface InputRow extends BulkRow {
+  cells: string[];
+}
+
+export interface Chunk<R extends BulkRow = BulkRow> {
+  /** 0-based, in input order; identical for the same file, so a resumed run finds its chunks again. */
+  index: number;
+  rows: R[];
+}
+
+/** The wire element of one row (capture_orders / cancel_orders / review_orders / refund_orders). */
+export type WireElement = Record<string, string>;
+
+export interface RowOutcome {
+  line: number;
+  outcome: Outcome;
+  /** Why, in words: the gateway's message, or how the outcome was established. */
+  detail: string;
+  /** The gateway's per-order fields (status, error_message, refund_reference_id, …). */
+  fields: Record<string, string>;
+}
+
+// ---------------------------------------------------------------- journal records of a bulk run
+
+export interface IntentRecord {
+  type: 'intent';
+  chunk: number;
+  lines: number[];
+  elements: WireElement[];
+  /** ISO 8601 UTC; reconciliation only accepts gateway records from (about) this time on. */
+  sentAt: string;
+  [k: string]: unknown;
+}
+
+/** The chunk's rows as established by the gateway's answer (`outcome`) or by reconciliation (`reconciled`). */
+export interface OutcomeRecord {
+  type: 'outcome' | 'reconciled';
+  chunk: number;
+  rows: RowOutcome[];
+  [k: string]: unknown;
+}
+
+/** The chunk's request may have reached the gateway, but no trustworthy answer came back. */
+export interface UnknownRecord {
+  type: 'unknown';
+  chunk: number;
+  reason: string;
+  message: string;
+  [k: string]: unknown;
+}
+
+/** The chunk certainly never reached the gateway (connection refused, …): it may be sent on resume. */
+export interface NotSentRecord {
+  type: 'not_sent';
+  chunk: number;
+  message: string;
+  [k: string]: unknown;
+}
+
+export interface OutcomeCounts {
+  succeeded: number;
+  failed: number;
+  unknown: number;
+  not_sent: number;
+}
+
+/** Counts and money per outcome; money is what the operation moves (refund_amount for refunds). */
+export interface RunTotals {
+  counts: OutcomeCounts;
+  /** outcome → currency → minor units. */
+  money: Record<Outcome, Map<string, bigint>>;
+}
+
+export type { BatchOperation };

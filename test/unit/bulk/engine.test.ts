@@ -1,0 +1,230 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { chunkRows } from '../../../src/bulk/chunk.js';
+import { runEngine } from '../../../src/bulk/engine.js';
+import { createRun, openRun, readRun } from '../../../src/bulk/journal.js';
+import { foldRecords } from '../../../src/bulk/run-state.js';
+import type { BulkRow, RowOutcome } from '../../../src/bulk/types.js';
+import { type Fault, fakeGateway } from './fake-gateway.js';
+
+let root: string;
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'payops-engine-'));
+});
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+function refundRows(n: number, from = 1): BulkRow[] {
+  return Array.from({ length: n }, (_, i) => ({
+    line: i + 2,
+    transaction_id: `T${String(i + from).padStart(5, '0')}`,
+    order_no: `O${i + from}`,
+    currency: 'USD',
+    amountMinor: 1000n,
+    refundMinor: 1000n,
+    refund_reason: 'damaged',
+  }));
+}
+
+async function run(
+  gw: ReturnType<typeof fakeGateway>,
+  rows: BulkRow[],
+  opts: { runId?: string; concurrency?: number; shouldStop?: () => boolean; op?: 'refund' | 'capture' } = {},
+) {
+  const op = opts.op ?? 'refund';
+  let journal: Awaited<ReturnType<typeof createRun>>;
+  let prior: ReturnType<typeof foldRecords> | undefined;
+  if (opts.runId) {
+    const opened = await openRun(root, opts.runId);
+    journal = opened.journal;
+    prior = foldRecords(opened.records);
+  } else {
+    journal = await createRun(root, { op });
+  }
+  const emitted: RowOutcome[] = [];
+  const result = await runEngine({
+    op,
+    chunks: chunkRows(rows, 50),
+    send: { client: gw.client, journal },
+    ...(prior ? { prior: prior.chunks, claimed: prior.claimed } : {}),
+    concurrency: opts.concurrency ?? 4,
+    ...(opts.shouldStop ? { shouldStop: opts.shouldStop } : {}),
+    emit: (_chunk, outcomes) => {
+      emitted.push(...outcomes);
+    },
+  });
+  await journal.close();
+  return { result, emitted, runId: journal.runId };
+}
+
+function refundsPerOrder(gw: ReturnType<typeof fakeGateway>): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const e of gw.ledger) m.set(e.transaction_id, (m.get(e.transaction_id) ?? 0) + 1);
+  return m;
+}
+
+describe('engine', () => {
+  it('sends rows in chunks of the limit and emits one outcome per row in input order', async () => {
+    const gw = fakeGateway(1000);
+    const { emitted, result } = await run(gw, refundRows(1000));
+    expect(gw.calls.filter((c) => c.op === 'refund')).toHaveLength(20);
+    expect(result.requests).toBe(20);
+    expect(emitted.map((o) => o.line)).toEqual(refundRows(1000).map((r) => r.line));
+    expect(emitted.every((o) => o.outcome === 'succeeded')).toBe(true);
+    expect(emitted[0]!.fields.refund_reference_id).toBe('T00001-01');
+    expect(gw.ledger).toHaveLength(1000);
+  });
+
+  it('never has more than `concurrency` requests in flight', async () => {
+    const gw = fakeGateway(500);
+    let inFlight = 0;
+    let peak = 0;
+    const inner = gw.client.send.bind(gw.client);
+    gw.client.send = (async (op: never, body: never) => {
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      await new Promise((r) => setTimeout(r, 5));
+      try {
+        return await inner(op, body);
+      } finally {
+        inFlight--;
+      }
+    }) as typeof gw.client.send;
+    await run(gw, refundRows(500), { concurrency: 3 });
+    expect(peak).toBe(3);
+  });
+
+  it('reports per-row failures with the gateway message', async () => {
+    const gw = fakeGateway(10);
+    gw.orders.get('T00003')!.status = '5000';
+    const { emitted } = await run(gw, refundRows(10));
+    const third = emitted.find((o) => o.line === 4)!;
+    expect(third.outcome).toBe('failed');
+    expect(third.detail).toMatch(/E2003/);
+    expect(emitted.filter((o) => o.outcome === 'succeeded')).toHaveLength(9);
+  });
+
+  it('fails every row of a chunk the gateway rejects as a whole, and goes on', async () => {
+    const gw = fakeGateway(100);
+    gw.faults = (i) => (i === 0 ? 'reject_whole' : 'ok');
+    const { emitted } = await run(gw, refundRows(100), { concurrency: 1 });
+    expect(emitted.slice(0, 50).every((o) => o.outcome === 'failed' && /E9001/.test(o.detail))).toBe(true);
+    expect(emitted.slice(50).every((o) => o.outcome === 'succeeded')).toBe(true);
+  });
+
+  it('stops at an authentication rejection', async () => {
+    const gw = fakeGateway(200);
+    gw.faults = () => 'auth';
+    const { emitted, result } = await run(gw, refundRows(200), { concurrency: 1 });
+    expect(result.stopped).toBe('auth');
+    expect(gw.calls.filter((c) => c.op === 'refund')).toHaveLength(1);
+    expect(emitted.slice(0, 50).every((o) => o.outcome === 'failed')).toBe(true);
+    expect(emitted.slice(50).every((o) => o.outcome === 'not_sent')).toBe(true);
+  });
+
+  it('reconciles a chunk whose answer was lost instead of sending it again', async () => {
+    const gw = fakeGateway(150);
+    const faults: Fault[] = ['lost_after_commit', 'lost_before_commit', 'ok'];
+    gw.faults = (i) => faults[i] ?? 'ok';
+    const { emitted, runId } = await run(gw, refundRows(150), { concurrency: 1 });
+    expect(gw.calls.filter((c) => c.op === 'refund')).toHaveLength(3);
+    expect(gw.calls.filter((c) => c.op === 'refundSearch')).toHaveLength(2);
+    // Committed then lost: found by the search.
+    expect(emitted.slice(0, 50).every((o) => o.outcome === 'succeeded')).toBe(true);
+    expect(emitted[0]!.fields.refund_reference_id).toBe('T00001-01');
+    // Never committed: honestly not refunded.
+    expect(emitted.slice(50, 100).every((o) => o.outcome === 'failed' && /not refunded/.test(o.detail))).toBe(
+      true,
+    );
+    expect(emitted.slice(100).every((o) => o.outcome === 'succeeded')).toBe(true);
+    expect([...refundsPerOrder(gw).values()].every((n) => n === 1)).toBe(true);
+    const { records } = await readRun(root, runId);
+    expect(records.filter((r) => r.type === 'unknown')).toHaveLength(2);
+    expect(records.filter((r) => r.type === 'reconciled')).toHaveLength(2);
+  });
+
+  it('reconciles rows missing from an answer', async () => {
+    const gw = fakeGateway(50);
+    gw.faults = () => 'drop_one_result';
+    const { emitted } = await run(gw, refundRows(50));
+    expect(emitted.every((o) => o.outcome === 'succeeded')).toBe(true);
+    expect(gw.calls.filter((c) => c.op === 'refundSearch')).toHaveLength(1);
+  });
+
+  it('stops dispatching when asked, and a resumed run sends only what was not sent', async () => {
+    const gw = fakeGateway(500);
+    let chunksSeen = 0;
+    const first = await run(gw, refundRows(500), { concurrency: 2, shouldStop: () => ++chunksSeen > 3 });
+    expect(first.result.stopped).toBe('interrupted');
+    const sentFirst = gw.calls.filter((c) => c.op === 'refund').length;
+    expect(sentFirst).toBeLessThan(10);
+    expect(first.emitted.some((o) => o.outcome === 'not_sent')).toBe(true);
+    expect(first.emitted).toHaveLength(500);
+
+    const second = await run(gw, refundRows(500), { runId: first.runId });
+    expect(second.result.stopped).toBeUndefined();
+    expect(gw.calls.filter((c) => c.op === 'refund')).toHaveLength(10);
+    expect(second.emitted.every((o) => o.outcome === 'succeeded')).toBe(true);
+    expect(gw.ledger).toHaveLength(500);
+  });
+
+  it('after a crash, reconciles an intent without outcome and never re-sends it', async () => {
+    const gw = fakeGateway(100);
+    const journal = await createRun(root, { op: 'refund' });
+    // Simulate: intent of chunk 0 written, request committed at the gateway, process killed.
+    const rows = refundRows(100);
+    const elements = rows.slice(0, 50).map((r) => ({
+      transaction_id: r.transaction_id,
+      order_no: r.order_no,
+      currency: 'USD',
+      amount: '10.00',
+      refund_amount: '10.00',
+      refund_reason: 'damaged',
+    }));
+    await journal.append({
+      type: 'intent',
+      chunk: 0,
+      lines: rows.slice(0, 50).map((r) => r.line),
+      elements,
+      sentAt: new Date().toISOString(),
+    });
+    await gw.client.send('refund', { refund_orders: elements } as never);
+    await journal.close();
+    gw.calls.length = 0;
+
+    const resumed = await run(gw, rows, { runId: journal.runId });
+    expect(gw.calls.filter((c) => c.op === 'refund')).toHaveLength(1);
+    expect(gw.calls.filter((c) => c.op === 'refundSearch')).toHaveLength(1);
+    expect(resumed.emitted.every((o) => o.outcome === 'succeeded')).toBe(true);
+    expect([...refundsPerOrder(gw).values()].every((n) => n === 1)).toBe(true);
+    expect(gw.ledger).toHaveLength(100);
+  });
+
+  it('marks chunks that never reached the gateway as not sent and sends them on resume', async () => {
+    const gw = fakeGateway(100);
+    gw.faults = (i) => (i === 1 ? 'unreachable' : 'ok');
+    const first = await run(gw, refundRows(100), { concurrency: 1 });
+    expect(first.result.stopped).toBe('unreachable');
+    expect(first.emitted.slice(50).every((o) => o.outcome === 'not_sent')).toBe(true);
+    gw.faults = () => 'ok';
+    const second = await run(gw, refundRows(100), { runId: first.runId });
+    expect(second.emitted.every((o) => o.outcome === 'succeeded')).toBe(true);
+    expect(gw.ledger).toHaveLength(100);
+  });
+
+  it('reconciles captures by the order state', async () => {
+    const gw = fakeGateway(60, '2000');
+    gw.orders.get('T00002')!.status = '5000';
+    gw.faults = (i) => (i === 0 ? 'lost_after_commit' : 'ok');
+    const rows = refundRows(60).map(({ refundMinor: _r, refund_reason: _s, ...r }) => r);
+    const { emitted } = await run(gw, rows, { op: 'capture', concurrency: 1 });
+    expect(emitted[0]!.outcome).toBe('succeeded');
+    expect(emitted[0]!.detail).toMatch(/3000 captured/);
+    expect(emitted[1]!.outcome).toBe('failed');
+    expect(emitted[1]!.detail).toMatch(/5000 cancelled/);
+    expect(gw.calls.filter((c) => c.op === 'query')).toHaveLength(1);
+  });
+});
