@@ -86,8 +86,19 @@ export function useColor(io: Io): boolean {
   return Boolean(io.stderr.isTTY);
 }
 
-export function createLogger(io: Io, globals: GlobalOptions): Logger {
-  const line = (s: string) => io.stderr.write(s.endsWith('\n') ? s : `${s}\n`);
+/** Mask each secret (sign key) in a line of text. */
+export function maskSecrets(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets)
+    if (secret.length >= 4 && out.includes(secret)) out = out.split(secret).join('****');
+  return out;
+}
+
+export function createLogger(io: Io, globals: GlobalOptions, secrets: readonly string[] = []): Logger {
+  const line = (raw: string) => {
+    const s = maskSecrets(raw, secrets);
+    io.stderr.write(s.endsWith('\n') ? s : `${s}\n`);
+  };
   return {
     info: (m) => {
       if (!globals.quiet) line(m);
@@ -103,11 +114,11 @@ export function createLogger(io: Io, globals: GlobalOptions): Logger {
 }
 
 export function createContext(io: Io, globals: GlobalOptions): Context {
-  const log = createLogger(io, globals);
+  const secrets: string[] = [];
+  const log = createLogger(io, globals, secrets);
   const closers: Array<() => Promise<void> | void> = [];
   let configPromise: Promise<ResolvedConfig> | undefined;
   let clientPromise: Promise<GatewayClient> | undefined;
-  const secrets: string[] = [];
   const addSecret = (secret: string | undefined) => {
     if (secret && !secrets.includes(secret)) secrets.push(secret);
   };

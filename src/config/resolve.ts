@@ -43,18 +43,28 @@ export type ConfigFlags = Pick<
 
 const present = (v: string | undefined): v is string => v !== undefined && v !== '';
 
+/** The profile an invocation uses: --profile > PAYOPS_PROFILE > the file's current > "default". */
+export function selectProfile(
+  flags: Pick<ConfigFlags, 'profile'>,
+  env: NodeJS.ProcessEnv,
+  stored: StoredConfig,
+): { name: string; source: ConfigSource } {
+  if (present(flags.profile)) return { name: flags.profile, source: 'flag' };
+  const fromEnv = env[ENV_VARS.profile];
+  if (present(fromEnv)) return { name: fromEnv, source: 'env' };
+  if (present(stored.current)) return { name: stored.current, source: 'profile' };
+  return { name: DEFAULT_PROFILE, source: 'default' };
+}
+
 export function resolveConfig(
   flags: ConfigFlags,
   env: NodeJS.ProcessEnv,
   stored: StoredConfig,
 ): ResolvedConfig {
   const sources = {} as ResolvedConfig['sources'];
-
-  let profile: string;
-  if (present(flags.profile)) [profile, sources.profile] = [flags.profile, 'flag'];
-  else if (present(env[ENV_VARS.profile])) [profile, sources.profile] = [env[ENV_VARS.profile]!, 'env'];
-  else if (present(stored.current)) [profile, sources.profile] = [stored.current, 'profile'];
-  else [profile, sources.profile] = [DEFAULT_PROFILE, 'default'];
+  const selected = selectProfile(flags, env, stored);
+  const profile = selected.name;
+  sources.profile = selected.source;
 
   const values: ProfileValues = stored.profiles?.[profile] ?? {};
   const profileExists = stored.profiles?.[profile] !== undefined;

@@ -1,0 +1,246 @@
+// The `payops config` commands: turn arguments into store changes and views; no printing here
+// beyond what src/output renders.
+import type { Context } from '../context.js';
+import { ConfigError, UsageError } from '../errors.js';
+import { type ProfileView, printConfigList, printValue } from '../output/config-view.js';
+import { readStoredConfig } from './file.js';
+import {
+  assertConfigKey,
+  CONFIG_KEYS,
+  type ConfigKey,
+  ENV_VARS,
+  KEY_HELP,
+  maskSecret,
+  type ProfileValues,
+  parseConfigValue,
+  SANDBOX_BASE_URL,
+} from './keys.js';
+import { configFile } from './paths.js';
+import { selectProfile } from './resolve.js';
+import { assertProfileName, type ConfigStore, openStore } from './store.js';
+
+function warnTightened(ctx: Context) {
+  return (path: string) => ctx.log.warn(`warning: ${path} was readable by other users; its mode is now 0600`);
+}
+
+async function store(ctx: Context): Promise<ConfigStore> {
+  return openStore(ctx.io.env, warnTightened(ctx));
+}
+
+/** Display text of a stored value; the sign key only as set / not set. */
+export function displayValue(key: ConfigKey, value: ProfileValues[ConfigKey] | undefined): string {
+  if (key === 'sign_key') return maskSecret(value as string | undefined);
+  if (value === undefined) return '';
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+export async function configSet(ctx: Context, keyArg: string, valueArg: string | undefined): Promise<number> {
+  const key = assertConfigKey(keyArg);
+  const s = await store(ctx);
+  const profile = assertProfileName(selectProfile(ctx.globals, ctx.io.env, s.read()).name);
+  let text = valueArg;
+  if (key === 'sign_key') {
+    if (text !== undefined) {
+      ctx.log.warn(
+        'warning: a sign key on the command line stays in your shell history; next time run `payops config set sign_key` without a value and type it at the prompt',
+      );
+    } else {
+      text = await readSecret(ctx, `sign key for profile "${profile}"`);
+    }
+  } else if (text === undefined) {
+    throw new UsageError(`config set ${key} needs a value`, { hint: `${key}: ${KEY_HELP[key]}` });
+  }
+  if (key === 'sign_key') ctx.addSecret(text);
+  const value = parseConfigValue(key, text);
+  s.setValue(profile, key, value);
+  ctx.log.info(
+    key === 'sign_key'
+      ? `sign_key set for profile "${profile}"`
+      : `${key} = ${displayValue(key, value)} (profile "${profile}")`,
+  );
+  return 0;
+}
+
+export async function configGet(ctx: Context, keyArg: string): Promise<number> {
+  const key = assertConfigKey(keyArg);
+  const stored = readStoredConfig(ctx.io.env, warnTightened(ctx));
+  const { name: profile } = selectProfile(ctx.globals, ctx.io.env, stored);
+  const value = effectiveValue(ctx, key, stored.profiles?.[profile] ?? {});
+  if (key === 'sign_key') {
+    printValue(ctx.io, maskSecret(value.value as string | undefined));
+    return 0;
+  }
+  if (value.value === undefined) {
+    ctx.log.warn(`${key} is not set (profile "${profile}")`);
+    return 1;
+  }
+  printValue(ctx.io, displayValue(key, value.value));
+  if (value.source !== 'profile') ctx.log.verbose(`(from ${value.source})`);
+  return 0;
+}
+
+/** Flag and environment win over the profile, as in resolveConfig. */
+function effectiveValue(
+  ctx: Context,
+  key: ConfigKey,
+  values: ProfileValues,
+): { value: ProfileValues[ConfigKey] | undefined; source: string } {
+  const g = ctx.globals;
+  const flags: Partial<Record<ConfigKey, unknown>> = {
+    base_url: g.baseUrl,
+    merchant_id: g.merchantId,
+    account_id: g.accountId,
+    sign_key: g.signKey,
+    timeout: g.timeout,
+    concurrency: g.concurrency,
+  };
+  const flag = flags[key];
+  if (flag !== undefined && flag !== '') return { value: flag as ProfileValues[ConfigKey], source: 'flag' };
+  const envName = (ENV_VARS as Record<string, string>)[key];
+  const env = envName ? ctx.io.env[envName] : undefined;
+  if (env) return { value: env, source: `environment (${envName})` };
+  return { value: values[key], source: 'profile' };
+}
+
+export async function configList(ctx: Context): Promise<number> {
+  const stored = readStoredConfig(ctx.io.env, warnTightened(ctx));
+  const current = selectProfile(ctx.globals, ctx.io.env, stored).name;
+  const profiles: ProfileView[] = Object.entries(stored.profiles ?? {}).map(([name, values]) => ({
+    name,
+    current: name === current,
+    values: CONFIG_KEYS.filter((k) => k === 'sign_key' || values[k] !== undefined).map((k) => [
+      k,
+      displayValue(k, values[k]),
+    ]),
+  }));
+  printConfigList(
+    ctx.io,
+    { path: configFile(ctx.io.env), profiles },
+    ctx.globals.output === 'json' ? 'json' : 'text',
+  );
+  if (profiles.length === 0) {
+    ctx.log.info('no profiles yet: run `payops config init` (commands use the built-in sandbox meanwhile)');
+  }
+  for (const name of [ENV_VARS.base_url, ENV_VARS.merchant_id, ENV_VARS.account_id, ENV_VARS.sign_key]) {
+    if (ctx.io.env[name]) ctx.log.info(`note: ${name} is set in the environment and overrides the profile`);
+  }
+  return 0;
+}
+
+export async function configUse(ctx: Context, profileArg: string): Promise<number> {
+  const profile = assertProfileName(profileArg);
+  const s = await store(ctx);
+  const known = Object.keys(s.read().profiles ?? {});
+  if (!known.includes(profile)) {
+    throw new ConfigError(`there is no profile "${profile}"`, {
+      hint: known.length
+        ? `profiles: ${known.join(', ')} — or create it with \`payops config init --profile ${profile}\``
+        : `create it with \`payops config init --profile ${profile}\``,
+    });
+  }
+  s.setCurrent(profile);
+  ctx.log.info(`now using profile "${profile}"`);
+  if (ctx.io.env.PAYOPS_PROFILE)
+    ctx.log.warn(`note: PAYOPS_PROFILE=${ctx.io.env.PAYOPS_PROFILE} still overrides it`);
+  return 0;
+}
+
+export async function configInit(ctx: Context): Promise<number> {
+  if (!ctx.io.stdin.isTTY || !ctx.io.stderr.isTTY) {
+    throw new UsageError('`payops config init` asks questions and needs a terminal', {
+      hint: 'in scripts use `payops config set KEY VALUE` (e.g. base_url, merchant_id, account_id; sign_key reads the key from stdin)',
+    });
+  }
+  const { input, password, confirm } = await import('@inquirer/prompts');
+  const s = await store(ctx);
+  const stored = s.read();
+  const io = { input: ctx.io.stdin, output: ctx.io.stderr };
+  const suggested = selectProfile(ctx.globals, ctx.io.env, stored).name;
+  const profile = await input(
+    { message: 'Profile name', default: suggested, validate: (v) => validation(() => assertProfileName(v)) },
+    io,
+  );
+  const existing: ProfileValues = stored.profiles?.[profile] ?? {};
+  const ask = async (key: 'base_url' | 'merchant_id' | 'account_id') =>
+    parseConfigValue(
+      key,
+      await input(
+        {
+          message: `${key} — ${KEY_HELP[key]}`,
+          ...(existing[key] !== undefined
+            ? { default: String(existing[key]) }
+            : key === 'base_url'
+              ? { default: SANDBOX_BASE_URL }
+              : {}),
+          validate: (v) => validation(() => parseConfigValue(key, v)),
+        },
+        io,
+      ),
+    );
+  const values: ProfileValues = {
+    base_url: (await ask('base_url')) as string,
+    merchant_id: (await ask('merchant_id')) as string,
+    account_id: (await ask('account_id')) as string,
+  };
+  const key = await password(
+    {
+      message: existing.sign_key ? 'sign key (leave empty to keep the current one)' : 'sign key',
+      mask: '*',
+      validate: (v) =>
+        v === '' && existing.sign_key ? true : validation(() => parseConfigValue('sign_key', v)),
+    },
+    io,
+  );
+  if (key !== '') {
+    ctx.addSecret(key);
+    values.sign_key = parseConfigValue('sign_key', key) as string;
+  }
+  values.read_only = await confirm(
+    {
+      message: 'read-only profile (money-moving commands refuse to run)?',
+      default: existing.read_only ?? false,
+    },
+    io,
+  );
+  for (const [k, v] of Object.entries(values) as Array<[ConfigKey, ProfileValues[ConfigKey]]>) {
+    if (v !== undefined) s.setValue(profile, k, v);
+  }
+  s.setCurrent(profile);
+  ctx.log.info(`profile "${profile}" saved to ${s.path} and made current`);
+  return 0;
+}
+
+function validation(check: () => unknown): true | string {
+  try {
+    check();
+    return true;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+}
+
+/** A secret from a hidden prompt on a terminal, or the first line of stdin otherwise. */
+async function readSecret(ctx: Context, what: string): Promise<string> {
+  if (ctx.io.stdin.isTTY) {
+    const { password } = await import('@inquirer/prompts');
+    return password({ message: what, mask: '*' }, { input: ctx.io.stdin, output: ctx.io.stderr });
+  }
+  const line = await firstLine(ctx.io.stdin);
+  if (!line) {
+    throw new UsageError(`no ${what} on stdin`, {
+      hint: 'pipe it in (`payops config set sign_key < keyfile`) or run the command in a terminal to be asked',
+    });
+  }
+  return line;
+}
+
+async function firstLine(stream: NodeJS.ReadableStream): Promise<string> {
+  let text = '';
+  for await (const chunk of stream) {
+    text += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+    const nl = text.indexOf('\n');
+    if (nl >= 0) return text.slice(0, nl).replace(/\r$/, '').trim();
+    if (text.length > 4096) break;
+  }
+  return text.trim();
+}

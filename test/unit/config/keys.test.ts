@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { assertConfigKey, maskSecret, parseConfigValue } from '../../../src/config/keys.js';
+import { UsageError } from '../../../src/errors.js';
+
+describe('config keys', () => {
+  it('validates and converts values', () => {
+    expect(parseConfigValue('base_url', 'https://gw.example.com/')).toBe('https://gw.example.com');
+    expect(parseConfigValue('base_url', 'sandbox')).toBe('sandbox');
+    expect(parseConfigValue('timeout', '2500')).toBe(2500);
+    expect(parseConfigValue('concurrency', '8')).toBe(8);
+    expect(parseConfigValue('read_only', 'yes')).toBe(true);
+    expect(parseConfigValue('read_only', 'false')).toBe(false);
+    expect(parseConfigValue('status_labels', '{"3000":"settled"}')).toEqual({ '3000': 'settled' });
+    for (const [key, value] of [
+      ['base_url', 'gw.example.com'],
+      ['base_url', 'ftp://x'],
+      ['timeout', '0'],
+      ['timeout', '1.5'],
+      ['concurrency', '1000'],
+      ['read_only', 'maybe'],
+      ['status_labels', '[1]'],
+      ['status_labels', '{"abc":"x"}'],
+      ['merchant_id', 'has space'],
+      ['sign_key', 'short'],
+    ] as const) {
+      expect(() => parseConfigValue(key, value), `${key}=${value}`).toThrow(UsageError);
+    }
+  });
+
+  it('never echoes a rejected sign key', () => {
+    expect(() => parseConfigValue('sign_key', 'abc def ghi')).toThrow(/^(?!.*abc def ghi)/);
+  });
+
+  it('accepts dashes for underscores in key names and rejects unknown keys', () => {
+    expect(assertConfigKey('sign-key')).toBe('sign_key');
+    expect(() => assertConfigKey('colour')).toThrow(UsageError);
+  });
+
+  it('masks the sign key as set / not set', () => {
+    expect(maskSecret('abcdefgh')).toBe('set');
+    expect(maskSecret(undefined)).toBe('not set');
+  });
+});

@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import type { StoredConfig } from '../../../src/config/keys.js';
+import { assertMayMoveMoney, resolveConfig, selectProfile } from '../../../src/config/resolve.js';
+import { ConfigError } from '../../../src/errors.js';
+
+const stored: StoredConfig = {
+  current: 'live',
+  profiles: {
+    live: {
+      base_url: 'https://live.example.com/',
+      merchant_id: 'M-PROFILE',
+      account_id: 'A-PROFILE',
+      sign_key: 'profile-key-123',
+      timeout: 5000,
+      concurrency: 8,
+      status_labels: { '3000': 'settled' },
+    },
+    support: { base_url: 'https://live.example.com', merchant_id: 'M2', account_id: 'A2', read_only: true },
+  },
+};
+
+describe('resolveConfig', () => {
+  it('takes profile values, records their source, and fills defaults', () => {
+    const c = resolveConfig({}, {}, stored);
+    expect(c).toMatchObject({
+      profile: 'live',
+      baseUrl: 'https://live.example.com',
+      merchantId: 'M-PROFILE',
+      signKey: 'profile-key-123',
+      timeoutMs: 5000,
+      concurrency: 8,
+      readOnly: false,
+      statusLabels: { '3000': 'settled' },
+      sandbox: false,
+    });
+    expect(c.sources).toMatchObject({ profile: 'profile', base_url: 'profile', read_only: 'default' });
+  });
+
+  it('lets the environment win over the profile, and flags over both', () => {
+    const env = {
+      PAYOPS_MERCHANT_ID: 'M-ENV',
+      PAYOPS_SIGN_KEY: 'env-key-1234',
+      PAYOPS_BASE_URL: 'https://env.example.com',
+    };
+    const c = resolveConfig({ merchantId: 'M-FLAG', timeout: 100 }, env, stored);
+    expect(c.merchantId).toBe('M-FLAG');
+    expect(c.sources.merchant_id).toBe('flag');
+    expect(c.signKey).toBe('env-key-1234');
+    expect(c.sources.sign_key).toBe('env');
+    expect(c.baseUrl).toBe('https://env.example.com');
+    expect(c.accountId).toBe('A-PROFILE');
+    expect(c.timeoutMs).toBe(100);
+    expect(c.sources.timeout).toBe('flag');
+  });
+
+  it('treats empty environment values as absent', () => {
+    const c = resolveConfig({}, { PAYOPS_SIGN_KEY: '', PAYOPS_PROFILE: '' }, stored);
+    expect(c.signKey).toBe('profile-key-123');
+    expect(c.profile).toBe('live');
+  });
+
+  it('selects the profile by flag > PAYOPS_PROFILE > current > "default"', () => {
+    expect(selectProfile({ profile: 'x' }, { PAYOPS_PROFILE: 'y' }, stored)).toEqual({
+      name: 'x',
+      source: 'flag',
+    });
+    expect(selectProfile({}, { PAYOPS_PROFILE: 'support' }, stored)).toEqual({
+      name: 'support',
+      source: 'env',
+    });
+    expect(selectProfile({}, {}, stored)).toEqual({ name: 'live', source: 'profile' });
+    expect(selectProfile({}, {}, {})).toEqual({ name: 'default', source: 'default' });
+    const c = resolveConfig({}, { PAYOPS_PROFILE: 'support' }, stored);
+    expect(c.readOnly).toBe(true);
+    expect(c.merchantId).toBe('M2');
+  });
+
+  it('uses the sandbox with --sandbox, base_url "sandbox", or when no gateway is configured', () => {
+    expect(resolveConfig({ sandbox: true }, {}, stored)).toMatchObject({
+      sandbox: true,
+      sandboxReason: 'flag',
+      baseUrl: '',
+    });
+    expect(resolveConfig({ baseUrl: 'sandbox' }, {}, stored)).toMatchObject({
+      sandbox: true,
+      sandboxReason: 'base_url',
+    });
+    expect(resolveConfig({}, {}, {})).toMatchObject({
+      sandbox: true,
+      sandboxReason: 'unconfigured',
+      profileExists: false,
+    });
+    expect(resolveConfig({}, {}, stored).sandbox).toBe(false);
+  });
+
+  it('rejects hand-edited values of the wrong type with a hint', () => {
+    const bad: StoredConfig = { profiles: { default: { timeout: 'soon' as unknown as number } } };
+    expect(() => resolveConfig({}, {}, bad)).toThrow(ConfigError);
+  });
+});
+
+describe('assertMayMoveMoney', () => {
+  it('refuses under a read-only profile with exit 4', () => {
+    expect(() => assertMayMoveMoney({ readOnly: false, profile: 'live' })).not.toThrow();
+    try {
+      assertMayMoveMoney({ readOnly: true, profile: 'support' }, 'refund');
+      expect.unreachable();
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      expect((err as ConfigError).exitCode).toBe(4);
+      expect((err as ConfigError).message).toContain('support');
+    }
+  });
+});
