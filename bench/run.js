@@ -1,0 +1,598 @@
+#!/usr/bin/env node
+// `npm run bench`: every figure of issue 7 in one run, side by side, on this machine — start-up vs a
+// bare node, the sandbox's start time and memory, bulk refunds vs the ceiling and vs one request per
+// order, peak memory, and how cost grows with the file. Prints a table (and its Markdown for
+// docs/performance.md) and writes bench/results.json.
+//
+// Sizes come from the environment so that a quick run is one variable away:
+//   BENCH_ROWS=100000         bulk refund rows (the growth and dry-run sizes follow it when set)
+//   BENCH_DRYRUN_ROWS=1000000 rows of the --dry-run memory test
+//   BENCH_GROWTH=1000,10000,100000
+//   BENCH_SANDBOX_SEED=100000 BENCH_REPEAT=3 BENCH_CONCURRENCY=4 BENCH_STARTUP_RUNS=100
+//   BENCH_PEER_SAMPLE=2000 BENCH_SHELL_SAMPLE=200
+//   BENCH_ONLY=startup,sandbox,bulk,peer,memory,growth   BENCH_KEEP=1 (keep the temp dir)
+// Every server it starts it stops; all traffic is to 127.0.0.1.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { refundFileFromExport, syntheticRefundFile } from './lib/data.js';
+import { cleanEnv, hasGnuTime, measureNode, stopAll } from './lib/proc.js';
+import { BIN, exportOrdersCsv, ledger, startSandbox } from './lib/sandbox.js';
+import { selfCheck } from './lib/sign.js';
+import { int, mb, mean, median, ms, pct, ratio, renderMarkdown, renderTable, stddev } from './lib/stats.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CEILING = join(ROOT, 'bench/ceiling.js');
+const PER_ORDER = join(ROOT, 'bench/per-order.js');
+const PER_ORDER_SH = join(ROOT, 'bench/per-order.sh');
+const RESULTS = join(ROOT, 'bench/results.json');
+const CREDS = {
+  PAYOPS_MERCHANT_ID: '800001',
+  PAYOPS_ACCOUNT_ID: '800001001',
+  PAYOPS_SIGN_KEY: 'sandbox-sign-key',
+};
+
+const envInt = (name, fallback) => {
+  const v = process.env[name];
+  if (v === undefined || v === '') return fallback;
+  const n = Number(v.replace(/_/g, ''));
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number, got ${v}`);
+  return n;
+};
+const rowsSet = process.env.BENCH_ROWS !== undefined;
+const ROWS = envInt('BENCH_ROWS', 100_000);
+const CFG = {
+  rows: ROWS,
+  dryRunRows: envInt('BENCH_DRYRUN_ROWS', rowsSet ? ROWS * 10 : 1_000_000),
+  growth: (process.env.BENCH_GROWTH ?? (rowsSet ? `${ROWS / 100},${ROWS / 10},${ROWS}` : '1000,10000,100000'))
+    .split(',')
+    .map((s) => Math.round(Number(s)))
+    .filter((n) => n > 0),
+  sandboxSeed: envInt('BENCH_SANDBOX_SEED', 100_000),
+  sandboxStarts: envInt('BENCH_SANDBOX_STARTS', 3),
+  repeat: Math.max(1, envInt('BENCH_REPEAT', 3)),
+  concurrency: Math.max(1, envInt('BENCH_CONCURRENCY', 4)),
+  startupRuns: Math.max(3, envInt('BENCH_STARTUP_RUNS', 100)),
+  startupWarmup: envInt('BENCH_STARTUP_WARMUP', 10),
+  peerSample: envInt('BENCH_PEER_SAMPLE', 2000),
+  shellSample: envInt('BENCH_SHELL_SAMPLE', 200),
+  only: process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',')) : undefined,
+};
+const wanted = (section) => !CFG.only || CFG.only.has(section);
+const log = (msg) => process.stderr.write(`· ${msg}\n`);
+
+const tmp = mkdtempSync(join(tmpdir(), 'payops-bench-'));
+let homeCounter = 0;
+const freshHome = () => {
+  const dir = join(tmp, `home-${++homeCounter}`);
+  mkdirSync(dir);
+  return dir;
+};
+
+process.on('SIGINT', () => {
+  stopAll();
+  process.exitCode = 130;
+});
+
+function machine() {
+  const cpuinfo = (() => {
+    try {
+      return readFileSync('/proc/cpuinfo', 'utf8');
+    } catch {
+      return '';
+    }
+  })();
+  const hf = spawnSync('hyperfine', ['--version'], { encoding: 'utf8' });
+  return {
+    nproc: availableParallelism(),
+    cpu: /model name\s*:\s*(.+)/.exec(cpuinfo)?.[1]?.trim() ?? cpus()[0]?.model ?? 'unknown',
+    memGb: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    kernel: release(),
+    hyperfine: hf.status === 0 ? hf.stdout.trim() : null,
+    gnuTime: hasGnuTime(),
+    loadavgAtStart: loadavg().map((x) => Number(x.toFixed(2))),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Start-up: hyperfine when installed (well-kept, warm-up, outlier detection), else our own loop.
+
+async function startup() {
+  const commands = [
+    { name: 'node -e 0', argv: ['-e', '0'] },
+    { name: 'payops --version', argv: [BIN, '--version'] },
+    { name: 'payops --help', argv: [BIN, '--help'] },
+  ];
+  const env = cleanEnv();
+  let tool;
+  let results;
+  const hf = spawnSync('hyperfine', ['--version'], { encoding: 'utf8' });
+  if (hf.status === 0) {
+    tool = hf.stdout.trim();
+    const json = join(tmp, 'startup.json');
+    const args = ['-N', '-i', '--warmup', String(CFG.startupWarmup), '--runs', String(CFG.startupRuns)];
+    args.push('--export-json', json, '--style', 'none');
+    for (const c of commands) args.push('-n', c.name, [process.execPath, ...c.argv].join(' '));
+    const run = spawnSync('hyperfine', args, { env, encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(`hyperfine failed: ${run.stderr}`);
+    const out = JSON.parse(readFileSync(json, 'utf8'));
+    results = out.results.map((r) => ({
+      name: r.command,
+      meanMs: r.mean * 1000,
+      stddevMs: r.stddev * 1000,
+      medianMs: r.median * 1000,
+      runs: r.times.length,
+      failedRuns: (r.exit_codes ?? []).filter((c) => c !== 0).length,
+    }));
+  } else {
+    tool = 'spawnSync loop (hyperfine not installed)';
+    const times = commands.map(() => []);
+    const failed = commands.map(() => 0);
+    for (let i = 0; i < CFG.startupWarmup + CFG.startupRuns; i++) {
+      // Interleaved, so drift in machine load hits every command alike.
+      commands.forEach((c, j) => {
+        const t0 = performance.now();
+        const r = spawnSync(process.execPath, c.argv, { env, stdio: 'ignore' });
+        const dt = performance.now() - t0;
+        if (i >= CFG.startupWarmup) {
+          times[j].push(dt);
+          if (r.status !== 0) failed[j]++;
+        }
+      });
+    }
+    results = commands.map((c, j) => ({
+      name: c.name,
+      meanMs: mean(times[j]),
+      stddevMs: stddev(times[j]),
+      medianMs: median(times[j]),
+      runs: times[j].length,
+      failedRuns: failed[j],
+    }));
+  }
+  const base = results[0].meanMs;
+  for (const r of results) r.ratio = r.meanMs / base;
+  return { tool, runs: CFG.startupRuns, warmup: CFG.startupWarmup, results };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sandbox start time and memory.
+
+async function sandboxStart() {
+  const starts = [];
+  for (let i = 0; i < CFG.sandboxStarts; i++) {
+    log(`sandbox --seed ${CFG.sandboxSeed}: start ${i + 1}/${CFG.sandboxStarts}`);
+    const sb = await startSandbox({ seed: CFG.sandboxSeed });
+    const s = sb.stats();
+    await sb.stop();
+    starts.push({ urlMs: sb.urlMs, readyMs: sb.readyMs, hwmKb: s?.hwmKb, rssKb: s?.rssKb });
+  }
+  return {
+    seed: CFG.sandboxSeed,
+    starts,
+    readyMs: median(starts.map((s) => s.readyMs)),
+    hwmKb: Math.max(...starts.map((s) => s.hwmKb ?? 0)),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bulk refunds: payops vs the ceiling, each against a fresh sandbox seeded with the same orders.
+
+async function preparedSandbox(rows, label) {
+  const sb = await startSandbox({ seed: rows });
+  const file = join(tmp, `refunds-${label}.csv`);
+  const written = await refundFileFromExport(await exportOrdersCsv(sb.url), file, { limit: rows });
+  if (written !== rows) {
+    await sb.stop();
+    throw new Error(`sandbox --seed ${rows} exported ${written} captured orders`);
+  }
+  return { sb, file };
+}
+
+async function runContender(kind, rows, label) {
+  const { sb, file } = await preparedSandbox(rows, label);
+  try {
+    const before = sb.stats();
+    const env = cleanEnv({ ...CREDS, PAYOPS_BASE_URL: sb.url, PAYOPS_HOME: freshHome() });
+    const args =
+      kind === 'ceiling'
+        ? [CEILING, '--file', file, '--base-url', sb.url, '--concurrency', String(CFG.concurrency)]
+        : [
+            BIN,
+            'refund',
+            '--file',
+            file,
+            '--yes',
+            '--out',
+            join(tmp, `results-${label}.csv`),
+            '--concurrency',
+            String(CFG.concurrency),
+          ];
+    const r = await measureNode(args, { env, cwd: tmp, tmp });
+    const after = sb.stats();
+    const entries = (await ledger(sb.url)).filter((e) => e.kind === 'refund').length;
+    if (r.code !== 0) throw new Error(`${kind} exited ${r.code}: ${r.stderr.slice(-800)}`);
+    if (entries !== rows) throw new Error(`${kind}: ledger has ${entries} refunds for ${rows} rows`);
+    return {
+      kind,
+      rows,
+      ms: r.ms,
+      ordersPerSec: rows / (r.ms / 1000),
+      maxRssKb: r.maxRssKb,
+      cpuMs: r.cpuMs,
+      cpuUsPerRow: (r.cpuMs * 1000) / rows,
+      sandboxCpuMs: after && before ? after.cpuMs - before.cpuMs : undefined,
+      sandboxHwmKb: after?.hwmKb,
+      ledgerRefunds: entries,
+    };
+  } finally {
+    await sb.stop();
+  }
+}
+
+function summarise(runs) {
+  const best = (key) => median(runs.map((r) => r[key]));
+  return {
+    runs,
+    ordersPerSec: best('ordersPerSec'),
+    ms: best('ms'),
+    maxRssKb: Math.max(...runs.map((r) => r.maxRssKb ?? 0)),
+    cpuUsPerRow: best('cpuUsPerRow'),
+    sandboxCpuMs: best('sandboxCpuMs'),
+    sandboxHwmKb: Math.max(...runs.map((r) => r.sandboxHwmKb ?? 0)),
+  };
+}
+
+async function bulk() {
+  const ceiling = [];
+  const payops = [];
+  for (let i = 0; i < CFG.repeat; i++) {
+    // Alternate who goes first, so a warming or cooling machine favours neither.
+    const order = i % 2 === 0 ? ['ceiling', 'payops'] : ['payops', 'ceiling'];
+    for (const kind of order) {
+      log(`bulk ${int(CFG.rows)} rows: ${kind} run ${i + 1}/${CFG.repeat}`);
+      (kind === 'ceiling' ? ceiling : payops).push(await runContender(kind, CFG.rows, `${kind}-${i}`));
+    }
+  }
+  const c = summarise(ceiling);
+  const p = summarise(payops);
+  return {
+    rows: CFG.rows,
+    concurrency: CFG.concurrency,
+    ceiling: c,
+    payops: p,
+    ratio: p.ordersPerSec / c.ordersPerSec,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// One request per order, sequentially: node+undici (best case) and bash+openssl+curl (as written).
+
+async function peer() {
+  const total = CFG.peerSample + CFG.shellSample;
+  const sb = await startSandbox({ seed: total });
+  try {
+    const all = join(tmp, 'peer-all.csv');
+    await refundFileFromExport(await exportOrdersCsv(sb.url), all, { limit: total });
+    const lines = readFileSync(all, 'utf8').split('\n');
+    const nodeFile = join(tmp, 'peer-node.csv');
+    const shFile = join(tmp, 'peer-sh.csv');
+    writeFileSync(nodeFile, [lines[0], ...lines.slice(1, 1 + CFG.peerSample), ''].join('\n'));
+    writeFileSync(shFile, [lines[0], ...lines.slice(1 + CFG.peerSample, 1 + total), ''].join('\n'));
+    const env = cleanEnv({ ...CREDS, PAYOPS_BASE_URL: sb.url });
+    log(`one request per order (node): ${int(CFG.peerSample)} orders`);
+    const r = await measureNode([PER_ORDER, '--file', nodeFile, '--base-url', sb.url], { env, tmp });
+    if (r.code !== 0) throw new Error(`per-order.js exited ${r.code}: ${r.stderr.slice(-500)}`);
+    const nodePeer = JSON.parse(r.stdout);
+    const out = { node: { ...nodePeer, requestsPerSec: nodePeer.requests / (nodePeer.ms / 1000) } };
+    const haveTools = ['curl', 'openssl', 'bash'].every(
+      (t) => spawnSync('sh', ['-c', `command -v ${t}`], { stdio: 'ignore' }).status === 0,
+    );
+    if (CFG.shellSample > 0 && haveTools) {
+      log(`one request per order (bash+openssl+curl): ${int(CFG.shellSample)} orders`);
+      const sh = await new Promise((resolve, reject) => {
+        const child = spawn('bash', [PER_ORDER_SH, shFile, sb.url, String(CFG.shellSample)], { env });
+        let text = '';
+        child.stdout.on('data', (b) => {
+          text += b;
+        });
+        child.stderr.resume();
+        child.on('error', reject);
+        child.on('close', (code) =>
+          code === 0 ? resolve(JSON.parse(text)) : reject(new Error(`per-order.sh ${code}`)),
+        );
+      });
+      out.shell = { ...sh, requestsPerSec: sh.requests / (sh.ms / 1000) };
+    } else {
+      out.shell = { skipped: haveTools ? 'BENCH_SHELL_SAMPLE=0' : 'curl/openssl/bash not installed' };
+    }
+    return out;
+  } finally {
+    await sb.stop();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Memory of a large --dry-run (validated, nothing sent).
+
+async function dryRun() {
+  const file = join(tmp, 'dry-run.csv');
+  log(`generating ${int(CFG.dryRunRows)} rows for --dry-run`);
+  await syntheticRefundFile(file, CFG.dryRunRows);
+  log(`payops refund --dry-run: ${int(CFG.dryRunRows)} rows`);
+  // Nothing listens on port 9 (discard): a dry run must not need the gateway at all.
+  const env = cleanEnv({ ...CREDS, PAYOPS_BASE_URL: 'http://127.0.0.1:9', PAYOPS_HOME: freshHome() });
+  const r = await measureNode([BIN, 'refund', '--file', file, '--dry-run'], { env, cwd: tmp, tmp });
+  rmSync(file, { force: true });
+  if (r.code !== 0) throw new Error(`--dry-run exited ${r.code}: ${r.stderr.slice(-800)}`);
+  return {
+    rows: CFG.dryRunRows,
+    ms: r.ms,
+    rowsPerSec: CFG.dryRunRows / (r.ms / 1000),
+    maxRssKb: r.maxRssKb,
+    cpuMs: r.cpuMs,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Growth: the same run at several sizes; per-row cost should be flat.
+
+async function growth(bulkResult) {
+  const out = [];
+  for (const n of CFG.growth) {
+    if (bulkResult && n === bulkResult.rows) {
+      const p = bulkResult.payops;
+      out.push({
+        rows: n,
+        ordersPerSec: p.ordersPerSec,
+        ms: p.ms,
+        maxRssKb: p.maxRssKb,
+        cpuUsPerRow: p.cpuUsPerRow,
+        from: 'bulk',
+      });
+      continue;
+    }
+    // Short runs are noisy: take the median of three below 10k rows.
+    const reps = n < 10_000 ? 3 : 1;
+    const runs = [];
+    for (let i = 0; i < reps; i++) {
+      log(`growth ${int(n)} rows: run ${i + 1}/${reps}`);
+      runs.push(await runContender('payops', n, `growth-${n}-${i}`));
+    }
+    const s = summarise(runs);
+    out.push({
+      rows: n,
+      ordersPerSec: s.ordersPerSec,
+      ms: s.ms,
+      maxRssKb: s.maxRssKb,
+      cpuUsPerRow: s.cpuUsPerRow,
+    });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function verdict(value, ok) {
+  return value === undefined || Number.isNaN(value) ? 'n/a' : ok ? 'ok' : 'MISSED';
+}
+
+function tables(r) {
+  const rows = [['measure', 'payops', 'reference', 'ratio', 'target', 'verdict']];
+  const section = (title) => rows.push([`**${title}**`, '', '', '', '', '']);
+  const err = (what, e) => rows.push([what, `not measured: ${e}`, '', '', '', '']);
+  const targets = [];
+  const target = (name, value, text, ok) =>
+    targets.push({ name, value, target: text, verdict: verdict(value, ok) });
+
+  if (r.startup?.error) err('start-up', r.startup.error);
+  else if (r.startup) {
+    section(`start-up (${r.startup.tool}, ${r.startup.runs} runs, mean ± sd)`);
+    const [base, version, help] = r.startup.results;
+    const cell = (x) => `${ms(x.meanMs)} ± ${x.stddevMs.toFixed(1)}`;
+    const vOk = version.ratio <= 1.5;
+    const hOk = help.ratio <= 2;
+    rows.push([
+      'payops --version vs node -e 0',
+      cell(version),
+      cell(base),
+      ratio(version.ratio),
+      '≤ 1.5×',
+      verdict(version.ratio, vOk),
+    ]);
+    rows.push([
+      'payops --help vs node -e 0',
+      cell(help),
+      cell(base),
+      ratio(help.ratio),
+      '≤ 2×',
+      verdict(help.ratio, hOk),
+    ]);
+    target('startup.version', version.ratio, '≤ 1.5×', vOk);
+    target('startup.help', help.ratio, '≤ 2×', hOk);
+  }
+  if (r.sandbox?.error) err('sandbox', r.sandbox.error);
+  else if (r.sandbox) {
+    section(
+      `sandbox --seed ${int(r.sandbox.seed)} (own process, median of ${r.sandbox.starts.length} starts)`,
+    );
+    const startOk = r.sandbox.readyMs < 3000;
+    rows.push([
+      'start until health answers',
+      ms(r.sandbox.readyMs),
+      '',
+      '',
+      '< 3 s',
+      verdict(r.sandbox.readyMs, startOk),
+    ]);
+    const loadHwm = r.bulk?.payops?.sandboxHwmKb;
+    const hwm = Math.max(r.sandbox.hwmKb, r.bulk?.rows === r.sandbox.seed ? (loadHwm ?? 0) : 0);
+    const memOk = hwm < 300 * 1024;
+    rows.push([
+      'peak RSS after start',
+      mb(r.sandbox.hwmKb),
+      '',
+      '',
+      '< 300 MB',
+      verdict(r.sandbox.hwmKb, r.sandbox.hwmKb < 300 * 1024),
+    ]);
+    if (loadHwm && r.bulk?.rows === r.sandbox.seed) {
+      rows.push([
+        `peak RSS after ${int(r.bulk.rows)} refunds`,
+        mb(loadHwm),
+        '',
+        '',
+        '< 300 MB',
+        verdict(loadHwm, loadHwm < 300 * 1024),
+      ]);
+    }
+    target('sandbox.start', r.sandbox.readyMs, '< 3000 ms', startOk);
+    target('sandbox.rss', hwm, '< 300 MB', memOk);
+  }
+  if (r.bulk?.error) err('bulk', r.bulk.error);
+  else if (r.bulk) {
+    const b = r.bulk;
+    section(
+      `bulk refund, ${int(b.rows)} orders, concurrency ${b.concurrency}, chunks of 50 (median of ${b.payops.runs.length})`,
+    );
+    const ok = b.ratio >= 0.7;
+    rows.push([
+      'orders/s: payops vs ceiling (bench/ceiling.js)',
+      int(b.payops.ordersPerSec),
+      int(b.ceiling.ordersPerSec),
+      pct(b.ratio),
+      '≥ 70 %',
+      verdict(b.ratio, ok),
+    ]);
+    rows.push(['wall time', ms(b.payops.ms), ms(b.ceiling.ms), '', '', '']);
+    rows.push([
+      'client CPU per order',
+      `${b.payops.cpuUsPerRow.toFixed(1)} µs`,
+      `${b.ceiling.cpuUsPerRow.toFixed(1)} µs`,
+      '',
+      '',
+      '',
+    ]);
+    rows.push(['sandbox CPU for the run', ms(b.payops.sandboxCpuMs), ms(b.ceiling.sandboxCpuMs), '', '', '']);
+    rows.push(['client peak RSS', mb(b.payops.maxRssKb), mb(b.ceiling.maxRssKb), '', '', '']);
+    target('bulk.ratio', b.ratio, '≥ 70 %', ok);
+  }
+  if (r.peer?.error) err('one request per order', r.peer.error);
+  else if (r.peer && r.bulk && !r.bulk.error) {
+    const p = r.bulk.payops.ordersPerSec;
+    section('one request per order, sequential (a sample, extrapolated)');
+    const n = r.peer.node;
+    rows.push([
+      `node+undici keep-alive (${int(n.requests)} orders)`,
+      int(p),
+      `${int(n.requestsPerSec)} req/s`,
+      `${ratio(p / n.requestsPerSec)} faster`,
+      '',
+      '',
+    ]);
+    if (r.peer.shell?.requests) {
+      const s = r.peer.shell;
+      rows.push([
+        `bash+openssl+curl (${int(s.requests)} orders)`,
+        int(p),
+        `${int(s.requestsPerSec)} req/s`,
+        `${ratio(p / s.requestsPerSec)} faster`,
+        '',
+        '',
+      ]);
+    }
+  }
+  if (r.memory?.error) err('memory', r.memory.error);
+  else if (r.memory || r.bulk) {
+    section('memory (peak RSS of the whole payops process)');
+    if (r.memory) {
+      const ok = r.memory.maxRssKb < 150 * 1024;
+      rows.push([
+        `refund --dry-run, ${int(r.memory.rows)} rows (${int(r.memory.rowsPerSec)} rows/s)`,
+        mb(r.memory.maxRssKb),
+        '',
+        '',
+        '< 150 MB',
+        verdict(r.memory.maxRssKb, ok),
+      ]);
+      target('memory.dryRun', r.memory.maxRssKb, '< 150 MB', ok);
+    }
+    if (r.bulk && !r.bulk.error) {
+      const kb = r.bulk.payops.maxRssKb;
+      rows.push([
+        `refund, ${int(r.bulk.rows)} rows`,
+        mb(kb),
+        '',
+        '',
+        '< 150 MB',
+        verdict(kb, kb < 150 * 1024),
+      ]);
+      target('memory.bulk', kb, '< 150 MB', kb < 150 * 1024);
+    }
+  }
+  const growthRows = [['rows', 'orders/s', 'wall time', 'CPU per order', 'peak RSS']];
+  if (Array.isArray(r.growth)) {
+    for (const g of r.growth)
+      growthRows.push([
+        int(g.rows),
+        int(g.ordersPerSec),
+        ms(g.ms),
+        `${g.cpuUsPerRow.toFixed(1)} µs`,
+        mb(g.maxRssKb),
+      ]);
+  }
+  return { rows, growthRows, targets };
+}
+
+async function main() {
+  selfCheck();
+  const started = new Date();
+  const results = { date: started.toISOString(), command: 'npm run bench', config: CFG, machine: machine() };
+  results.config = { ...CFG, only: CFG.only ? [...CFG.only] : undefined };
+  const attempt = async (name, fn) => {
+    if (!wanted(name)) return;
+    try {
+      results[name] = await fn();
+    } catch (e) {
+      log(`${name} failed: ${e.message}`);
+      results[name] = { error: e.message.split('\n')[0] };
+    }
+  };
+  await attempt('startup', startup);
+  await attempt('sandbox', sandboxStart);
+  await attempt('bulk', bulk);
+  await attempt('peer', peer);
+  await attempt('memory', dryRun);
+  await attempt('growth', () => growth(results.bulk?.error ? undefined : results.bulk));
+  results.machine.loadavgAtEnd = loadavg().map((x) => Number(x.toFixed(2)));
+  results.durationS = Math.round((Date.now() - started.getTime()) / 1000);
+
+  const { rows, growthRows, targets } = tables(results);
+  results.targets = targets;
+  writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
+  const m = results.machine;
+  const head = `payops bench — ${m.nproc} cores ${m.cpu}, node ${m.node}, ${results.date}`;
+  process.stdout.write(
+    `\n${head}\n\n${renderTable(rows.map((r) => r.map((c) => String(c).replace(/\*\*/g, ''))))}\n`,
+  );
+  if (growthRows.length > 1)
+    process.stdout.write(`\nhow cost grows (payops refund)\n${renderTable(growthRows)}\n`);
+  process.stdout.write(
+    `\nMarkdown for docs/performance.md:\n\n${renderMarkdown(rows)}\n\n${renderMarkdown(growthRows)}\n`,
+  );
+  process.stdout.write(`\nresults: ${RESULTS} (${results.durationS} s)\n`);
+  const errors = ['startup', 'sandbox', 'bulk', 'peer', 'memory', 'growth'].filter((k) => results[k]?.error);
+  if (errors.length > 0) {
+    process.stderr.write(`sections not measured: ${errors.join(', ')}\n`);
+    process.exitCode = 1;
+  }
+}
+
+try {
+  await main();
+} finally {
+  stopAll();
+  if (!process.env.BENCH_KEEP) rmSync(tmp, { recursive: true, force: true });
+}

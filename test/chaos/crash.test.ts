@@ -1,0 +1,97 @@
+// Crash campaign (issue 7): SIGKILL payops at random moments of one refund run, resume each time,
+// and check that every order was refunded exactly once. The moments come from a seeded PRNG
+// (CHAOS_SEED), printed with the summary so a failure can be replayed.
+// CHAOS_SCALE=full: 20 kills of a 5,000-row run; default (CI): 3 kills of 500 rows.
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { type Attempt, checkInvariants, finished, prepareRefundFile, refundRun } from './campaign.js';
+import { FULL, prng, TestSandbox, tempDir } from './support.js';
+
+const ROWS = Number(process.env.CHAOS_CRASH_ROWS ?? (FULL ? 5000 : 500));
+const KILLS = Number(process.env.CHAOS_KILLS ?? (FULL ? 20 : 3));
+const SEED = Number(process.env.CHAOS_SEED ?? Date.now() % 1_000_000);
+/**
+ * Added to every refund response so the run lasts long enough to be killed KILLS times at varied
+ * points (starting, validating, sending, journaling, reconciling); the answers themselves are real.
+ */
+const LATENCY_MS = Number(process.env.CHAOS_LATENCY_MS ?? (FULL ? 250 : 150));
+
+let sandbox: TestSandbox;
+beforeAll(async () => {
+  sandbox = await TestSandbox.start();
+});
+afterAll(async () => {
+  await sandbox?.close();
+});
+
+test(`SIGKILL at ${KILLS} random moments of a ${ROWS}-row refund run, resumed each time: each order refunded exactly once`, async () => {
+  const dir = tempDir('chaos-crash');
+  const random = prng(SEED);
+  const started = performance.now();
+  const attempts: Attempt[] = [];
+  try {
+    await sandbox.reset();
+    const { file, planned } = await prepareRefundFile(sandbox, dir.path, ROWS);
+    const out = join(dir.path, 'results.csv');
+    await sandbox.faults({ mode: 'none', latency_ms: LATENCY_MS, paths: ['/v1/refund'] });
+
+    // A quarter of the kills land in the first 250 ms (start-up, parsing, validation, journal
+    // creation), the rest anywhere in the next 1.2 s (sending, journaling, reconciling).
+    let kills = 0;
+    let last: Awaited<ReturnType<typeof refundRun>> | undefined;
+    while (kills < KILLS && attempts.length < KILLS * 3) {
+      const killAfterMs = Math.round(random() < 0.25 ? 20 + random() * 230 : 250 + random() * 1200);
+      const resume = attempts.length > 0;
+      last = await refundRun(sandbox, dir.path, file, out, { resume, killAfterMs });
+      attempts.push({
+        resume,
+        code: last.code,
+        signal: last.signal,
+        ms: last.ms,
+        killed: last.killed,
+        killAfterMs,
+        faults: false,
+      });
+      if (last.killed) kills++;
+      else if (finished(last)) break;
+    }
+
+    await sandbox.faults({ mode: 'none' });
+    for (let i = 0; i < 5 && !(last && finished(last) && !last.killed); i++) {
+      last = await refundRun(sandbox, dir.path, file, out, { resume: attempts.length > 0 });
+      attempts.push({ resume: true, code: last.code, signal: last.signal, ms: last.ms, faults: false });
+    }
+    expect(last && finished(last), `not finished; last stderr:\n${last?.stderr}`).toBe(true);
+
+    const ledger = await sandbox.ledger();
+    const counts = checkInvariants(planned, out, ledger);
+    // Exactly once: every refundable row succeeded (one ledger entry each, by the invariants) ...
+    expect(counts.refundableFailed, 'refundable rows not refunded').toBe(0);
+    expect(ledger.length).toBe(planned.filter((p) => p.refundable).length);
+    // ... and the kills really happened (the run was long enough to be killed KILLS times).
+    expect(kills, `only ${kills} of ${KILLS} kills landed before the run finished`).toBe(KILLS);
+
+    const summary = {
+      seed: SEED,
+      rows: planned.length,
+      kills,
+      attempts: attempts.length,
+      latencyMs: LATENCY_MS,
+      killMoments: attempts.filter((a) => a.killed).map((a) => a.killAfterMs),
+      exitCodes: attempts.map((a) => a.code ?? a.signal),
+      ledgerRefunds: ledger.length,
+      seconds: Math.round((performance.now() - started) / 100) / 10,
+    };
+    const file2 = join(tmpdir(), 'payops-chaos-crash.json');
+    writeFileSync(file2, `${JSON.stringify(summary, null, 2)}\n`);
+    console.log(`crash campaign summary (${file2}): ${JSON.stringify(summary)}`);
+  } catch (err) {
+    console.log(`crash campaign failed with CHAOS_SEED=${SEED}; attempts: ${JSON.stringify(attempts)}`);
+    throw err;
+  } finally {
+    await sandbox.faults({ mode: 'none' }).catch(() => {});
+    dir.remove();
+  }
+});
