@@ -1,0 +1,120 @@
+// The admin API under /_sandbox/ (design.md §1.5): loopback only, unsigned JSON. Health, orders
+// (create in any state, export as CSV), the ledger, fault injection, reset, and the registered
+// query IPs. Also the issuer pages that APM and checkout payments send the shopper to.
+import {
+  errorReply,
+  isLoopback,
+  jsonReply,
+  normaliseIp,
+  type Reply,
+  type SandboxContext,
+} from './context.js';
+import type { Faults } from './faults.js';
+import { Rejection } from './fields.js';
+import { completeOnIssuer, issuerPage } from './payments.js';
+import { createOrders, ordersCsv, parseCreateOrders, summarise } from './seed.js';
+
+export interface StreamReply {
+  status: number;
+  contentType: string;
+  chunks: Iterable<string>;
+}
+
+export interface AdminState {
+  readonly ctx: SandboxContext;
+  readonly faults: Faults;
+  readonly initialIps: readonly string[];
+  readonly startedAt: number;
+}
+
+function parseJson(text: string): Record<string, unknown> {
+  if (text.trim() === '') return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new Rejection('E1005', 'body is not valid JSON', 400);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new Rejection('E1005', 'body must be a JSON object', 400);
+  }
+  return value as Record<string, unknown>;
+}
+
+export function handleAdmin(
+  state: AdminState,
+  method: string,
+  path: string,
+  query: URLSearchParams,
+  body: string,
+  remoteIp: string,
+): Reply | StreamReply {
+  const { ctx, faults } = state;
+  if (!isLoopback(remoteIp)) {
+    return errorReply(
+      new Rejection('E1003', `the admin API answers loopback callers only, not ${remoteIp}`, 403),
+    );
+  }
+  try {
+    const issuer = /^\/_sandbox\/issuer\/([^/]+)(?:\/(complete|fail))?$/.exec(path);
+    if (issuer) {
+      const id = decodeURIComponent(issuer[1]!);
+      if (!issuer[2] && method === 'GET') return issuerPage(ctx, id);
+      if (issuer[2] && method === 'POST') return completeOnIssuer(ctx, id, issuer[2] === 'complete');
+      return notAllowed(method, path);
+    }
+    switch (`${method} ${path}`) {
+      case 'GET /_sandbox/health':
+        return jsonReply({
+          status: 'ok',
+          orders: ctx.store.orders.length,
+          refunds: ctx.store.refunds.length,
+          ledger: ctx.store.ledger.length,
+          payouts: ctx.store.payouts.size,
+          uptime_ms: Date.now() - state.startedAt,
+        });
+      case 'POST /_sandbox/orders': {
+        const req = parseCreateOrders(ctx, parseJson(body));
+        return jsonReply(createOrders(ctx, req).map((o) => summarise(ctx, o)));
+      }
+      case 'GET /_sandbox/orders':
+        if (query.get('format') === 'csv') {
+          return { status: 200, contentType: 'text/csv; charset=utf-8', chunks: ordersCsv(ctx) };
+        }
+        return jsonReply(ctx.store.orders.map((o) => summarise(ctx, o)));
+      case 'GET /_sandbox/ledger':
+        return jsonReply(ctx.store.ledger);
+      case 'GET /_sandbox/faults':
+        return jsonReply(faults.config);
+      case 'POST /_sandbox/faults':
+        return jsonReply(faults.set(parseJson(body)));
+      case 'POST /_sandbox/reset':
+        ctx.store.reset();
+        faults.clear();
+        ctx.registeredIps = new Set(state.initialIps.map(normaliseIp));
+        return jsonReply({ status: 'ok' });
+      case 'GET /_sandbox/config':
+        return jsonReply({ registered_ips: [...ctx.registeredIps] });
+      case 'POST /_sandbox/config': {
+        const b = parseJson(body);
+        if (b.registered_ips !== undefined) {
+          const ips = b.registered_ips;
+          if (!Array.isArray(ips) || !ips.every((ip) => typeof ip === 'string')) {
+            throw new Rejection('E1005', 'registered_ips must be an array of IP addresses', 400);
+          }
+          ctx.registeredIps = new Set(ips.map(normaliseIp));
+        }
+        return jsonReply({ registered_ips: [...ctx.registeredIps] });
+      }
+      default:
+        return errorReply(new Rejection('E1005', `no admin endpoint ${method} ${path}`, 404));
+    }
+  } catch (err) {
+    if (err instanceof Rejection) return errorReply(err);
+    throw err;
+  }
+}
+
+function notAllowed(method: string, path: string): Reply {
+  return errorReply(new Rejection('E1005', `${method} is not allowed on ${path}`, 405));
+}

@@ -1,0 +1,103 @@
+// Fault injection (design.md §1.5): a mode, a rate drawn from a seeded PRNG so runs repeat given
+// the same seed, a latency added to every matching response, and optional paths. Never applied to
+// the admin API.
+import { Rejection } from './fields.js';
+
+export const FAULT_MODES = [
+  'none',
+  'error500',
+  'drop_before_commit',
+  'drop_after_commit',
+  'hang',
+  'garbage',
+  'bad_signature',
+] as const;
+export type FaultMode = (typeof FAULT_MODES)[number];
+
+export interface FaultConfig {
+  mode: FaultMode;
+  rate: number;
+  latency_ms: number;
+  paths: string[] | null;
+}
+
+/** What to do to one request. */
+export interface FaultDecision {
+  mode: FaultMode;
+  latencyMs: number;
+}
+
+const NO_FAULT: FaultDecision = { mode: 'none', latencyMs: 0 };
+
+/** mulberry32: tiny, fast, good enough to spread faults; reproducible from a 32-bit seed. */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export class Faults {
+  #config: FaultConfig = { mode: 'none', rate: 1, latency_ms: 0, paths: null };
+  #random: () => number;
+  readonly #seed: number;
+
+  constructor(seed: number) {
+    this.#seed = seed;
+    this.#random = mulberry32(seed);
+  }
+
+  get config(): FaultConfig {
+    return { ...this.#config, paths: this.#config.paths ? [...this.#config.paths] : null };
+  }
+
+  /** Apply a `POST /_sandbox/faults` body; throws a Rejection (E1005) naming the bad field. */
+  set(body: Record<string, unknown>): FaultConfig {
+    const mode = body.mode ?? 'none';
+    if (typeof mode !== 'string' || !(FAULT_MODES as readonly string[]).includes(mode)) {
+      throw new Rejection('E1005', `mode must be one of ${FAULT_MODES.join(', ')}`, 400);
+    }
+    if (mode === 'none' && body.latency_ms === undefined) {
+      this.clear();
+      return this.config;
+    }
+    const rate = body.rate ?? 1;
+    if (typeof rate !== 'number' || !(rate >= 0 && rate <= 1)) {
+      throw new Rejection('E1005', 'rate must be a number from 0 to 1', 400);
+    }
+    const latency = body.latency_ms ?? 0;
+    if (typeof latency !== 'number' || !Number.isInteger(latency) || latency < 0 || latency > 600_000) {
+      throw new Rejection('E1005', 'latency_ms must be a whole number of milliseconds (0–600000)', 400);
+    }
+    const paths = body.paths ?? null;
+    if (paths !== null && (!Array.isArray(paths) || !paths.every((p) => typeof p === 'string'))) {
+      throw new Rejection('E1005', 'paths must be an array of paths such as /v1/refund', 400);
+    }
+    const seed = body.seed;
+    if (seed !== undefined) {
+      if (typeof seed !== 'number' || !Number.isInteger(seed))
+        throw new Rejection('E1005', 'seed must be an integer', 400);
+      this.#random = mulberry32(seed);
+    }
+    this.#config = { mode: mode as FaultMode, rate, latency_ms: latency, paths: paths as string[] | null };
+    return this.config;
+  }
+
+  clear(): void {
+    this.#config = { mode: 'none', rate: 1, latency_ms: 0, paths: null };
+    this.#random = mulberry32(this.#seed);
+  }
+
+  /** Decide for one gateway request (never called for /_sandbox/ paths). */
+  decide(path: string): FaultDecision {
+    const c = this.#config;
+    if (c.mode === 'none' && c.latency_ms === 0) return NO_FAULT;
+    if (c.paths && !c.paths.includes(path)) return NO_FAULT;
+    const hit = c.mode !== 'none' && (c.rate >= 1 || this.#random() < c.rate);
+    return { mode: hit ? c.mode : 'none', latencyMs: c.latency_ms };
+  }
+}

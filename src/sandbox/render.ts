@@ -1,0 +1,61 @@
+// Text formats the sandbox answers in: the XML `respon` document, escaped HTML, CSV cells, and the
+// gateway's timestamps (UTC, design.md §1.6).
+
+const XML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&apos;',
+};
+
+export function escapeXml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!);
+}
+
+/** HTML attribute/text escaping: the same five characters. */
+export const escapeHtml = escapeXml;
+
+export type XmlValue = string | { readonly [child: string]: string };
+
+/** `<?xml …?><respon>…</respon>`; children in the given order, one level of nesting at most. */
+export function respon(children: Readonly<Record<string, XmlValue>>): string {
+  let out = '<?xml version="1.0" encoding="UTF-8"?>\n<respon>';
+  for (const [name, value] of Object.entries(children)) {
+    if (typeof value === 'string') {
+      out += `<${name}>${escapeXml(value)}</${name}>`;
+    } else {
+      out += `<${name}>`;
+      for (const [child, text] of Object.entries(value)) out += `<${child}>${escapeXml(text)}</${child}>`;
+      out += `</${name}>`;
+    }
+  }
+  return `${out}</respon>\n`;
+}
+
+function pad(n: number, width = 2): string {
+  return String(n).padStart(width, '0');
+}
+
+/** YYYYMMDDhhmmss, UTC. */
+export function compactTime(ms: number): string {
+  const d = new Date(ms);
+  return (
+    pad(d.getUTCFullYear(), 4) +
+    pad(d.getUTCMonth() + 1) +
+    pad(d.getUTCDate()) +
+    pad(d.getUTCHours()) +
+    pad(d.getUTCMinutes()) +
+    pad(d.getUTCSeconds())
+  );
+}
+
+/** YYYY-MM-DDThh:mm:ss+0000 (the payout's created_at shape). */
+export function offsetTime(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 19)}+0000`;
+}
+
+/** A CSV cell: quoted when it holds a separator, quote or line break. */
+export function csvCell(text: string): string {
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}

@@ -1,0 +1,57 @@
+// `payops sandbox`: start the sandbox, say where it is, serve until SIGINT/SIGTERM, close cleanly.
+import type { Context } from '../context.js';
+import { ExitCode, UsageError } from '../errors.js';
+import { isLoopback } from './context.js';
+import { SANDBOX_AUTO_CAPTURE_ACCOUNT, SANDBOX_CREDENTIALS, startSandbox } from './index.js';
+
+export interface SandboxCommandOptions {
+  host: string;
+  port: number;
+  seed?: number;
+  data?: string;
+  registeredIp?: string[];
+  allowRemote?: boolean;
+}
+
+export async function runSandbox(ctx: Context, opts: SandboxCommandOptions): Promise<number> {
+  const loopbackHost = opts.host === 'localhost' || isLoopback(opts.host);
+  if (!loopbackHost && !opts.allowRemote) {
+    throw new UsageError(`refusing to serve the sandbox on ${opts.host}: it accepts a public demo key`, {
+      hint: 'use a loopback address, or add --allow-remote if you really mean it',
+    });
+  }
+  const registeredIps = opts.registeredIp
+    ?.flatMap((ip) => ip.split(',').map((s) => s.trim()))
+    .filter(Boolean);
+  const handle = await startSandbox({
+    host: opts.host,
+    port: opts.port,
+    ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
+    ...(opts.data !== undefined ? { dataDir: opts.data } : {}),
+    ...(registeredIps?.length ? { registeredIps } : {}),
+  });
+  ctx.log.info(
+    [
+      `sandbox gateway listening on ${handle.url}`,
+      `  merchant_id  ${SANDBOX_CREDENTIALS.merchantId}`,
+      `  account_id   ${SANDBOX_CREDENTIALS.accountId}  (${SANDBOX_AUTO_CAPTURE_ACCOUNT}: auto-capture)`,
+      `  sign key     ${SANDBOX_CREDENTIALS.signKey}  (public demo key)`,
+      `  admin API    ${handle.url}/_sandbox/health`,
+      'Ctrl-C to stop.',
+    ].join('\n'),
+  );
+  // The URL alone on stdout, so that scripts can capture it.
+  ctx.io.stdout.write(`${handle.url}\n`);
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    const stop = (s: NodeJS.Signals) => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve(s);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  await handle.close();
+  ctx.log.info('sandbox stopped');
+  return signal === 'SIGINT' ? ExitCode.interrupted : ExitCode.ok;
+}

@@ -1,0 +1,240 @@
+// The sandbox's HTTP server (node:http): routes /v1 paths through the endpoints table, applies
+// fault injection, persists each request's mutations before answering, and shuts down promptly
+// even with hung connections (every socket and timer is tracked and ended on close).
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { type Endpoint, endpointByPath } from '../gateway/endpoints.js';
+import { type AdminState, handleAdmin, type StreamReply } from './admin.js';
+import { handleBatch } from './batch.js';
+import {
+  createSandboxContext,
+  errorReply,
+  JSON_TYPE,
+  jsonReply,
+  type Reply,
+  type SandboxContext,
+} from './context.js';
+import { Faults } from './faults.js';
+import { loadCurrencyDigits, Rejection } from './fields.js';
+import type { SandboxHandle, SandboxOptions } from './index.js';
+import { Journal } from './journal.js';
+import { handleAuthorise, handleCheckout, hostedPage } from './payments.js';
+import { handlePayout } from './payout.js';
+import { handleQuery, handleRefundSearch } from './search.js';
+import { createOrders, loadSeedFile } from './seed.js';
+import { Store } from './store.js';
+
+export const DEFAULT_REGISTERED_IPS = ['127.0.0.1', '::1'];
+const MAX_BODY = 8 * 1024 * 1024;
+
+export async function startServer(opts: SandboxOptions): Promise<SandboxHandle> {
+  const currencies = await loadCurrencyDigits();
+  const store = new Store();
+  const initialIps = opts.registeredIps ?? DEFAULT_REGISTERED_IPS;
+  const ctx = createSandboxContext(store, currencies, initialIps);
+  let journal: Journal | undefined;
+  let replayed = 0;
+  if (opts.dataDir) ({ journal, replayed } = Journal.open(opts.dataDir, store));
+  for (const file of opts.seedFiles ?? []) loadSeedFile(ctx, file);
+  // A restored store keeps its orders: --seed only fills a fresh one.
+  if (opts.seed && replayed === 0) createOrders(ctx, { count: opts.seed, state: '3000', currency: 'USD' });
+  journal?.flush();
+
+  const faults = new Faults(opts.seed ?? 1);
+  const admin: AdminState = { ctx, faults, initialIps, startedAt: Date.now() };
+  const sockets = new Set<Socket>();
+  const timers = new Set<NodeJS.Timeout>();
+  let closing = false;
+
+  const delay = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const t = setTimeout(() => {
+        timers.delete(t);
+        resolve();
+      }, ms);
+      timers.add(t);
+    });
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      // A handler bug must not take the sandbox down: answer 500 if we still can.
+      if (!res.headersSent && !res.destroyed)
+        send(res, jsonReply({ code: 'E9001', message: 'sandbox error' }, 500));
+      else res.destroy();
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://sandbox');
+    const path = url.pathname;
+    const remoteIp = req.socket.remoteAddress ?? '';
+    const raw = await readBody(req);
+    if (raw === undefined) {
+      send(res, errorReply(new Rejection('E1005', `body larger than ${MAX_BODY} bytes`, 413)));
+      return;
+    }
+    if (path.startsWith('/_sandbox/')) {
+      const reply = handleAdmin(admin, req.method ?? 'GET', path, url.searchParams, raw, remoteIp);
+      journal?.flush();
+      await sendAny(res, reply);
+      return;
+    }
+    const endpoint = endpointByPath(path);
+    if (!endpoint) {
+      send(res, errorReply(new Rejection('E1005', `no endpoint ${path}`, 404)));
+      return;
+    }
+    if (req.method !== 'POST') {
+      send(res, errorReply(new Rejection('E1005', `${path} takes POST`, 405)));
+      return;
+    }
+    const fault = faults.decide(path);
+    if (fault.mode === 'hang') return; // never answered; the socket is destroyed on close
+    let reply: Reply | undefined;
+    if (fault.mode === 'error500') {
+      reply = jsonReply({ code: 'E9001', message: 'E9001:temporarily unavailable' }, 500);
+    } else if (fault.mode !== 'drop_before_commit') {
+      reply = dispatch(ctx, endpoint, raw, remoteIp);
+      journal?.flush();
+    }
+    if (fault.latencyMs > 0) await delay(fault.latencyMs);
+    if (closing) return;
+    if (!reply || fault.mode === 'drop_after_commit') {
+      req.socket.destroy();
+      return;
+    }
+    if (fault.mode === 'garbage')
+      reply = { status: 200, contentType: reply.contentType, body: '<<\u0000{"return_status":' };
+    if (fault.mode === 'bad_signature') reply = { ...reply, body: tamperSignature(reply) };
+    send(res, reply);
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 8787, opts.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${host}:${address.port}`;
+  ctx.baseUrl = url;
+
+  let closed: Promise<void> | undefined;
+  return {
+    url,
+    close() {
+      closed ??= (async () => {
+        closing = true;
+        for (const t of timers) clearTimeout(t);
+        timers.clear();
+        const done = new Promise<void>((resolve) => server.close(() => resolve()));
+        for (const socket of sockets) socket.destroy();
+        await done;
+        journal?.close();
+      })();
+      return closed;
+    },
+  };
+}
+
+function readBody(req: IncomingMessage): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooBig = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY) tooBig = true;
+      else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(tooBig ? undefined : Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function dispatch(ctx: SandboxContext, endpoint: Endpoint, text: string, remoteIp: string): Reply {
+  if (endpoint.requestFormat === 'form') {
+    const form = Object.fromEntries(new URLSearchParams(text));
+    return endpoint.op === 'query' ? handleQuery(ctx, form, remoteIp) : handleRefundSearch(ctx, form);
+  }
+  // The checkout page's own form posts back form-encoded: answer with the hosted page.
+  if (endpoint.op === 'checkout' && !text.trimStart().startsWith('{')) {
+    return hostedPage(ctx, Object.fromEntries(new URLSearchParams(text)));
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return errorReply(new Rejection('E1005', 'body is not valid JSON', 400));
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return errorReply(new Rejection('E1005', 'body must be a JSON object', 400));
+  }
+  const b = body as Record<string, unknown>;
+  switch (endpoint.op) {
+    case 'authorise':
+      return handleAuthorise(ctx, b);
+    case 'checkout':
+      return handleCheckout(ctx, b, remoteIp);
+    case 'capture':
+    case 'cancel':
+    case 'review':
+    case 'refund':
+      return handleBatch(ctx, endpoint.op, b);
+    case 'payout':
+      return handlePayout(ctx, b);
+    default:
+      return errorReply(new Rejection('E1005', `unexpected endpoint ${endpoint.path}`, 404));
+  }
+}
+
+const WRONG_SIGNATURE = '0'.repeat(64);
+
+/** A valid body whose encryption_data is wrong (added where the response has none). */
+function tamperSignature(reply: Reply): string {
+  if (reply.contentType === JSON_TYPE) {
+    if (reply.body.includes('"encryption_data":"')) {
+      return reply.body.replace(/"encryption_data":"[0-9a-f]*"/, `"encryption_data":"${WRONG_SIGNATURE}"`);
+    }
+    return reply.body.replace(/^\{/, `{"encryption_data":"${WRONG_SIGNATURE}",`);
+  }
+  if (reply.body.includes('<encryption_data>')) {
+    return reply.body.replace(
+      /<encryption_data>[0-9a-f]*<\/encryption_data>/,
+      `<encryption_data>${WRONG_SIGNATURE}</encryption_data>`,
+    );
+  }
+  return reply.body.replace('</respon>', `<encryption_data>${WRONG_SIGNATURE}</encryption_data></respon>`);
+}
+
+function send(res: ServerResponse, reply: Reply): void {
+  res.writeHead(reply.status, {
+    'content-type': reply.contentType,
+    'content-length': Buffer.byteLength(reply.body),
+  });
+  res.end(reply.body);
+}
+
+async function sendAny(res: ServerResponse, reply: Reply | StreamReply): Promise<void> {
+  if (!('chunks' in reply)) {
+    send(res, reply);
+    return;
+  }
+  res.writeHead(reply.status, { 'content-type': reply.contentType });
+  for (const chunk of reply.chunks) {
+    if (!res.write(chunk)) {
+      await new Promise<void>((resolve) => {
+        res.once('drain', resolve);
+        res.once('close', resolve);
+      });
+      if (res.destroyed) return;
+    }
+  }
+  res.end();
+}
