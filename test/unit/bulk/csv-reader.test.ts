@@ -1,0 +1,281 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type CsvRow, detectDelimiter, readCsv, sha256File } from '../../../src/bulk/csv-reader.js';
+import { InputError } from '../../../src/errors.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'payops-csv-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let n = 0;
+function file(content: string | Uint8Array): string {
+  const f = join(dir, `f${n++}.csv`);
+  writeFileSync(f, content);
+  return f;
+}
+
+async function readAll(content: string | Uint8Array, required: string[] = [], chunkSize?: number) {
+  const f = file(content);
+  const r = readCsv({ file: f, required, ...(chunkSize ? { chunkSize } : {}) });
+  const header = await r.header;
+  const rows: CsvRow[] = [];
+  for await (const row of r.rows) rows.push(row);
+  return { f, header, rows, sha256: await r.sha256 };
+}
+
+async function inputError(content: string | Uint8Array, required: string[] = []): Promise<InputError> {
+  const f = file(content);
+  const r = readCsv({ file: f, required });
+  try {
+    await r.header;
+    for await (const _ of r.rows) {
+      // drain
+    }
+  } catch (err) {
+    expect(err).toBeInstanceOf(InputError);
+    const e = err as InputError;
+    expect(e.message).toContain(f);
+    expect(e.problems.length).toBeGreaterThan(0);
+    for (const p of e.problems) expect(p.file).toBe(f);
+    return e;
+  }
+  throw new Error('expected an InputError');
+}
+
+describe('readCsv: what Excel writes', () => {
+  it('reads a plain comma file with LF', async () => {
+    const { header, rows } = await readAll('transaction_id,order_no,amount\nT1,O1,10.00\nT2,O2,5\n');
+    expect(header).toEqual({
+      columns: ['transaction_id', 'order_no', 'amount'],
+      normalised: ['transaction_id', 'order_no', 'amount'],
+      delimiter: ',',
+      bom: false,
+    });
+    expect(rows).toEqual([
+      {
+        line: 2,
+        fields: { transaction_id: 'T1', order_no: 'O1', amount: '10.00' },
+        raw: { transaction_id: 'T1', order_no: 'O1', amount: '10.00' },
+      },
+      {
+        line: 3,
+        fields: { transaction_id: 'T2', order_no: 'O2', amount: '5' },
+        raw: { transaction_id: 'T2', order_no: 'O2', amount: '5' },
+      },
+    ]);
+  });
+
+  it('handles BOM, semicolons, CRLF, case and blanks in the header, and trims values', async () => {
+    const { header, rows } = await readAll(
+      '\uFEFF Transaction_ID ;Order_No;Amount\r\nT1; O1 ;"12.50"\r\n\r\n;;\r\nT2;O2;3\r\n\r\n\r\n',
+      ['transaction_id', 'amount'],
+    );
+    expect(header.bom).toBe(true);
+    expect(header.delimiter).toBe(';');
+    expect(header.columns).toEqual([' Transaction_ID ', 'Order_No', 'Amount']);
+    expect(header.normalised).toEqual(['transaction_id', 'order_no', 'amount']);
+    expect(rows.map((r) => r.line)).toEqual([2, 5]);
+    expect(rows[0]!.fields).toEqual({ transaction_id: 'T1', order_no: 'O1', amount: '12.50' });
+    expect(rows[0]!.raw).toEqual({ ' Transaction_ID ': 'T1', Order_No: ' O1 ', Amount: '12.50' });
+  });
+
+  it('detects tabs, and old-Mac CR line endings', async () => {
+    const tab = await readAll('a\tb\r1\t2\r3\t4\r');
+    expect(tab.header.delimiter).toBe('\t');
+    expect(tab.rows.map((r) => [r.line, r.fields])).toEqual([
+      [2, { a: '1', b: '2' }],
+      [3, { a: '3', b: '4' }],
+    ]);
+  });
+
+  it('honours an Excel "sep=" line and counts it as a line', async () => {
+    const { header, rows } = await readAll('sep=;\r\na;b\r\n1,5;2\r\n');
+    expect(header.delimiter).toBe(';');
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.line).toBe(3);
+    expect(rows[0]!.fields).toEqual({ a: '1,5', b: '2' });
+  });
+
+  it('gives the physical line where a multi-line record starts', async () => {
+    const { rows } = await readAll('id,note\n1,"one\ntwo\r\nthree"\n2,x\n\n3,"a\n\nb"\n4,y');
+    expect(rows.map((r) => [r.line, r.fields.id])).toEqual([
+      [2, '1'],
+      [5, '2'],
+      [7, '3'],
+      [10, '4'],
+    ]);
+    expect(rows[0]!.fields.note).toBe('one\ntwo\nthree');
+  });
+
+  it('skips leading blank lines before the header and counts them', async () => {
+    const { rows } = await readAll('\n\na,b\n1,2\n');
+    expect(rows[0]!.line).toBe(4);
+  });
+
+  it('keeps a stray quote inside an unquoted value, or after a closing quote, as text', async () => {
+    const { rows } = await readAll('a,b\n12" pipe,2\n3,"x" y\n');
+    expect(rows[0]!.fields.a).toBe('12" pipe');
+    // Validation refuses quotes in ids and amounts, so this cannot slip through silently.
+    expect(rows[1]!.fields.b).toBe('"x" y');
+  });
+
+  it('tolerates trailing empty columns (Excel) and names unnamed middle columns', async () => {
+    const { header, rows } = await readAll('a,,b,,\n1,x,2,,\n3,,4\n');
+    expect(header.columns).toEqual(['a', 'column_2', 'b']);
+    expect(rows.map((r) => r.problems)).toEqual([undefined, undefined]);
+    expect(rows[0]!.fields).toEqual({ a: '1', column_2: 'x', b: '2' });
+  });
+
+  it('reports ragged rows as a problem of that row, with the line', async () => {
+    const f = file('a,b,c\n1,2,3\n1,2\n1,2,3,4\n');
+    const r = readCsv({ file: f });
+    const rows: CsvRow[] = [];
+    for await (const row of r.rows) rows.push(row);
+    expect(rows[0]!.problems).toBeUndefined();
+    expect(rows[1]!.problems).toEqual([
+      expect.objectContaining({
+        file: f,
+        line: 3,
+        message: expect.stringMatching(/2 fields but the header has 3/),
+      }),
+    ]);
+    expect(rows[1]!.fields).toEqual({ a: '1', b: '2', c: '' });
+    expect(rows[2]!.problems?.[0]?.line).toBe(4);
+  });
+
+  it('computes the SHA-256 of the bytes in the same pass', async () => {
+    const content = '\uFEFFa,b\r\n1,2\r\n';
+    const { f, sha256 } = await readAll(content);
+    const expected = createHash('sha256').update(Buffer.from(content)).digest('hex');
+    expect(sha256).toBe(expected);
+    expect(await sha256File(f)).toBe(expected);
+  });
+
+  it('resolves the header before rows are iterated, and rows are the same with tiny chunks', async () => {
+    const content = 'a;b\r\n"x\r\ny";é€😀\r\n2;"q""uote"\r\n';
+    const big = await readAll(content);
+    for (const size of [1, 2, 3, 5]) {
+      const small = await readAll(content, [], size);
+      expect(small.rows).toEqual(big.rows);
+      expect(small.sha256).toBe(big.sha256);
+    }
+    expect(big.rows[0]!.fields).toEqual({ a: 'x\ny', b: 'é€😀' });
+    expect(big.rows[1]!.fields.b).toBe('q"uote');
+  });
+
+  it('rejects sha256 when iteration stops early, and closes the file', async () => {
+    const f = file('a\n1\n2\n3\n');
+    const r = readCsv({ file: f });
+    for await (const _ of r.rows) break;
+    await expect(r.sha256).rejects.toThrow(/stopped before its end/);
+  });
+
+  it('stops on abort', async () => {
+    const f = file(`a\n${'1\n'.repeat(10_000)}`);
+    const ac = new AbortController();
+    const r = readCsv({ file: f, signal: ac.signal, chunkSize: 64 });
+    let count = 0;
+    await expect(
+      (async () => {
+        for await (const _ of r.rows) if (++count === 10) ac.abort();
+      })(),
+    ).rejects.toThrow(/abort/i);
+    expect(count).toBeLessThan(10_000);
+  });
+});
+
+describe('readCsv: errors name file and line', () => {
+  it('missing required column lists the columns found', async () => {
+    const e = await inputError('transaction_id,order_no\nT1,O1\n', ['transaction_id', 'currency', 'amount']);
+    expect(e.message).toMatch(/missing columns currency, amount \(columns found: transaction_id, order_no\)/);
+    expect(e.problems.map((p) => [p.line, p.field])).toEqual([
+      [1, 'currency'],
+      [1, 'amount'],
+    ]);
+  });
+
+  it('duplicate header names (case-insensitively)', async () => {
+    const e = await inputError('amount,Amount \n1,2\n');
+    expect(e.problems[0]).toMatchObject({
+      line: 1,
+      field: 'amount',
+      message: expect.stringMatching(/twice/),
+    });
+  });
+
+  it('an empty file, or only blank lines', async () => {
+    expect((await inputError('', ['a'])).message).toMatch(/is empty/);
+    expect((await inputError('\n\r\n  \n')).message).toMatch(/is empty/);
+  });
+
+  it('invalid UTF-8 gives the line of the bad byte, even across chunk boundaries', async () => {
+    const bytes = Buffer.concat([
+      Buffer.from('a,b\n1,café\n2,caf'),
+      Buffer.from([0xe9]),
+      Buffer.from(',x\n'),
+    ]);
+    const e = await inputError(bytes);
+    expect(e.problems[0]!.line).toBe(3);
+    expect(e.hint).toMatch(/CSV UTF-8/);
+    for (const size of [1, 2, 7]) {
+      const f = file(bytes);
+      const r = readCsv({ file: f, chunkSize: size });
+      const err = await (async () => {
+        try {
+          for await (const _ of r.rows) {
+            // drain
+          }
+        } catch (e) {
+          return e as InputError;
+        }
+      })();
+      expect(err?.problems[0]?.line, `chunk ${size}`).toBe(3);
+    }
+  });
+
+  it('a truncated multi-byte character at the very end', async () => {
+    const e = await inputError(Buffer.concat([Buffer.from('a\n1\n'), Buffer.from([0xe2, 0x82])]));
+    expect(e.problems[0]!.line).toBe(3);
+  });
+
+  it('UTF-16 with and without BOM', async () => {
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('a,b\r\n1,2\r\n', 'utf16le')]);
+    expect((await inputError(le)).message).toMatch(/UTF-16/);
+    expect((await inputError(Buffer.from('a,b\r\n1,2\r\n', 'utf16le'))).message).toMatch(/UTF-16/);
+  });
+
+  it('an unterminated quote names the line where the record starts', async () => {
+    const e = await inputError('a,b\n1,2\n3,"never closed\n4,5\n6,7\n');
+    expect(e.problems[0]!.line).toBe(3);
+    expect(e.message).toMatch(/never closed/);
+  });
+
+  it('a 2 MB field is refused without buffering the file', async () => {
+    const e = await inputError(`a,b\n1,2\n3,${'x'.repeat(2 * 1024 * 1024)}\n`);
+    expect(e.problems[0]!.line).toBe(3);
+    expect(e.message).toMatch(/longer than/);
+  });
+
+  it('a 10 MB header line with no newline is refused', async () => {
+    const e = await inputError('a'.repeat(10 * 1024 * 1024));
+    expect(e.problems[0]!.line).toBe(1);
+  });
+
+  it('a missing file', async () => {
+    const r = readCsv({ file: join(dir, 'nope.csv') });
+    await expect(r.header).rejects.toBeInstanceOf(InputError);
+    await expect(r.sha256).rejects.toBeInstanceOf(InputError);
+  });
+});
+
+describe('detectDelimiter', () => {
+  it('counts separators outside quotes', () => {
+    expect(detectDelimiter('a,b,c')).toBe(',');
+    expect(detectDelimiter('a;b;c')).toBe(';');
+    expect(detectDelimiter('a\tb')).toBe('\t');
+    expect(detectDelimiter('"a;b;c",d')).toBe(',');
+    expect(detectDelimiter('single')).toBe(',');
+  });
+});
