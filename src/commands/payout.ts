@@ -5,5 +5,28 @@ export function registerPayout(program: Command, app: App): void {
   program
     .command('payout')
     .description('create payouts from a JSON request or a CSV file (idempotent on request_id)')
-    .action(app.action(async () => (await import('./not-built.js')).notBuilt('payout')));
+    .option('--request <file>', 'one payout request as JSON (beneficiary and payer objects)')
+    .option(
+      '--file <csv>',
+      'one payout per row; columns are field paths such as beneficiary.bank_details.iban',
+    )
+    .option(
+      '--resume',
+      'continue the unfinished run of this input: settled payouts are skipped, the rest re-sent with the same request_ids',
+    )
+    .option('--force', 'do not reuse the request_ids of an earlier run of the same input (sends NEW payouts)')
+    .addHelpText(
+      'after',
+      `
+Every payout is validated before anything is sent (file:line, field; exit 2). request_id comes from
+the input or is generated, and is journaled before sending: running the same file again, or with
+--resume, sends the same request_ids, and the gateway never pays one request_id twice.
+Confirm with the totals per currency, or --yes; --dry-run shows the plan. Exit 0 all COMPLETED,
+1 some failed, 3 some without an answer (resume them).
+
+Examples:
+  payops payout --request samples/payout-request.json
+  payops payout --file samples/payouts.csv --yes --output csv --out payout-results.csv`,
+    )
+    .action(app.action(async (ctx, opts) => (await import('../payout/run.js')).runPayout(ctx, opts)));
 }

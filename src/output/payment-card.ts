@@ -1,8 +1,12 @@
 // Renders a payment result (pay card|apm|checkout): a card for people, JSON or one CSV row for
 // scripts. Data goes to stdout; the "outcome unknown" advice and APM summary go to stderr.
-import type { Io, OutputFormat } from '../context.js';
+import type { GlobalOptions, Io, OutputFormat } from '../context.js';
+import { UsageError } from '../errors.js';
+import { formatMoneyTotals } from '../money/amount.js';
 import type { PaymentKind } from '../pay/fields.js';
 import type { PayResult } from '../pay/pay.js';
+import type { PayoutPlan, PayoutPlanSummary } from '../payout/plan.js';
+import type { PayoutResultRow } from '../payout/send.js';
 import { redactBody } from './redact.js';
 
 export interface PayOutputOptions {
@@ -243,4 +247,165 @@ export function writePayPlan(
     .map(([k, v]) => [k, typeof v === 'object' ? JSON.stringify(v) : String(v)]);
   if (kind === 'card') flat.push(['card', 'read from the prompt or stdin when sent (not read in a dry run)']);
   io.stdout.write(formatCard(`Dry run: pay ${kind} — nothing was sent`, [{ rows: flat }], opts.color));
+}
+
+// ---------------------------------------------------------------- payouts
+
+export const PAYOUT_COLUMNS = [
+  'line',
+  'request_id',
+  'outcome',
+  'status',
+  'payment_amount',
+  'payment_currency',
+  'amount_beneficiary_receives',
+  'amount_payer_pays',
+  'fee_amount',
+  'fee_currency',
+  'short_reference_id',
+  'transaction_id',
+  'failure_reason',
+  'failure_type',
+] as const;
+
+/** Columns of the table on a terminal: the ones a person checks; CSV and JSON carry them all. */
+const PAYOUT_TABLE_COLUMNS = [
+  'line',
+  'outcome',
+  'status',
+  'payment_amount',
+  'payment_currency',
+  'fee_amount',
+  'fee_currency',
+  'short_reference_id',
+  'failure_reason',
+] as const;
+
+function planLines(summary: PayoutPlanSummary): string[] {
+  const { plan } = summary;
+  const lines = [
+    `${summary.toSend} payout${summary.toSend === 1 ? '' : 's'} from ${plan.displayFile}: ${formatMoneyTotals(plan.totals)}`,
+    `  profile ${summary.profile} · ${summary.baseUrl}`,
+  ];
+  if (summary.settled > 0)
+    lines.push(`  ${summary.settled} already settled in the resumed run (not sent again)`);
+  if (summary.reusedFrom) {
+    lines.push(
+      summary.resume
+        ? `  resuming run ${summary.reusedFrom.runId}: the same request_ids are sent again`
+        : `  ${plan.displayFile} was sent before (run ${summary.reusedFrom.runId}, ${summary.reusedFrom.createdAt}): ` +
+            'the same request_ids are sent again, so the gateway will not pay twice (--force sends new payouts)',
+    );
+  }
+  return lines;
+}
+
+/** The plan and a yes/no question; --yes skips it, and without a terminal --yes is required. */
+export async function confirmPayouts(
+  io: Io,
+  globals: GlobalOptions,
+  summary: PayoutPlanSummary,
+  _opts: { color: boolean },
+): Promise<void> {
+  if (!globals.quiet || !globals.yes) io.stderr.write(`${planLines(summary).join('\n')}\n`);
+  if (globals.yes) return;
+  if (!io.stdin.isTTY) {
+    throw new UsageError('payouts move money: confirm with --yes when there is no terminal to ask on', {
+      hint: 'check the plan above (or run with --dry-run), then add --yes',
+    });
+  }
+  const { confirm } = await import('@inquirer/prompts');
+  const ok = await confirm(
+    { message: `Send ${summary.toSend} payout${summary.toSend === 1 ? '' : 's'}?`, default: false },
+    { input: io.stdin, output: io.stderr },
+  );
+  if (!ok) throw new UsageError('cancelled; nothing was sent');
+}
+
+function payoutRecord(row: PayoutResultRow): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const c of PAYOUT_COLUMNS) out[c] = String(row[c]);
+  return out;
+}
+
+function textTable(columns: readonly string[], records: Array<Record<string, string>>): string {
+  const widths = columns.map((c) => Math.max(c.length, ...records.map((r) => (r[c] ?? '').length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => cell.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
+  return `${[line([...columns]), ...records.map((r) => line(columns.map((c) => r[c] ?? '')))].join('\n')}\n`;
+}
+
+function csvTable(columns: readonly string[], records: Array<Record<string, string>>): string {
+  return `${[columns.map(csvCell).join(','), ...records.map((r) => columns.map((c) => csvCell(r[c] ?? '')).join(','))].join('\n')}\n`;
+}
+
+/** --dry-run: what would be sent, one line per payout (account numbers masked to their last 4). */
+export function writePayoutPlan(
+  io: Io,
+  summary: PayoutPlanSummary,
+  opts: Pick<PayOutputOptions, 'format' | 'color'>,
+): void {
+  io.stderr.write(`${planLines(summary).join('\n')}\nDry run: nothing was sent and nothing journaled.\n`);
+  const records = summary.plan.items.map((item) => {
+    const bank = (item.request.beneficiary as { bank_details?: Record<string, string> } | undefined)
+      ?.bank_details;
+    const account = bank?.iban ?? bank?.account_number ?? '';
+    return {
+      line: String(item.line),
+      request_id: String(item.request.request_id),
+      request_id_from: item.requestIdFrom,
+      payment_amount: String(item.request.payment_amount),
+      payment_currency: item.currency,
+      payment_method: String(item.request.payment_method ?? ''),
+      account_name: bank?.account_name ?? '',
+      account: account.length > 4 ? `…${account.slice(-4)}` : account,
+    };
+  });
+  const columns = Object.keys(records[0] ?? {});
+  if (opts.format === 'json')
+    io.stdout.write(`${JSON.stringify({ dry_run: true, payouts: records }, null, 2)}\n`);
+  else if (opts.format === 'csv') io.stdout.write(csvTable(columns, records));
+  else io.stdout.write(textTable(columns, records));
+}
+
+export async function writePayoutResults(
+  io: Io,
+  rows: readonly PayoutResultRow[],
+  opts: Pick<PayOutputOptions, 'format' | 'color'> & { out?: string },
+): Promise<void> {
+  const records = rows.map(payoutRecord);
+  if (opts.out !== undefined) {
+    const { writeFile } = await import('node:fs/promises');
+    const { resolve } = await import('node:path');
+    const json = opts.out.toLowerCase().endsWith('.json');
+    await writeFile(
+      resolve(io.cwd, opts.out),
+      json ? `${JSON.stringify(records, null, 2)}\n` : csvTable(PAYOUT_COLUMNS, records),
+    );
+  }
+  if (opts.format === 'json') io.stdout.write(`${JSON.stringify(records, null, 2)}\n`);
+  else if (opts.format === 'csv') io.stdout.write(csvTable(PAYOUT_COLUMNS, records));
+  else io.stdout.write(textTable(PAYOUT_TABLE_COLUMNS, records));
+}
+
+export function writePayoutSummary(
+  io: Io,
+  rows: readonly PayoutResultRow[],
+  info: { runId: string; plan: PayoutPlan; color: boolean },
+): void {
+  const count = (o: PayoutResultRow['outcome']) => rows.filter((r) => r.outcome === o).length;
+  const [completed, failed, unknown] = [count('completed'), count('failed'), count('unknown')];
+  const lines = [`payouts: ${completed} completed, ${failed} failed, ${unknown} unknown · run ${info.runId}`];
+  if (unknown > 0) {
+    const resume =
+      info.plan.kind === 'csv' ? `--file ${info.plan.displayFile}` : `--request ${info.plan.displayFile}`;
+    lines.push(
+      `  ${unknown} payout${unknown === 1 ? '' : 's'} got no answer: send them again safely (same request_ids) with`,
+      `  payops payout ${resume} --resume`,
+    );
+  }
+  io.stderr.write(`${lines.join('\n')}\n`);
 }

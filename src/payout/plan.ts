@@ -1,0 +1,146 @@
+// Payout input → a checked plan: one payout from --request FILE.json or one per row of --file CSV,
+// every problem collected (file:line, field) before anything is sent, totals per currency.
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { InputError, type InputProblem } from '../errors.js';
+import { addToTotals } from '../money/amount.js';
+import { mapColumns, rowToObject } from './columns.js';
+import { PAYOUT_SPEC } from './fields.js';
+import { type CheckedPayout, checkPayout } from './validate.js';
+
+export interface PayoutItem extends CheckedPayout {
+  /** Line of the CSV row (the JSON request is line 1). */
+  line: number;
+  /** Where request_id came from; `journal` when a previous run of the same input had generated it. */
+  requestIdFrom: 'input' | 'generated' | 'journal';
+}
+
+export interface PayoutPlan {
+  kind: 'json' | 'csv';
+  /** Absolute path. */
+  file: string;
+  /** As the user wrote it (for messages). */
+  displayFile: string;
+  sha256: string;
+  items: PayoutItem[];
+  totals: Map<string, bigint>;
+}
+
+function fail(file: string, problems: InputProblem[]): never {
+  const n = problems.length;
+  throw new InputError(`${file} has ${n} problem${n === 1 ? '' : 's'}; nothing was sent`, problems);
+}
+
+async function readBytes(file: string, display: string): Promise<Buffer> {
+  try {
+    return await readFile(file);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new InputError(`cannot read ${display}`, [
+      { file: display, message: code === 'ENOENT' ? 'no such file' : `cannot be read (${code ?? 'error'})` },
+    ]);
+  }
+}
+
+function finish(
+  kind: PayoutPlan['kind'],
+  file: string,
+  display: string,
+  sha256: string,
+  items: PayoutItem[],
+  problems: InputProblem[],
+): PayoutPlan {
+  const ids = new Map<string, number>();
+  for (const item of items) {
+    const id = item.request.request_id;
+    if (typeof id !== 'string') continue;
+    const first = ids.get(id);
+    if (first !== undefined) {
+      problems.push({
+        file: display,
+        line: item.line,
+        field: 'request_id',
+        message: `repeats the request_id of line ${first}: the gateway would treat both as one payout`,
+      });
+    } else ids.set(id, item.line);
+  }
+  if (problems.length > 0) fail(display, problems);
+  if (items.length === 0) fail(display, [{ file: display, message: 'holds no payouts' }]);
+  const totals = new Map<string, bigint>();
+  for (const item of items) addToTotals(totals, item.currency, item.minor);
+  return { kind, file, displayFile: display, sha256, items, totals };
+}
+
+export async function loadPayoutRequest(fileArg: string, cwd: string): Promise<PayoutPlan> {
+  const file = resolve(cwd, fileArg);
+  const bytes = await readBytes(file, fileArg);
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(bytes.toString('utf8').replace(/^\uFEFF/, ''));
+  } catch (err) {
+    fail(fileArg, [{ file: fileArg, message: `is not valid JSON: ${(err as Error).message}` }]);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    fail(fileArg, [
+      {
+        file: fileArg,
+        message: 'must hold one payout request object',
+        expected: 'a JSON object { … }; use --file CSV for many payouts',
+      },
+    ]);
+  }
+  const problems: InputProblem[] = [];
+  const checked = checkPayout(parsed, problems, { file: fileArg });
+  const items: PayoutItem[] = checked
+    ? [{ ...checked, line: 1, requestIdFrom: checked.request.request_id ? 'input' : 'generated' }]
+    : [];
+  return finish('json', file, fileArg, sha256, items, problems);
+}
+
+/** Payout problems beyond this many stop the reading: the list is for a person to fix. */
+const MAX_PROBLEMS = 1000;
+
+export async function loadPayoutCsv(fileArg: string, cwd: string): Promise<PayoutPlan> {
+  const file = resolve(cwd, fileArg);
+  const { readCsv } = await import('../bulk/csv-reader.js');
+  const reader = readCsv({ file });
+  const header = await reader.header;
+  const map = mapColumns(header.columns, PAYOUT_SPEC, fileArg);
+  if (map.problems.length > 0) fail(fileArg, map.problems);
+  const problems: InputProblem[] = [];
+  const items: PayoutItem[] = [];
+  for await (const row of reader.rows) {
+    if (row.problems?.length) {
+      problems.push(...row.problems);
+      continue;
+    }
+    const values = header.columns.map((c) => row.raw[c] ?? '');
+    const checked = checkPayout(rowToObject(map, values), problems, { file: fileArg, line: row.line });
+    if (checked) {
+      items.push({
+        ...checked,
+        line: row.line,
+        requestIdFrom: checked.request.request_id ? 'input' : 'generated',
+      });
+    }
+    if (problems.length >= MAX_PROBLEMS) break;
+  }
+  const sha256 = problems.length >= MAX_PROBLEMS ? '' : await reader.sha256;
+  return finish('csv', file, fileArg, sha256, items, problems);
+}
+
+/** What the user is asked to confirm (and what --dry-run shows). */
+export interface PayoutPlanSummary {
+  plan: PayoutPlan;
+  /** Payouts that will be sent now. */
+  toSend: number;
+  /** Payouts a resumed run already settled (not sent again). */
+  settled: number;
+  profile: string;
+  baseUrl: string;
+  /** The earlier run whose request_ids are reused. */
+  reusedFrom?: { runId: string; createdAt: string };
+  resume?: boolean;
+}

@@ -1,0 +1,217 @@
+// `payops payout`: input → checked plan → request_ids (from the input, a previous run of the same
+// input, or new) journaled before anything is sent → confirmation → send → results. Loaded lazily
+// by src/commands/payout.ts.
+import { randomUUID } from 'node:crypto';
+import type { JournalRecord, RunJournal } from '../bulk/journal.js';
+import { stateDir } from '../config/paths.js';
+import { assertMayMoveMoney, type ResolvedConfig } from '../config/resolve.js';
+import type { Context } from '../context.js';
+import { ExitCode, UsageError } from '../errors.js';
+import {
+  confirmPayouts,
+  writePayoutPlan,
+  writePayoutResults,
+  writePayoutSummary,
+} from '../output/payment-card.js';
+import {
+  loadPayoutCsv,
+  loadPayoutRequest,
+  type PayoutItem,
+  type PayoutPlan,
+  type PayoutPlanSummary,
+} from './plan.js';
+import { type PayoutResultRow, sendPayouts } from './send.js';
+
+export interface PayoutFlags {
+  request?: string;
+  file?: string;
+  resume?: boolean;
+  force?: boolean;
+}
+
+export const PAYOUT_OP = 'payout';
+
+/** The gateway and account the money moves at; an in-process sandbox is new on every run. */
+export function gatewayIdentity(config: ResolvedConfig): string | undefined {
+  if (config.sandbox && (config.sandboxReason === 'flag' || config.sandboxReason === 'unconfigured'))
+    return undefined;
+  return `${config.baseUrl.replace(/\/+$/, '')}|${config.merchantId}|${config.accountId}`;
+}
+
+interface PlanRecordItem {
+  line: number;
+  request_id: string;
+}
+
+/** request_id per line from a run's `plan` record. */
+export function idsFromRecords(records: readonly JournalRecord[]): Map<number, string> {
+  const ids = new Map<number, string>();
+  for (const r of records) {
+    if (r.type !== 'plan' || !Array.isArray(r.items)) continue;
+    for (const item of r.items as PlanRecordItem[]) ids.set(item.line, item.request_id);
+  }
+  return ids;
+}
+
+/** Rows with a definite result (completed or failed) in a run: they are not sent again on --resume. */
+export function settledFromRecords(records: readonly JournalRecord[]): Map<number, PayoutResultRow> {
+  const settled = new Map<number, PayoutResultRow>();
+  for (const r of records) {
+    if (r.type !== 'result') continue;
+    const row = r as unknown as PayoutResultRow & { type: string; at?: string };
+    if (row.outcome === 'completed' || row.outcome === 'failed') {
+      const { type: _t, at: _a, ...rest } = row;
+      settled.set(row.line, rest);
+    }
+  }
+  return settled;
+}
+
+/**
+ * Fills request_id: kept when the input has one, taken from an earlier run of the same input when
+ * known (so the gateway recognises the payout), generated otherwise.
+ */
+export function assignRequestIds(items: PayoutItem[], previous: ReadonlyMap<number, string>): void {
+  for (const item of items) {
+    if (item.requestIdFrom === 'input') continue;
+    const before = previous.get(item.line);
+    item.request.request_id = before ?? randomUUID();
+    item.requestIdFrom = before === undefined ? 'generated' : 'journal';
+  }
+}
+
+export function payoutExitCode(rows: readonly PayoutResultRow[]): number {
+  if (rows.some((r) => r.outcome === 'unknown')) return ExitCode.gateway;
+  if (rows.some((r) => r.outcome === 'failed')) return ExitCode.someFailed;
+  return ExitCode.ok;
+}
+
+export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number> {
+  if ((opts.request === undefined) === (opts.file === undefined)) {
+    throw new UsageError(
+      'give exactly one of --request FILE.json (one payout) or --file FILE.csv (one per row)',
+    );
+  }
+  const plan: PayoutPlan =
+    opts.request !== undefined
+      ? await loadPayoutRequest(opts.request, ctx.io.cwd)
+      : await loadPayoutCsv(opts.file!, ctx.io.cwd);
+
+  const config = await ctx.config();
+  assertMayMoveMoney(config, 'payout');
+  const state = stateDir(ctx.io.env);
+  const identity = gatewayIdentity(config);
+  const journalMod = await import('../bulk/journal.js');
+  const prior = identity ? await journalMod.findRunsByInput(state, plan.sha256, PAYOUT_OP, identity) : [];
+
+  let resumedJournal: RunJournal | undefined;
+  let previousIds = new Map<number, string>();
+  let settled = new Map<number, PayoutResultRow>();
+  let reusedFrom: { runId: string; createdAt: string } | undefined;
+
+  if (opts.resume) {
+    const run = prior.find((r) => r.state === 'interrupted');
+    if (run === undefined) {
+      throw new UsageError(`there is no unfinished payout run of ${plan.displayFile} to resume`, {
+        hint:
+          prior.length > 0
+            ? `its last run ${prior[0]!.runId} finished; run without --resume to send the same request_ids again (the gateway will not pay twice)`
+            : 'run it without --resume',
+      });
+    }
+    let records: JournalRecord[];
+    if (ctx.globals.dryRun) records = (await journalMod.readRun(state, run.runId)).records;
+    else {
+      const opened = await journalMod.openRun(state, run.runId);
+      resumedJournal = opened.journal;
+      records = opened.records;
+    }
+    previousIds = idsFromRecords(records);
+    settled = settledFromRecords(records);
+    reusedFrom = { runId: run.runId, createdAt: run.header.createdAt };
+  } else if (prior.length > 0 && !opts.force) {
+    const last = prior[0]!;
+    previousIds = idsFromRecords((await journalMod.readRun(state, last.runId)).records);
+    reusedFrom = { runId: last.runId, createdAt: last.header.createdAt };
+  }
+
+  try {
+    assignRequestIds(plan.items, previousIds);
+    const toSend = plan.items.filter((item) => !settled.has(item.line));
+    const summary: PayoutPlanSummary = {
+      plan,
+      toSend: toSend.length,
+      settled: settled.size,
+      profile: config.profile,
+      baseUrl: config.baseUrl || '(in-process sandbox)',
+      ...(reusedFrom ? { reusedFrom, resume: Boolean(opts.resume) } : {}),
+    };
+    const format = ctx.globals.output ?? 'table';
+
+    if (ctx.globals.dryRun) {
+      writePayoutPlan(ctx.io, summary, { format, color: ctx.color });
+      return ExitCode.ok;
+    }
+    await confirmPayouts(ctx.io, ctx.globals, summary, { color: ctx.color });
+
+    const client = await ctx.client();
+    let journal: RunJournal;
+    if (resumedJournal) {
+      journal = resumedJournal;
+      await journal.append({ type: 'resumed', toSend: toSend.length });
+    } else {
+      journal = await journalMod.createRun(state, {
+        op: PAYOUT_OP,
+        file: plan.file,
+        sha256: plan.sha256,
+        profile: config.profile,
+        baseUrl: client.baseUrl,
+        merchantId: config.merchantId,
+        accountId: config.accountId,
+        ...(identity ? { gatewayIdentity: identity } : {}),
+        rows: plan.items.length,
+      });
+      // Every request_id is on disk before the first payout leaves: a re-run or --resume finds them.
+      await journal.append({
+        type: 'plan',
+        items: plan.items.map((i) => ({
+          line: i.line,
+          request_id: i.request.request_id,
+          from: i.requestIdFrom,
+        })),
+      });
+    }
+
+    let sent: PayoutResultRow[] = [];
+    try {
+      sent = await sendPayouts(
+        { client, journal, concurrency: ctx.globals.concurrency ?? config.concurrency },
+        toSend,
+      );
+    } finally {
+      const all = [...settled.values(), ...sent];
+      const counts = {
+        completed: all.filter((r) => r.outcome === 'completed').length,
+        failed: all.filter((r) => r.outcome === 'failed').length,
+        unknown: all.filter((r) => r.outcome === 'unknown').length,
+        unsent: plan.items.length - all.length,
+      };
+      // Unknown or unsent payouts keep the run open for --resume (same request_ids, so no double pay).
+      const terminal = counts.unknown === 0 && counts.unsent === 0 ? 'finished' : 'interrupted';
+      await journal.append({ type: terminal, counts }).catch(() => {});
+      await journal.close();
+    }
+
+    const rows = [...settled.values(), ...sent].sort((a, b) => a.line - b.line);
+    await writePayoutResults(ctx.io, rows, {
+      format,
+      color: ctx.color,
+      ...(ctx.globals.out ? { out: ctx.globals.out } : {}),
+    });
+    writePayoutSummary(ctx.io, rows, { runId: journal.runId, plan, color: ctx.color });
+    return payoutExitCode(rows);
+  } catch (err) {
+    await resumedJournal?.close().catch(() => {});
+    throw err;
+  }
+}

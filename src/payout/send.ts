@@ -1,0 +1,132 @@
+// Sends the payouts of a plan whose request_ids are already journaled: an intent record before each
+// send, the result after. The gateway is idempotent on request_id, so a payout whose answer was
+// lost is safe to send again later with the same id (re-run or --resume) — never with a new one.
+
+import type { RunJournal } from '../bulk/journal.js';
+import { AuthError, ConfigError, GatewayError, TransportError, UnknownOutcomeError } from '../errors.js';
+import type { GatewayClient } from '../gateway/client.js';
+import type { PayoutResponse } from '../gateway/types.js';
+import type { PayoutItem } from './plan.js';
+
+export type PayoutOutcome = 'completed' | 'failed' | 'unknown';
+
+/** One payout's result as shown and journaled. */
+export interface PayoutResultRow {
+  line: number;
+  request_id: string;
+  outcome: PayoutOutcome;
+  status: string;
+  payment_amount: string;
+  payment_currency: string;
+  amount_beneficiary_receives: string;
+  amount_payer_pays: string;
+  fee_amount: string;
+  fee_currency: string;
+  short_reference_id: string;
+  transaction_id: string;
+  failure_reason: string;
+  failure_type: string;
+}
+
+function text(v: unknown): string {
+  return v === undefined || v === null ? '' : String(v);
+}
+
+export function rowFromResponse(item: PayoutItem, data: PayoutResponse): PayoutResultRow {
+  const status = text(data.status);
+  return {
+    line: item.line,
+    request_id: text(item.request.request_id),
+    outcome: status.toUpperCase() === 'COMPLETED' ? 'completed' : 'failed',
+    status,
+    payment_amount: text(data.payment_amount ?? item.request.payment_amount),
+    payment_currency: text(data.payment_currency ?? item.currency),
+    amount_beneficiary_receives: text(data.amount_beneficiary_receives),
+    amount_payer_pays: text(data.amount_payer_pays),
+    fee_amount: text(data.fee_amount),
+    fee_currency: text(data.fee_currency),
+    short_reference_id: text(data.short_reference_id),
+    transaction_id: text(data.transaction_id),
+    failure_reason: text(data.failure_reason),
+    failure_type: text(data.failure_type),
+  };
+}
+
+function emptyRow(item: PayoutItem, outcome: PayoutOutcome, reason: string, type: string): PayoutResultRow {
+  return {
+    line: item.line,
+    request_id: text(item.request.request_id),
+    outcome,
+    status: '',
+    payment_amount: text(item.request.payment_amount),
+    payment_currency: item.currency,
+    amount_beneficiary_receives: '',
+    amount_payer_pays: '',
+    fee_amount: '',
+    fee_currency: '',
+    short_reference_id: '',
+    transaction_id: '',
+    failure_reason: reason,
+    failure_type: type,
+  };
+}
+
+export interface SendPayoutsOptions {
+  client: GatewayClient;
+  journal: RunJournal;
+  concurrency: number;
+  /** Called after each payout (progress). */
+  onResult?: (row: PayoutResultRow) => void;
+  signal?: AbortSignal;
+}
+
+/** Sends one payout; a definite rejection is a failed row, a lost answer an unknown one. */
+async function sendOne(opts: SendPayoutsOptions, item: PayoutItem): Promise<PayoutResultRow> {
+  await opts.journal.append({ type: 'intent', line: item.line, request_id: item.request.request_id });
+  let row: PayoutResultRow;
+  try {
+    const res = await opts.client.send(
+      'payout',
+      item.request as never,
+      opts.signal ? { signal: opts.signal } : {},
+    );
+    row = rowFromResponse(item, res.data as PayoutResponse);
+  } catch (err) {
+    // Credentials and configuration problems end the run: every other payout would fail the same way.
+    if (err instanceof AuthError || err instanceof ConfigError) throw err;
+    if (err instanceof UnknownOutcomeError) row = emptyRow(item, 'unknown', err.message, err.reason);
+    // Never reached the gateway: still unknown to the user, and safe to send again with the same id.
+    else if (err instanceof TransportError) row = emptyRow(item, 'unknown', err.message, 'not_sent');
+    else if (err instanceof GatewayError)
+      row = emptyRow(item, 'failed', err.message, err.code ?? `HTTP ${err.status ?? ''}`.trim());
+    else row = emptyRow(item, 'unknown', err instanceof Error ? err.message : String(err), 'error');
+  }
+  await opts.journal.append({ type: 'result', ...row });
+  opts.onResult?.(row);
+  return row;
+}
+
+/** Sends every item with at most `concurrency` in flight; results in item order. */
+export async function sendPayouts(
+  opts: SendPayoutsOptions,
+  items: readonly PayoutItem[],
+): Promise<PayoutResultRow[]> {
+  const results: PayoutResultRow[] = new Array(items.length);
+  let next = 0;
+  let failure: unknown;
+  const worker = async () => {
+    while (failure === undefined && next < items.length) {
+      if (opts.signal?.aborted) return;
+      const i = next++;
+      try {
+        results[i] = await sendOne(opts, items[i]!);
+      } catch (err) {
+        failure ??= err;
+      }
+    }
+  };
+  const n = Math.max(1, Math.min(opts.concurrency, items.length));
+  await Promise.all(Array.from({ length: n }, worker));
+  if (failure !== undefined) throw failure;
+  return results.filter((r) => r !== undefined);
+}

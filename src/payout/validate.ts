@@ -1,0 +1,75 @@
+// Checks one payout request before anything is sent: every field's type and format, the required
+// fields of design.md §1.7, amounts through src/money with the currency's minor digits.
+import type { InputProblem } from '../errors.js';
+import { formatAmount, parseAmount } from '../money/amount.js';
+import { checkValue, getPath, type ProblemSite } from '../pay/schema.js';
+import { PAYOUT_ACCOUNT_FIELDS, PAYOUT_REQUIRED, PAYOUT_SPEC } from './fields.js';
+
+export interface CheckedPayout {
+  /** Normalised request (codes upper-cased, amounts in canonical text); request_id may be absent. */
+  request: Record<string, unknown>;
+  /** payment_amount in minor units of payment_currency. */
+  minor: bigint;
+  currency: string;
+}
+
+function present(v: unknown): boolean {
+  return typeof v === 'string' ? v.trim() !== '' : v !== undefined && v !== null;
+}
+
+/** Returns the checked payout, or undefined when `problems` got at least one entry for it. */
+export function checkPayout(
+  raw: unknown,
+  problems: InputProblem[],
+  site: ProblemSite = {},
+): CheckedPayout | undefined {
+  const before = problems.length;
+  const request = checkValue(raw, PAYOUT_SPEC, '', problems, site) as Record<string, unknown>;
+  if (problems.length > before && (request === null || typeof request !== 'object')) return undefined;
+
+  for (const path of PAYOUT_REQUIRED) {
+    if (!present(getPath(request, path))) problems.push({ ...site, field: path, message: 'is required' });
+  }
+  if (!PAYOUT_ACCOUNT_FIELDS.some((p) => present(getPath(request, p)))) {
+    problems.push({
+      ...site,
+      field: 'beneficiary.bank_details.iban',
+      message: 'the beneficiary account is missing',
+      expected: 'beneficiary.bank_details.iban or beneficiary.bank_details.account_number',
+    });
+  }
+
+  let minor = 0n;
+  const currency = typeof request.payment_currency === 'string' ? request.payment_currency : '';
+  const amountOk = (field: string, amountText: unknown, cur: string): bigint | undefined => {
+    if (typeof amountText !== 'string' || amountText === '' || cur === '') return undefined;
+    if (problems.some((p) => p.field === field && p.line === site.line && p.file === site.file))
+      return undefined;
+    const parsed = parseAmount(amountText, cur);
+    if (!parsed.ok) {
+      problems.push({ ...site, field, message: parsed.message, expected: parsed.expected });
+      return undefined;
+    }
+    if (parsed.minor === 0n) {
+      problems.push({ ...site, field, message: 'must be more than zero' });
+      return undefined;
+    }
+    request[field] = formatAmount(parsed.minor, cur);
+    return parsed.minor;
+  };
+  const curOk = (field: string) => !problems.some((p) => p.field === field && p.line === site.line);
+  if (curOk('payment_currency')) minor = amountOk('payment_amount', request.payment_amount, currency) ?? 0n;
+  if (present(request.source_amount)) {
+    if (!present(request.source_currency)) {
+      problems.push({
+        ...site,
+        field: 'source_currency',
+        message: 'is required when source_amount is given',
+      });
+    } else if (curOk('source_currency')) {
+      amountOk('source_amount', request.source_amount, String(request.source_currency));
+    }
+  }
+  if (problems.length > before) return undefined;
+  return { request, minor, currency };
+}
