@@ -272,11 +272,13 @@ function journalWriter(
 export async function createRun(
   stateDir: string,
   header: NewRunHeader,
-  now: Date = new Date(),
+  opts: { now?: Date; runId?: string } = {},
 ): Promise<RunJournal> {
+  const now = opts.now ?? new Date();
   await mkdir(runsDir(stateDir), { recursive: true, mode: 0o700 });
   for (let attempt = 0; ; attempt++) {
-    const runId = newRunId(now);
+    // A caller-chosen id (shown in the plan before the run exists) is used once; collisions get a new one.
+    const runId = attempt === 0 && opts.runId && isRunId(opts.runId) ? opts.runId : newRunId(now);
     const dir = runDir(stateDir, runId);
     try {
       await mkdir(dir, { mode: 0o700 });

@@ -145,12 +145,16 @@ describe('lock', () => {
 
 describe('listing', () => {
   it('lists runs newest first with their state and finds runs of the same input', async () => {
-    const a = await createRun(root, header, new Date('2026-11-22T01:00:00Z'));
+    const a = await createRun(root, header, { now: new Date('2026-11-22T01:00:00Z') });
     await a.append({ type: 'finished', counts: { succeeded: 3 } });
     await a.close();
-    const b = await createRun(root, { ...header, sha256: 'other' }, new Date('2026-11-22T02:00:00Z'));
+    const b = await createRun(
+      root,
+      { ...header, sha256: 'other' },
+      { now: new Date('2026-11-22T02:00:00Z') },
+    );
     await b.append({ type: 'intent', chunk: 0 });
-    const c = await createRun(root, header, new Date('2026-11-22T03:00:00Z'));
+    const c = await createRun(root, header, { now: new Date('2026-11-22T03:00:00Z') });
     await c.append({ type: 'interrupted', counts: {} });
     await c.close();
 
@@ -173,6 +177,13 @@ describe('listing', () => {
     await a.append({ type: 'finished' });
     await a.close();
     expect((await listRuns(root))[0]!.state).toBe('finished');
+  });
+
+  it('uses a run id chosen in advance', async () => {
+    const id = newRunId();
+    const j = await createRun(root, header, { runId: id });
+    expect(j.runId).toBe(id);
+    await j.close();
   });
 
   it('returns nothing when there is no state folder yet', async () => {
