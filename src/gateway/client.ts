@@ -175,6 +175,10 @@ export function createClient(opts: ClientOptions): GatewayClient {
     if (typeof sig === 'string' && sig !== '' && signer.verify(record as SignableBody, sig)) return 'valid';
     const missing = typeof sig !== 'string' || sig === '';
     if (missing && !endpoint.signedResponse) return 'absent';
+    // /v1/authorise answers a card payment signed, but an APM payment with an unsigned result
+    // (gateway-api.md lists no encryption_data for it): recognised by its issuer_url and no card.
+    if (missing && endpoint.op === 'authorise' && 'issuer_url' in record && !('card' in record))
+      return 'absent';
     // A request rejected for its credentials cannot carry a signature the gateway could make with
     // them: report the rejection itself, not a signature problem.
     const auth = authRejection(record, { merchantId, accountId });

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+
+// design.md §2, in order.
+const COMMANDS = [
+  'config',
+  'pay',
+  'query',
+  'capture',
+  'cancel',
+  'review',
+  'refund',
+  'refunds',
+  'payout',
+  'runs',
+  'call',
+  'sandbox',
+  'completion',
+];
+const SUBCOMMANDS = [
+  'init',
+  'set',
+  'get',
+  'list',
+  'use',
+  'card',
+  'apm',
+  'checkout',
+  'show',
+  'resume',
+  'search',
+];
+
+describe('payops command line', () => {
+  it('--help lists every command of design.md §2', async () => {
+    const r = await runCli(['--help']);
+    expect(r.code).toBe(0);
+    for (const name of COMMANDS) expect(r.stdout).toMatch(new RegExp(`^  ${name}\\b`, 'm'));
+  });
+
+  it('has no colour codes when not on a terminal, or with NO_COLOR', async () => {
+    for (const env of [{}, { NO_COLOR: '1' }]) {
+      const r = await runCli(['call', '/v1/capture', '--data', 'x'], { env });
+      expect(r.code).toBe(2);
+      expect(r.stdout + r.stderr).not.toMatch(/\x1b\[/);
+    }
+  });
+
+  for (const shell of ['bash', 'zsh', 'fish']) {
+    it(`completion ${shell} covers every command, subcommand and option`, async () => {
+      const r = await runCli(['completion', shell]);
+      expect(r.code).toBe(0);
+      for (const name of [...COMMANDS, ...SUBCOMMANDS]) expect(r.stdout).toContain(name);
+      for (const option of [
+        'profile',
+        'sandbox',
+        'output',
+        'dry-run',
+        'allow-insecure-http',
+        'json',
+        'data',
+        'form',
+      ]) {
+        expect(r.stdout).toContain(option);
+      }
+    });
+  }
+
+  it('completion rejects an unknown shell (exit 2)', async () => {
+    const r = await runCli(['completion', 'tcsh']);
+    expect(r.code).toBe(2);
+  });
+});
