@@ -7,7 +7,7 @@ import type { PaymentKind } from '../pay/fields.js';
 import type { PayResult } from '../pay/pay.js';
 import type { PayoutPlan, PayoutPlanSummary } from '../payout/plan.js';
 import type { PayoutResultRow } from '../payout/send.js';
-import { redactBody } from './redact.js';
+import { redactBody, redactText } from './redact.js';
 
 export interface PayOutputOptions {
   format: OutputFormat;
@@ -166,8 +166,7 @@ export function payResultData(result: PayResult, savedTo?: string): Record<strin
   const { html: _html, ...rest } = result as PayResult & { html?: string };
   const data: Record<string, unknown> = { ...rest };
   if (savedTo !== undefined) data.saved_to = savedTo;
-  // Defence in depth: a result never carries card data, but it is about to leave the process.
-  return redactBody(data);
+  return data;
 }
 
 /** One flat row for --output csv. */
@@ -211,7 +210,8 @@ function csvLines(row: Record<string, string>): string {
 
 export function writePayResult(io: Io, result: PayResult, opts: PayOutputOptions): void {
   if (opts.format === 'json') {
-    io.stdout.write(`${JSON.stringify(payResultData(result, opts.savedTo), null, 2)}\n`);
+    // Defence in depth: a result never carries a full card number, but it is about to leave the process.
+    io.stdout.write(`${redactText(JSON.stringify(payResultData(result, opts.savedTo), null, 2))}\n`);
   } else if (opts.format === 'csv') {
     io.stdout.write(csvLines(payResultRow(result, opts.savedTo)));
   } else if (result.kind === 'apm' && result.issuer_url !== undefined) {

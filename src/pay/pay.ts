@@ -89,6 +89,12 @@ function riskReasonsOf(value: unknown): RiskReason[] {
   return out;
 }
 
+/** The gateway's masked card as it is when already masked (first 6, last 4), else masked here. */
+export function maskedOf(gatewayCard: unknown, fallback: string): string {
+  if (typeof gatewayCard !== 'string' || gatewayCard === '') return fallback;
+  return /^\d{0,6}\*+\d{0,4}$/.test(gatewayCard) ? gatewayCard : maskPan(gatewayCard);
+}
+
 export async function payByCard(
   client: GatewayClient,
   body: Record<string, unknown>,
@@ -111,7 +117,7 @@ export async function payByCard(
       kind: 'card',
       ...head,
       outcome,
-      masked_card: typeof data.card === 'string' && data.card !== '' ? maskPan(data.card) : masked,
+      masked_card: maskedOf(data.card, masked),
       result,
     };
   } catch (err) {
