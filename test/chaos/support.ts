@@ -215,3 +215,50 @@ export function prng(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+// ------------------------------------------------------------------------------- request counter
+
+export interface CountingProxy {
+  url: string;
+  /** Paths of every /v1/ request that reached the proxy (i.e. was sent to the gateway). */
+  hits: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * A loopback proxy in front of the sandbox that records every gateway request: "nothing was sent"
+ * is then a fact observed on the wire, not inferred from the ledger alone.
+ */
+export async function countingProxy(target: string): Promise<CountingProxy> {
+  const { createServer } = await import('node:http');
+  const hits: string[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (b: Buffer) => chunks.push(b));
+    req.on('end', () => {
+      if (req.url?.startsWith('/v1/')) hits.push(req.url);
+      const method = req.method ?? 'GET';
+      fetch(`${target}${req.url}`, {
+        method,
+        headers: { 'content-type': req.headers['content-type'] ?? 'application/octet-stream' },
+        body: method === 'GET' || method === 'HEAD' ? undefined : Buffer.concat(chunks),
+      })
+        .then(async (r) => {
+          res.writeHead(r.status, { 'content-type': r.headers.get('content-type') ?? 'text/plain' });
+          res.end(Buffer.from(await r.arrayBuffer()));
+        })
+        .catch(() => res.destroy());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    hits,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,116 @@
+// Secrets never leak (issue 7): a whole session with --debug on every command — configuration with
+// the sign key on stdin, a card payment with a canary card number and security code on stdin, a
+// bulk refund, queries, runs, a raw call — then every byte it produced is searched: stdout, stderr,
+// and every file under PAYOPS_HOME (config, journals, logs) and the working folder. The masked
+// card number (first 6, last 4) is allowed; the sign key may live only in the 0600 config file.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { type RunResult, runPayops, SIGN_KEY, TestSandbox, tempDir, writeCsv } from '../chaos/support.js';
+
+const CARD = '4242424242424242';
+const CARD_SPACED = '4242 4242 4242 4242';
+/** Four digits (the sandbox accepts 3–4) so that a match is not a coincidence. */
+const SECURITY_CODE = '8357';
+/** The code as a token: not inside a longer run of digits or hex (ids, hashes, timestamps). */
+const SECURITY_CODE_RE = new RegExp(`(?<![0-9a-fA-F])${SECURITY_CODE}(?![0-9a-fA-F])`);
+
+let sandbox: TestSandbox;
+const dir = tempDir('secrets');
+const home = join(dir.path, 'home');
+
+beforeAll(async () => {
+  sandbox = await TestSandbox.start();
+});
+afterAll(async () => {
+  await sandbox?.close();
+  dir.remove();
+});
+
+function filesUnder(root: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(root, { withFileTypes: true })) {
+    const path = join(root, entry.name);
+    if (entry.isDirectory()) out.push(...filesUnder(path));
+    else if (entry.isFile()) out.push(path);
+  }
+  return out;
+}
+
+test('a full --debug session leaks neither the sign key nor the card number nor the security code', async () => {
+  // Only PAYOPS_HOME: the credentials come from the profile this session writes.
+  const env = { PATH: process.env.PATH, HOME: home, PAYOPS_HOME: home, NO_COLOR: '1' };
+  const outputs: Array<{ step: string; r: RunResult }> = [];
+  const run = async (step: string, args: string[], input = '', expectCodes = [0]) => {
+    const r = await runPayops([...args, '--debug'], { env, input, cwd: dir.path });
+    outputs.push({ step, r });
+    expect(expectCodes, `${step}: exit ${r.code}\n${r.stderr.slice(0, 3000)}`).toContain(r.code);
+    return r;
+  };
+
+  await run('config set base_url', ['config', 'set', 'base_url', sandbox.url]);
+  await run('config set merchant_id', ['config', 'set', 'merchant_id', '800001']);
+  await run('config set account_id', ['config', 'set', 'account_id', '800001001']);
+  await run('config set sign_key (stdin)', ['config', 'set', 'sign_key'], `${SIGN_KEY}\n`);
+  await run('config list', ['config', 'list']);
+  await run('config get sign_key', ['config', 'get', 'sign_key']);
+
+  const paid = await run(
+    'pay card',
+    ['pay', 'card', '--amount', '12.50', '--currency', 'USD', '--expiry', '12/2030', '--output', 'json'],
+    `${CARD}\n${SECURITY_CODE}\n`,
+  );
+  // The --debug log really carried the request (masked), so the search below is not vacuous.
+  expect(paid.stderr).toContain('/v1/authorise');
+  await run(
+    'pay card (declined)',
+    ['pay', 'card', '--amount', '5.00', '--currency', 'USD', '--expiry', '12/2030'],
+    `4000000000000002\n${SECURITY_CODE}\n`,
+    [1],
+  );
+
+  const orders = await sandbox.createOrders(3, '3000');
+  const file = join(dir.path, 'refunds.csv');
+  writeCsv(
+    file,
+    ['transaction_id', 'order_no', 'currency', 'amount', 'refund_amount', 'refund_reason'],
+    orders.map((o) => [o.transaction_id, o.order_no, o.currency, o.amount, o.amount, 'secrets test']),
+  );
+  await run('refund', ['refund', '--file', file, '--yes', '--out', join(dir.path, 'results.csv')]);
+  await run('query', ['query', '--transaction-id', orders[0]!.transaction_id, '--output', 'json']);
+  await run('refunds search', ['refunds', 'search', '--transaction-id', orders[0]!.transaction_id]);
+  await run('runs list', ['runs', 'list']);
+  await run('call', [
+    'call',
+    '/v1/retrievalTrans',
+    '--form',
+    '--data',
+    `transaction_id=${orders[1]!.transaction_id}`,
+  ]);
+  expect(await sandbox.ledger()).toHaveLength(3);
+
+  const leaks: string[] = [];
+  const search = (where: string, text: string, allowKey = false) => {
+    if (!allowKey && text.includes(SIGN_KEY)) leaks.push(`${where}: sign key`);
+    if (text.includes(CARD) || text.includes(CARD_SPACED)) leaks.push(`${where}: card number`);
+    if (SECURITY_CODE_RE.test(text)) leaks.push(`${where}: security code`);
+  };
+  for (const { step, r } of outputs) {
+    search(`${step} stdout`, r.stdout);
+    search(`${step} stderr`, r.stderr);
+  }
+  const files = filesUnder(dir.path);
+  expect(files.some((f) => f.includes('journal'))).toBe(true);
+  for (const f of files) {
+    const text = readFileSync(f).toString('latin1');
+    const name = relative(dir.path, f);
+    // The profile holds the key by design; it must be the owner's alone, and hold it once.
+    const isConfig = /config\.json$/.test(f) && text.includes('"sign_key"');
+    if (isConfig) {
+      expect(statSync(f).mode & 0o077, `${name} must be mode 0600`).toBe(0);
+      expect(text.split(SIGN_KEY).length - 1, `${name} holds the key once`).toBe(1);
+    }
+    search(name, text, isConfig);
+  }
+  expect(leaks).toEqual([]);
+});
