@@ -176,6 +176,8 @@ export async function createTransport(opts: TransportOptions = {}): Promise<Tran
       log.debug(`> ${method} ${req.path} ${redactWireBody(req.body, req.contentType)}`);
     const started = performance.now();
     for (let attempt = 1; ; attempt++) {
+      // Stopped between attempts: this attempt sends nothing, and earlier ones never reached the server.
+      if (req.signal?.aborted) throw new InterruptedError('interrupted before the request was sent');
       const attemptStarted = performance.now();
       let failure: FailureClass | undefined;
       let cause: unknown;

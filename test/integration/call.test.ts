@@ -151,6 +151,17 @@ describe('payops call', () => {
     expect(r.stderr).toContain('424242******4242');
   });
 
+  it('accepts --sign-key but warns about shell history', async () => {
+    server = await startRecordingServer(() => signedJson({ return_status: '1' }));
+    const r = await runCli(['--sign-key', KEY, 'call', '/v1/capture', '--data', 'a=1'], {
+      env: envFor(server.url, null),
+    });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('shell history');
+    expect(r.stderr).toContain('signature verified');
+    expect(r.stdout + r.stderr).not.toContain(KEY);
+  });
+
   it('refuses plain http to a remote host unless --allow-insecure-http', async () => {
     const r = await runCli(['call', '/v1/capture', '--data', 'a=1'], {
       env: envFor('http://gateway.invalid'),

@@ -1,0 +1,64 @@
+import { errors } from 'undici';
+import { describe, expect, it } from 'vitest';
+import {
+  backoffMs,
+  classifyFailure,
+  DEFAULT_RETRY_POLICY,
+  retryAfterMs,
+  retryableFailure,
+  retryableStatus,
+} from '../../../src/gateway/retry.js';
+
+const code = (c: string) => Object.assign(new Error(c), { code: c });
+
+describe('retry policy', () => {
+  it('classifies failures that never reached the server', () => {
+    for (const c of [
+      'ECONNREFUSED',
+      'ENOTFOUND',
+      'EAI_AGAIN',
+      'UND_ERR_CONNECT_TIMEOUT',
+      'CERT_HAS_EXPIRED',
+      'ERR_SSL_WRONG_VERSION_NUMBER',
+    ]) {
+      expect(classifyFailure(code(c)).kind, c).toBe('neverSent');
+    }
+    // Wrapped one level down, as fetch-style errors are.
+    expect(classifyFailure(new Error('fetch failed', { cause: code('ECONNREFUSED') })).kind).toBe(
+      'neverSent',
+    );
+    expect(classifyFailure(new errors.HeadersTimeoutError()).kind).toBe('timeout');
+    expect(classifyFailure(new errors.BodyTimeoutError()).kind).toBe('timeout');
+    expect(classifyFailure(code('ECONNRESET')).kind).toBe('reset');
+    expect(classifyFailure(new Error('mystery')).kind).toBe('reset');
+  });
+
+  it('retries money-moving requests only when they never left', () => {
+    expect(retryableFailure({ kind: 'neverSent', what: 'x' }, 'moneyMoving')).toBe(true);
+    expect(retryableFailure({ kind: 'timeout' }, 'moneyMoving')).toBe(false);
+    expect(retryableFailure({ kind: 'reset' }, 'raw')).toBe(false);
+    expect(retryableFailure({ kind: 'timeout' }, 'readOnly')).toBe(true);
+    expect(retryableStatus(503, 'moneyMoving')).toBe(false);
+    expect(retryableStatus(503, 'readOnly')).toBe(true);
+    expect(retryableStatus(429, 'readOnly')).toBe(true);
+    expect(retryableStatus(404, 'readOnly')).toBe(false);
+  });
+
+  it('backs off exponentially with jitter, capped', () => {
+    const p = { ...DEFAULT_RETRY_POLICY, baseDelayMs: 100, maxDelayMs: 1000 };
+    expect(backoffMs(1, p, () => 0)).toBe(50);
+    expect(backoffMs(1, p, () => 1)).toBe(100);
+    expect(backoffMs(3, p, () => 1)).toBe(400);
+    expect(backoffMs(10, p, () => 1)).toBe(1000);
+  });
+
+  it('reads Retry-After as seconds or a date, capped', () => {
+    const p = { ...DEFAULT_RETRY_POLICY, maxDelayMs: 10_000 };
+    expect(retryAfterMs('3', p)).toBe(3000);
+    expect(retryAfterMs('600', p)).toBe(10_000);
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    expect(retryAfterMs('Thu, 01 Jan 2026 00:00:05 GMT', p, now)).toBe(5000);
+    expect(retryAfterMs(undefined, p)).toBeUndefined();
+    expect(retryAfterMs('soon', p)).toBeUndefined();
+  });
+});
