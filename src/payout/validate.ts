@@ -13,6 +13,18 @@ export interface CheckedPayout {
   currency: string;
 }
 
+/** ISO 13616: country, check digits, then 11–30 letters/digits; mod 97 of the rearranged text is 1. */
+export function ibanValid(iban: string): boolean {
+  const s = iban.replace(/\s/g, '').toUpperCase();
+  if (!/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(s)) return false;
+  let rem = 0;
+  for (const ch of s.slice(4) + s.slice(0, 4)) {
+    const v = ch >= 'A' ? String(ch.charCodeAt(0) - 55) : ch;
+    for (const d of v) rem = (rem * 10 + (d.charCodeAt(0) - 48)) % 97;
+  }
+  return rem === 1;
+}
+
 function present(v: unknown): boolean {
   return typeof v === 'string' ? v.trim() !== '' : v !== undefined && v !== null;
 }
@@ -36,6 +48,16 @@ export function checkPayout(
       field: 'beneficiary.bank_details.iban',
       message: 'the beneficiary account is missing',
       expected: 'beneficiary.bank_details.iban or beneficiary.bank_details.account_number',
+    });
+  }
+
+  const iban = getPath(request, 'beneficiary.bank_details.iban');
+  if (typeof iban === 'string' && iban.trim() !== '' && !ibanValid(iban)) {
+    problems.push({
+      ...site,
+      field: 'beneficiary.bank_details.iban',
+      message: `"${iban}" is not a valid IBAN (its check digits do not match)`,
+      expected: 'an IBAN such as DE89370400440532013000 (spaces allowed)',
     });
   }
 

@@ -8,7 +8,7 @@ import {
   settledFromRecords,
 } from '../../../src/payout/run.js';
 import type { PayoutResultRow } from '../../../src/payout/send.js';
-import { checkPayout } from '../../../src/payout/validate.js';
+import { checkPayout, ibanValid } from '../../../src/payout/validate.js';
 
 function valid(): Record<string, unknown> {
   return {
@@ -77,6 +77,15 @@ describe('checkPayout', () => {
       [{ source_amount: '10.5', source_currency: 'JPY' }, 'source_amount'],
       [{ payer: { entity_type: 'X', date_of_birth: '01-02-1990' } }, 'payer.date_of_birth'],
       [{ unknown_field: 'x' }, 'unknown_field'],
+      [
+        {
+          beneficiary: {
+            entity_type: 'COMPANY',
+            bank_details: { account_name: 'A', iban: 'DE89370400440532013001' },
+          },
+        },
+        'beneficiary.bank_details.iban',
+      ],
     ];
     for (const [patch, field] of cases) {
       const problems: InputProblem[] = [];
@@ -86,6 +95,15 @@ describe('checkPayout', () => {
         JSON.stringify(patch),
       ).toEqual([field]);
     }
+  });
+});
+
+describe('ibanValid', () => {
+  it('checks the mod-97 check digits', () => {
+    expect(ibanValid('DE89370400440532013000')).toBe(true);
+    expect(ibanValid('GB82 WEST 1234 5698 7654 32')).toBe(true);
+    expect(ibanValid('DE89370400440532013001')).toBe(false);
+    expect(ibanValid('DE89')).toBe(false);
   });
 });
 

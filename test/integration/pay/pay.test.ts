@@ -1,0 +1,268 @@
+// pay card|apm|checkout through the real binary against a sandbox in this process.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, tempDir } from '../../helpers/run-cli.js';
+import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
+import { CARDS, health, setFaults } from './support.js';
+
+let sandbox: TestSandbox;
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+});
+afterAll(async () => {
+  await sandbox?.close();
+});
+
+const ORDER = ['--amount', '12.50', '--currency', 'USD', '--expiry', '12/2035'];
+
+function payCard(card: string, extra: string[] = [], code = '123') {
+  return runCli(['--output', 'json', 'pay', 'card', ...ORDER, ...extra], {
+    env: sandbox.env,
+    input: `${card}\n${code}\n`,
+  });
+}
+
+describe('pay card: the test cards of design.md §1.5', () => {
+  it.each([
+    ['approved', CARDS.approved, 0, 'approved', '1', '0000'],
+    ['declined', CARDS.declined, 1, 'declined', '0', 'E3001'],
+    ['insufficient funds', CARDS.insufficient, 1, 'declined', '0', 'E3002'],
+    ['3-D Secure challenge', CARDS.threeDs, 3, 'pending', '2', 'E3003'],
+    ['held for review', CARDS.review, 3, 'pending', '2', '0000'],
+  ])('%s (card %s) → exit %i', async (_name, card, exit, outcome, orderStatus, code) => {
+    const r = await payCard(card);
+    expect(r.stderr).not.toContain(card);
+    expect(r.code, r.stderr).toBe(exit);
+    const out = JSON.parse(r.stdout);
+    expect(out.outcome).toBe(outcome);
+    expect(out.result.order_status).toBe(orderStatus);
+    expect(out.result.result_info.startsWith(`${code}:`)).toBe(true);
+    expect(out.masked_card).toBe(`${card.slice(0, 6)}******${card.slice(-4)}`);
+    expect(out.result.transaction_id).toMatch(/^T\d+/);
+    expect(out.order_no).toMatch(/^PO-\d{14}-[0-9a-f]{6}$/);
+    expect(r.stderr).toContain(`order_no ${out.order_no} (generated)`);
+  });
+
+  it('a past expiry is declined with E3004', async () => {
+    const r = await runCli(
+      ['--output', 'json', 'pay', 'card', '--amount', '5', '--currency', 'EUR', '--expiry', '01/20'],
+      {
+        env: sandbox.env,
+        input: `${CARDS.approved}\n123\n`,
+      },
+    );
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout).result.result_info).toMatch(/^E3004:/);
+  });
+
+  it('shows risk, 3-D Secure and recurring fields on the card', async () => {
+    const r = await runCli(
+      [
+        '--output',
+        'table',
+        'pay',
+        'card',
+        '--request',
+        'samples/card-request.json',
+        '--expiry',
+        '12/2035',
+        '--order-no',
+        `T-${Date.now()}`,
+      ],
+      { env: sandbox.env, input: `${CARDS.approved}\n123\n` },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    for (const text of [
+      'Payment approved',
+      '1 approved',
+      '424242******4242',
+      'threeds_result',
+      'authenticated',
+      'risk_action',
+      'ACCEPT',
+      'risk_reasons',
+      'Mug of the month',
+      'recurring_id',
+    ]) {
+      expect(r.stdout).toContain(text);
+    }
+  });
+
+  it('refuses a card number given as an argument, before anything is sent', async () => {
+    const before = await health(sandbox.url);
+    for (const args of [
+      ['pay', 'card', ...ORDER, CARDS.approved],
+      ['pay', 'card', ...ORDER, '--note', '4242 4242 4242 4242'],
+      ['pay', 'card', ...ORDER, '--card=4242-4242-4242-4242'],
+      ['pay', CARDS.approved],
+    ]) {
+      const r = await runCli(args, { env: sandbox.env, input: `${CARDS.approved}\n123\n` });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/looks like a card number/);
+      expect(r.stderr).toMatch(/stdin/);
+      expect(r.stderr + r.stdout).not.toMatch(/4242[ -]?4242[ -]?4242[ -]?4242/);
+    }
+    expect((await health(sandbox.url)).orders).toBe(before.orders);
+  });
+
+  it('refuses card data inside --request and invalid card input, sending nothing', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'req.json');
+    writeFileSync(
+      file,
+      JSON.stringify({ amount: '1', currency: 'USD', card: CARDS.approved, security_code: '123' }),
+    );
+    const before = await health(sandbox.url);
+    const a = await runCli(['pay', 'card', '--request', file, '--expiry', '12/2035'], {
+      env: sandbox.env,
+      input: `${CARDS.approved}\n123\n`,
+    });
+    expect(a.code).toBe(2);
+    expect(a.stderr).toMatch(/card data is never read from a file/);
+    const b = await payCard('4242424242424241');
+    expect(b.code).toBe(2);
+    expect(b.stderr).toMatch(/Luhn/);
+    const c = await payCard(CARDS.approved, [], '12');
+    expect(c.code).toBe(2);
+    const d = await runCli(['pay', 'card', ...ORDER], { env: sandbox.env, input: '' });
+    expect(d.code).toBe(2);
+    expect(d.stderr).toMatch(/no card number on stdin/);
+    const e = await runCli(['pay', 'card', '--amount', '1,50', '--currency', 'USD', '--expiry', '12/2035'], {
+      env: sandbox.env,
+      input: `${CARDS.approved}\n123\n`,
+    });
+    expect(e.code).toBe(2);
+    expect(e.stderr).toMatch(/amount/);
+    expect((await health(sandbox.url)).orders).toBe(before.orders);
+  });
+
+  it('a dry run prints the request and sends nothing', async () => {
+    const before = await health(sandbox.url);
+    const r = await runCli(
+      ['--dry-run', '--output', 'json', 'pay', 'card', ...ORDER, '--shopper-email', 'a@example.com'],
+      {
+        env: sandbox.env,
+      },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      dry_run: true,
+      request: { amount: '12.50', shopper_email: 'a@example.com' },
+    });
+    expect((await health(sandbox.url)).orders).toBe(before.orders);
+  });
+
+  it('a lost answer is reported unknown with the order to query, and never sent twice', async () => {
+    await setFaults(sandbox.url, { mode: 'drop_after_commit', rate: 1, paths: ['/v1/authorise'] });
+    try {
+      const before = await health(sandbox.url);
+      const r = await payCard(CARDS.approved, ['--order-no', `LOST-${Date.now()}`]);
+      expect(r.code).toBe(3);
+      const out = JSON.parse(r.stdout);
+      expect(out.outcome).toBe('unknown');
+      expect(out.unknown.queryCommand).toBe(`payops query --order-no ${out.order_no}`);
+      expect(r.stderr).toContain(`payops query --order-no ${out.order_no}`);
+      expect((await health(sandbox.url)).orders).toBe(before.orders + 1);
+    } finally {
+      await setFaults(sandbox.url, { mode: 'none' });
+    }
+  });
+
+  it('a read-only profile refuses (exit 4)', async () => {
+    const home = tempDir();
+    const set = await runCli(['config', 'set', 'read_only', 'true'], { env: sandbox.env, home });
+    expect(set.code, set.stderr).toBe(0);
+    const r = await runCli(['pay', 'card', ...ORDER], {
+      env: sandbox.env,
+      home,
+      input: `${CARDS.approved}\n123\n`,
+    });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(/read-only/);
+  });
+});
+
+describe('pay apm', () => {
+  it('prints the issuer_url on stdout', async () => {
+    const r = await runCli(['--output', 'table', 'pay', 'apm', '--request', 'samples/apm-request.json'], {
+      env: sandbox.env,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const url = r.stdout.trim();
+    expect(url.startsWith(`${sandbox.url}/`)).toBe(true);
+    expect(r.stderr).toContain('issuer_url');
+    const page = await fetch(url);
+    expect(page.status).toBe(200);
+  });
+
+  it('takes the fields and person as flags', async () => {
+    const r = await runCli(
+      [
+        '--output',
+        'json',
+        'pay',
+        'apm',
+        '--payment-method',
+        'PIX',
+        '--amount',
+        '10',
+        '--currency',
+        'BRL',
+        '--person-email',
+        'p@example.com',
+        '--person-address-country',
+        'br',
+      ],
+      { env: sandbox.env },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({ kind: 'apm', outcome: 'pending', payment_method: 'PIX', amount: '10.00' });
+    expect(out.issuer_url).toMatch(/^http:\/\/127\.0\.0\.1:/);
+  });
+
+  it('requires --payment-method', async () => {
+    const r = await runCli(['pay', 'apm', '--amount', '10', '--currency', 'BRL'], { env: sandbox.env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/payment_method/);
+  });
+});
+
+describe('pay checkout', () => {
+  it('writes the page and reports the form fields', async () => {
+    const out = join(tempDir(), 'checkout.html');
+    const r = await runCli(
+      [
+        '--output',
+        'json',
+        '--out',
+        out,
+        'pay',
+        'checkout',
+        '--request',
+        'samples/checkout-request.json',
+        '--first-name',
+        'Zoë & "Co"',
+      ],
+      {
+        env: sandbox.env,
+      },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(out)).toBe(true);
+    const html = readFileSync(out, 'utf8');
+    expect(html).toMatch(/<form/i);
+    const result = JSON.parse(r.stdout);
+    expect(result.saved_to).toBe(out);
+    expect(result.form.method).toBe('POST');
+    expect(result.form.action).toContain(sandbox.url);
+    const f = result.form.fields;
+    expect(f.orderNo).toBe(result.order_no);
+    expect(f.orderAmount).toBe('49.90');
+    expect(f.orderCurrency).toBe('EUR');
+    expect(f.firstName).toBe('Zoë & "Co"');
+    for (const name of ['merNo', 'signInfo', 'gbc_id', 'connector_code', 'to_pass_page'])
+      expect(f).toHaveProperty(name);
+  });
+});
