@@ -101,7 +101,7 @@ export function orderCardSections(order: OrderRecord, opts: OrderCardOptions = {
       heading: `Refunds (${opts.refunds.length})`,
       rows:
         opts.refunds.length === 0
-          ? [['', 'none']]
+          ? [['none', '']]
           : opts.refunds.map((r): CardRow => [r.refund_reference_id || '?', refundLine(r)]),
     });
   }

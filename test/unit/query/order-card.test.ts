@@ -78,7 +78,7 @@ describe('order card', () => {
   it('lists refunds only when asked for, "none" when there are none', () => {
     expect(orderCardSections(order()).some((s) => s.heading?.startsWith('Refunds'))).toBe(false);
     const none = orderCardSections(order(), { refunds: [] }).find((s) => s.heading === 'Refunds (0)')!;
-    expect(none.rows).toEqual([['', 'none']]);
+    expect(none.rows).toEqual([['none', '']]);
     const two = orderCardSections(order(), { refunds: [refund(1), refund(2, { refund_amount: '5.5' })] });
     const rows = two.find((s) => s.heading === 'Refunds (2)')!.rows;
     expect(rows.map((r) => r[0])).toEqual(['T100-01', 'T100-02']);

@@ -1,0 +1,138 @@
+// Output of `payops query` and `payops refunds search`: a card for one order on a terminal, a table
+// for several, JSON or flattened CSV with every gateway field for scripts (stdout or --out FILE).
+// The not-found list and notices go to stderr.
+import type { Context } from '../context.js';
+import { columnsOf, flatten } from '../query/flatten.js';
+import type { StatusLabels } from '../query/labels.js';
+import {
+  type DataRow,
+  notFoundLines,
+  orderDataRows,
+  orderTable,
+  refundDataRows,
+  refundTable,
+  type TableData,
+} from '../query/rows.js';
+import type { QueryOutcome, RefundSearchOutcome } from '../query/search.js';
+import { orderCardSections, orderCardTitle } from './order-card.js';
+
+type Format = 'table' | 'csv' | 'json';
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+export async function writeQueryResult(
+  ctx: Context,
+  outcome: QueryOutcome,
+  labels: StatusLabels,
+): Promise<void> {
+  const format = formatOf(ctx);
+  if (format === 'table' && !ctx.globals.out) {
+    if (outcome.orders.length === 1) {
+      const order = outcome.orders[0]!;
+      const opts = outcome.refunds
+        ? { labels, refunds: outcome.refunds.get(order.transaction_id) ?? [] }
+        : { labels };
+      ctx.io.stdout.write(
+        renderCard(orderCardTitle(order, labels), orderCardSections(order, opts), ctx.color),
+      );
+    } else if (outcome.orders.length > 1) {
+      ctx.io.stdout.write(renderTable(orderTable(outcome, labels)));
+    }
+  } else {
+    await writeData(ctx, format, orderDataRows(outcome, labels));
+  }
+  notices(ctx, outcome, 'order', 'not found');
+}
+
+export async function writeRefundResult(
+  ctx: Context,
+  outcome: RefundSearchOutcome,
+  labels: StatusLabels,
+): Promise<void> {
+  const format = formatOf(ctx);
+  if (format === 'table' && !ctx.globals.out) {
+    if (outcome.refunds.length > 0) ctx.io.stdout.write(renderTable(refundTable(outcome, labels)));
+  } else {
+    await writeData(ctx, format, refundDataRows(outcome, labels));
+  }
+  notices(ctx, { ...outcome, orders: outcome.refunds }, 'refund record', 'without refund records');
+}
+
+function notices(
+  ctx: Context,
+  o: {
+    orders: readonly unknown[];
+    notFound: QueryOutcome['notFound'];
+    requests: number;
+    mayHaveMore: boolean;
+    limit: number;
+  },
+  noun: string,
+  missing: string,
+): void {
+  for (const line of notFoundLines(o.notFound, missing)) ctx.log.warn(line);
+  if (o.mayHaveMore) {
+    ctx.log.warn(
+      `the gateway returned ${o.limit} ${noun}s, the most it sends for a date range: there may be more; narrow the range`,
+    );
+  }
+  ctx.log.info(`${plural(o.orders.length, noun)} found · ${plural(o.requests, 'request')}`);
+}
+
+async function writeData(ctx: Context, format: Format, rows: DataRow[]): Promise<void> {
+  if (format === 'json') {
+    await emit(ctx, `${JSON.stringify(rows, null, 2)}\n`);
+    return;
+  }
+  const flat = rows.map((r) => flatten(r));
+  const columns = columnsOf(flat);
+  const lines = [columns, ...flat.map((f) => columns.map((c) => f[c] ?? ''))].map((cells) =>
+    cells.map(csvCell).join(','),
+  );
+  await emit(ctx, `${lines.join('\r\n')}\r\n`);
+}
+
+// ---- stand-ins until the shared output API lands (resolveFormat, renderTable, renderCard, CSV writer)
+
+function formatOf(ctx: Context): Format {
+  if (ctx.globals.output) return ctx.globals.output;
+  if (ctx.globals.out) return /\.json$/i.test(ctx.globals.out) ? 'json' : 'csv';
+  return ctx.io.stdout.isTTY ? 'table' : 'csv';
+}
+
+async function emit(ctx: Context, text: string): Promise<void> {
+  if (ctx.globals.out) {
+    const { writeFile } = await import('node:fs/promises');
+    const { resolve } = await import('node:path');
+    await writeFile(resolve(ctx.io.cwd, ctx.globals.out), text);
+  } else {
+    ctx.io.stdout.write(text);
+  }
+}
+
+function csvCell(v: string): string {
+  const safe = /^[=+\-@\t\r]/.test(v) && !/^-?\d+(\.\d+)?$/.test(v) ? `'${v}` : v;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+function renderTable(t: TableData): string {
+  const widths = t.head.map((h, i) => Math.max(h.length, ...t.rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
+  return `${[line(t.head), ...t.rows.map(line)].join('\n')}\n`;
+}
+
+function renderCard(title: string, sections: ReturnType<typeof orderCardSections>, _color: boolean): string {
+  const width = Math.max(0, ...sections.flatMap((s) => s.rows.map((r) => r[0].length)));
+  const out = [title];
+  for (const s of sections) {
+    if (s.heading) out.push(s.heading);
+    for (const [k, v] of s.rows) out.push(`  ${k.padEnd(width)}  ${v}`);
+  }
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,55 @@
+// Implementations of `payops query` and `payops refunds search`: flags → Selection → core search →
+// output. Loaded only when one of these commands runs.
+import type { Context } from '../context.js';
+import { ExitCode } from '../errors.js';
+import { formatIsoUtc, formatLocal } from './dates.js';
+import { queryOrders, type SearchDeps, searchRefunds } from './search.js';
+import { buildSelection, type Selection, type SelectorFlags } from './selection.js';
+import { readSelectorFile } from './selector-file.js';
+
+export interface SearchFlags extends SelectorFlags {
+  file?: string;
+}
+
+export interface QueryFlags extends SearchFlags {
+  withRefunds?: boolean;
+}
+
+/** Everything the user typed is checked (exit 2) before configuration is read or anything is sent. */
+async function selectionOf(ctx: Context, flags: SearchFlags): Promise<Selection> {
+  const fromFile = flags.file === undefined ? undefined : await readSelectorFile(flags.file, ctx.io.cwd);
+  const sel = buildSelection(flags, fromFile);
+  if (sel.start || sel.end) {
+    // Say which instants the typed dates became: local vs UTC is the classic surprise.
+    const show = (d: Date | undefined) => (d ? `${formatLocal(d)} (${formatIsoUtc(d)})` : '…');
+    ctx.log.info(`range: ${show(sel.start)} → ${show(sel.end)}`);
+  }
+  return sel;
+}
+
+async function depsOf(ctx: Context): Promise<{ deps: SearchDeps; labels: Record<string, string> }> {
+  const config = await ctx.config();
+  const client = await ctx.client();
+  return {
+    deps: { client, concurrency: ctx.globals.concurrency ?? config.concurrency, log: ctx.log },
+    labels: config.statusLabels ?? {},
+  };
+}
+
+export async function runQuery(ctx: Context, flags: QueryFlags): Promise<number> {
+  const sel = await selectionOf(ctx, flags);
+  const { deps, labels } = await depsOf(ctx);
+  const outcome = await queryOrders(deps, sel, { withRefunds: Boolean(flags.withRefunds) });
+  const { writeQueryResult } = await import('../output/search-view.js');
+  await writeQueryResult(ctx, outcome, labels);
+  return outcome.notFound.length > 0 ? ExitCode.someFailed : ExitCode.ok;
+}
+
+export async function runRefundSearch(ctx: Context, flags: SearchFlags): Promise<number> {
+  const sel = await selectionOf(ctx, flags);
+  const { deps, labels } = await depsOf(ctx);
+  const outcome = await searchRefunds(deps, sel);
+  const { writeRefundResult } = await import('../output/search-view.js');
+  await writeRefundResult(ctx, outcome, labels);
+  return outcome.notFound.length > 0 ? ExitCode.someFailed : ExitCode.ok;
+}
