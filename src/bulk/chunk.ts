@@ -91,11 +91,15 @@ export function matchResults(
     const list = byKey.get(key(el.transaction_id, el.order_no));
     let pick = -1;
     if (list && list.length > 0) {
-      pick =
-        list.length === 1
-          ? 0
-          : list.findIndex((r) => op !== 'refund' || r.refund_amount === el.refund_amount);
-      if (pick < 0) pick = 0;
+      pick = 0;
+      if (list.length > 1 && op === 'refund') {
+        // Partial refunds of one order in one chunk differ by amount or reason (validation ensures it).
+        const exact = list.findIndex(
+          (r) => r.refund_amount === el.refund_amount && r.refund_reason === el.refund_reason,
+        );
+        const byAmount = list.findIndex((r) => r.refund_amount === el.refund_amount);
+        pick = exact >= 0 ? exact : Math.max(byAmount, 0);
+      }
     }
     if (!list || pick < 0) {
       return {

@@ -3,14 +3,22 @@ import type { App } from './app.js';
 
 export function registerRuns(program: Command, app: App): void {
   const runs = program.command('runs').description('bulk runs and their journals');
-  for (const [name, description] of [
-    ['list', 'list bulk runs, newest first'],
-    ['show', 'show the results of run ID'],
-    ['resume', 'resume the interrupted run ID'],
-  ] as const) {
-    runs
-      .command(name)
-      .description(description)
-      .action(app.action(async () => (await import('./not-built.js')).notBuilt(`runs ${name}`)));
-  }
+  runs
+    .command('list')
+    .description('list runs, newest first (id, operation, file, counts, state)')
+    .action(app.action(async (ctx) => (await import('../bulk/runs-list.js')).listRunsCommand(ctx)));
+  runs
+    .command('show')
+    .description('show the results of run ID, regenerated from its journal (sends nothing)')
+    .argument('<id>', 'run id, as in `payops runs list`')
+    .action(
+      app.action(async (ctx, _opts, args) => (await import('../bulk/command.js')).showRun(ctx, args[0]!)),
+    );
+  runs
+    .command('resume')
+    .description('resume the interrupted run ID: reconcile unknown requests, send the rest')
+    .argument('<id>', 'run id, as in `payops runs list`')
+    .action(
+      app.action(async (ctx, _opts, args) => (await import('../bulk/command.js')).resumeRun(ctx, args[0]!)),
+    );
 }

@@ -1,0 +1,100 @@
+// The input of a bulk run as rows: a CSV file, or one order given by flags (written as a one-row
+// CSV so that both go through the same reader and validation). Pass 2 and resumed runs read the
+// run's snapshot of the file, so the user's file may change or move once a run has started.
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { InputError, type InputProblem } from '../errors.js';
+import type { BatchOperation } from '../gateway/endpoints.js';
+import { type CsvRow, readCsv } from './csv-reader.js';
+import { checkRow, requiredColumns } from './row-check.js';
+import type { InputRow } from './types.js';
+
+export interface InputSource {
+  /** File read. */
+  path: string;
+  /** How problems name it: the path as given, or `flags` for one order by flags. */
+  label: string;
+  /** Set for one order given by flags: problems name the flag instead of file:line. */
+  inline?: boolean;
+}
+
+/** Single-order fields, by API field name, in column order. */
+export type InlineOrder = Array<[field: string, value: string | undefined]>;
+
+function csvCell(value: string): string {
+  return `"${value.replace(/"/g, '""')}"`;
+}
+
+/** The CSV text of one order given by flags; its SHA-256 identifies the "file" for re-run checks. */
+export function inlineCsv(order: InlineOrder): string {
+  const present = order.filter(([, v]) => v !== undefined) as Array<[string, string]>;
+  return `${present.map(([k]) => k).join(',')}\n${present.map(([, v]) => csvCell(v)).join(',')}\n`;
+}
+
+export function sha256Text(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/** Write one order as a temporary CSV; `cleanup` removes it. */
+export async function inlineSource(
+  order: InlineOrder,
+): Promise<{ source: InputSource; cleanup: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'payops-order-'));
+  const path = join(dir, 'order.csv');
+  await writeFile(path, inlineCsv(order), { mode: 0o600 });
+  return {
+    source: { path, label: 'flags', inline: true },
+    cleanup: () => rm(dir, { recursive: true, force: true }),
+  };
+}
+
+/** Problems of a flags order name the flag (`--refund-amount`), not a line of a file nobody wrote. */
+export function asFlagProblem(p: InputProblem): InputProblem {
+  const { file: _file, line: _line, ...rest } = p;
+  return p.field ? { ...rest, field: `--${p.field.replace(/_/g, '-')}` } : rest;
+}
+
+export interface OpenedRows {
+  columns: Promise<string[]>;
+  rows: AsyncIterable<CsvRow>;
+  sha256: Promise<string>;
+}
+
+export function openRows(op: BatchOperation, source: InputSource): OpenedRows {
+  const reader = readCsv({ file: source.path, required: [...requiredColumns(op)] });
+  return { columns: reader.header.then((h) => h.columns), rows: reader.rows, sha256: reader.sha256 };
+}
+
+/**
+ * Pass 2: the validated rows of an input already planned (so every row is valid), with their raw
+ * cells in column order. A row that no longer validates means the file changed under us.
+ */
+export async function* inputRows(
+  op: BatchOperation,
+  source: InputSource,
+  columnsOut?: (columns: string[]) => void,
+): AsyncGenerator<InputRow> {
+  const opened = openRows(op, source);
+  let columns: string[];
+  try {
+    columns = await opened.columns;
+  } catch (err) {
+    throw changed(source, err);
+  }
+  columnsOut?.(columns);
+  for await (const csvRow of opened.rows) {
+    const { valid, problems } = checkRow(op, csvRow, source.label);
+    if (!valid || problems.length > 0) throw changed(source, problems[0]?.message);
+    const cells = columns.map((c) => csvRow.raw[c] ?? '');
+    yield { ...valid, cells };
+  }
+}
+
+function changed(source: InputSource, why: unknown): InputError {
+  const detail = why instanceof Error ? why.message : typeof why === 'string' ? why : '';
+  return new InputError(`${source.label} changed after it was checked${detail ? ` (${detail})` : ''}`, [], {
+    hint: 'a run reads its own copy of the file; if you see this, the copy was damaged: start a new run',
+  });
+}

@@ -1,0 +1,176 @@
+// Pass 1 of a bulk run: stream the whole input through validation, keeping no rows, and produce the
+// plan — rows, requests, totals per currency, the file's SHA-256 — or an InputError listing every
+// problem found (nothing is sent). Safety limits (--max-orders, --max-amount) are enforced here.
+import { InputError, type InputProblem, UsageError } from '../errors.js';
+import type { BatchOperation } from '../gateway/endpoints.js';
+import { addToTotals, formatMoney, parseAmount } from '../money/amount.js';
+import { currencyInfo, normaliseCurrency } from '../money/currency.js';
+import { chunkSize, requestCount } from './chunk.js';
+import { asFlagProblem, type InputSource, openRows } from './input.js';
+import { checkRow, crossChecker } from './row-check.js';
+
+export interface MaxAmount {
+  currency: string;
+  minor: bigint;
+}
+
+export interface PlanLimits {
+  maxOrders?: number;
+  /** One limit per currency; a file moving a currency without a limit is refused. */
+  maxAmounts?: MaxAmount[];
+}
+
+export interface BulkPlan {
+  op: BatchOperation;
+  source: InputSource;
+  /** Input columns as written in the header, in order. */
+  columns: string[];
+  sha256: string;
+  rows: number;
+  requests: number;
+  chunkSize: number;
+  /** Order amounts per currency (minor units). */
+  amounts: Map<string, bigint>;
+  /** Money the operation moves per currency: refund_amount for refunds, the order amount otherwise. */
+  moving: Map<string, bigint>;
+}
+
+/** Problems kept in full; beyond this only counted (a million bad rows must not fill memory). */
+export const MAX_PROBLEMS_KEPT = 1000;
+
+/** `USD:5000` or `usd:5000.00` → a limit in minor units. */
+export function parseMaxAmount(text: string): MaxAmount {
+  const m = /^\s*([A-Za-z]{3})\s*:\s*(.+?)\s*$/.exec(text);
+  const fail = (why: string) =>
+    new UsageError(`--max-amount ${JSON.stringify(text)}: ${why}`, {
+      hint: 'write it as CURRENCY:AMOUNT, e.g. --max-amount USD:5000 (repeat it for each currency)',
+    });
+  if (!m) throw fail('expected CURRENCY:AMOUNT');
+  const currency = normaliseCurrency(m[1]!);
+  if (currencyInfo(currency) === undefined) throw fail(`${currency} is not an ISO 4217 currency code`);
+  const parsed = parseAmount(m[2]!, currency);
+  if (!parsed.ok) throw fail(parsed.message);
+  return { currency, minor: parsed.minor };
+}
+
+export async function planBulk(
+  op: BatchOperation,
+  source: InputSource,
+  limits: PlanLimits = {},
+): Promise<BulkPlan> {
+  const problems: InputProblem[] = [];
+  let dropped = 0;
+  const note = (list: readonly InputProblem[] | undefined) => {
+    if (!list) return;
+    for (const p of list) {
+      if (problems.length < MAX_PROBLEMS_KEPT) problems.push(source.inline ? asFlagProblem(p) : p);
+      else dropped++;
+    }
+  };
+
+  const opened = openRows(op, source);
+  let columns: string[];
+  try {
+    columns = await opened.columns;
+  } catch (err) {
+    throw source.inline && err instanceof InputError
+      ? new InputError(err.message, err.problems.map(asFlagProblem), { hint: err.hint })
+      : err;
+  }
+  const cross = crossChecker(op, source.label);
+  const amounts = new Map<string, bigint>();
+  const moving = new Map<string, bigint>();
+  let rows = 0;
+  for await (const row of opened.rows) {
+    note(row.problems);
+    const { valid, problems: rowProblems } = checkRow(op, row, source.label);
+    note(rowProblems);
+    if (!valid) continue;
+    note(cross.add(valid));
+    rows++;
+    addToTotals(amounts, valid.currency, valid.amountMinor);
+    addToTotals(
+      moving,
+      valid.currency,
+      op === 'refund' ? (valid.refundMinor ?? valid.amountMinor) : valid.amountMinor,
+    );
+  }
+  note(cross.finish());
+  const sha256 = await opened.sha256;
+
+  if (dropped > 0) {
+    problems.push({ file: source.label, message: `… and ${dropped} more problems not listed` });
+  }
+  if (problems.length > 0) {
+    const total = problems.length - (dropped > 0 ? 1 : 0) + dropped;
+    throw new InputError(
+      `${source.label}: ${total} problem${total === 1 ? '' : 's'} found; nothing was sent`,
+      problems,
+      {
+        hint: source.inline
+          ? undefined
+          : 'fix every listed row and run again (`--dry-run` checks a file without sending)',
+      },
+    );
+  }
+  if (rows === 0) {
+    throw new InputError(`${source.label} has no orders (only a header)`, [
+      {
+        file: source.label,
+        line: 2,
+        message: 'no data rows',
+        expected: 'one order per row under the header',
+      },
+    ]);
+  }
+  enforceLimits(op, rows, moving, limits);
+
+  return {
+    op,
+    source,
+    columns,
+    sha256,
+    rows,
+    requests: requestCount(rows, op),
+    chunkSize: chunkSize(op),
+    amounts,
+    moving,
+  };
+}
+
+function enforceLimits(
+  op: BatchOperation,
+  rows: number,
+  moving: Map<string, bigint>,
+  limits: PlanLimits,
+): void {
+  if (limits.maxOrders !== undefined && rows > limits.maxOrders) {
+    throw new InputError(
+      `the file has ${rows} orders, more than --max-orders ${limits.maxOrders}; nothing was sent`,
+      [],
+      {
+        hint: 'split the file, or raise --max-orders if this many is intended',
+      },
+    );
+  }
+  const maxAmounts = limits.maxAmounts ?? [];
+  if (maxAmounts.length === 0) return;
+  const what = op === 'refund' ? 'refunds' : `${op}s`;
+  for (const [currency, total] of moving) {
+    const limit = maxAmounts.find((m) => m.currency === currency);
+    if (limit === undefined) {
+      throw new InputError(
+        `the file ${op === 'refund' ? 'refunds' : 'moves'} ${formatMoney(total, currency)}, but --max-amount sets no limit for ${currency}; nothing was sent`,
+        [],
+        { hint: `add --max-amount ${currency}:AMOUNT` },
+      );
+    }
+    if (total > limit.minor) {
+      throw new InputError(
+        `the ${what} in the file total ${formatMoney(total, currency)}, more than --max-amount ${formatMoney(limit.minor, currency)}; nothing was sent`,
+        [],
+        { hint: 'check the file; raise --max-amount if this total is intended' },
+      );
+    }
+  }
+}

@@ -1,0 +1,128 @@
+// The words a person reads about a bulk run — the plan before money moves, the summary after,
+// the command that resumes it — as text lines. Pure: callers hand them to the logger (stderr).
+import type { BatchOperation } from '../gateway/endpoints.js';
+import { formatMoneyTotals } from '../money/amount.js';
+import type { BulkPlan } from './plan.js';
+import type { Outcome, RunTotals } from './types.js';
+
+const VERB: Record<BatchOperation, string> = {
+  capture: 'capture',
+  cancel: 'cancel',
+  review: 'review',
+  refund: 'refund',
+};
+
+const MONEY_LABEL: Record<BatchOperation, string> = {
+  capture: 'to capture',
+  cancel: 'order amounts',
+  review: 'order amounts',
+  refund: 'to refund',
+};
+
+export interface PlanView {
+  plan: BulkPlan;
+  runId: string;
+  profile: string;
+  baseUrl: string;
+  merchantId: string;
+  accountId: string;
+  sandbox: boolean;
+  concurrency: number;
+  dryRun: boolean;
+  /** Resuming: rows already settled by the earlier process(es). */
+  resume?: { settledRows: number; pendingChunks: number; createdAt: string };
+  /** A note about earlier runs of the same input (dry-run, --force). */
+  note?: string;
+}
+
+function n(x: number): string {
+  return x.toLocaleString('en-US');
+}
+
+export function planLines(v: PlanView): string[] {
+  const { plan } = v;
+  const lines: string[] = [];
+  const head = v.dryRun ? 'dry run — nothing will be sent' : v.resume ? 'resuming run' : 'plan';
+  lines.push(
+    `${head}: ${VERB[plan.op]} ${n(plan.rows)} order${plan.rows === 1 ? '' : 's'} from ${plan.source.label} in ${n(plan.requests)} request${plan.requests === 1 ? '' : 's'} of up to ${plan.chunkSize}`,
+  );
+  lines.push(`  ${MONEY_LABEL[plan.op]}: ${formatMoneyTotals(plan.moving)}`);
+  if (plan.op === 'refund') lines.push(`  order amounts: ${formatMoneyTotals(plan.amounts)}`);
+  lines.push(
+    `  gateway: ${v.sandbox ? `in-process sandbox ${v.baseUrl}` : v.baseUrl} · merchant ${v.merchantId} · account ${v.accountId} · profile ${v.profile}`,
+  );
+  lines.push(`  concurrency ${v.concurrency} · input SHA-256 ${plan.sha256.slice(0, 16)}…`);
+  if (v.resume) {
+    lines.push(
+      `  run ${v.runId} (started ${v.resume.createdAt}): ${n(v.resume.settledRows)} rows already settled; the rest is reconciled first, then sent`,
+    );
+  } else if (!v.dryRun) {
+    lines.push(`  run id: ${v.runId}`);
+  }
+  if (v.note) lines.push(`  note: ${v.note}`);
+  return lines;
+}
+
+export function confirmQuestion(v: PlanView): string {
+  const { plan } = v;
+  return `${v.resume ? 'Resume and ' : ''}${VERB[plan.op]} ${n(plan.rows)} order${plan.rows === 1 ? '' : 's'} (${formatMoneyTotals(plan.moving)}) at ${v.sandbox ? 'the sandbox' : v.baseUrl}?`;
+}
+
+const LABEL: Record<Outcome, string> = {
+  succeeded: 'succeeded',
+  failed: 'failed',
+  unknown: 'unknown',
+  not_sent: 'not sent',
+};
+
+export interface SummaryView {
+  op: BatchOperation;
+  runId: string;
+  totals: RunTotals;
+  resultsFile?: string;
+  journalDir: string;
+  /** Set when the run stopped early. */
+  stopped?: 'interrupted' | 'unreachable' | 'auth' | 'journal';
+  resumeCommand?: string;
+  /** False for an in-process sandbox: it is gone when the process ends. */
+  resumable: boolean;
+}
+
+export function summaryLines(v: SummaryView): string[] {
+  const { counts, money } = v.totals;
+  const total = counts.succeeded + counts.failed + counts.unknown + counts.not_sent;
+  const lines = [`${v.op} run ${v.runId}: ${n(total)} row${total === 1 ? '' : 's'}`];
+  const width = Math.max(
+    ...(['succeeded', 'failed', 'unknown', 'not_sent'] as const).map((o) => n(counts[o]).length),
+  );
+  for (const o of ['succeeded', 'failed', 'unknown', 'not_sent'] as const) {
+    if (counts[o] === 0 && (o === 'unknown' || o === 'not_sent')) continue;
+    const amount = money[o].size > 0 ? `  ${formatMoneyTotals(money[o])}` : '';
+    lines.push(`  ${LABEL[o].padEnd(9)} ${n(counts[o]).padStart(width)}${amount}`);
+  }
+  if (v.resultsFile) lines.push(`  results: ${v.resultsFile}`);
+  lines.push(`  journal: ${v.journalDir}`);
+  if (counts.unknown > 0) {
+    lines.push(
+      `  ${n(counts.unknown)} row(s) have an unknown outcome: the gateway could not be asked. They were NOT sent again.`,
+    );
+  }
+  if (v.stopped === 'interrupted')
+    lines.push('  interrupted: in-flight requests finished and were journaled.');
+  if (v.stopped === 'unreachable') lines.push('  stopped: the gateway could not be reached.');
+  if (v.stopped === 'journal')
+    lines.push('  stopped: the journal could not be written; nothing more was sent.');
+  if ((counts.unknown > 0 || counts.not_sent > 0 || v.stopped) && v.resumeCommand) {
+    lines.push(
+      v.resumable
+        ? `  resume with: ${v.resumeCommand}`
+        : '  this run used an in-process sandbox, which is gone: it cannot be resumed.',
+    );
+  }
+  return lines;
+}
+
+/** Quote an argument for a POSIX shell when it needs it. */
+export function shellQuote(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}

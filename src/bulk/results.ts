@@ -1,0 +1,87 @@
+// One result record per input row: the input's columns untouched, the gateway's per-order fields,
+// `outcome` and `outcome_detail`; plus the run's counts and totals per outcome and currency, and the
+// exit code they mean. Data only: src/output/ renders it.
+import type { BatchOperation } from '../gateway/endpoints.js';
+import { addToTotals } from '../money/amount.js';
+import { RESULT_FIELDS } from './chunk.js';
+import type { InputRow, Outcome, RowOutcome, RunTotals } from './types.js';
+
+export const OUTCOMES: readonly Outcome[] = ['succeeded', 'failed', 'unknown', 'not_sent'];
+
+export interface ResultLayout {
+  /** Every output column in order. */
+  columns: string[];
+  inputColumns: string[];
+  /** Gateway field → its output column (prefixed `result_` when the input already has that name). */
+  gatewayColumns: Array<[field: string, column: string]>;
+  outcomeColumn: string;
+  detailColumn: string;
+}
+
+export function resultLayout(op: BatchOperation, inputColumns: string[]): ResultLayout {
+  const taken = new Set(inputColumns.map((c) => c.trim().toLowerCase()));
+  const free = (name: string) => {
+    let n = name;
+    while (taken.has(n)) n = `result_${n}`;
+    taken.add(n);
+    return n;
+  };
+  const gatewayColumns = RESULT_FIELDS[op].map((f) => [f, free(f)] as [string, string]);
+  const outcomeColumn = free('outcome');
+  const detailColumn = free('outcome_detail');
+  return {
+    columns: [...inputColumns, ...gatewayColumns.map(([, c]) => c), outcomeColumn, detailColumn],
+    inputColumns,
+    gatewayColumns,
+    outcomeColumn,
+    detailColumn,
+  };
+}
+
+export function resultRecord(
+  layout: ResultLayout,
+  cells: readonly string[],
+  o: RowOutcome,
+): Record<string, string> {
+  const rec: Record<string, string> = {};
+  layout.inputColumns.forEach((c, i) => {
+    rec[c] = cells[i] ?? '';
+  });
+  for (const [field, column] of layout.gatewayColumns) rec[column] = o.fields[field] ?? '';
+  rec[layout.outcomeColumn] = o.outcome;
+  rec[layout.detailColumn] = o.detail;
+  return rec;
+}
+
+export function newTotals(): RunTotals {
+  return {
+    counts: { succeeded: 0, failed: 0, unknown: 0, not_sent: 0 },
+    money: { succeeded: new Map(), failed: new Map(), unknown: new Map(), not_sent: new Map() },
+  };
+}
+
+/** Count a row under its outcome, with the money the operation moves for it. */
+export function addToRunTotals(t: RunTotals, op: BatchOperation, row: InputRow, outcome: Outcome): void {
+  t.counts[outcome]++;
+  const minor = op === 'refund' ? (row.refundMinor ?? row.amountMinor) : row.amountMinor;
+  addToTotals(t.money[outcome], row.currency, minor);
+}
+
+/** 0 all succeeded · 1 some failed · 3 some unknown or not sent (resumable). */
+export function exitCodeFor(t: RunTotals): 0 | 1 | 3 {
+  if (t.counts.unknown > 0 || t.counts.not_sent > 0) return 3;
+  if (t.counts.failed > 0) return 1;
+  return 0;
+}
+
+/** Plain JSON of totals for journal records and `--output json` (bigint → decimal minor-unit strings). */
+export function totalsJson(t: RunTotals): {
+  counts: RunTotals['counts'];
+  money: Record<string, Record<string, string>>;
+} {
+  const money: Record<string, Record<string, string>> = {};
+  for (const o of OUTCOMES) {
+    money[o] = Object.fromEntries([...t.money[o]].map(([cur, minor]) => [cur, minor.toString()]));
+  }
+  return { counts: { ...t.counts }, money };
+}

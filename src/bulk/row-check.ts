@@ -1,0 +1,28 @@
+// The one place the bulk engine calls row validation (validate.ts), so the planner and pass 2 see
+// rows the same way.
+import type { InputProblem } from '../errors.js';
+import type { BatchOperation } from '../gateway/endpoints.js';
+import type { CsvRow } from './csv-reader.js';
+import { CrossRowChecker, REQUIRED_COLUMNS, type ValidRow, validateRow } from './validate.js';
+
+export function requiredColumns(op: BatchOperation): readonly string[] {
+  return REQUIRED_COLUMNS[op];
+}
+
+export function checkRow(
+  op: BatchOperation,
+  row: CsvRow,
+  file: string,
+): { valid?: ValidRow; problems: InputProblem[] } {
+  const r = validateRow(op, row, file);
+  return r.ok ? { valid: r.row, problems: [] } : { problems: r.problems };
+}
+
+/** Checks across rows (duplicates, refunds above the order amount); problems come at `add` or `finish`. */
+export function crossChecker(op: BatchOperation, file: string) {
+  const checker = new CrossRowChecker(op, file);
+  return {
+    add: (row: ValidRow): InputProblem[] => checker.add(row),
+    finish: (): InputProblem[] => checker.finish(),
+  };
+}
