@@ -30,6 +30,16 @@ export async function runSandbox(ctx: Context, opts: SandboxCommandOptions): Pro
     ...(opts.data !== undefined ? { dataDir: opts.data } : {}),
     ...(registeredIps?.length ? { registeredIps } : {}),
   });
+  // Listen for signals before announcing the URL: a script may signal as soon as it reads it.
+  const signal = new Promise<NodeJS.Signals>((resolve) => {
+    const stop = (s: NodeJS.Signals) => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve(s);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
   ctx.log.info(
     [
       `sandbox gateway listening on ${handle.url}`,
@@ -42,16 +52,8 @@ export async function runSandbox(ctx: Context, opts: SandboxCommandOptions): Pro
   );
   // The URL alone on stdout, so that scripts can capture it.
   ctx.io.stdout.write(`${handle.url}\n`);
-  const signal = await new Promise<NodeJS.Signals>((resolve) => {
-    const stop = (s: NodeJS.Signals) => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve(s);
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+  const received = await signal;
   await handle.close();
   ctx.log.info('sandbox stopped');
-  return signal === 'SIGINT' ? ExitCode.interrupted : ExitCode.ok;
+  return received === 'SIGINT' ? ExitCode.interrupted : ExitCode.ok;
 }
