@@ -246,25 +246,28 @@ function summarise(runs) {
 }
 
 async function bulk() {
-  const ceiling = [];
-  const payops = [];
+  const runs = { ceiling: [], payops: [] };
+  const errors = {};
   for (let i = 0; i < CFG.repeat; i++) {
     // Alternate who goes first, so a warming or cooling machine favours neither.
     const order = i % 2 === 0 ? ['ceiling', 'payops'] : ['payops', 'ceiling'];
     for (const kind of order) {
+      if (errors[kind]) continue;
       log(`bulk ${int(CFG.rows)} rows: ${kind} run ${i + 1}/${CFG.repeat}`);
-      (kind === 'ceiling' ? ceiling : payops).push(await runContender(kind, CFG.rows, `${kind}-${i}`));
+      try {
+        runs[kind].push(await runContender(kind, CFG.rows, `${kind}-${i}`));
+      } catch (e) {
+        // One side failing must not hide the other side's figures.
+        log(`bulk ${kind} failed: ${e.message}`);
+        errors[kind] = e.message.split('\n')[0];
+      }
     }
   }
-  const c = summarise(ceiling);
-  const p = summarise(payops);
-  return {
-    rows: CFG.rows,
-    concurrency: CFG.concurrency,
-    ceiling: c,
-    payops: p,
-    ratio: p.ordersPerSec / c.ordersPerSec,
-  };
+  const side = (kind) => (errors[kind] ? { error: errors[kind] } : summarise(runs[kind]));
+  const c = side('ceiling');
+  const p = side('payops');
+  const ratio = c.error || p.error ? undefined : p.ordersPerSec / c.ordersPerSec;
+  return { rows: CFG.rows, concurrency: CFG.concurrency, ceiling: c, payops: p, ratio };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -342,7 +345,7 @@ async function dryRun() {
 async function growth(bulkResult) {
   const out = [];
   for (const n of CFG.growth) {
-    if (bulkResult && n === bulkResult.rows) {
+    if (bulkResult?.payops && !bulkResult.payops.error && n === bulkResult.rows) {
       const p = bulkResult.payops;
       out.push({
         rows: n,
@@ -454,58 +457,65 @@ function tables(r) {
   if (r.bulk?.error) err('bulk', r.bulk.error);
   else if (r.bulk) {
     const b = r.bulk;
+    const c = b.ceiling;
+    const p = b.payops;
+    const cell = (side, f) => (side.error ? 'n/a' : f(side));
     section(
-      `bulk refund, ${int(b.rows)} orders, concurrency ${b.concurrency}, chunks of 50 (median of ${b.payops.runs.length})`,
+      `bulk refund, ${int(b.rows)} orders, concurrency ${b.concurrency}, chunks of 50 (median of ${CFG.repeat})`,
     );
+    if (p.error) rows.push(['payops refund', `not measured: ${p.error}`, '', '', '', '']);
+    if (c.error) rows.push(['ceiling', `not measured: ${c.error}`, '', '', '', '']);
     const ok = b.ratio >= 0.7;
     rows.push([
       'orders/s: payops vs ceiling (bench/ceiling.js)',
-      int(b.payops.ordersPerSec),
-      int(b.ceiling.ordersPerSec),
+      cell(p, (x) => int(x.ordersPerSec)),
+      cell(c, (x) => int(x.ordersPerSec)),
       pct(b.ratio),
       '≥ 70 %',
       verdict(b.ratio, ok),
     ]);
-    rows.push(['wall time', ms(b.payops.ms), ms(b.ceiling.ms), '', '', '']);
+    rows.push(['wall time', cell(p, (x) => ms(x.ms)), cell(c, (x) => ms(x.ms)), '', '', '']);
+    const us = (x) => `${x.cpuUsPerRow.toFixed(1)} µs`;
+    rows.push(['client CPU per order', cell(p, us), cell(c, us), '', '', '']);
     rows.push([
-      'client CPU per order',
-      `${b.payops.cpuUsPerRow.toFixed(1)} µs`,
-      `${b.ceiling.cpuUsPerRow.toFixed(1)} µs`,
+      'sandbox CPU for the run',
+      cell(p, (x) => ms(x.sandboxCpuMs)),
+      cell(c, (x) => ms(x.sandboxCpuMs)),
       '',
       '',
       '',
     ]);
-    rows.push(['sandbox CPU for the run', ms(b.payops.sandboxCpuMs), ms(b.ceiling.sandboxCpuMs), '', '', '']);
-    rows.push(['client peak RSS', mb(b.payops.maxRssKb), mb(b.ceiling.maxRssKb), '', '', '']);
+    rows.push([
+      'client peak RSS',
+      cell(p, (x) => mb(x.maxRssKb)),
+      cell(c, (x) => mb(x.maxRssKb)),
+      '',
+      '',
+      '',
+    ]);
     target('bulk.ratio', b.ratio, '≥ 70 %', ok);
   }
   if (r.peer?.error) err('one request per order', r.peer.error);
-  else if (r.peer && r.bulk && !r.bulk.error) {
-    const p = r.bulk.payops.ordersPerSec;
+  else if (r.peer) {
+    const p = r.bulk?.payops?.ordersPerSec;
+    const c = r.bulk?.ceiling?.ordersPerSec;
     section('one request per order, sequential (a sample, extrapolated)');
-    const n = r.peer.node;
-    rows.push([
-      `node+undici keep-alive (${int(n.requests)} orders)`,
-      int(p),
-      `${int(n.requestsPerSec)} req/s`,
-      `${ratio(p / n.requestsPerSec)} faster`,
-      '',
-      '',
-    ]);
-    if (r.peer.shell?.requests) {
-      const s = r.peer.shell;
+    const peerRow = (label, x) => {
       rows.push([
-        `bash+openssl+curl (${int(s.requests)} orders)`,
-        int(p),
-        `${int(s.requestsPerSec)} req/s`,
-        `${ratio(p / s.requestsPerSec)} faster`,
+        label,
+        p ? int(p) : 'n/a',
+        `${int(x.requestsPerSec)} req/s`,
+        p ? `payops ${ratio(p / x.requestsPerSec)}` : c ? `ceiling ${ratio(c / x.requestsPerSec)}` : '',
         '',
         '',
       ]);
-    }
+    };
+    peerRow(`node+undici keep-alive (${int(r.peer.node.requests)} orders)`, r.peer.node);
+    if (r.peer.shell?.requests)
+      peerRow(`bash+openssl+curl (${int(r.peer.shell.requests)} orders)`, r.peer.shell);
   }
   if (r.memory?.error) err('memory', r.memory.error);
-  else if (r.memory || r.bulk) {
+  else if (r.memory || r.bulk?.payops?.maxRssKb) {
     section('memory (peak RSS of the whole payops process)');
     if (r.memory) {
       const ok = r.memory.maxRssKb < 150 * 1024;
@@ -519,8 +529,8 @@ function tables(r) {
       ]);
       target('memory.dryRun', r.memory.maxRssKb, '< 150 MB', ok);
     }
-    if (r.bulk && !r.bulk.error) {
-      const kb = r.bulk.payops.maxRssKb;
+    const kb = r.bulk?.payops?.maxRssKb;
+    if (kb) {
       rows.push([
         `refund, ${int(r.bulk.rows)} rows`,
         mb(kb),
@@ -579,11 +589,12 @@ async function main() {
   );
   if (growthRows.length > 1)
     process.stdout.write(`\nhow cost grows (payops refund)\n${renderTable(growthRows)}\n`);
-  process.stdout.write(
-    `\nMarkdown for docs/performance.md:\n\n${renderMarkdown(rows)}\n\n${renderMarkdown(growthRows)}\n`,
-  );
+  const growthMd = growthRows.length > 1 ? `\n\n${renderMarkdown(growthRows)}` : '';
+  process.stdout.write(`\nMarkdown for docs/performance.md:\n\n${renderMarkdown(rows)}${growthMd}\n`);
   process.stdout.write(`\nresults: ${RESULTS} (${results.durationS} s)\n`);
-  const errors = ['startup', 'sandbox', 'bulk', 'peer', 'memory', 'growth'].filter((k) => results[k]?.error);
+  const errors = ['startup', 'sandbox', 'bulk', 'peer', 'memory', 'growth'].filter(
+    (k) => results[k]?.error || results[k]?.payops?.error || results[k]?.ceiling?.error,
+  );
   if (errors.length > 0) {
     process.stderr.write(`sections not measured: ${errors.join(', ')}\n`);
     process.exitCode = 1;
