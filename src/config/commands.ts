@@ -8,6 +8,8 @@ import {
   assertConfigKey,
   CONFIG_KEYS,
   type ConfigKey,
+  DEFAULT_CONCURRENCY,
+  DEFAULT_TIMEOUT_MS,
   ENV_VARS,
   KEY_HELP,
   maskSecret,
@@ -61,6 +63,12 @@ export async function configSet(ctx: Context, keyArg: string, valueArg: string |
   return 0;
 }
 
+const DEFAULTS: Partial<Record<ConfigKey, string>> = {
+  timeout: String(DEFAULT_TIMEOUT_MS),
+  concurrency: String(DEFAULT_CONCURRENCY),
+  read_only: 'false',
+};
+
 export async function configGet(ctx: Context, keyArg: string): Promise<number> {
   const key = assertConfigKey(keyArg);
   const stored = readStoredConfig(ctx.io.env, warnTightened(ctx));
@@ -68,6 +76,12 @@ export async function configGet(ctx: Context, keyArg: string): Promise<number> {
   const value = effectiveValue(ctx, key, stored.profiles?.[profile] ?? {});
   if (key === 'sign_key') {
     printValue(ctx.io, maskSecret(value.value as string | undefined));
+    return 0;
+  }
+  const fallback = DEFAULTS[key];
+  if (value.value === undefined && fallback !== undefined) {
+    printValue(ctx.io, fallback);
+    ctx.log.verbose('(default)');
     return 0;
   }
   if (value.value === undefined) {

@@ -90,17 +90,21 @@ describe('transport retry policy', () => {
   it('never re-sends a money-moving request after a 5xx or a reset', async () => {
     const { pool, transport } = await setup();
     pool.intercept({ path: '/v1/capture', method: 'POST' }).reply(503, 'busy');
+    pool.intercept({ path: '/v1/capture', method: 'POST' }).reply(200, 'second send');
     const err = await transport.request(capture()).catch((e) => e);
     expect(err).toBeInstanceOf(UnknownOutcomeError);
     expect((err as UnknownOutcomeError).reason).toBe('http_5xx');
+    expect(mock!.pendingInterceptors()).toHaveLength(1);
 
-    pool
+    const { pool: pool2, transport: transport2 } = await setup();
+    pool2
       .intercept({ path: '/v1/capture', method: 'POST' })
       .replyWithError(new errors.SocketError('other side closed'));
-    const err2 = await transport.request(capture()).catch((e) => e);
+    pool2.intercept({ path: '/v1/capture', method: 'POST' }).reply(200, 'second send');
+    const err2 = await transport2.request(capture()).catch((e) => e);
     expect(err2).toBeInstanceOf(UnknownOutcomeError);
     expect((err2 as UnknownOutcomeError).reason).toBe('reset');
-    expect(mock!.pendingInterceptors()).toHaveLength(0);
+    expect(mock!.pendingInterceptors()).toHaveLength(1);
   });
 
   it('retries a read-only request on 5xx and on 429, honouring Retry-After (capped)', async () => {
