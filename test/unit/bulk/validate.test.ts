@@ -1,0 +1,352 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { CsvRow } from '../../../src/bulk/csv-reader.js';
+import {
+  type BulkOp,
+  CrossRowChecker,
+  idProblem,
+  orderKey,
+  REQUIRED_COLUMNS,
+  type ValidRow,
+  validateRow,
+} from '../../../src/bulk/validate.js';
+import type { InputProblem } from '../../../src/errors.js';
+
+const FILE = 'refunds.csv';
+let nextLine = 2;
+
+function row(fields: Record<string, string>, line = nextLine++): CsvRow {
+  return { line, fields, raw: { ...fields } };
+}
+
+const base = { transaction_id: 'T1', order_no: 'O1', currency: 'USD', amount: '10.00' };
+
+function ok(op: BulkOp, fields: Record<string, string>): ValidRow {
+  const r = validateRow(op, row(fields), FILE);
+  if (!r.ok) throw new Error(JSON.stringify(r.problems));
+  expect(r.problems).toEqual([]);
+  return r.row;
+}
+
+function bad(op: BulkOp, fields: Record<string, string>, line = 7): InputProblem[] {
+  const r = validateRow(op, row(fields, line), FILE);
+  expect(r.ok).toBe(false);
+  expect(r.row).toBeUndefined();
+  for (const p of r.problems) {
+    expect(p.file).toBe(FILE);
+    expect(p.line).toBe(line);
+    expect(p.field).toBeTruthy();
+    expect(p.message).toBeTruthy();
+    expect(p.expected).toBeTruthy();
+  }
+  return r.problems;
+}
+
+function fieldsOf(problems: InputProblem[]): string[] {
+  return problems.map((p) => p.field!);
+}
+
+describe('REQUIRED_COLUMNS', () => {
+  it('lists the API fields of each operation', () => {
+    expect(REQUIRED_COLUMNS.capture).toEqual(['transaction_id', 'order_no', 'currency', 'amount']);
+    expect(REQUIRED_COLUMNS.cancel).toEqual(REQUIRED_COLUMNS.capture);
+    expect(REQUIRED_COLUMNS.review).toEqual([...REQUIRED_COLUMNS.capture, 'review_flag']);
+    expect(REQUIRED_COLUMNS.refund).toEqual([...REQUIRED_COLUMNS.capture, 'refund_amount']);
+  });
+});
+
+describe('validateRow', () => {
+  it('gives canonical values for each operation', () => {
+    expect(ok('capture', { ...base, currency: 'usd', amount: '10.5' })).toEqual({
+      line: expect.any(Number),
+      transaction_id: 'T1',
+      order_no: 'O1',
+      currency: 'USD',
+      amount: '10.50',
+      amountMinor: 1050n,
+    });
+    expect(ok('review', { ...base, review_flag: '0' }).review_flag).toBe('0');
+    const refund = ok('refund', { ...base, refund_amount: '2.5', refund_reason: 'damaged' });
+    expect(refund).toMatchObject({ refund_amount: '2.50', refundMinor: 250n, refund_reason: 'damaged' });
+    expect(ok('refund', { ...base, refund_amount: '10' }).refund_reason).toBe('');
+    expect(ok('capture', { ...base, currency: 'JPY', amount: '1000' }).amount).toBe('1000');
+  });
+
+  it('reports every missing value at once', () => {
+    const p = bad('refund', {
+      transaction_id: '',
+      order_no: '',
+      currency: '',
+      amount: '',
+      refund_amount: '',
+    });
+    expect(fieldsOf(p)).toEqual(['transaction_id', 'order_no', 'currency', 'amount', 'refund_amount']);
+    expect(fieldsOf(bad('review', { ...base }))).toEqual(['review_flag']);
+  });
+
+  it('refuses amounts that are not plain decimals, with the hint in the message', () => {
+    for (const amount of ['1,234.56', '12,50', '1.234,56', '-5', '1e3', '$10', '10.005', '1 000']) {
+      const p = bad('capture', { ...base, amount });
+      expect(fieldsOf(p), amount).toEqual(['amount']);
+    }
+    expect(bad('capture', { ...base, amount: '12,50' })[0]!.message).toMatch(
+      /decimal comma; write it .* 1234\.56/,
+    );
+    expect(bad('capture', { ...base, amount: '1000.5', currency: 'JPY' })[0]!.expected).toMatch(
+      /no decimals/,
+    );
+    expect(bad('capture', { ...base, amount: '1234567890123456' })[0]!.message).toMatch(/15 digits/);
+    expect(bad('capture', { ...base, amount: '0.00' })[0]!.message).toMatch(/zero/);
+  });
+
+  it('refuses unknown currencies but normalises case', () => {
+    const p = bad('capture', { ...base, currency: 'EURO' });
+    expect(fieldsOf(p)).toEqual(['currency']);
+    expect(p[0]!.message).toMatch(/not an ISO 4217/);
+    expect(ok('capture', { ...base, currency: ' eur ' }).currency).toBe('EUR');
+  });
+
+  it('checks refund_amount against the order amount', () => {
+    expect(bad('refund', { ...base, refund_amount: '0' })[0]!.message).toMatch(/zero/);
+    expect(bad('refund', { ...base, refund_amount: '-1' })[0]!.message).toMatch(/negative/);
+    const over = bad('refund', { ...base, refund_amount: '10.01' });
+    expect(over[0]).toMatchObject({
+      field: 'refund_amount',
+      message: expect.stringMatching(/10\.01 is more than the order amount 10\.00/),
+    });
+    expect(ok('refund', { ...base, refund_amount: '10.00' }).refundMinor).toBe(1000n);
+  });
+
+  it('refuses a review flag other than 0 or 1', () => {
+    for (const review_flag of ['2', 'yes', 'true', '01', '1.0']) {
+      expect(fieldsOf(bad('review', { ...base, review_flag })), review_flag).toEqual(['review_flag']);
+    }
+  });
+
+  it('spots ids mangled by Excel and formula payloads', () => {
+    for (const id of ['1.23457E+15', '4.5e+12', '1,23457E+15', '12E3']) {
+      const p = bad('capture', { ...base, transaction_id: id });
+      expect(p[0]!.message, id).toMatch(/scientific notation/);
+      expect(p[0]!.expected).toMatch(/format the column as Text/);
+    }
+    for (const id of ['=HYPERLINK("x")', '+1+1', '@SUM(A1)']) {
+      expect(bad('capture', { ...base, order_no: id })[0]!.message, id).toMatch(/formula/);
+    }
+    expect(bad('capture', { ...base, order_no: '"O1"' })[0]!.message).toMatch(/quote/);
+    expect(bad('capture', { ...base, order_no: 'A,B' })[0]!.message).toMatch(/comma/);
+    expect(idProblem('T-1000000000000000')).toBeUndefined();
+    expect(idProblem('1234567890123456789')).toBeUndefined();
+    expect(idProblem('ORD-2024-0001')).toBeUndefined();
+  });
+
+  it('passes structural problems of the reader through, alone', () => {
+    const r = validateRow(
+      'capture',
+      {
+        line: 4,
+        fields: { transaction_id: '' },
+        raw: {},
+        problems: [{ file: FILE, line: 4, message: 'ragged' }],
+      },
+      FILE,
+    );
+    expect(r).toEqual({ ok: false, problems: [{ file: FILE, line: 4, message: 'ragged' }] });
+  });
+
+  it('never throws on arbitrary field values (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom<BulkOp>('capture', 'cancel', 'review', 'refund'),
+        fc.dictionary(
+          fc.constantFrom(
+            'transaction_id',
+            'order_no',
+            'currency',
+            'amount',
+            'refund_amount',
+            'refund_reason',
+            'review_flag',
+          ),
+          fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('USD', 'jpy', 'KWD', '10', '0.5', '1.234')),
+        ),
+        (op, fields) => {
+          const r = validateRow(op, row(fields), FILE);
+          if (r.ok) {
+            expect(r.row.amountMinor > 0n).toBe(true);
+          } else {
+            expect(r.problems.length).toBeGreaterThan(0);
+          }
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+});
+
+describe('CrossRowChecker', () => {
+  const valid = (op: BulkOp, fields: Record<string, string>, line: number) => {
+    const r = validateRow(op, row(fields, line), FILE);
+    if (!r.ok) throw new Error(JSON.stringify(r.problems));
+    return r.row;
+  };
+
+  it('flags the same transaction twice for capture, cancel and review', () => {
+    for (const op of ['capture', 'cancel', 'review'] as const) {
+      const c = new CrossRowChecker(op, FILE);
+      const extra: Record<string, string> = op === 'review' ? { review_flag: '1' } : {};
+      expect(c.add(valid(op, { ...base, ...extra }, 2))).toEqual([]);
+      expect(c.add(valid(op, { ...base, transaction_id: 'T2', order_no: 'O2', ...extra }, 3))).toEqual([]);
+      const p = c.add(valid(op, { ...base, ...extra }, 9));
+      expect(p).toEqual([
+        expect.objectContaining({
+          file: FILE,
+          line: 9,
+          field: 'transaction_id',
+          message: expect.stringMatching(/duplicate row: transaction T1 is already on line 2/),
+        }),
+      ]);
+      expect(c.finish()).toEqual([]);
+    }
+  });
+
+  it('flags conflicting order details for one transaction', () => {
+    const c = new CrossRowChecker('refund', FILE);
+    expect(c.add(valid('refund', { ...base, refund_amount: '1' }, 2))).toEqual([]);
+    expect(c.add(valid('refund', { ...base, order_no: 'OX', refund_amount: '1' }, 3))[0]).toMatchObject({
+      line: 3,
+      field: 'order_no',
+    });
+    expect(c.add(valid('refund', { ...base, currency: 'EUR', refund_amount: '1' }, 4))[0]).toMatchObject({
+      line: 4,
+      field: 'currency',
+      message: expect.stringMatching(/currency USD, here EUR/),
+    });
+    expect(c.add(valid('refund', { ...base, amount: '11', refund_amount: '1' }, 5))[0]).toMatchObject({
+      field: 'amount',
+      message: expect.stringMatching(/amount 10\.00, here 11\.00/),
+    });
+  });
+
+  it('allows different partial refunds, refuses identical ones and a sum above the amount', () => {
+    const c = new CrossRowChecker('refund', FILE);
+    expect(c.add(valid('refund', { ...base, refund_amount: '4', refund_reason: 'a' }, 2))).toEqual([]);
+    expect(c.add(valid('refund', { ...base, refund_amount: '4', refund_reason: 'b' }, 3))).toEqual([]);
+    // Identical to line 2 (amount written differently, same value).
+    expect(
+      c.add(valid('refund', { ...base, refund_amount: '4.00', refund_reason: 'a' }, 4))[0],
+    ).toMatchObject({
+      line: 4,
+      message: expect.stringMatching(/duplicate row: .* already on line 2/),
+    });
+    expect(
+      c.add(valid('refund', { ...base, refund_amount: '4', refund_reason: 'b' }, 5))[0]!.message,
+    ).toMatch(/line 3/);
+    expect(c.add(valid('refund', { ...base, refund_amount: '2', refund_reason: 'c' }, 6))).toEqual([]);
+    const over = c.add(valid('refund', { ...base, refund_amount: '0.01', refund_reason: 'd' }, 8));
+    expect(over).toEqual([
+      expect.objectContaining({
+        line: 8,
+        field: 'refund_amount',
+        message: expect.stringMatching(
+          /add up to 10\.01 with this line, more than the order amount 10\.00 \(other refunds of it on lines 2, …, 6 \(3 rows\)\)/,
+        ),
+      }),
+    ]);
+    // Other transactions are independent.
+    expect(c.add(valid('refund', { ...base, transaction_id: 'T9', refund_amount: '10' }, 9))).toEqual([]);
+    expect(c.size).toBe(2);
+  });
+
+  it('names the other line when two refunds cross the amount', () => {
+    const c = new CrossRowChecker('refund', FILE);
+    c.add(valid('refund', { ...base, refund_amount: '6' }, 2));
+    expect(c.add(valid('refund', { ...base, refund_amount: '5' }, 3))[0]!.message).toMatch(
+      /other refunds of it on line 2\)/,
+    );
+  });
+
+  it('agrees with a naive model on random refund files (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            tx: fc.integer({ min: 1, max: 6 }),
+            amount: fc.integer({ min: 1, max: 3 }),
+            refund: fc.integer({ min: 1, max: 3 }),
+            reason: fc.constantFrom('', 'x'),
+          }),
+          { maxLength: 40 },
+        ),
+        (rows) => {
+          const c = new CrossRowChecker('refund', FILE);
+          const model = new Map<number, { amount: number; sum: number; seen: Set<string> }>();
+          rows.forEach((r, i) => {
+            const fields = {
+              transaction_id: `T${r.tx}`,
+              order_no: `O${r.tx}`,
+              currency: 'USD',
+              amount: String(r.amount * 2),
+              refund_amount: String(Math.min(r.refund, r.amount * 2)),
+              refund_reason: r.reason,
+            };
+            const v = valid('refund', fields, i + 2);
+            const got = c.add(v);
+            const m = model.get(r.tx);
+            let want: string | undefined;
+            const refund = Math.min(r.refund, r.amount * 2);
+            const key = `${refund}|${r.reason}`;
+            if (!m) model.set(r.tx, { amount: r.amount * 2, sum: refund, seen: new Set([key]) });
+            else if (m.amount !== r.amount * 2) want = 'amount';
+            else if (m.seen.has(key)) want = 'duplicate';
+            else {
+              m.seen.add(key);
+              m.sum += refund;
+              if (m.sum > m.amount) want = 'over';
+            }
+            if (want === undefined) expect(got).toEqual([]);
+            else if (want === 'amount') expect(got[0]!.field).toBe('amount');
+            else if (want === 'duplicate') expect(got[0]!.message).toMatch(/duplicate/);
+            else expect(got[0]!.message).toMatch(/add up to/);
+          });
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('holds many transactions (growth of its tables)', () => {
+    const c = new CrossRowChecker('capture', FILE);
+    for (let i = 0; i < 100_000; i++) {
+      const r: ValidRow = {
+        line: i + 2,
+        transaction_id: `T${i}`,
+        order_no: `O${i}`,
+        currency: 'USD',
+        amount: '1.00',
+        amountMinor: 100n,
+      };
+      expect(c.add(r)).toEqual([]);
+    }
+    const again: ValidRow = {
+      line: 100_002,
+      transaction_id: 'T77777',
+      order_no: 'O77777',
+      currency: 'USD',
+      amount: '1.00',
+      amountMinor: 100n,
+    };
+    expect(c.add(again)[0]!.message).toMatch(/already on line 77779/);
+    expect(c.size).toBe(100_000);
+  });
+});
+
+describe('orderKey', () => {
+  it('distinguishes transaction and order', () => {
+    expect(orderKey({ transaction_id: 'T1', order_no: 'O1' })).toBe(
+      orderKey({ transaction_id: 'T1', order_no: 'O1' }),
+    );
+    expect(orderKey({ transaction_id: 'T1', order_no: 'O1' })).not.toBe(
+      orderKey({ transaction_id: 'T1O', order_no: '1' }),
+    );
+  });
+});
