@@ -177,8 +177,8 @@ test('the corpus holds at least 40 malformed inputs', () => {
   expect(CASES.length).toBeGreaterThanOrEqual(40);
 });
 
-describe.each(CASES)('$name ($why)', (c) => {
-  test('clear error naming the file and field, exit 2, nothing sent, empty ledger', async () => {
+describe('each malformed input: clear error naming the file and field, exit 2, nothing sent, empty ledger', () => {
+  test.each(CASES)('$name ($why)', async (c) => {
     const { args, input } = argsFor(c, join(home, 'results.csv'));
     const r = await runPayops(args, { env: payopsEnv(proxy.url, home), input, timeoutMs: 60_000 });
     const err = r.stderr;
