@@ -2,7 +2,9 @@
 // output. Loaded only when one of these commands runs.
 import type { Context } from '../context.js';
 import { ExitCode } from '../errors.js';
+import { ENDPOINTS } from '../gateway/endpoints.js';
 import { formatIsoUtc, formatLocal } from './dates.js';
+import { planRequests } from './plan.js';
 import { queryOrders, type SearchDeps, searchRefunds } from './search.js';
 import { buildSelection, type Selection, type SelectorFlags } from './selection.js';
 import { readSelectorFile } from './selector-file.js';
@@ -27,6 +29,21 @@ async function selectionOf(ctx: Context, flags: SearchFlags): Promise<Selection>
   return sel;
 }
 
+/** --dry-run: say what would be sent, send nothing, read no configuration. */
+function dryRun(ctx: Context, sel: Selection, op: 'query' | 'refundSearch'): number {
+  const { path, limit } = ENDPOINTS[op];
+  const plans = planRequests(sel, limit);
+  ctx.log.info(`dry run: ${plans.length} request${plans.length === 1 ? '' : 's'} to ${path}, nothing sent`);
+  for (const [i, p] of plans.entries()) {
+    const what = p.field ? `${p.values.length} × ${p.field}` : 'date range only';
+    const range = [p.body.start_date, p.body.end_date].some(Boolean)
+      ? ` (${p.body.start_date ?? '…'} → ${p.body.end_date ?? '…'} UTC)`
+      : '';
+    ctx.log.info(`  ${i + 1}. ${what}${range}`);
+  }
+  return ExitCode.ok;
+}
+
 async function depsOf(ctx: Context): Promise<{ deps: SearchDeps; labels: Record<string, string> }> {
   const config = await ctx.config();
   const client = await ctx.client();
@@ -38,6 +55,7 @@ async function depsOf(ctx: Context): Promise<{ deps: SearchDeps; labels: Record<
 
 export async function runQuery(ctx: Context, flags: QueryFlags): Promise<number> {
   const sel = await selectionOf(ctx, flags);
+  if (ctx.globals.dryRun) return dryRun(ctx, sel, 'query');
   const { deps, labels } = await depsOf(ctx);
   const outcome = await queryOrders(deps, sel, { withRefunds: Boolean(flags.withRefunds) });
   const { writeQueryResult } = await import('../output/search-view.js');
@@ -47,6 +65,7 @@ export async function runQuery(ctx: Context, flags: QueryFlags): Promise<number>
 
 export async function runRefundSearch(ctx: Context, flags: SearchFlags): Promise<number> {
   const sel = await selectionOf(ctx, flags);
+  if (ctx.globals.dryRun) return dryRun(ctx, sel, 'refundSearch');
   const { deps, labels } = await depsOf(ctx);
   const outcome = await searchRefunds(deps, sel);
   const { writeRefundResult } = await import('../output/search-view.js');

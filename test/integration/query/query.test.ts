@@ -165,7 +165,7 @@ describe('payops query', () => {
     expect(r.stdout).toContain(`EUR ${a!.amount}`);
   });
 
-  it('writes CSV with flattened columns and Excel-safe cells, to stdout or --out', async () => {
+  it('writes CSV with flattened columns, to stdout or --out', async () => {
     const [a, b] = await createOrders(2);
     const r = await payops([
       'query',
@@ -290,6 +290,47 @@ describe('payops query', () => {
     } finally {
       await admin('/_sandbox/faults', { mode: 'none' });
     }
+  });
+});
+
+describe('profiles, samples and plans', () => {
+  it('works in a read_only profile and uses its status labels everywhere', async () => {
+    const home = tempDir('payops-query-home-');
+    const env = { ...sandbox.env, NO_COLOR: '1' };
+    expect((await runCli(['config', 'set', 'read_only', 'true'], { home, env })).code).toBe(0);
+    expect((await runCli(['config', 'set', 'status_labels', '{"3000":"settled"}'], { home, env })).code).toBe(
+      0,
+    );
+    const [a, b] = await createOrders(2);
+    const t = await runCli(['query', '--order-no', `${a!.order_no},${b!.order_no}`, '--output', 'table'], {
+      home,
+      env,
+    });
+    expect(t.code).toBe(0);
+    expect(t.stdout).toContain('3000 settled');
+    const j = await runCli(['query', '--order-no', a!.order_no, '--output', 'json'], { home, env });
+    expect(j.code).toBe(0);
+    expect(JSON.parse(j.stdout)[0].payment_status_label).toBe('settled');
+  });
+
+  it('finds every order of samples/query.csv in the --sandbox gateway', async () => {
+    const r = await runCli(['--sandbox', 'query', '--file', 'samples/query.csv', '--output', 'json']);
+    expect(r.stderr).not.toMatch(/error/);
+    expect(r.code).toBe(0);
+    const rows = JSON.parse(r.stdout) as Array<{ found: boolean; payment_status: string }>;
+    expect(rows).toHaveLength(6);
+    expect(rows.every((x) => x.found)).toBe(true);
+    expect(new Set(rows.map((x) => x.payment_status))).toEqual(new Set(['3000', '2000', '2100', '1000']));
+  });
+
+  it('prints the plan with --dry-run and sends nothing', async () => {
+    const list = Array.from({ length: 230 }, (_, i) => `DRY-${i}`).join(',');
+    const r = await payops(['--verbose', '--dry-run', 'query', '--order-no', list, '--transaction-id', 'T1']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('4 requests to /v1/retrievalTrans');
+    expect(r.stderr).toMatch(/1\. 100 × order_no[\s\S]*3\. 30 × order_no[\s\S]*4\. 1 × transaction_id/);
+    expect(requestsTo(r.stderr, '/v1/retrievalTrans')).toBe(0);
   });
 });
 
