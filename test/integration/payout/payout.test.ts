@@ -1,0 +1,249 @@
+// payout --request / --file through the real binary against a sandbox in this process: sending,
+// validation, and idempotency on request_id across re-runs and --resume (checked in the ledger).
+import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT, runCli, tempDir } from '../../helpers/run-cli.js';
+import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
+import { admin, ledger, setFaults } from '../pay/support.js';
+
+let sandbox: TestSandbox;
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+});
+afterAll(async () => {
+  await sandbox?.close();
+});
+
+async function payouts() {
+  return (await ledger(sandbox.url)).filter((e) => e.kind === 'payout');
+}
+
+/** A private copy of a sample, so each test's input file (and its SHA-256 runs) is its own. */
+function copySample(name: string, transform?: (text: string) => string): string {
+  const dir = tempDir();
+  const file = join(dir, name);
+  const text = readFileSync(join(REPO_ROOT, 'samples', name), 'utf8');
+  writeFileSync(file, transform ? transform(text) : text);
+  return file;
+}
+
+describe('payout', () => {
+  it('sends one payout from --request and journals its request_id', async () => {
+    await admin(sandbox.url, '/_sandbox/reset', {});
+    const home = tempDir();
+    const file = copySample('payout-request.json');
+    const r = await runCli(['--yes', '--output', 'json', 'payout', '--request', file], {
+      env: sandbox.env,
+      home,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const [row] = JSON.parse(r.stdout);
+    expect(row).toMatchObject({
+      outcome: 'completed',
+      status: 'COMPLETED',
+      payment_amount: '1250.00',
+      payment_currency: 'EUR',
+    });
+    expect(row.fee_amount).not.toBe('');
+    expect(row.short_reference_id).not.toBe('');
+    expect(row.request_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(r.stderr).toMatch(/EUR 1,250\.00/);
+    const entries = await payouts();
+    expect(entries.map((e) => e.request_id)).toEqual([row.request_id]);
+    const runs = readdirSync(join(home, 'state', 'runs'));
+    expect(runs).toHaveLength(1);
+    const journal = readFileSync(join(home, 'state', 'runs', runs[0]!, 'journal.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+    const planAt = journal.findIndex((rec) => rec.type === 'plan');
+    const intentAt = journal.findIndex((rec) => rec.type === 'intent');
+    expect(planAt).toBeGreaterThan(0);
+    expect(planAt).toBeLessThan(intentAt);
+    expect(journal[planAt].items[0].request_id).toBe(row.request_id);
+  });
+
+  it('sends one payout per CSV row; running the file again pays nobody twice', async () => {
+    await admin(sandbox.url, '/_sandbox/reset', {});
+    const home = tempDir();
+    const file = copySample('payouts.csv');
+    const first = await runCli(['--yes', '--output', 'csv', 'payout', '--file', file], {
+      env: sandbox.env,
+      home,
+    });
+    expect(first.code, first.stderr).toBe(0);
+    const lines = first.stdout.trim().split('\n');
+    expect(lines).toHaveLength(4);
+    expect(lines[0]).toContain('short_reference_id');
+    expect(await payouts()).toHaveLength(3);
+    const ids = (await payouts()).map((e) => e.request_id).sort();
+
+    const again = await runCli(['--yes', '--output', 'json', 'payout', '--file', file], {
+      env: sandbox.env,
+      home,
+    });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/same request_ids/);
+    const rows = JSON.parse(again.stdout);
+    expect(rows.map((r: { request_id: string }) => r.request_id).sort()).toEqual(ids);
+    expect(rows.every((r: { outcome: string }) => r.outcome === 'completed')).toBe(true);
+    expect(await payouts()).toHaveLength(3);
+
+    // --force means "new payouts": new request_ids, new ledger entries.
+    const forced = await runCli(['--yes', '--output', 'json', 'payout', '--file', file, '--force'], {
+      env: sandbox.env,
+      home,
+    });
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(await payouts()).toHaveLength(6);
+  });
+
+  it('keeps a request_id given in the input, across homes', async () => {
+    await admin(sandbox.url, '/_sandbox/reset', {});
+    const id = '6f1d2c3b-4a59-4e8f-9b7a-0c1d2e3f4a5b';
+    const file = copySample('payout-request.json', (t) =>
+      JSON.stringify({ ...JSON.parse(t), request_id: id }),
+    );
+    for (let i = 0; i < 2; i++) {
+      const r = await runCli(['--yes', '--output', 'json', 'payout', '--request', file], {
+        env: sandbox.env,
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)[0].request_id).toBe(id);
+    }
+    expect((await payouts()).map((e) => e.request_id)).toEqual([id]);
+  });
+
+  it('resumes payouts whose answers were lost with the same request_ids', async () => {
+    await admin(sandbox.url, '/_sandbox/reset', {});
+    const home = tempDir();
+    const file = copySample('payouts.csv');
+    await setFaults(sandbox.url, { mode: 'drop_after_commit', rate: 1, paths: ['/v1/payout'] });
+    let lost: { code: number | null; stdout: string; stderr: string };
+    try {
+      lost = await runCli(['--yes', '--output', 'json', 'payout', '--file', file], {
+        env: sandbox.env,
+        home,
+      });
+    } finally {
+      await setFaults(sandbox.url, { mode: 'none' });
+    }
+    expect(lost.code, lost.stderr).toBe(3);
+    expect(JSON.parse(lost.stdout).every((r: { outcome: string }) => r.outcome === 'unknown')).toBe(true);
+    expect(lost.stderr).toContain('--resume');
+    // The gateway committed them before the answers were dropped.
+    expect(await payouts()).toHaveLength(3);
+
+    const resumed = await runCli(['--yes', '--output', 'json', 'payout', '--file', file, '--resume'], {
+      env: sandbox.env,
+      home,
+    });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(JSON.parse(resumed.stdout).every((r: { outcome: string }) => r.outcome === 'completed')).toBe(
+      true,
+    );
+    expect(await payouts()).toHaveLength(3);
+
+    const nothingLeft = await runCli(['--yes', 'payout', '--file', file, '--resume'], {
+      env: sandbox.env,
+      home,
+    });
+    expect(nothingLeft.code).toBe(2);
+  });
+
+  it('reports a failed payout (exit 1) with failure_reason and failure_type', async () => {
+    await admin(sandbox.url, '/_sandbox/reset', {});
+    // Valid for payops, refused by the gateway: the same request_id with other content (E4002).
+    const id = '0b5c6f0e-9d7e-4f0a-8a51-3c2d1e0f9a8b';
+    const a = copySample('payout-request.json', (t) => JSON.stringify({ ...JSON.parse(t), request_id: id }));
+    const b = copySample('payout-request.json', (t) =>
+      JSON.stringify({ ...JSON.parse(t), request_id: id, payment_amount: '99.00' }),
+    );
+    expect((await runCli(['--yes', 'payout', '--request', a], { env: sandbox.env })).code).toBe(0);
+    const r = await runCli(['--yes', '--output', 'json', 'payout', '--request', b], { env: sandbox.env });
+    expect(r.code, r.stderr).toBe(1);
+    expect(JSON.parse(r.stdout)[0]).toMatchObject({
+      outcome: 'failed',
+      status: 'FAILED',
+      failure_type: 'E4002',
+    });
+    expect(await payouts()).toHaveLength(1);
+  });
+
+  it('validates every row before sending: file:line:field, exit 2, nothing sent', async () => {
+    await admin(sandbox.url, '/_sandbox/reset', {});
+    const dir = tempDir();
+    const file = join(dir, 'bad.csv');
+    writeFileSync(
+      file,
+      [
+        'payment_amount,payment_currency,payment_method,request_id,beneficiary.entity_type,beneficiary.bank_details.account_name,beneficiary.bank_details.iban,payer.entity_type,payment_date',
+        '10.00,EUR,SWIFT,,COMPANY,A,DE89370400440532013000,COMPANY,2026-12-01',
+        '"1,250.00",EUR,SWIFT,,COMPANY,B,DE89370400440532013000,COMPANY,',
+        '5.00,EURO,SWIFT,not-a-uuid,COMPANY,C,DE89370400440532013000,COMPANY,2026-13-01',
+        '5.00,USD,SWIFT,,,D,DE00000000000000000000,,',
+      ].join('\n'),
+    );
+    const r = await runCli(['--yes', 'payout', '--file', file], { env: sandbox.env });
+    expect(r.code).toBe(2);
+    for (const where of [
+      'bad.csv:3 payment_amount',
+      'bad.csv:4 payment_currency',
+      'bad.csv:4 request_id',
+      'bad.csv:4 payment_date',
+      'bad.csv:5 beneficiary.entity_type',
+      'bad.csv:5 beneficiary.bank_details.iban',
+      'bad.csv:5 payer.entity_type',
+    ]) {
+      expect(r.stderr).toContain(where);
+    }
+    expect(r.stderr).not.toContain('bad.csv:2');
+    expect(await payouts()).toHaveLength(0);
+
+    const unknownColumn = join(dir, 'cols.csv');
+    writeFileSync(
+      unknownColumn,
+      'payment_amount,beneficiary.bank_detail.iban\n1.00,DE89370400440532013000\n',
+    );
+    const c = await runCli(['--yes', 'payout', '--file', unknownColumn], { env: sandbox.env });
+    expect(c.code).toBe(2);
+    expect(c.stderr).toContain('cols.csv:1 beneficiary.bank_detail.iban: is not a payout field');
+  });
+
+  it('asks for confirmation: without a terminal it needs --yes; --dry-run sends nothing', async () => {
+    await admin(sandbox.url, '/_sandbox/reset', {});
+    const file = copySample('payouts.csv');
+    const noYes = await runCli(['payout', '--file', file], { env: sandbox.env });
+    expect(noYes.code).toBe(2);
+    expect(noYes.stderr).toMatch(/EUR 1,250\.00 · GBP 320\.50 · JPY 98,000/);
+    const dry = await runCli(['--dry-run', '--output', 'csv', 'payout', '--file', file], {
+      env: sandbox.env,
+    });
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout.trim().split('\n')).toHaveLength(4);
+    expect(await payouts()).toHaveLength(0);
+  });
+
+  it('a read-only profile refuses (exit 4)', async () => {
+    const home = tempDir();
+    expect((await runCli(['config', 'set', 'read_only', 'true'], { env: sandbox.env, home })).code).toBe(0);
+    const r = await runCli(['--yes', 'payout', '--request', copySample('payout-request.json')], {
+      env: sandbox.env,
+      home,
+    });
+    expect(r.code).toBe(4);
+  });
+
+  it('the samples work against --sandbox', async () => {
+    const home = tempDir();
+    const dir = tempDir();
+    copyFileSync(join(REPO_ROOT, 'samples', 'payouts.csv'), join(dir, 'payouts.csv'));
+    const r = await runCli(
+      ['--sandbox', '--yes', '--output', 'json', 'payout', '--file', join(dir, 'payouts.csv')],
+      { env: {}, home },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toHaveLength(3);
+  });
+});
