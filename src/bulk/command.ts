@@ -2,6 +2,7 @@
 // must be refused, show the plan and confirm, snapshot the input into the run's folder, execute
 // (pass 2) through the engine, write one result per row, summarise. Loaded lazily by the commands.
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { copyFile, mkdir, rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { stateDir } from '../config/paths.js';
@@ -156,7 +157,10 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
 
   const state = stateDir(ctx.io.env);
   const identity = gatewayIdentity(config);
-  const earlier = await findRunsByInput(state, plan.sha256, op, identity);
+  // A run folder without its input copy was cut off before anything could be sent: not a run.
+  const earlier = (await findRunsByInput(state, plan.sha256, op, identity)).filter((r) =>
+    existsSync(join(r.dir, String(r.header.snapshot ?? SNAPSHOT_FILE))),
+  );
   const unfinished = earlier.find((r) => r.state !== 'finished');
   const finished = earlier.find((r) => r.state === 'finished');
   const what = inline ? 'this order' : plan.source.label;

@@ -1,0 +1,198 @@
+// Bulk integration tests: the real binary (child process, never spawnSync — the sandbox lives in
+// this process) against a sandbox started here, its admin API, and CSV helpers.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { PAYOPS_BIN, REPO_ROOT } from '../../helpers/run-cli.js';
+import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
+
+export interface Order {
+  transaction_id: string;
+  order_no: string;
+  currency: string;
+  amount: string;
+  payment_status: string;
+}
+
+export interface LedgerEntry {
+  kind: string;
+  transaction_id: string;
+  order_no: string;
+  amount: string;
+  refund_amount?: string;
+  refund_reference_id?: string;
+  request_id?: string;
+}
+
+export interface Result {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function tempDir(prefix = 'payops-bulk-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export class Gateway {
+  private constructor(readonly sandbox: TestSandbox) {}
+
+  static async start(): Promise<Gateway> {
+    return new Gateway(await startTestSandbox());
+  }
+
+  get url(): string {
+    return this.sandbox.url;
+  }
+
+  private async admin(method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
+    const res = await fetch(`${this.url}/_sandbox/${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    if (!res.ok) throw new Error(`admin ${path}: HTTP ${res.status} ${await res.text()}`);
+    return res.json();
+  }
+
+  createOrders(count: number, state = '3000', currency = 'USD'): Promise<Order[]> {
+    return this.admin('POST', 'orders', { count, state, currency }) as Promise<Order[]>;
+  }
+
+  ledger(): Promise<LedgerEntry[]> {
+    return this.admin('GET', 'ledger') as Promise<LedgerEntry[]>;
+  }
+
+  async faults(config: Record<string, unknown>): Promise<void> {
+    await this.admin('POST', 'faults', config);
+  }
+
+  async reset(): Promise<void> {
+    await this.admin('POST', 'reset', {});
+  }
+
+  close(): Promise<void> {
+    return this.sandbox.close();
+  }
+
+  env(home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+    const env: NodeJS.ProcessEnv = {};
+    for (const [k, v] of Object.entries(process.env)) {
+      if (
+        k.startsWith('PAYOPS_') ||
+        k === 'NODE_OPTIONS' ||
+        k.startsWith('VITEST') ||
+        k === 'NODE_EXTRA_CA_CERTS'
+      )
+        continue;
+      env[k] = v;
+    }
+    return { ...env, ...this.sandbox.env, PAYOPS_HOME: home, NO_COLOR: '1', ...extra };
+  }
+}
+
+export interface RunOpts {
+  env: NodeJS.ProcessEnv;
+  /** Send this signal after `afterMs`. */
+  signal?: { name: NodeJS.Signals; afterMs: number };
+  timeoutMs?: number;
+}
+
+export function payops(args: string[], opts: RunOpts): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const child: ChildProcess = spawn(process.execPath, [PAYOPS_BIN, ...args], {
+      cwd: REPO_ROOT,
+      env: opts.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+    });
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
+    const timers: NodeJS.Timeout[] = [setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 60_000)];
+    if (opts.signal) {
+      const { name, afterMs } = opts.signal;
+      timers.push(setTimeout(() => child.kill(name), afterMs));
+    }
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      for (const t of timers) clearTimeout(t);
+      resolve({ code, signal, stdout, stderr });
+    });
+    child.stdin!.on('error', () => {});
+    child.stdin!.end();
+  });
+}
+
+export const REFUND_HEADER = [
+  'transaction_id',
+  'order_no',
+  'currency',
+  'amount',
+  'refund_amount',
+  'refund_reason',
+];
+
+export function csvText(header: string[], rows: string[][]): string {
+  const cell = (v: string) => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+  return `${[header, ...rows].map((r) => r.map(cell).join(',')).join('\n')}\n`;
+}
+
+export function writeCsv(path: string, header: string[], rows: string[][]): string {
+  writeFileSync(path, csvText(header, rows));
+  return path;
+}
+
+export function refundRows(orders: Order[], reason = 'customer request'): string[][] {
+  return orders.map((o) => [o.transaction_id, o.order_no, o.currency, o.amount, o.amount, reason]);
+}
+
+export function readResults(path: string): Record<string, string>[] {
+  return parse(readFileSync(path, 'utf8'), { columns: true, bom: true }) as Record<string, string>[];
+}
+
+/** Refund ledger entries per transaction id. */
+export function refundsByTransaction(ledger: LedgerEntry[]): Map<string, LedgerEntry[]> {
+  const m = new Map<string, LedgerEntry[]>();
+  for (const e of ledger) {
+    if (e.kind !== 'refund') continue;
+    const list = m.get(e.transaction_id) ?? [];
+    list.push(e);
+    m.set(e.transaction_id, list);
+  }
+  return m;
+}
+
+/** Every row's outcome agrees with the ledger, and nothing was refunded twice. */
+export function expectHonest(
+  results: Record<string, string>[],
+  ledger: LedgerEntry[],
+): { succeeded: number; failed: number; other: number; problems: string[] } {
+  const moved = refundsByTransaction(ledger);
+  const problems: string[] = [];
+  let succeeded = 0;
+  let failed = 0;
+  let other = 0;
+  for (const [tid, list] of moved) if (list.length > 1) problems.push(`${tid} refunded ${list.length} times`);
+  for (const r of results) {
+    const refunded = (moved.get(r.transaction_id!) ?? []).length === 1;
+    if (r.outcome === 'succeeded') {
+      succeeded++;
+      if (!refunded) problems.push(`${r.transaction_id} reported succeeded, not in the ledger`);
+    } else if (r.outcome === 'failed') {
+      failed++;
+      if (refunded) problems.push(`${r.transaction_id} reported failed, but refunded`);
+    } else {
+      other++;
+      problems.push(`${r.transaction_id} outcome ${r.outcome}`);
+    }
+  }
+  return { succeeded, failed, other, problems };
+}
