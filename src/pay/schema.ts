@@ -2,6 +2,7 @@
 // payment and payout requests are validated from data: the same tables give the pay flags, the
 // payout CSV columns and the per-field problems (path, what is wrong, what would be right).
 import type { InputProblem } from '../errors.js';
+import { parseAmount } from '../money/amount.js';
 import { currencyInfo } from '../money/currency.js';
 
 export type StringFormat =
@@ -87,6 +88,13 @@ export function checkFormat(value: string, format: StringFormat): string | undef
   }
 }
 
+/** The money parser's diagnosis of a non-decimal (thousands separators, decimal commas, symbols …). */
+function decimalProblem(value: string): string {
+  const parsed = parseAmount(value, 'USD');
+  if (parsed.ok) return `"${value}" is not valid`;
+  return parsed.hint ? `${parsed.message}: ${parsed.hint}` : parsed.message;
+}
+
 function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
@@ -116,7 +124,10 @@ export function checkValue(
       if (spec.format === undefined || value === '') return value;
       const normalised = checkFormat(value, spec.format);
       if (normalised === undefined) {
-        problem(`"${value}" is not valid`, FORMAT_EXPECTED[spec.format]);
+        problem(
+          spec.format === 'decimal' ? decimalProblem(value) : `"${value}" is not valid`,
+          FORMAT_EXPECTED[spec.format],
+        );
         return value;
       }
       return normalised;
