@@ -43,7 +43,7 @@ export async function writeQueryResult(
   } else {
     await writeData(ctx, format, orderDataRows(outcome, labels));
   }
-  notices(ctx, outcome, 'order', 'not found');
+  notices(ctx, outcome, 'order', 'orders');
 }
 
 export async function writeRefundResult(
@@ -57,7 +57,7 @@ export async function writeRefundResult(
   } else {
     await writeData(ctx, format, refundDataRows(outcome, labels));
   }
-  notices(ctx, { ...outcome, orders: outcome.refunds }, 'refund record', 'without refund records');
+  notices(ctx, { ...outcome, orders: outcome.refunds }, 'refund record', 'refunds');
 }
 
 function notices(
@@ -70,7 +70,7 @@ function notices(
     limit: number;
   },
   noun: string,
-  missing: string,
+  missing: 'orders' | 'refunds',
 ): void {
   for (const line of notFoundLines(o.notFound, missing)) ctx.log.warn(line);
   if (o.mayHaveMore) {

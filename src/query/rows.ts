@@ -110,7 +110,12 @@ export function refundTable(outcome: RefundSearchOutcome, labels: StatusLabels):
 }
 
 /** Text of the not-found list on stderr: one value a line, so it can be copied back into a file. */
-export function notFoundLines(notFound: readonly NotFound[], what: string): string[] {
+export function notFoundLines(notFound: readonly NotFound[], kind: 'orders' | 'refunds'): string[] {
   if (notFound.length === 0) return [];
-  return [`${notFound.length} ${what}:`, ...notFound.map((n) => `  ${n.field} ${n.value}`)];
+  const n = notFound.length;
+  const title =
+    kind === 'orders'
+      ? `${n} order${n === 1 ? '' : 's'} not found:`
+      : `${n} order${n === 1 ? '' : 's'} without refund records:`;
+  return [title, ...notFound.map((x) => `  ${x.field} ${x.value}`)];
 }

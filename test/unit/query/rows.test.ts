@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   fraudSummary,
+  notFoundLines,
   orderDataRows,
   orderTable,
   refundDataRows,
@@ -102,5 +103,24 @@ describe('table', () => {
     expect(fraudSummary([])).toBe('—');
     expect(fraudSummary(undefined)).toBe('—');
     expect(fraudSummary([{ check_items: 'a', status: 'accept' }])).toBe('ACCEPT');
+  });
+});
+
+describe('notFoundLines', () => {
+  it('lists one asked-for value a line under a count', () => {
+    expect(notFoundLines([], 'orders')).toEqual([]);
+    expect(
+      notFoundLines(
+        [
+          { field: 'order_no', value: 'A' },
+          { field: 'transaction_id', value: 'T' },
+        ],
+        'orders',
+      ),
+    ).toEqual(['2 orders not found:', '  order_no A', '  transaction_id T']);
+    expect(notFoundLines([{ field: 'order_no', value: 'A' }], 'refunds')).toEqual([
+      '1 order without refund records:',
+      '  order_no A',
+    ]);
   });
 });
