@@ -1,0 +1,154 @@
+// Never twice: every sandbox fault mode, SIGKILL at several moments, and SIGINT — each followed by
+// --resume until the run is over — must end with each order refunded at most once and every row's
+// outcome matching the ledger.
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  expectHonest,
+  Gateway,
+  payops,
+  REFUND_HEADER,
+  type Result,
+  readResults,
+  refundRows,
+  refundsByTransaction,
+  tempDir,
+  writeCsv,
+} from './support.js';
+
+let gw: Gateway;
+let dir: string;
+beforeAll(async () => {
+  gw = await Gateway.start();
+});
+afterAll(async () => {
+  await gw?.close();
+});
+beforeEach(async () => {
+  await gw.reset();
+  dir = tempDir();
+});
+
+const over = (r: Result) => r.code === 0 || r.code === 1;
+
+async function refundFile(rows: number, refundable = rows): Promise<{ file: string; ids: string[] }> {
+  const captured = await gw.createOrders(refundable);
+  const authorised = rows > refundable ? await gw.createOrders(rows - refundable, '2000') : [];
+  const all = [...captured, ...authorised].sort(() => 0);
+  const file = writeCsv(join(dir, 'refunds.csv'), REFUND_HEADER, refundRows(all));
+  return { file, ids: all.map((o) => o.transaction_id) };
+}
+
+describe('fault modes at rate 0.3, resumed until done', () => {
+  const modes = ['error500', 'drop_before_commit', 'drop_after_commit', 'hang', 'garbage', 'bad_signature'];
+  it.each(modes)('%s: nothing refunded twice, every outcome matches the ledger', async (mode) => {
+    const { file, ids } = await refundFile(300, 290);
+    const out = join(dir, 'results.csv');
+    const extra = mode === 'hang' ? ['--timeout', '400'] : [];
+    await gw.faults({ mode, rate: 0.3, seed: 7 });
+    const codes: Array<number | null> = [];
+    let last = await payops(
+      ['refund', '--file', file, '--yes', '--out', out, '--concurrency', '2', ...extra],
+      {
+        env: gw.env(dir),
+      },
+    );
+    codes.push(last.code);
+    for (let i = 0; i < 6 && !over(last); i++) {
+      last = await payops(['refund', '--file', file, '--yes', '--out', out, '--resume', ...extra], {
+        env: gw.env(dir),
+      });
+      codes.push(last.code);
+    }
+    await gw.faults({ mode: 'none' });
+    for (let i = 0; i < 3 && !over(last); i++) {
+      last = await payops(['refund', '--file', file, '--yes', '--out', out, '--resume', ...extra], {
+        env: gw.env(dir),
+      });
+      codes.push(last.code);
+    }
+    expect(over(last), `exit codes ${codes.join(',')}; last stderr:\n${last.stderr}`).toBe(true);
+    // The fault mode actually struck: the first run could not finish cleanly.
+    expect(codes[0], last.stderr).not.toBe(0);
+    const results = readResults(out);
+    expect(results.map((r) => r.transaction_id)).toEqual(ids);
+    const honest = expectHonest(results, await gw.ledger());
+    expect(honest.problems).toEqual([]);
+    // The 10 authorised orders can never be refunded.
+    expect(honest.failed).toBeGreaterThanOrEqual(10);
+  });
+});
+
+describe('SIGKILL at several moments, then --resume', () => {
+  it('each order is refunded exactly once', async () => {
+    const { file, ids } = await refundFile(400);
+    const out = join(dir, 'results.csv');
+    // Slow every answer a little so that kills land in the middle of the run.
+    await gw.faults({ mode: 'none', latency_ms: 40 });
+    const kills = [150, 350, 500, 700, 900];
+    let killed = 0;
+    let last: Result | undefined;
+    for (const [i, afterMs] of kills.entries()) {
+      last = await payops(
+        [
+          'refund',
+          '--file',
+          file,
+          '--yes',
+          '--out',
+          out,
+          '--concurrency',
+          '2',
+          ...(i > 0 ? ['--resume'] : []),
+        ],
+        { env: gw.env(dir), signal: { name: 'SIGKILL', afterMs } },
+      );
+      if (last.signal === 'SIGKILL') killed++;
+      if (over(last)) break;
+    }
+    expect(killed).toBeGreaterThanOrEqual(2);
+    await gw.faults({ mode: 'none' });
+    for (let i = 0; i < 3 && !(last && over(last)); i++) {
+      last = await payops(['refund', '--file', file, '--yes', '--out', out, '--resume'], {
+        env: gw.env(dir),
+      });
+    }
+    expect(last?.code, last?.stderr).toBe(0);
+    const byTx = refundsByTransaction(await gw.ledger());
+    expect(byTx.size).toBe(400);
+    expect([...byTx.values()].filter((l) => l.length !== 1)).toEqual([]);
+    const results = readResults(out);
+    expect(results.map((r) => r.transaction_id)).toEqual(ids);
+    expect(results.every((r) => r.outcome === 'succeeded')).toBe(true);
+  });
+});
+
+describe('SIGINT', () => {
+  it('stops after the requests in flight, exits 130 with the resume command, and resumes', async () => {
+    const { file } = await refundFile(500);
+    const out = join(dir, 'results.csv');
+    await gw.faults({ mode: 'none', latency_ms: 100 });
+    const r = await payops(['refund', '--file', file, '--yes', '--out', out, '--concurrency', '1'], {
+      env: gw.env(dir),
+      signal: { name: 'SIGINT', afterMs: 700 },
+    });
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).toMatch(/resume with: payops refund --file \S+refunds\.csv --resume/);
+    const partial = readResults(out);
+    expect(partial).toHaveLength(500);
+    const sent = partial.filter((x) => x.outcome === 'succeeded').length;
+    expect(sent).toBeGreaterThan(0);
+    expect(sent).toBeLessThan(500);
+    expect(partial.filter((x) => x.outcome === 'not_sent')).toHaveLength(500 - sent);
+    expect(refundsByTransaction(await gw.ledger()).size).toBe(sent);
+
+    await gw.faults({ mode: 'none' });
+    const runId = /runs resume (\S+)\)/.exec(r.stderr)![1]!;
+    const resumed = await payops(['runs', 'resume', runId, '--yes', '--out', out], { env: gw.env(dir) });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const byTx = refundsByTransaction(await gw.ledger());
+    expect(byTx.size).toBe(500);
+    expect([...byTx.values()].every((l) => l.length === 1)).toBe(true);
+    expect(readResults(out).every((x) => x.outcome === 'succeeded')).toBe(true);
+  });
+});
