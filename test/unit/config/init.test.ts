@@ -1,0 +1,61 @@
+// `payops config init` driven through fake terminal streams: the prompts read keystrokes from
+// stdin and draw on stderr, and the sign key typed never appears in what they draw.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { configInit } from '../../../src/config/commands.js';
+import { createContext, type Io } from '../../../src/context.js';
+
+function fakeTerminal(env: NodeJS.ProcessEnv) {
+  const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => stdin });
+  const stdout = Object.assign(new PassThrough(), { isTTY: true, columns: 80 });
+  const stderr = Object.assign(new PassThrough(), { isTTY: true, columns: 80 });
+  // Like process.stderr, never ended by a prompt that finishes (inquirer pipes into it).
+  stderr.end = (() => stderr) as never;
+  let drawn = '';
+  stderr.on('data', (d: Buffer) => {
+    drawn += d.toString();
+  });
+  const io = { stdin, stdout, stderr, env, cwd: process.cwd() } as unknown as Io;
+  return { io, stdin, drawn: () => drawn };
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 100));
+
+describe('config init', () => {
+  it('asks for each value, masks the sign key, and saves the profile as current', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'payops-init-'));
+    const term = fakeTerminal({ PAYOPS_HOME: home });
+    const ctx = createContext(term.io, {});
+    const done = configInit(ctx);
+    const answers = ['ops', 'https://gw.example.com', '800001', '800001001', 'typed-secret-key-1', 'n'];
+    // Text and Enter as separate keystrokes, as a person types them.
+    for (const answer of answers) {
+      await tick();
+      term.stdin.write(answer);
+      await tick();
+      term.stdin.write('\r');
+    }
+    await expect(done).resolves.toBe(0);
+    const stored = JSON.parse(readFileSync(join(home, 'config.json'), 'utf8'));
+    expect(stored).toEqual({
+      current: 'ops',
+      profiles: {
+        ops: {
+          base_url: 'https://gw.example.com',
+          merchant_id: '800001',
+          account_id: '800001001',
+          sign_key: 'typed-secret-key-1',
+          read_only: false,
+        },
+      },
+    });
+    expect(term.drawn()).not.toContain('typed-secret-key-1');
+    // The mask, one star per character typed.
+    expect(term.drawn().replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')).toContain(
+      '*'.repeat('typed-secret-key-1'.length),
+    );
+  });
+});
