@@ -16,6 +16,8 @@ export interface PayOutputOptions {
   statusLabels?: Record<string, string>;
   /** Where the checkout page was written. */
   savedTo?: string;
+  /** Card and APM: --out FILE receives the result data (JSON when it ends in .json, else CSV). */
+  resultFile?: string;
 }
 
 export type CardRow = [label: string, value: string];
@@ -208,18 +210,32 @@ function csvLines(row: Record<string, string>): string {
   return `${Object.keys(row).map(csvCell).join(',')}\n${Object.values(row).map(csvCell).join(',')}\n`;
 }
 
-export function writePayResult(io: Io, result: PayResult, opts: PayOutputOptions): void {
-  if (opts.format === 'json') {
-    // Defence in depth: a result never carries a full card number, but it is about to leave the process.
-    io.stdout.write(`${redactText(JSON.stringify(payResultData(result, opts.savedTo), null, 2))}\n`);
+/** Writes the result: JSON or one CSV row for scripts, otherwise the card (the APM's issuer_url alone on stdout). */
+export async function writePayResult(io: Io, result: PayResult, opts: PayOutputOptions): Promise<void> {
+  const card = () => formatCard(payTitle(result), paySections(result, opts), opts.color, titleColor(result));
+  if (opts.resultFile !== undefined) {
+    // --out for card and APM: the data goes to the file, the card to stderr.
+    const json = opts.resultFile.toLowerCase().endsWith('.json');
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(
+      opts.resultFile,
+      json ? payJson(result, opts.savedTo) : csvLines(payResultRow(result, opts.savedTo)),
+      {
+        mode: 0o600,
+      },
+    );
+    io.stderr.write(card());
+    io.stderr.write(`result written to ${opts.resultFile}\n`);
+  } else if (opts.format === 'json') {
+    io.stdout.write(payJson(result, opts.savedTo));
   } else if (opts.format === 'csv') {
     io.stdout.write(csvLines(payResultRow(result, opts.savedTo)));
   } else if (result.kind === 'apm' && result.issuer_url !== undefined) {
     // The address is the data (pipe it anywhere); the summary is for the person.
     io.stdout.write(`${result.issuer_url}\n`);
-    io.stderr.write(formatCard(payTitle(result), paySections(result, opts), opts.color, titleColor(result)));
+    io.stderr.write(card());
   } else {
-    io.stdout.write(formatCard(payTitle(result), paySections(result, opts), opts.color, titleColor(result)));
+    io.stdout.write(card());
   }
   if (result.unknown) {
     io.stderr.write(
@@ -228,6 +244,11 @@ export function writePayResult(io: Io, result: PayResult, opts: PayOutputOptions
         `  find out with: ${result.unknown.queryCommand}\n`,
     );
   }
+}
+
+function payJson(result: PayResult, savedTo: string | undefined): string {
+  // Defence in depth: a result never carries a full card number, but it is about to leave the process.
+  return `${redactText(JSON.stringify(payResultData(result, savedTo), null, 2))}\n`;
 }
 
 /** --dry-run: the request that would be sent, card data absent (it is not even read). */
@@ -371,24 +392,35 @@ export function writePayoutPlan(
   else io.stdout.write(textTable(columns, records));
 }
 
+/** Format of payout results: --output, else by the --out file's extension, else table on a terminal, CSV otherwise. */
+export function payoutFormat(io: Io, globals: GlobalOptions): OutputFormat {
+  if (globals.output) return globals.output;
+  if (globals.out) return globals.out.toLowerCase().endsWith('.json') ? 'json' : 'csv';
+  return io.stdout.isTTY ? 'table' : 'csv';
+}
+
+/** Results to --out FILE when given (mode 0600), else to stdout. */
 export async function writePayoutResults(
   io: Io,
   rows: readonly PayoutResultRow[],
   opts: Pick<PayOutputOptions, 'format' | 'color'> & { out?: string },
 ): Promise<void> {
   const records = rows.map(payoutRecord);
-  if (opts.out !== undefined) {
-    const { writeFile } = await import('node:fs/promises');
-    const { resolve } = await import('node:path');
-    const json = opts.out.toLowerCase().endsWith('.json');
-    await writeFile(
-      resolve(io.cwd, opts.out),
-      json ? `${JSON.stringify(records, null, 2)}\n` : csvTable(PAYOUT_COLUMNS, records),
-    );
+  const text =
+    opts.format === 'json'
+      ? `${JSON.stringify(records, null, 2)}\n`
+      : opts.format === 'csv'
+        ? csvTable(PAYOUT_COLUMNS, records)
+        : textTable(PAYOUT_TABLE_COLUMNS, records);
+  if (opts.out === undefined) {
+    io.stdout.write(text);
+    return;
   }
-  if (opts.format === 'json') io.stdout.write(`${JSON.stringify(records, null, 2)}\n`);
-  else if (opts.format === 'csv') io.stdout.write(csvTable(PAYOUT_COLUMNS, records));
-  else io.stdout.write(textTable(PAYOUT_TABLE_COLUMNS, records));
+  const { writeFile } = await import('node:fs/promises');
+  const { resolve } = await import('node:path');
+  const file = resolve(io.cwd, opts.out);
+  await writeFile(file, text, { mode: 0o600 });
+  io.stderr.write(`results written to ${file}\n`);
 }
 
 export function writePayoutSummary(

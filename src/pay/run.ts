@@ -70,6 +70,8 @@ export async function runPay(
 
   const config = await ctx.config();
   assertMayMoveMoney(config, `pay ${kind}`);
+  // A payment is one result: the card is the default on a terminal and in a pipe; scripts ask for
+  // --output json (or csv).
   const format = ctx.globals.output ?? 'table';
 
   if (ctx.globals.dryRun) {
@@ -108,7 +110,10 @@ export async function runPay(
     }
   }
 
-  writePayResult(ctx.io, result, {
+  const resultFile =
+    kind !== 'checkout' && ctx.globals.out !== undefined ? resolve(ctx.io.cwd, ctx.globals.out) : undefined;
+  await writePayResult(ctx.io, result, {
+    ...(resultFile === undefined ? {} : { resultFile }),
     format,
     color: ctx.color,
     statusLabels: config.statusLabels,

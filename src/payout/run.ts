@@ -9,6 +9,7 @@ import type { Context } from '../context.js';
 import { ExitCode, UsageError } from '../errors.js';
 import {
   confirmPayouts,
+  payoutFormat,
   writePayoutPlan,
   writePayoutResults,
   writePayoutSummary,
@@ -146,7 +147,7 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
       baseUrl: config.baseUrl || '(in-process sandbox)',
       ...(reusedFrom ? { reusedFrom, resume: Boolean(opts.resume) } : {}),
     };
-    const format = ctx.globals.output ?? 'table';
+    const format = payoutFormat(ctx.io, ctx.globals);
 
     if (ctx.globals.dryRun) {
       writePayoutPlan(ctx.io, summary, { format, color: ctx.color });
