@@ -45,7 +45,9 @@ export function normaliseCurrency(input: string): string {
 
 /** The ISO 4217 entry for a code (case-insensitive, trimmed), or undefined when it is not one. */
 export function currencyInfo(code: string): CurrencyInfo | undefined {
-  return lookupTable().get(normaliseCurrency(code));
+  const table = lookupTable();
+  // Most files already hold upper-case codes: skip the normalising copy for them.
+  return table.get(code) ?? table.get(normaliseCurrency(code));
 }
 
 /** Every ISO 4217 code payops accepts, sorted by code. */

@@ -350,3 +350,36 @@ describe('orderKey', () => {
     );
   });
 });
+
+describe('canonical amounts', () => {
+  it('rewrites non-canonical amounts and keeps canonical ones', () => {
+    const cases: Array<[string, string, string]> = [
+      ['10.00', 'USD', '10.00'],
+      ['010.00', 'USD', '10.00'],
+      ['0.50', 'USD', '0.50'],
+      ['00.5', 'USD', '0.50'],
+      [' 7 ', 'USD', '7.00'],
+      ['7', 'JPY', '7'],
+      ['007', 'JPY', '7'],
+      ['0', 'KWD', '0.000'],
+      ['1.5', 'KWD', '1.500'],
+    ];
+    for (const [amount, currency, want] of cases) {
+      const r = validateRow(
+        'refund',
+        row({ ...base, amount: '1000', currency, refund_amount: amount }),
+        FILE,
+      );
+      if (
+        amount
+          .trim()
+          .replace(/^0+(?=\d)/, '')
+          .match(/^0(\.0*)?$/)
+      ) {
+        expect(r.ok).toBe(false);
+        continue;
+      }
+      expect(r.ok ? r.row.refund_amount : r.problems, `${amount} ${currency}`).toBe(want);
+    }
+  });
+});
