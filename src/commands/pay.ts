@@ -1,6 +1,5 @@
 import { type Command, Option } from 'commander';
-import { refuseCardArguments } from '../pay/argv-guard.js';
-import { type FlagGroup, flagFields, type PaymentKind } from '../pay/fields.js';
+import type { FlagGroup, PaymentKind } from '../pay/fields.js';
 import type { App } from './app.js';
 
 const GROUP_ORDER: readonly FlagGroup[] = [
@@ -14,14 +13,29 @@ const GROUP_ORDER: readonly FlagGroup[] = [
   'Card and checkout',
 ];
 
-/** Adds one flag per request field (`shopper_email` → `--shopper-email`), grouped in the help. */
-function addFieldFlags(cmd: Command, kind: PaymentKind): void {
+/**
+ * Adds one flag per request field (`shopper_email` → `--shopper-email`), grouped in the help. Called
+ * only when a pay subcommand is about to run (or show its help): ~200 generated options cost tens of
+ * milliseconds to build, which every other invocation of payops must not pay.
+ */
+export async function addFieldFlags(cmd: Command, kind: PaymentKind): Promise<void> {
+  if (cmd.options.some((o) => o.long === '--amount')) return;
+  const { flagFields } = await import('../pay/fields.js');
   const fields = flagFields(kind);
   for (const group of GROUP_ORDER) {
     for (const f of fields) {
       if (f.group !== group) continue;
       cmd.addOption(new Option(`${f.flag} <value>`, f.help).helpGroup(`${group} fields:`));
     }
+  }
+}
+
+/** Adds the generated flags to every pay subcommand (for `payops completion`, which lists them all). */
+export async function addAllPayFieldFlags(program: Command): Promise<void> {
+  const pay = program.commands.find((c) => c.name() === 'pay');
+  for (const sub of pay?.commands ?? []) {
+    const kind = sub.name();
+    if (kind === 'card' || kind === 'apm' || kind === 'checkout') await addFieldFlags(sub, kind);
   }
 }
 
@@ -33,20 +47,25 @@ when omitted. The card number and security code are never accepted as arguments 
 export function registerPay(program: Command, app: App): void {
   // Runs on the raw argv before `pay` or its subcommands parse anything, so a card number typed as an
   // argument is refused (exit 2) even where commander would have echoed it in its own error.
-  program.hook('preSubcommand', (root, sub) => {
-    if (sub.name() === 'pay') refuseCardArguments((root as unknown as { rawArgs?: string[] }).rawArgs ?? []);
+  program.hook('preSubcommand', async (root, sub) => {
+    if (sub.name() !== 'pay') return;
+    const { refuseCardArguments } = await import('../pay/argv-guard.js');
+    refuseCardArguments((root as unknown as { rawArgs?: string[] }).rawArgs ?? []);
   });
 
   const pay = program
     .command('pay')
     .description('create a payment: card, alternative method (APM) or hosted checkout');
+  pay.hook('preSubcommand', async (_pay, sub) => {
+    const kind = sub.name();
+    if (kind === 'card' || kind === 'apm' || kind === 'checkout') await addFieldFlags(sub, kind);
+  });
 
   const card = pay
     .command('card')
     .description('direct card payment (card number and security code from a hidden prompt or stdin)')
     .option('--request <file>', 'JSON payment request without card data; flags override its fields')
     .option('--expiry <MM/YYYY>', 'card expiry month and year (MM/YYYY or MM/YY)');
-  addFieldFlags(card, 'card');
   card
     .addHelpText(
       'after',
@@ -69,7 +88,6 @@ Examples:
     .description('alternative payment method; prints the issuer_url to send the shopper to')
     .option('--request <file>', 'JSON payment request (APM fields and person); flags override its fields')
     .option('--open', 'open the issuer_url in the browser');
-  addFieldFlags(apm, 'apm');
   apm
     .addHelpText(
       'after',
@@ -90,7 +108,6 @@ Example:
     .description('hosted checkout: save the page (--out FILE) or open it, and list its form fields')
     .option('--request <file>', 'JSON payment request without card data; flags override its fields')
     .option('--open', 'open the checkout page in the browser');
-  addFieldFlags(checkout, 'checkout');
   checkout
     .addHelpText(
       'after',

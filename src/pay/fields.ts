@@ -93,7 +93,7 @@ const CARD_AND_CHECKOUT: FieldRow[] = [
   { name: 'installments', spec: s, group: 'Card and checkout' },
   { name: 'installments_id', spec: s, group: 'Card and checkout' },
   { name: 'order_type', spec: s, group: 'Card and checkout', help: 'e.g. WEB' },
-  { name: 'checkout_time', spec: int, group: 'Card and checkout', help: 'whole number' },
+  { name: 'checkout_time', spec: int, group: 'Card and checkout' },
   { name: 'user_agent', spec: s, group: 'Card and checkout' },
   { name: 'vendor_token_cookie', spec: s, group: 'Card and checkout' },
   { name: 'price_id', spec: s, group: 'Card and checkout' },
@@ -228,6 +228,17 @@ export function attributeOf(flag: string): string {
     .join('');
 }
 
+const FORMAT_HINT: Record<string, string> = {
+  decimal: ' (plain decimal, e.g. 5.00)',
+  country: ' (two-letter country code)',
+  currency: ' (ISO 4217 code)',
+  integer: ' (whole number)',
+};
+
+function formatOf(spec: FieldSpec): string {
+  return spec.type === 'string' ? (spec.format ?? '') : spec.type;
+}
+
 function flagField(row: FieldRow, prefix = ''): FlagField {
   const path = prefix + row.name;
   const flag = flagOf(path);
@@ -237,7 +248,7 @@ function flagField(row: FieldRow, prefix = ''): FlagField {
     attribute: attributeOf(flag),
     spec: row.spec,
     group: row.group,
-    help: row.help ?? `request field ${path}`,
+    help: row.help ?? `${path}${FORMAT_HINT[formatOf(row.spec)] ?? ''}`,
   };
 }
 
@@ -253,7 +264,7 @@ export function flagFields(kind: PaymentKind): FlagField[] {
   if (kind === 'apm') {
     for (const [name, spec] of Object.entries(PERSON_SPEC.fields)) {
       if (spec.type === 'object') continue;
-      flags.push(flagField({ name, spec, group: 'Person (APM)', help: `person.${name}` }, 'person.'));
+      flags.push(flagField({ name, spec, group: 'Person (APM)' }, 'person.'));
     }
   }
   return flags;
