@@ -7,7 +7,7 @@ import { PAYMENT_STATUS_LABELS } from '../gateway/types.js';
 import { authenticate, jsonReply, type Reply, type SandboxContext, signInPlace } from './context.js';
 import { codedMessage, formatAmount, parseAmount, Rejection } from './fields.js';
 import { refundReference } from './seed.js';
-import type { Order } from './store.js';
+import type { LedgerEntry, LedgerKind, Order } from './store.js';
 
 type Element = Record<string, unknown>;
 type Result = Record<string, string>;
@@ -55,20 +55,18 @@ export function handleBatch(ctx: SandboxContext, op: BatchOperation, body: Eleme
     if (elements.length > endpoint.limit) {
       throw new Rejection('E1004', `${elements.length} orders, at most ${endpoint.limit} per request`);
     }
-    const requestId = randomUUID();
-    const at = new Date(ctx.now()).toISOString();
+    const now = ctx.now();
+    const batch: Batch = {
+      ctx,
+      op,
+      arrayName,
+      accountId: body.account_id as string,
+      requestId: randomUUID(),
+      at: new Date(now).toISOString(),
+      atMs: now,
+    };
     const results = new Array<Result>(elements.length);
-    for (let i = 0; i < elements.length; i++) {
-      results[i] = applyOne(
-        ctx,
-        op,
-        elements[i],
-        `${arrayName}[${i}]`,
-        body.account_id as string,
-        requestId,
-        at,
-      );
-    }
+    for (let i = 0; i < elements.length; i++) results[i] = applyOne(batch, elements[i], i);
     return envelope('1', 'OK', results);
   } catch (err) {
     if (err instanceof Rejection) return envelope('0', err.message, []);
@@ -76,150 +74,144 @@ export function handleBatch(ctx: SandboxContext, op: BatchOperation, body: Eleme
   }
 }
 
+/** What every order of one request shares. */
+interface Batch {
+  readonly ctx: SandboxContext;
+  readonly op: BatchOperation;
+  readonly arrayName: string;
+  readonly accountId: string;
+  /** Groups this request's ledger entries. */
+  readonly requestId: string;
+  readonly at: string;
+  readonly atMs: number;
+}
+
+function fail(batch: Batch, result: Result, message: string): Result {
+  if (batch.op === 'refund') result.refund_message = message;
+  else result.error_message = message;
+  return result;
+}
+
+function malformedAt(batch: Batch, result: Result, i: number, problem: string): Result {
+  return fail(batch, result, codedMessage('E1005', `${batch.arrayName}[${i}]${problem}`));
+}
+
 /** Validate, look up and apply one order; every failure is that order's own result. */
-function applyOne(
-  ctx: SandboxContext,
-  op: BatchOperation,
-  raw: unknown,
-  where: string,
-  accountId: string,
-  requestId: string,
-  at: string,
-): Result {
-  const el: Element = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as Element) : {};
+function applyOne(batch: Batch, raw: unknown, i: number): Result {
+  const { ctx, op } = batch;
+  const isObject = typeof raw === 'object' && raw !== null && !Array.isArray(raw);
+  const el = (isObject ? raw : {}) as Element;
   const result = echo(op, el);
-  const fail = (message: string): Result => {
-    if (op === 'refund') result.refund_message = message;
-    else result.error_message = message;
-    return result;
-  };
-  if (el !== raw) return fail(codedMessage('E1005', `${where} must be an object`));
+  if (!isObject) return malformedAt(batch, result, i, ' must be an object');
   for (const field of ELEMENT_FIELDS[op]) {
     const v = el[field];
     if (typeof v !== 'string' || v === '') {
-      return fail(
-        codedMessage(
-          'E1005',
-          `${where}.${field} ${v === undefined || v === '' ? 'is required' : 'must be a string'}`,
-        ),
-      );
+      const why = v === undefined || v === '' ? 'is required' : 'must be a string';
+      return malformedAt(batch, result, i, `.${field} ${why}`);
     }
   }
   const currency = el.currency as string;
   const digits = ctx.currencies.get(currency);
   if (digits === undefined)
-    return fail(codedMessage('E1005', `${where}.currency must be an ISO 4217 currency code`));
+    return malformedAt(batch, result, i, '.currency must be an ISO 4217 currency code');
   const amount = parseAmount(el.amount as string, digits);
   if (amount === undefined) {
-    return fail(
-      codedMessage('E1005', `${where}.amount must be a decimal with at most ${digits} fraction digits`),
-    );
+    return malformedAt(batch, result, i, `.amount must be a decimal with at most ${digits} fraction digits`);
   }
   let refundAmount = 0n;
   if (op === 'refund') {
     const r = parseAmount(el.refund_amount as string, digits);
     if (r === undefined || r === 0n) {
-      return fail(
-        codedMessage(
-          'E1005',
-          `${where}.refund_amount must be a positive decimal with at most ${digits} fraction digits`,
-        ),
+      return malformedAt(
+        batch,
+        result,
+        i,
+        `.refund_amount must be a positive decimal with at most ${digits} fraction digits`,
       );
     }
     refundAmount = r;
   }
   if (op === 'review' && el.review_flag !== '1' && el.review_flag !== '0') {
-    return fail(codedMessage('E1005', `${where}.review_flag must be 1 (approve) or 0 (reject)`));
+    return malformedAt(batch, result, i, '.review_flag must be 1 (approve) or 0 (reject)');
   }
 
   const order = ctx.store.byTransactionId.get(el.transaction_id as string);
-  if (!order || order.order_no !== el.order_no || order.account_id !== accountId) {
-    return fail(codedMessage('E2001', `${el.transaction_id} / ${el.order_no}`));
+  if (!order || order.order_no !== el.order_no || order.account_id !== batch.accountId) {
+    return fail(batch, result, codedMessage('E2001', `${el.transaction_id} / ${el.order_no}`));
   }
   if (order.currency !== currency || order.amount !== amount) {
-    return fail(
-      codedMessage('E2002', `the order is ${formatAmount(order.amount, digits)} ${order.currency}`),
-    );
+    const detail = `the order is ${formatAmount(order.amount, digits)} ${order.currency}`;
+    return fail(batch, result, codedMessage('E2002', detail));
   }
-
-  const ledger = (kind: 'capture' | 'cancel' | 'review' | 'refund', extra = {}) =>
-    ctx.store.addLedger({
-      kind,
-      transaction_id: order.transaction_id,
-      order_no: order.order_no,
-      currency: order.currency,
-      amount: el.amount as string,
-      at,
-      request_id: requestId,
-      ...extra,
-    });
+  const wrongState = () => fail(batch, result, codedMessage('E2003', stateText(order.status)));
 
   switch (op) {
     case 'capture':
-      if (order.status !== '2000') return fail(codedMessage('E2003', stateText(order.status)));
+      if (order.status !== '2000') return wrongState();
       ctx.store.setStatus(order, '3000');
-      ledger('capture');
-      return succeed(result, 'capture_status');
+      ctx.store.addLedger(ledgerEntry(batch, 'capture', order, el.amount as string));
+      result.capture_status = '1';
+      return result;
     case 'cancel':
-      if (order.status !== '2000' && order.status !== '2100')
-        return fail(codedMessage('E2003', stateText(order.status)));
+      if (order.status !== '2000' && order.status !== '2100') return wrongState();
       ctx.store.setStatus(order, '5000');
-      ledger('cancel');
-      return succeed(result, 'cancel_status');
-    case 'review':
-      if (order.status !== '2100') return fail(codedMessage('E2003', stateText(order.status)));
+      ctx.store.addLedger(ledgerEntry(batch, 'cancel', order, el.amount as string));
+      result.cancel_status = '1';
+      return result;
+    case 'review': {
+      if (order.status !== '2100') return wrongState();
       ctx.store.setStatus(order, el.review_flag === '1' ? '2000' : '5000');
-      ledger('review', { review_flag: el.review_flag });
-      return succeed(result, 'review_status');
-    case 'refund':
-      return refund(ctx, order, refundAmount, el, result, digits, at, ledger, fail);
+      const entry = ledgerEntry(batch, 'review', order, el.amount as string);
+      entry.review_flag = el.review_flag as string;
+      ctx.store.addLedger(entry);
+      result.review_status = '1';
+      return result;
+    }
+    case 'refund': {
+      if (order.status !== '3000' && order.status !== '4100') return wrongState();
+      const balance = order.amount - order.refunded;
+      if (refundAmount > balance) {
+        const detail = `refundable balance is ${formatAmount(balance, digits)} ${order.currency}`;
+        return fail(batch, result, codedMessage('E2004', detail));
+      }
+      const n = order.refunds + 1;
+      const referenceId = `${order.transaction_id}-${n < 10 ? '0' : ''}${n}`;
+      const reference = refundReference(ctx);
+      ctx.store.addRefund(
+        order,
+        {
+          transaction_id: order.transaction_id,
+          refund_amount: refundAmount,
+          refund_reason: el.refund_reason as string,
+          refund_reference: reference,
+          refund_reference_id: referenceId,
+          date: batch.atMs,
+        },
+        refundAmount === balance ? '4000' : '4100',
+      );
+      const entry = ledgerEntry(batch, 'refund', order, el.amount as string);
+      entry.refund_amount = el.refund_amount as string;
+      entry.refund_reference_id = referenceId;
+      ctx.store.addLedger(entry);
+      result.refund_message = '0000:Refund accepted';
+      result.refund_reference = reference;
+      result.refund_reference_id = referenceId;
+      result.refund_status = '1';
+      return result;
+    }
   }
 }
 
-function refund(
-  ctx: SandboxContext,
-  order: Order,
-  amount: bigint,
-  el: Element,
-  result: Result,
-  digits: number,
-  at: string,
-  ledger: (kind: 'refund', extra: Record<string, string>) => void,
-  fail: (message: string) => Result,
-): Result {
-  if (order.status !== '3000' && order.status !== '4100')
-    return fail(codedMessage('E2003', stateText(order.status)));
-  const balance = order.amount - order.refunded;
-  if (amount > balance) {
-    return fail(
-      codedMessage('E2004', `refundable balance is ${formatAmount(balance, digits)} ${order.currency}`),
-    );
-  }
-  const referenceId = `${order.transaction_id}-${String(order.refunds + 1).padStart(2, '0')}`;
-  const reference = refundReference(ctx);
-  ctx.store.addRefund(
-    order,
-    {
-      transaction_id: order.transaction_id,
-      refund_amount: amount,
-      refund_reason: el.refund_reason as string,
-      refund_reference: reference,
-      refund_reference_id: referenceId,
-      date: Date.parse(at),
-    },
-    amount === balance ? '4000' : '4100',
-  );
-  ledger('refund', { refund_amount: el.refund_amount as string, refund_reference_id: referenceId });
-  result.refund_message = '0000:Refund accepted';
-  result.refund_reference = reference;
-  result.refund_reference_id = referenceId;
-  result.refund_status = '1';
-  return result;
-}
-
-function succeed(result: Result, statusField: string): Result {
-  result[statusField] = '1';
-  return result;
+function ledgerEntry(batch: Batch, kind: LedgerKind, order: Order, amount: string): LedgerEntry {
+  return {
+    kind,
+    transaction_id: order.transaction_id,
+    order_no: order.order_no,
+    currency: order.currency,
+    amount,
+    at: batch.at,
+    request_id: batch.requestId,
+  };
 }
 
 /** The result element with the request's fields echoed and failure defaults, in the spec's order. */

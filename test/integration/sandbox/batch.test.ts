@@ -197,7 +197,7 @@ describe('capture', () => {
       { ...o!, currency: 'XXY' },
       { transaction_id: o!.transaction_id, order_no: o!.order_no, currency: 'JPY' },
       { ...o!, amount: 1000 },
-      'not an object',
+      'not an object' as unknown as Json,
     ]);
     const rs = results(res.json, 'capture_orders');
     expect(res.json.return_status).toBe('1');
