@@ -63,7 +63,7 @@ export function normaliseColumn(name: string): string {
 export function readCsv(opts: CsvReadOptions): CsvReader {
   const { file } = opts;
   const hash = createHash('sha256');
-  const tracker: DecodeTracker = { bom: false, linesEmitted: 0 };
+  const tracker: DecodeTracker = { bom: false, linesEmitted: 0, lineTail: '' };
   let settleHash!: { resolve: (h: string) => void; reject: (e: unknown) => void };
   const sha256 = new Promise<string>((resolve, reject) => {
     settleHash = { resolve, reject };
@@ -129,6 +129,11 @@ interface DecodeTracker {
   bom: boolean;
   /** Line breaks in the text yielded so far (after normalisation). */
   linesEmitted: number;
+  /** Text after the last line break yielded (capped), to name the column of an encoding error. */
+  lineTail: string;
+  /** Set once the header is read. */
+  columns?: string[];
+  delimiter?: CsvDelimiter;
 }
 
 const EMPTY = new Uint8Array(0);
@@ -163,7 +168,10 @@ async function* decodeFile(
       try {
         text = decoder.decode(buf, { stream: true });
       } catch {
-        throw invalidUtf8(file, tracker.linesEmitted + linesBeforeInvalid(tail, buf, pendingCr));
+        const at = locateInvalid(tail, buf, pendingCr);
+        if (tracker.columns === undefined && tracker.linesEmitted === 0) headerFromText(tracker, at.before);
+        const column = columnAt(tracker, at.lines === 0 ? tracker.lineTail + at.lineText : at.lineText);
+        throw invalidUtf8(file, tracker.linesEmitted + at.lines + 1, column);
       }
       tail = incompleteTail(buf);
       // Normalise CRLF and lone CR (old Mac exports) to LF; a CR at a chunk's end waits for the next.
@@ -172,7 +180,10 @@ async function* decodeFile(
       if (pendingCr) text = text.slice(0, -1);
       if (text.includes('\r')) text = text.replace(/\r\n?/g, '\n');
       if (text === '') continue;
-      tracker.linesEmitted += countChar(text, '\n');
+      const breaks = countChar(text, '\n');
+      tracker.linesEmitted += breaks;
+      const tailText = breaks === 0 ? tracker.lineTail + text : text.slice(text.lastIndexOf('\n') + 1);
+      tracker.lineTail = tailText.length > LINE_TAIL_MAX ? '' : tailText;
       yield text;
     }
     if (head !== undefined) inspectHead(file, head, tracker);
@@ -180,7 +191,7 @@ async function* decodeFile(
     try {
       rest = decoder.decode();
     } catch {
-      throw invalidUtf8(file, tracker.linesEmitted + 1);
+      throw invalidUtf8(file, tracker.linesEmitted + 1, columnAt(tracker, tracker.lineTail));
     }
     if (pendingCr) rest = `\n${rest}`;
     if (rest !== '') yield rest;
@@ -207,10 +218,18 @@ function inspectHead(file: string, buf: Buffer, tracker: DecodeTracker): void {
   }
 }
 
-function invalidUtf8(file: string, line: number): InputError {
+function invalidUtf8(file: string, line: number, field: string | undefined): InputError {
+  const where = field === undefined ? '' : ` (column ${field})`;
+  const problem: InputProblem = {
+    file,
+    line,
+    message: 'bytes that are not valid UTF-8',
+    expected: 'a UTF-8 CSV file',
+  };
+  if (field !== undefined) problem.field = field;
   return new InputError(
-    `${file}:${line}: the file is not valid UTF-8 (perhaps Latin-1 or Windows-1252)`,
-    [{ file, line, message: 'bytes that are not valid UTF-8', expected: 'a UTF-8 CSV file' }],
+    `${file}:${line}${where}: the file is not valid UTF-8 (perhaps Latin-1 or Windows-1252)`,
+    [problem],
     { hint: SAVE_AS_UTF8 },
   );
 }
@@ -240,15 +259,55 @@ function incompleteTail(buf: Uint8Array): Uint8Array {
   return EMPTY;
 }
 
-/** Line breaks before the first invalid byte of `tail + buf` (the error path only). */
-function linesBeforeInvalid(tail: Uint8Array, buf: Uint8Array, pendingCr: boolean): number {
+const LINE_TAIL_MAX = 64 * 1024;
+
+/** Where the first invalid byte of `tail + buf` is: line breaks before it, and its line's text up to it. */
+function locateInvalid(
+  tail: Uint8Array,
+  buf: Uint8Array,
+  pendingCr: boolean,
+): { lines: number; lineText: string; before: string } {
   const bytes = new Uint8Array(tail.length + buf.length);
   bytes.set(tail, 0);
   bytes.set(buf, tail.length);
   const lossy = new TextDecoder('utf-8').decode(bytes);
   const bad = lossy.indexOf('\uFFFD');
-  const before = (pendingCr ? '\r' : '') + (bad < 0 ? lossy : lossy.slice(0, bad));
-  return countChar(before.replace(/\r\n?/g, '\n'), '\n') + 1;
+  const before = ((pendingCr ? '\r' : '') + (bad < 0 ? lossy : lossy.slice(0, bad))).replace(/\r\n?/g, '\n');
+  return { lines: countChar(before, '\n'), lineText: before.slice(before.lastIndexOf('\n') + 1), before };
+}
+
+/** When the bad bytes come before the header was parsed: take it from the text before them. */
+function headerFromText(tracker: DecodeTracker, before: string): void {
+  const text = before.replace(BLANK_LINES, '');
+  const nl = text.indexOf('\n');
+  if (nl < 0) return; // the bad bytes are in the header line itself
+  const line = text.slice(0, nl);
+  const delimiter = detectDelimiter(line);
+  const columns: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (const ch of line) {
+    if (ch === '"') quoted = !quoted;
+    else if (!quoted && ch === delimiter) {
+      columns.push(cell);
+      cell = '';
+    } else cell += ch;
+  }
+  columns.push(cell);
+  tracker.columns = columns;
+  tracker.delimiter = delimiter;
+}
+
+/** The column whose value `lineText` (a line up to some point) ends in, once the header is known. */
+function columnAt(tracker: DecodeTracker, lineText: string): string | undefined {
+  if (tracker.columns === undefined || tracker.delimiter === undefined) return undefined;
+  let index = 0;
+  let quoted = false;
+  for (const ch of lineText) {
+    if (ch === '"') quoted = !quoted;
+    else if (!quoted && ch === tracker.delimiter) index++;
+  }
+  return tracker.columns[index] === undefined ? undefined : normaliseColumn(tracker.columns[index]!);
 }
 
 function countChar(s: string, ch: string): number {
@@ -365,6 +424,8 @@ async function openParser(
   const headerLine = first.line;
   try {
     opened.header = buildHeader(file, headerLine, first.values, delimiter, tracker.bom, required);
+    tracker.columns = opened.header.columns;
+    tracker.delimiter = delimiter;
   } catch (err) {
     parser.destroy();
     throw err;
@@ -480,12 +541,12 @@ function takeRecord(o: Opened): { line: number; values: string[] } | null {
 /** Wait until the parser has more records; false at the end of the input. */
 async function waitMore(file: string, o: Opened): Promise<boolean> {
   const p = o.parser;
-  if (p.errored) throw parseError(file, o.nextLine, p.errored);
+  if (p.errored) throw parseError(file, o.nextLine, p.errored, o.header.normalised);
   if (p.readableEnded || p.destroyed) return false;
   await new Promise<void>((resolve) => {
     o.wake = resolve;
   });
-  if (p.errored) throw parseError(file, o.nextLine, p.errored);
+  if (p.errored) throw parseError(file, o.nextLine, p.errored, o.header.normalised);
   return true;
 }
 
@@ -519,10 +580,13 @@ function toRow(
     for (let i = width; extraEmpty && i < values.length; i++)
       if (values[i]!.trim() !== '') extraEmpty = false;
     if (!extraEmpty) {
+      // Name the first column without a value, or the last one when there are too many.
+      const field = values.length < width ? normalised[values.length]! : normalised[width - 1]!;
       row.problems = [
         {
           file,
           line,
+          field,
           message: `this line has ${values.length} field${values.length === 1 ? '' : 's'} but the header has ${width}`,
           expected: `${width} fields separated by ${delimiter === '\t' ? 'tabs' : `"${delimiter}"`}, with quotes around values that contain the separator`,
         },
@@ -532,7 +596,7 @@ function toRow(
   return row;
 }
 
-function parseError(file: string, line: number, err: unknown): unknown {
+function parseError(file: string, line: number, err: unknown, columns: string[]): unknown {
   if (err instanceof InputError) return err;
   const code = (err as { code?: unknown } | null)?.code;
   if (typeof code !== 'string' || (!code.startsWith('CSV_') && code !== 'INVALID_OPENING_QUOTE')) {
@@ -558,5 +622,10 @@ function parseError(file: string, line: number, err: unknown): unknown {
       message = `the CSV cannot be read here (${String((err as Error).message ?? code)})`;
       expected = 'a well-formed CSV record';
   }
-  return new InputError(`${file}:${line}: ${message}`, [{ file, line, message, expected }], { cause: err });
+  const index = (err as { index?: unknown }).index;
+  const field = typeof index === 'number' ? columns[index] : undefined;
+  const problem: InputProblem = { file, line, message, expected };
+  if (field !== undefined) problem.field = field;
+  const where = field === undefined ? '' : ` (column ${field})`;
+  return new InputError(`${file}:${line}${where}: ${message}`, [problem], { cause: err });
 }

@@ -218,6 +218,7 @@ describe('readCsv: errors name file and line', () => {
     ]);
     const e = await inputError(bytes);
     expect(e.problems[0]!.line).toBe(3);
+    expect(e.problems[0]!.field).toBe('b');
     expect(e.hint).toMatch(/CSV UTF-8/);
     for (const size of [1, 2, 7]) {
       const f = file(bytes);
@@ -232,6 +233,7 @@ describe('readCsv: errors name file and line', () => {
         }
       })();
       expect(err?.problems[0]?.line, `chunk ${size}`).toBe(3);
+      expect(err?.problems[0]?.field, `chunk ${size}`).toBe('b');
     }
   });
 
@@ -249,6 +251,7 @@ describe('readCsv: errors name file and line', () => {
   it('an unterminated quote names the line where the record starts', async () => {
     const e = await inputError('a,b\n1,2\n3,"never closed\n4,5\n6,7\n');
     expect(e.problems[0]!.line).toBe(3);
+    expect(e.problems[0]!.field).toBe('b');
     expect(e.message).toMatch(/never closed/);
   });
 
