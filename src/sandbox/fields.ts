@@ -33,7 +33,7 @@ export async function loadCurrencyDigits(): Promise<CurrencyDigits> {
   return map;
 }
 
-const DECIMAL = /^(\d{1,15})(?:\.(\d{1,4}))?$/;
+const DECIMAL = /^(\d{1,18})(?:\.(\d{1,4}))?$/;
 
 /** Parse a decimal amount string into minor units; undefined when malformed for the currency. */
 export function parseAmount(text: string, digits: number): bigint | undefined {
