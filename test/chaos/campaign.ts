@@ -86,11 +86,7 @@ export async function prepareRefundFile(
     planned.push({ ...base(x), refund_amount: x.amount, refund_reason: 'chaos', refundable: false });
   }
   const file = join(dir, 'refunds.csv');
-  writeCsv(
-    file,
-    REFUND_HEADER,
-    planned.map((p) => REFUND_HEADER.map((h) => p[h as keyof PlannedRow] as string)),
-  );
+  writeRefundFile(file, planned);
   return { file, planned };
 }
 
@@ -128,40 +124,58 @@ export interface Outcomes {
   refundableFailed: number;
 }
 
+export interface RunFiles {
+  planned: PlannedRow[];
+  resultsFile: string;
+}
+
+/** Writes the rows of `planned` as a refund file (follow-up runs of the rows to try again). */
+export function writeRefundFile(file: string, planned: PlannedRow[]): void {
+  writeCsv(
+    file,
+    REFUND_HEADER,
+    planned.map((p) => REFUND_HEADER.map((h) => p[h as keyof PlannedRow] as string)),
+  );
+}
+
 /**
- * The invariants of issue 7, checked against the ledger: no money moved twice, every row with a
- * definite outcome, and succeeded rows ⇔ ledger entries (per transaction, the multiset of refunded
- * amounts equals that of the rows reported succeeded).
+ * The invariants of issue 7, checked against the ledger after one or more runs (a run and its
+ * follow-ups): no money moved twice, every row with a definite outcome, and succeeded rows ⇔
+ * ledger entries (per transaction, the multiset of refunded amounts equals that of the rows the
+ * runs reported succeeded). Returns the counts of the last run.
  */
-export function checkInvariants(planned: PlannedRow[], resultsFile: string, ledger: LedgerEntry[]): Outcomes {
-  const results = readCsv(resultsFile);
-  expect(results.length, 'one result row per input row').toBe(planned.length);
-  const counts: Outcomes = { succeeded: 0, failed: 0, other: 0, refundableFailed: 0 };
+export function checkInvariants(runs: RunFiles[], ledger: LedgerEntry[]): Outcomes {
   const reported = new Map<string, bigint[]>();
+  const amounts = new Map<string, bigint>();
   const problems: string[] = [];
-  results.forEach((r, i) => {
-    const p = planned[i]!;
-    if (r.transaction_id !== p.transaction_id || r.refund_amount !== p.refund_amount) {
-      problems.push(`row ${i + 2}: results out of input order (${r.transaction_id} vs ${p.transaction_id})`);
-    }
-    const outcome = r.outcome;
-    if (outcome === 'succeeded') {
-      counts.succeeded++;
-      const list = reported.get(p.transaction_id) ?? [];
-      list.push(cents(p.refund_amount));
-      reported.set(p.transaction_id, list);
-      if (!p.refundable)
-        problems.push(`row ${i + 2}: authorised order ${p.transaction_id} reported refunded`);
-    } else if (outcome === 'failed') {
-      counts.failed++;
-      if (p.refundable) counts.refundableFailed++;
-    } else {
-      counts.other++;
-      problems.push(`row ${i + 2}: final outcome ${outcome ?? '(none)'}`);
-    }
+  let counts: Outcomes = { succeeded: 0, failed: 0, other: 0, refundableFailed: 0 };
+  runs.forEach(({ planned, resultsFile }, run) => {
+    const results = readCsv(resultsFile);
+    expect(results.length, `run ${run}: one result row per input row`).toBe(planned.length);
+    counts = { succeeded: 0, failed: 0, other: 0, refundableFailed: 0 };
+    results.forEach((r, i) => {
+      const p = planned[i]!;
+      amounts.set(p.transaction_id, cents(p.amount));
+      const where = `run ${run} row ${i + 2}`;
+      if (r.transaction_id !== p.transaction_id || r.refund_amount !== p.refund_amount) {
+        problems.push(`${where}: results out of input order (${r.transaction_id} vs ${p.transaction_id})`);
+      }
+      if (r.outcome === 'succeeded') {
+        counts.succeeded++;
+        const list = reported.get(p.transaction_id) ?? [];
+        list.push(cents(p.refund_amount));
+        reported.set(p.transaction_id, list);
+        if (!p.refundable) problems.push(`${where}: authorised order ${p.transaction_id} reported refunded`);
+      } else if (r.outcome === 'failed') {
+        counts.failed++;
+        if (p.refundable) counts.refundableFailed++;
+      } else {
+        counts.other++;
+        problems.push(`${where}: final outcome ${r.outcome ?? '(none)'}`);
+      }
+    });
   });
 
-  const amounts = new Map(planned.map((p) => [p.transaction_id, cents(p.amount)]));
   const moved = new Map<string, bigint[]>();
   for (const e of ledger) {
     if (e.kind !== 'refund') {

@@ -66,7 +66,7 @@ test(`SIGKILL at ${KILLS} random moments of a ${ROWS}-row refund run, resumed ea
     expect(last && finished(last), `not finished; last stderr:\n${last?.stderr}`).toBe(true);
 
     const ledger = await sandbox.ledger();
-    const counts = checkInvariants(planned, out, ledger);
+    const counts = checkInvariants([{ planned, resultsFile: out }], ledger);
     // Exactly once: every refundable row succeeded (one ledger entry each, by the invariants) ...
     expect(counts.refundableFailed, 'refundable rows not refunded').toBe(0);
     expect(ledger.length).toBe(planned.filter((p) => p.refundable).length);
