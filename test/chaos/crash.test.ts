@@ -16,7 +16,7 @@ const SEED = Number(process.env.CHAOS_SEED ?? Date.now() % 1_000_000);
  * Added to every refund response so the run lasts long enough to be killed KILLS times at varied
  * points (starting, validating, sending, journaling, reconciling); the answers themselves are real.
  */
-const LATENCY_MS = Number(process.env.CHAOS_LATENCY_MS ?? (FULL ? 250 : 150));
+const LATENCY_MS = Number(process.env.CHAOS_LATENCY_MS ?? (FULL ? 500 : 300));
 
 let sandbox: TestSandbox;
 beforeAll(async () => {
