@@ -27,6 +27,7 @@ export function registerSandbox(program: Command, app: App): void {
     .option('--host <host>', 'address to listen on (loopback unless --allow-remote)', '127.0.0.1')
     .option('--port <port>', 'port to listen on; 0 picks a free one', portNumber, 8787)
     .option('--seed <n>', 'start with N captured (3000) orders', seedCount)
+    .option('--samples', 'also load the sample orders of samples/sandbox-orders.csv (ORD-1001…)')
     .option('--data <dir>', 'keep state in DIR (append-only log) and reload it at start')
     .option('--registered-ip <ip>', 'caller IP allowed on the query endpoint (repeatable)', collect)
     .option('--allow-remote', 'allow a non-loopback --host (the sandbox has no real security)')

@@ -2,7 +2,12 @@
 import type { Context } from '../context.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { isLoopback } from './context.js';
-import { SANDBOX_AUTO_CAPTURE_ACCOUNT, SANDBOX_CREDENTIALS, startSandbox } from './index.js';
+import {
+  SANDBOX_AUTO_CAPTURE_ACCOUNT,
+  SANDBOX_CREDENTIALS,
+  SANDBOX_SAMPLE_ORDERS,
+  startSandbox,
+} from './index.js';
 
 export interface SandboxCommandOptions {
   host: string;
@@ -10,6 +15,7 @@ export interface SandboxCommandOptions {
   seed?: number;
   data?: string;
   registeredIp?: string[];
+  samples?: boolean;
   allowRemote?: boolean;
 }
 
@@ -29,6 +35,7 @@ export async function runSandbox(ctx: Context, opts: SandboxCommandOptions): Pro
     ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
     ...(opts.data !== undefined ? { dataDir: opts.data } : {}),
     ...(registeredIps?.length ? { registeredIps } : {}),
+    ...(opts.samples ? { seedFiles: [SANDBOX_SAMPLE_ORDERS] } : {}),
   });
   // Listen for signals before announcing the URL: a script may signal as soon as it reads it.
   const signal = new Promise<NodeJS.Signals>((resolve) => {

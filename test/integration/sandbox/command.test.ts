@@ -42,11 +42,11 @@ function start(args: string[]) {
 
 describe('payops sandbox', () => {
   it('prints its URL, serves, and exits 0 on SIGTERM', async () => {
-    const s = start(['--port', '0', '--seed', '10']);
+    const s = start(['--port', '0', '--seed', '10', '--samples']);
     const url = await s.url;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const health = await fetch(`${url}/_sandbox/health`);
-    expect(await health.json()).toMatchObject({ status: 'ok', orders: 10 });
+    expect(await health.json()).toMatchObject({ status: 'ok', orders: 70 });
     s.child.kill('SIGTERM');
     const [code] = await s.exit;
     expect(code).toBe(0);
