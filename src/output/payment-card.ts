@@ -7,7 +7,7 @@ import type { PaymentKind } from '../pay/fields.js';
 import type { PayResult } from '../pay/pay.js';
 import type { PayoutPlan, PayoutPlanSummary } from '../payout/plan.js';
 import type { PayoutResultRow } from '../payout/send.js';
-import { redactBody, redactText } from './redact.js';
+import { redactBody } from './redact.js';
 
 export interface PayOutputOptions {
   format: OutputFormat;
@@ -247,8 +247,7 @@ export async function writePayResult(io: Io, result: PayResult, opts: PayOutputO
 }
 
 function payJson(result: PayResult, savedTo: string | undefined): string {
-  // Defence in depth: a result never carries a full card number, but it is about to leave the process.
-  return `${redactText(JSON.stringify(payResultData(result, savedTo), null, 2))}\n`;
+  return `${JSON.stringify(payResultData(result, savedTo), null, 2)}\n`;
 }
 
 /** --dry-run: the request that would be sent, card data absent (it is not even read). */

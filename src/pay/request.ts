@@ -35,10 +35,14 @@ const CARD_PAYMENT_FIELDS = new Set([
   'open3d',
 ]);
 
-/** `PO-<yyyymmddhhmmss>-<6 hex>`: sortable, unique enough for a person typing orders, not card-like. */
+/**
+ * `PO-<yyyymmdd>-<hhmmss>-<6 hex>` (UTC): sortable and unique enough for a person taking orders. The
+ * date and time are split because a 14-digit run passes Luhn one time in ten, and card-number
+ * redaction would then mask the order number in logs and output.
+ */
 export function generateOrderNo(now: Date = new Date()): string {
-  const stamp = now.toISOString().replace(/\D/g, '').slice(0, 14);
-  return `PO-${stamp}-${randomBytes(3).toString('hex')}`;
+  const stamp = now.toISOString().replace(/\D/g, '');
+  return `PO-${stamp.slice(0, 8)}-${stamp.slice(8, 14)}-${randomBytes(3).toString('hex')}`;
 }
 
 /** Values (at any depth) that look like card numbers: they must come from the prompt or stdin. */

@@ -40,7 +40,7 @@ describe('pay card: the test cards of design.md §1.5', () => {
     expect(out.result.result_info.startsWith(`${code}:`)).toBe(true);
     expect(out.masked_card).toBe(`${card.slice(0, 6)}******${card.slice(-4)}`);
     expect(out.result.transaction_id).toMatch(/^T\d+/);
-    expect(out.order_no).toMatch(/^PO-\d{14}-[0-9a-f]{6}$/);
+    expect(out.order_no).toMatch(/^PO-\d{8}-\d{6}-[0-9a-f]{6}$/);
     expect(r.stderr).toContain(`order_no ${out.order_no} (generated)`);
   });
 

@@ -71,7 +71,7 @@ describe('buildPaymentRequest', () => {
       flags: { amount: '1', currency: 'JPY' },
     });
     expect(generatedOrderNo).toBe(true);
-    expect(body.order_no).toMatch(/^PO-\d{14}-[0-9a-f]{6}$/);
+    expect(body.order_no).toMatch(/^PO-\d{8}-\d{6}-[0-9a-f]{6}$/);
     expect(body.amount).toBe('1');
   });
 
@@ -168,7 +168,7 @@ describe('parseExpiry', () => {
 describe('generateOrderNo', () => {
   it('is time-stamped and unique', () => {
     const a = generateOrderNo(new Date('2026-11-22T01:02:03Z'));
-    expect(a).toMatch(/^PO-20261122010203-[0-9a-f]{6}$/);
+    expect(a).toMatch(/^PO-20261122-010203-[0-9a-f]{6}$/);
     expect(generateOrderNo()).not.toBe(generateOrderNo());
   });
 });
