@@ -28,6 +28,8 @@ export interface PayoutFlags {
   file?: string;
   resume?: boolean;
   force?: boolean;
+  /** With resume: this run (from `payops runs resume ID`) rather than the newest unfinished one. */
+  runId?: string;
 }
 
 export const PAYOUT_OP = 'payout';
@@ -111,7 +113,9 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
   let reusedFrom: { runId: string; createdAt: string } | undefined;
 
   if (opts.resume) {
-    const run = prior.find((r) => r.state === 'interrupted');
+    const run = prior.find(
+      (r) => r.state === 'interrupted' && (opts.runId === undefined || r.runId === opts.runId),
+    );
     if (run === undefined) {
       throw new UsageError(`there is no unfinished payout run of ${plan.displayFile} to resume`, {
         hint:
@@ -171,6 +175,7 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
         accountId: config.accountId,
         ...(identity ? { gatewayIdentity: identity } : {}),
         rows: plan.items.length,
+        inputKind: plan.kind,
       });
       // Every request_id is on disk before the first payout leaves: a re-run or --resume finds them.
       await journal.append({

@@ -158,3 +158,20 @@ describe('request ids', () => {
     expect(payoutExitCode([r('failed'), r('unknown')])).toBe(3);
   });
 });
+
+describe('latestResults', () => {
+  it('keeps the last result of each line, in line order', async () => {
+    const { latestResults } = await import('../../../src/payout/runs.js');
+    const rows = latestResults([
+      { type: 'plan', items: [] },
+      { type: 'result', line: 3, outcome: 'unknown', at: 'x' },
+      { type: 'result', line: 2, outcome: 'completed' },
+      { type: 'result', line: 3, outcome: 'completed' },
+    ]);
+    expect(rows.map((r) => [r.line, r.outcome])).toEqual([
+      [2, 'completed'],
+      [3, 'completed'],
+    ]);
+    expect(rows[1]).not.toHaveProperty('at');
+  });
+});

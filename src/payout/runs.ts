@@ -1,0 +1,49 @@
+// Payout runs by id, for `payops runs show|resume ID`: results regenerated from the journal (nothing
+// sent), and resumption of an unfinished run from its input file.
+import { readRun } from '../bulk/journal.js';
+import { stateDir } from '../config/paths.js';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import { payoutFormat, writePayoutResults } from '../output/payment-card.js';
+import { PAYOUT_OP, payoutExitCode, runPayout } from './run.js';
+import type { PayoutResultRow } from './send.js';
+
+/** The last result of each line, in line order. */
+export function latestResults(
+  records: ReadonlyArray<{ type: string; [k: string]: unknown }>,
+): PayoutResultRow[] {
+  const byLine = new Map<number, PayoutResultRow>();
+  for (const r of records) {
+    if (r.type !== 'result') continue;
+    const { type: _t, at: _a, ...row } = r as unknown as PayoutResultRow & { type: string; at?: string };
+    byLine.set(row.line, row);
+  }
+  return [...byLine.values()].sort((a, b) => a.line - b.line);
+}
+
+async function payoutHeader(ctx: Context, runId: string) {
+  const read = await readRun(stateDir(ctx.io.env), runId);
+  if (read.header.op !== PAYOUT_OP)
+    throw new UsageError(`run ${runId} is a ${read.header.op} run, not a payout run`);
+  return read;
+}
+
+/** `payops runs show ID` for a payout run: its results as recorded; sends nothing. */
+export async function showPayoutRun(ctx: Context, runId: string): Promise<number> {
+  const { records } = await payoutHeader(ctx, runId);
+  const rows = latestResults(records);
+  await writePayoutResults(ctx.io, rows, {
+    format: payoutFormat(ctx.io, ctx.globals),
+    color: ctx.color,
+    ...(ctx.globals.out ? { out: ctx.globals.out } : {}),
+  });
+  return payoutExitCode(rows);
+}
+
+/** `payops runs resume ID` for a payout run: `payops payout --file|--request FILE --resume` on that run. */
+export async function resumePayoutRun(ctx: Context, runId: string): Promise<number> {
+  const { header } = await payoutHeader(ctx, runId);
+  if (typeof header.file !== 'string') throw new UsageError(`run ${runId} does not name its input file`);
+  const input = header.inputKind === 'json' ? { request: header.file } : { file: header.file };
+  return runPayout(ctx, { ...input, resume: true, runId });
+}
