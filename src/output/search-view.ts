@@ -1,6 +1,7 @@
 // Output of `payops query` and `payops refunds search`: a card for one order on a terminal, a table
 // for several, JSON or flattened CSV with every gateway field for scripts (stdout or --out FILE).
 // The not-found list and notices go to stderr.
+import { resolve } from 'node:path';
 import type { Context } from '../context.js';
 import { columnsOf, flatten } from '../query/flatten.js';
 import type { StatusLabels } from '../query/labels.js';
@@ -14,9 +15,11 @@ import {
   type TableData,
 } from '../query/rows.js';
 import type { QueryOutcome, RefundSearchOutcome } from '../query/search.js';
+import { openCsvWriter } from './csv-writer.js';
+import { type OutputFormat, resolveFormat } from './format.js';
+import { openJsonWriter } from './json-writer.js';
 import { orderCardSections, orderCardTitle } from './order-card.js';
-
-type Format = 'table' | 'csv' | 'json';
+import { terminalSafe } from './sanitize.js';
 
 function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
@@ -28,7 +31,7 @@ export async function writeQueryResult(
   labels: StatusLabels,
 ): Promise<void> {
   const format = formatOf(ctx);
-  if (format === 'table' && !ctx.globals.out) {
+  if (format === 'table') {
     if (outcome.orders.length === 1) {
       const order = outcome.orders[0]!;
       const opts = outcome.refunds
@@ -52,7 +55,7 @@ export async function writeRefundResult(
   labels: StatusLabels,
 ): Promise<void> {
   const format = formatOf(ctx);
-  if (format === 'table' && !ctx.globals.out) {
+  if (format === 'table') {
     if (outcome.refunds.length > 0) ctx.io.stdout.write(renderTable(refundTable(outcome, labels)));
   } else {
     await writeData(ctx, format, refundDataRows(outcome, labels));
@@ -81,43 +84,32 @@ function notices(
   ctx.log.info(`${plural(o.orders.length, noun)} found · ${plural(o.requests, 'request')}`);
 }
 
-async function writeData(ctx: Context, format: Format, rows: DataRow[]): Promise<void> {
+async function writeData(ctx: Context, format: OutputFormat, rows: DataRow[]): Promise<void> {
+  const dest = ctx.globals.out ? resolve(ctx.io.cwd, ctx.globals.out) : ctx.io.stdout;
   if (format === 'json') {
-    await emit(ctx, `${JSON.stringify(rows, null, 2)}\n`);
+    const w = await openJsonWriter(dest);
+    for (const row of rows) await w.write(row);
+    await w.end();
     return;
   }
+  // Every row gets every column, so the union of the flattened paths is known before the header.
   const flat = rows.map((r) => flatten(r));
-  const columns = columnsOf(flat);
-  const lines = [columns, ...flat.map((f) => columns.map((c) => f[c] ?? ''))].map((cells) =>
-    cells.map(csvCell).join(','),
-  );
-  await emit(ctx, `${lines.join('\r\n')}\r\n`);
+  const w = await openCsvWriter(dest, columnsOf(flat));
+  for (const row of flat) await w.write(row);
+  await w.end();
 }
 
-// ---- stand-ins until the shared output API lands (resolveFormat, renderTable, renderCard, CSV writer)
-
-function formatOf(ctx: Context): Format {
-  if (ctx.globals.output) return ctx.globals.output;
-  if (ctx.globals.out) return /\.json$/i.test(ctx.globals.out) ? 'json' : 'csv';
-  return ctx.io.stdout.isTTY ? 'table' : 'csv';
+/** --out FILE takes data, never a table: JSON for *.json, CSV otherwise. */
+function formatOf(ctx: Context): OutputFormat {
+  const format = resolveFormat(ctx.globals, ctx.io);
+  if (format === 'table' && ctx.globals.out) return /\.json$/i.test(ctx.globals.out) ? 'json' : 'csv';
+  return format;
 }
 
-async function emit(ctx: Context, text: string): Promise<void> {
-  if (ctx.globals.out) {
-    const { writeFile } = await import('node:fs/promises');
-    const { resolve } = await import('node:path');
-    await writeFile(resolve(ctx.io.cwd, ctx.globals.out), text);
-  } else {
-    ctx.io.stdout.write(text);
-  }
-}
-
-function csvCell(v: string): string {
-  const safe = /^[=+\-@\t\r]/.test(v) && !/^-?\d+(\.\d+)?$/.test(v) ? `'${v}` : v;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
+// ---- stand-ins until the shared table and card renderers land
 
 function renderTable(t: TableData): string {
+  t = { head: t.head, rows: t.rows.map((r) => r.map(terminalSafe)) };
   const widths = t.head.map((h, i) => Math.max(h.length, ...t.rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]) =>
     cells
@@ -129,10 +121,10 @@ function renderTable(t: TableData): string {
 
 function renderCard(title: string, sections: ReturnType<typeof orderCardSections>, _color: boolean): string {
   const width = Math.max(0, ...sections.flatMap((s) => s.rows.map((r) => r[0].length)));
-  const out = [title];
+  const out = [terminalSafe(title)];
   for (const s of sections) {
     if (s.heading) out.push(s.heading);
-    for (const [k, v] of s.rows) out.push(`  ${k.padEnd(width)}  ${v}`);
+    for (const [k, v] of s.rows) out.push(terminalSafe(`  ${k.padEnd(width)}  ${v}`));
   }
   return `${out.join('\n')}\n`;
 }

@@ -201,6 +201,45 @@ describe('payops query', () => {
     expect(rows.map((x) => x.transaction_id)).toEqual([a!.transaction_id]);
   });
 
+  it('neutralises spreadsheet formulas in CSV cells but keeps JSON as returned', async () => {
+    const orderNo = `CSVSAFE-${Date.now()}`;
+    const formula = '=HYPERLINK("http://evil.example","x")';
+    const body: Record<string, unknown> = {
+      merchant_id: SANDBOX_CREDENTIALS.merchantId,
+      account_id: SANDBOX_CREDENTIALS.accountId,
+      order_no: orderNo,
+      currency: 'USD',
+      amount: '10.00',
+      card: '4242424242424242',
+      expiration_month: '12',
+      expiration_year: String(new Date().getUTCFullYear() + 2),
+      security_code: '123',
+      delivery_firstname: 'Ann',
+      delivery_address: formula,
+      delivery_city: 'London',
+    };
+    body.encryption_data = createSigner(SANDBOX_CREDENTIALS.signKey).sign(body);
+    const paid = await fetch(`${sandbox.url}/v1/authorise`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    expect(paid.status).toBe(200);
+
+    const csv = await payops(['query', '--order-no', orderNo, '--output', 'csv']);
+    expect(csv.code).toBe(0);
+    const [head, line] = csv.stdout.trim().split(/\r?\n/);
+    const col = head!.split(',').indexOf('delivery_information.delivery_address');
+    expect(col).toBeGreaterThan(0);
+    expect(line).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")"`);
+    expect(line).toContain('London');
+
+    const json = await payops(['query', '--order-no', orderNo, '--output', 'json']);
+    const [row] = JSON.parse(json.stdout) as Array<{ delivery_information: Record<string, string> }>;
+    expect(row!.delivery_information.delivery_address).toBe(formula);
+    expect(row!.delivery_information.delivery_city).toBe('London');
+  });
+
   it('lists orders that were not returned as not found, with exit code 1', async () => {
     const [a] = await createOrders(1);
     const r = await payops([
