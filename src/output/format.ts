@@ -1,0 +1,12 @@
+// Which format results take: an explicit --output wins; --out FILE picks JSON for *.json and CSV
+// otherwise; without either, a table for a person at a terminal and CSV for a pipe or a file.
+
+import type { GlobalOptions, Io, OutputFormat } from '../context.js';
+
+export type { OutputFormat };
+
+export function resolveFormat(globals: GlobalOptions, io: Io): OutputFormat {
+  if (globals.output) return globals.output;
+  if (globals.out) return globals.out.toLowerCase().endsWith('.json') ? 'json' : 'csv';
+  return io.stdout.isTTY ? 'table' : 'csv';
+}

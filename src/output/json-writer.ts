@@ -1,0 +1,44 @@
+// Streaming JSON array output: one object per line, valid JSON once end() has run, whatever the
+// number of records, without holding them. bigint values are written as decimal strings.
+
+import { openSink } from './sink.js';
+
+export interface JsonWriter {
+  ready: Promise<void>;
+  write(record: unknown): Promise<void> | undefined;
+  end(): Promise<void>;
+}
+
+function replacer(_key: string, value: unknown): unknown {
+  return typeof value === 'bigint' ? value.toString() : value;
+}
+
+export function createJsonWriter(dest: NodeJS.WritableStream | string): JsonWriter {
+  const sink = openSink(dest);
+  let count = 0;
+  let buffer = '';
+  const flush = () => {
+    const text = buffer;
+    buffer = '';
+    return text === '' ? undefined : sink.write(text);
+  };
+  return {
+    ready: sink.ready,
+    write(record) {
+      buffer += `${count === 0 ? '[\n' : ',\n'}${JSON.stringify(record, replacer)}`;
+      count++;
+      return buffer.length >= 64 * 1024 ? flush() : undefined;
+    },
+    async end() {
+      buffer += count === 0 ? '[]\n' : '\n]\n';
+      await flush();
+      await sink.end();
+    },
+  };
+}
+
+export async function openJsonWriter(dest: NodeJS.WritableStream | string): Promise<JsonWriter> {
+  const w = createJsonWriter(dest);
+  await w.ready;
+  return w;
+}

@@ -1,0 +1,42 @@
+// A progress bar on stderr (cli-progress), only for a person watching: stderr is a terminal and
+// --quiet is off. Otherwise a no-op, so callers never branch on it.
+
+import cliProgress from 'cli-progress';
+import type { GlobalOptions, Io } from '../context.js';
+
+export interface Progress {
+  tick(n: number): void;
+  stop(): void;
+}
+
+const NOOP: Progress = { tick() {}, stop() {} };
+
+export function createProgress(io: Io, globals: GlobalOptions, total: number, label: string): Progress {
+  if (!io.stderr.isTTY || globals.quiet || total <= 0) return NOOP;
+  const bar = new cliProgress.SingleBar(
+    {
+      stream: io.stderr as NodeJS.WritableStream,
+      format: `${label.replace(/[{}]/g, '')} [{bar}] {percentage}% | {value}/{total} | ETA {eta_formatted}`,
+      hideCursor: true,
+      clearOnComplete: false,
+      fps: 10,
+      etaBuffer: 50,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  bar.start(total, 0);
+  let done = 0;
+  let stopped = false;
+  return {
+    tick(n) {
+      if (stopped) return;
+      done = Math.min(total, done + n);
+      bar.update(done);
+    },
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      bar.stop();
+    },
+  };
+}

@@ -1,0 +1,30 @@
+// Cell hygiene shared by the writers: what a spreadsheet would execute, and what a terminal would.
+
+// A spreadsheet treats a cell starting with one of these as a formula (OWASP "CSV injection"),
+// including the full-width forms some locales accept.
+const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
+// Plain numbers and amounts (-12.50, 10.00, +3) are data, not formulas: keep them numbers.
+const PLAIN_NUMBER = /^[+-]?\d+(?:\.\d+)?$/;
+
+/** The cell as Excel should see it: formula-looking text gets a leading `'`; numbers stay numbers. */
+export function excelSafe(value: string): string {
+  if (value === '' || !FORMULA_START.test(value) || PLAIN_NUMBER.test(value)) return value;
+  return `'${value}`;
+}
+
+// C0 controls except tab and line feed, DEL, and C1 controls (ESC sequences, CSI).
+const TERMINAL_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/** Text safe to print on a terminal: control characters shown as \xNN instead of interpreted. */
+export function terminalSafe(value: string): string {
+  return value.replace(TERMINAL_CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
+/** Any value as cell text: bigint and numbers as their decimal text, null/undefined as empty. */
+export function cellText(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'bigint' || typeof value === 'number' || typeof value === 'boolean')
+    return String(value);
+  return JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
+}

@@ -1,0 +1,63 @@
+// Words and numbers for the stderr summary of a run: counts, per-currency totals, where results went.
+
+import { formatMoneyTotals } from '../money/amount.js';
+
+/** 1234567 → "1,234,567". */
+export function formatCount(n: number): string {
+  return Math.trunc(n).toLocaleString('en-US');
+}
+
+/** "1 row", "2 rows", "1,000 orders"; `plural` defaults to singular + "s". */
+export function plural(n: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${formatCount(n)} ${n === 1 ? singular : pluralForm}`;
+}
+
+export interface OutcomeLine {
+  /** succeeded, failed, unknown, not_sent … */
+  outcome: string;
+  count: number;
+  /** Money per currency for this outcome (minor units). */
+  totals?: Map<string, bigint>;
+}
+
+/**
+ * Aligned lines, one per outcome with rows:
+ *   succeeded  998  USD 1,234.50 · EUR 10.00
+ *   failed       2  USD 20.00
+ */
+export function renderOutcomes(lines: OutcomeLine[]): string {
+  const shown = lines.filter((l) => l.count > 0);
+  if (shown.length === 0) return '';
+  const nameWidth = Math.max(...shown.map((l) => l.outcome.length));
+  const countWidth = Math.max(...shown.map((l) => formatCount(l.count).length));
+  return shown
+    .map((l) => {
+      const money = l.totals && l.totals.size > 0 ? `  ${formatMoneyTotals(l.totals)}` : '';
+      return `${l.outcome.padEnd(nameWidth)}  ${formatCount(l.count).padStart(countWidth)}${money}`;
+    })
+    .join('\n')
+    .concat('\n');
+}
+
+/** "label: value" lines with the values aligned, skipping undefined values. */
+export function renderFacts(facts: Array<[label: string, value: string | undefined]>): string {
+  const shown = facts.filter((f): f is [string, string] => f[1] !== undefined);
+  if (shown.length === 0) return '';
+  const width = Math.max(...shown.map(([l]) => l.length)) + 1;
+  return `${shown.map(([l, v]) => `${`${l}:`.padEnd(width)} ${v}`).join('\n')}\n`;
+}
+
+/** Add `minor` in `currency` to `outcome`'s totals. */
+export function addOutcomeMoney(
+  totals: Map<string, Map<string, bigint>>,
+  outcome: string,
+  currency: string,
+  minor: bigint,
+): void {
+  let byCurrency = totals.get(outcome);
+  if (!byCurrency) {
+    byCurrency = new Map();
+    totals.set(outcome, byCurrency);
+  }
+  byCurrency.set(currency, (byCurrency.get(currency) ?? 0n) + minor);
+}

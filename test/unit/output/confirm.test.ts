@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../../src/errors.js';
+import { confirmOrExit } from '../../../src/output/confirm.js';
+import { fakeIo } from './helpers.js';
+
+describe('confirmOrExit', () => {
+  it('--yes goes ahead without asking', async () => {
+    const { io, stderr } = fakeIo();
+    await expect(confirmOrExit(io, { yes: true }, 'Refund 3 orders?')).resolves.toBeUndefined();
+    expect(stderr.text()).toBe('');
+  });
+
+  it('without a terminal and without --yes refuses with exit 2 and a hint', async () => {
+    for (const tty of [{}, { stdinTTY: true }, { stderrTTY: true }]) {
+      const { io } = fakeIo(tty);
+      const err = await confirmOrExit(io, {}, 'Refund?').catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(UsageError);
+      expect((err as UsageError).exitCode).toBe(2);
+      expect((err as UsageError).hint).toMatch(/pass --yes to run without a prompt/);
+    }
+  });
+
+  it('asks on stderr and goes ahead on yes', async () => {
+    const { io, stdin, stderr, stdout } = fakeIo({ stdinTTY: true, stderrTTY: true });
+    const answer = confirmOrExit(io, {}, 'Refund 3 orders (USD 30.00)?');
+    setTimeout(() => stdin.write('y\r'), 50);
+    await expect(answer).resolves.toBeUndefined();
+    expect(stderr.text()).toContain('Refund 3 orders (USD 30.00)?');
+    expect(stdout.text()).toBe('');
+  });
+
+  it('defaults to no and aborts with exit 2', async () => {
+    const { io, stdin } = fakeIo({ stdinTTY: true, stderrTTY: true });
+    const answer = confirmOrExit(io, {}, 'Refund?');
+    setTimeout(() => stdin.write('\r'), 50);
+    const err = await answer.catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as Error).message).toBe('aborted, nothing sent');
+  });
+
+  it('treats n as no', async () => {
+    const { io, stdin } = fakeIo({ stdinTTY: true, stderrTTY: true });
+    const answer = confirmOrExit(io, {}, 'Refund?');
+    setTimeout(() => stdin.write('n\r'), 50);
+    await expect(answer).rejects.toThrow('aborted, nothing sent');
+  });
+});

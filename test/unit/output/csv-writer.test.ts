@@ -1,0 +1,121 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { UsageError } from '../../../src/errors.js';
+import { createCsvWriter, csvLine, openCsvWriter } from '../../../src/output/csv-writer.js';
+import { excelSafe } from '../../../src/output/sanitize.js';
+import { capture } from './helpers.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'payops-csvw-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('excelSafe', () => {
+  it('neutralises formula-looking text', () => {
+    for (const v of [
+      '=1+1',
+      '+cmd',
+      '-cmd|x',
+      '@SUM(A1)',
+      '\tx',
+      '\rx',
+      '=HYPERLINK("http://x")',
+      '-',
+      '+',
+      '--1',
+      '-1-1',
+      '＝1+1',
+    ]) {
+      expect(excelSafe(v), JSON.stringify(v)).toBe(`'${v}`);
+    }
+  });
+  it('keeps numbers, amounts and ordinary text', () => {
+    for (const v of [
+      '',
+      '-12.50',
+      '10.00',
+      '+3',
+      '-7',
+      '0',
+      'T1',
+      'ORD-1',
+      'a=b',
+      'customer request',
+      ' =x',
+    ]) {
+      expect(excelSafe(v), JSON.stringify(v)).toBe(v);
+    }
+  });
+  it('never lets a formula start through (property)', () => {
+    fc.assert(
+      fc.property(fc.string(), (v) => {
+        const out = excelSafe(v);
+        if (/^[=+\-@\t\r＝＋－＠]/.test(out)) expect(out).toMatch(/^[+-]?\d+(\.\d+)?$/);
+        expect(out === v || out === `'${v}`).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe('createCsvWriter', () => {
+  it('writes header and records with CRLF, quoting and neutralising, to a stream left open', async () => {
+    const out = capture();
+    const w = createCsvWriter(out, ['transaction_id', 'amount', 'note', 'outcome']);
+    w.write({ transaction_id: 'T1', amount: '-12.50', note: '=HYPERLINK("x")', outcome: 'succeeded' });
+    w.write({ transaction_id: 'T2', amount: 10n, note: 'a, "b"\nc' });
+    await w.end();
+    expect(out.text()).toBe(
+      'transaction_id,amount,note,outcome\r\n' +
+        `T1,-12.50,"'=HYPERLINK(""x"")",succeeded\r\n` +
+        'T2,10,"a, ""b""\nc",\r\n',
+    );
+    expect(out.writableEnded).toBe(false);
+  });
+
+  it('writes just the header when there are no records, with a BOM on request', async () => {
+    const out = capture();
+    const w = createCsvWriter(out, ['a', '=b'], { bom: true });
+    await w.end();
+    expect(out.text()).toBe("\uFEFFa,'=b\r\n");
+  });
+
+  it('round-trips through csv-parse for arbitrary text (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.array(fc.string(), { minLength: 3, maxLength: 3 }), { maxLength: 20 }),
+        async (rows) => {
+          const out = capture();
+          const w = createCsvWriter(out, ['a', 'b', 'c']);
+          for (const [a, b, c] of rows) await w.write({ a, b, c });
+          await w.end();
+          const back = parse(out.text(), { relax_column_count: false }) as string[][];
+          expect(back[0]).toEqual(['a', 'b', 'c']);
+          expect(back.slice(1)).toEqual(rows.map((r) => r.map(excelSafe)));
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('writes a file, many rows, and closes it', async () => {
+    const file = join(dir, 'out.csv');
+    const w = await openCsvWriter(file, ['n']);
+    for (let i = 0; i < 5000; i++) await w.write({ n: String(i) });
+    await w.end();
+    const lines = readFileSync(file, 'utf8').split('\r\n');
+    expect(lines[0]).toBe('n');
+    expect(lines[5000]).toBe('4999');
+    expect(lines).toHaveLength(5002);
+  });
+
+  it('fails early with a UsageError when the file cannot be created', async () => {
+    await expect(openCsvWriter(join(dir, 'missing', 'x.csv'), ['a'])).rejects.toBeInstanceOf(UsageError);
+  });
+
+  it('csvLine formats one line', () => {
+    expect(csvLine(['a', '@x', 1n, undefined])).toBe("a,'@x,1,\r\n");
+  });
+});

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import {
+  addOutcomeMoney,
+  formatCount,
+  plural,
+  renderFacts,
+  renderOutcomes,
+} from '../../../src/output/summary.js';
+
+describe('summary helpers', () => {
+  it('formats counts', () => {
+    expect(formatCount(1234567)).toBe('1,234,567');
+    expect(plural(1, 'row')).toBe('1 row');
+    expect(plural(1000, 'row')).toBe('1,000 rows');
+    expect(plural(2, 'entry', 'entries')).toBe('2 entries');
+  });
+
+  it('renders outcomes with per-currency totals, aligned, skipping empty ones', () => {
+    const totals = new Map<string, Map<string, bigint>>();
+    addOutcomeMoney(totals, 'succeeded', 'USD', 123400n);
+    addOutcomeMoney(totals, 'succeeded', 'EUR', 1000n);
+    addOutcomeMoney(totals, 'succeeded', 'USD', 50n);
+    addOutcomeMoney(totals, 'failed', 'JPY', 1500n);
+    const text = renderOutcomes([
+      { outcome: 'succeeded', count: 998, totals: totals.get('succeeded')! },
+      { outcome: 'failed', count: 2, totals: totals.get('failed')! },
+      { outcome: 'unknown', count: 0 },
+    ]);
+    expect(text).toBe('succeeded  998  USD 1,234.50 · EUR 10.00\nfailed       2  JPY 1,500\n');
+    expect(renderOutcomes([])).toBe('');
+  });
+
+  it('renders facts', () => {
+    expect(
+      renderFacts([
+        ['Results', 'out.csv'],
+        ['Run', 'r1'],
+        ['Skipped', undefined],
+      ]),
+    ).toBe('Results: out.csv\nRun:     r1\n');
+  });
+});
