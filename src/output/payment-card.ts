@@ -3,6 +3,7 @@
 import type { GlobalOptions, Io, OutputFormat } from '../context.js';
 import { UsageError } from '../errors.js';
 import { formatMoneyTotals } from '../money/amount.js';
+import { promptCancelled } from '../pay/card-input.js';
 import type { PaymentKind } from '../pay/fields.js';
 import type { PayResult } from '../pay/pay.js';
 import type { PayoutPlan, PayoutPlanSummary } from '../payout/plan.js';
@@ -338,7 +339,9 @@ export async function confirmPayouts(
   const ok = await confirm(
     { message: `Send ${summary.toSend} payout${summary.toSend === 1 ? '' : 's'}?`, default: false },
     { input: io.stdin, output: io.stderr },
-  );
+  ).catch((err: unknown) => {
+    throw promptCancelled(err);
+  });
   if (!ok) throw new UsageError('cancelled; nothing was sent');
 }
 

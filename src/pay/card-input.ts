@@ -2,7 +2,7 @@
 // line (card number, then security code). The values live only in memory for the one request; they
 // are never put in an error message, a log line or a file.
 import type { Io } from '../context.js';
-import { UsageError } from '../errors.js';
+import { InterruptedError, UsageError } from '../errors.js';
 import { luhnValid } from '../output/redact.js';
 
 export interface CardSecrets {
@@ -68,21 +68,33 @@ export function secretsFromLines(text: string): CardSecrets {
   return checkCardSecrets(lines[0]!, lines[1]!);
 }
 
+/** Ctrl-C at an @inquirer prompt rejects with ExitPromptError: nothing was sent (exit 130). */
+export function promptCancelled(err: unknown): unknown {
+  return err instanceof Error && err.name === 'ExitPromptError'
+    ? new InterruptedError('cancelled at the prompt; nothing was sent')
+    : err;
+}
+
 export async function readCardSecrets(io: Io): Promise<CardSecrets> {
   if (!io.stdin.isTTY) return secretsFromLines(await readStdin(io.stdin));
   const { password } = await import('@inquirer/prompts');
   const context = { input: io.stdin, output: io.stderr };
-  const cardText = await password(
-    {
-      message: 'Card number',
-      mask: '*',
-      validate: (v) => normaliseCardNumber(v) !== undefined || 'not a valid card number (13–19 digits, Luhn)',
-    },
-    context,
-  );
-  const codeText = await password(
-    { message: 'Security code', mask: '*', validate: (v) => isSecurityCode(v.trim()) || '3 or 4 digits' },
-    context,
-  );
-  return checkCardSecrets(cardText, codeText);
+  try {
+    const cardText = await password(
+      {
+        message: 'Card number',
+        mask: '*',
+        validate: (v) =>
+          normaliseCardNumber(v) !== undefined || 'not a valid card number (13–19 digits, Luhn)',
+      },
+      context,
+    );
+    const codeText = await password(
+      { message: 'Security code', mask: '*', validate: (v) => isSecurityCode(v.trim()) || '3 or 4 digits' },
+      context,
+    );
+    return checkCardSecrets(cardText, codeText);
+  } catch (err) {
+    throw promptCancelled(err);
+  }
 }

@@ -38,6 +38,9 @@ export const int: FieldSpec = { type: 'integer' };
 export const obj = (fields: Record<string, FieldSpec>): ObjectSpec => ({ type: 'object', fields });
 export const arr = (items: FieldSpec): FieldSpec => ({ type: 'array', items });
 
+/** Top-level request fields payops fills itself; a file that carries them is refused with a clear reason. */
+export const FILLED_BY_PAYOPS: readonly string[] = ['merchant_id', 'account_id', 'encryption_data'];
+
 /** Where problems are reported: a file and line, when the value came from one. */
 export interface ProblemSite {
   file?: string;
@@ -158,7 +161,14 @@ export function checkValue(
         const child = spec.fields[key];
         const childPath = path === '' ? key : `${path}.${key}`;
         if (child === undefined) {
-          problems.push({ ...site, field: childPath, message: 'is not a field of this request' });
+          problems.push({
+            ...site,
+            field: childPath,
+            message:
+              path === '' && FILLED_BY_PAYOPS.includes(key)
+                ? 'is filled in by payops (merchant_id and account_id from the profile, encryption_data computed): leave it out'
+                : 'is not a field of this request',
+          });
           continue;
         }
         out[key] = checkValue(v, child, childPath, problems, site);

@@ -2,7 +2,7 @@
 // `beneficiary.person_documents[0].labels[1]` for lists), matched case-insensitively. This module
 // maps a header to request paths once, then turns each row into a nested request object.
 import type { InputProblem } from '../errors.js';
-import { type FieldSpec, pathSegments, setPath, specAt } from '../pay/schema.js';
+import { FILLED_BY_PAYOPS, type FieldSpec, pathSegments, setPath, specAt } from '../pay/schema.js';
 
 export interface ColumnMap {
   /** Header column (as written) → canonical path segments; unknown columns are absent. */
@@ -22,7 +22,9 @@ export function mapColumns(header: readonly string[], spec: FieldSpec, file?: st
     if (found === undefined) {
       problems.push({
         ...site,
-        message: 'is not a payout field',
+        message: FILLED_BY_PAYOPS.includes(name.toLowerCase())
+          ? 'is filled in by payops (from the profile, or computed): remove the column'
+          : 'is not a payout field',
         expected: 'a field path of the payout request, e.g. payment_amount or beneficiary.bank_details.iban',
       });
       return undefined;

@@ -95,6 +95,11 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
       'give exactly one of --request FILE.json (one payout) or --file FILE.csv (one per row)',
     );
   }
+  if (opts.resume && opts.force) {
+    throw new UsageError('--resume and --force contradict each other', {
+      hint: '--resume continues a run with its request_ids; --force sends new payouts with new ones',
+    });
+  }
   const plan: PayoutPlan =
     opts.request !== undefined
       ? await loadPayoutRequest(opts.request, ctx.io.cwd)
