@@ -6,6 +6,7 @@ import {
   SANDBOX_AUTO_CAPTURE_ACCOUNT,
   SANDBOX_CREDENTIALS,
   SANDBOX_SAMPLE_ORDERS,
+  type SandboxHandle,
   startSandbox,
 } from './index.js';
 
@@ -29,14 +30,26 @@ export async function runSandbox(ctx: Context, opts: SandboxCommandOptions): Pro
   const registeredIps = opts.registeredIp
     ?.flatMap((ip) => ip.split(',').map((s) => s.trim()))
     .filter(Boolean);
-  const handle = await startSandbox({
-    host: opts.host,
-    port: opts.port,
-    ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
-    ...(opts.data !== undefined ? { dataDir: opts.data } : {}),
-    ...(registeredIps?.length ? { registeredIps } : {}),
-    ...(opts.samples ? { seedFiles: [SANDBOX_SAMPLE_ORDERS] } : {}),
-  });
+  let handle: SandboxHandle;
+  try {
+    handle = await startSandbox({
+      host: opts.host,
+      port: opts.port,
+      ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
+      ...(opts.data !== undefined ? { dataDir: opts.data } : {}),
+      ...(registeredIps?.length ? { registeredIps } : {}),
+      ...(opts.samples ? { seedFiles: [SANDBOX_SAMPLE_ORDERS] } : {}),
+    });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
+      throw new UsageError(`cannot listen on ${opts.host}:${opts.port} (${code})`, {
+        hint: 'pick another --port, or --port 0 for a free one',
+        cause: err,
+      });
+    }
+    throw err;
+  }
   // Listen for signals before announcing the URL: a script may signal as soon as it reads it.
   const signal = new Promise<NodeJS.Signals>((resolve) => {
     const stop = (s: NodeJS.Signals) => {

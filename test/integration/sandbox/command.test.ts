@@ -64,6 +64,23 @@ describe('payops sandbox', () => {
     expect(code).toBe(130);
   });
 
+  it('a port in use is a usage error (exit 2) with a hint', async () => {
+    const { createServer } = await import('node:net');
+    const busy = createServer();
+    await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
+    const port = (busy.address() as { port: number }).port;
+    try {
+      const s = start(['--port', String(port)]);
+      s.url.catch(() => {});
+      const [code] = await s.exit;
+      expect(code).toBe(2);
+      expect(s.out().stderr).toMatch(/EADDRINUSE/);
+      expect(s.out().stderr).toMatch(/--port 0/);
+    } finally {
+      busy.close();
+    }
+  });
+
   it('refuses a non-loopback host without --allow-remote (exit 2)', async () => {
     const s = start(['--host', '0.0.0.0', '--port', '0']);
     s.url.catch(() => {});
