@@ -35,10 +35,10 @@ export function wireElement(op: BatchOperation, row: BulkRow): WireElement {
     transaction_id: row.transaction_id,
     order_no: row.order_no,
     currency: row.currency,
-    amount: formatAmount(row.amountMinor, row.currency),
+    amount: row.amount ?? formatAmount(row.amountMinor, row.currency),
   };
   if (op === 'refund') {
-    el.refund_amount = formatAmount(row.refundMinor ?? row.amountMinor, row.currency);
+    el.refund_amount = row.refund_amount ?? formatAmount(row.refundMinor ?? row.amountMinor, row.currency);
     el.refund_reason = row.refund_reason ?? '';
   } else if (op === 'review') {
     el.review_flag = row.review_flag ?? '';

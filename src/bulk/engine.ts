@@ -1,7 +1,8 @@
 // Pass 2 of a bulk run: send the chunks with bounded concurrency, journaling an intent before each
 // send and its outcome after, reconciling chunks whose answer was lost, and handing every chunk's row
-// outcomes to `emit` in input order. Never sends a chunk twice: a chunk whose bytes may have left is
-// only ever reconciled (read-only queries), on this run or on a resumed one.
+// outcomes to `emit` in input order. Never sends a row twice: a request whose bytes may have left is
+// only ever reconciled (read-only queries). Rows are sent again only when a resumed run finds, by
+// asking the gateway, that the crashed process's request for them never took effect.
 import { AuthError, GatewayError, TransportError, UnknownOutcomeError } from '../errors.js';
 import type { GatewayClient, RequestBody } from '../gateway/client.js';
 import { assertAccepted } from '../gateway/client.js';
@@ -77,14 +78,35 @@ export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Prom
     }
   }
 
+  /** One outcome per chunk row: `updates` first, then what the journal had, else `fallback`. */
+  function merged(
+    chunk: Chunk<R>,
+    state: ChunkState | undefined,
+    updates: RowOutcome[],
+    fallback: (line: number) => RowOutcome,
+  ): RowOutcome[] {
+    const byLine = new Map<number, RowOutcome>();
+    for (const o of state?.rows ?? []) byLine.set(o.line, o);
+    for (const o of updates) byLine.set(o.line, o);
+    return chunk.rows.map((r) => byLine.get(r.line) ?? fallback(r.line));
+  }
+
   /** Outcomes without touching the gateway: from the journal, or not sent / pending. */
   function passive(chunk: Chunk<R>): RowOutcome[] {
     const state = prior?.get(chunk.index);
-    const lines = chunk.rows.map((r) => r.line);
-    const action = chunkAction(state);
-    if (action === 'done') return state!.rows!;
-    if (action === 'reconcile') return state!.rows ?? sameOutcome(lines, 'unknown', PENDING_DETAIL);
-    return sameOutcome(lines, 'not_sent', NOT_SENT_DETAIL);
+    const pending = new Set(state?.open && !state.notSent ? state.intent!.lines : []);
+    const updates = [...pending].map((line) => ({
+      line,
+      outcome: 'unknown' as const,
+      detail: PENDING_DETAIL,
+      fields: {},
+    }));
+    return merged(chunk, state, updates, (line) => ({
+      line,
+      outcome: 'not_sent',
+      detail: NOT_SENT_DETAIL,
+      fields: {},
+    }));
   }
 
   async function reconcileRows(items: ReconcileItem[]): Promise<RowOutcome[]> {
@@ -93,24 +115,53 @@ export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Prom
     return reconcile(op, send!.client, items, { claimed, ...skew });
   }
 
-  async function sendChunk(chunk: Chunk<R>): Promise<RowOutcome[]> {
-    const { client, journal } = send!;
-    const lines = chunk.rows.map((r) => r.line);
-    const elements: WireElement[] = chunk.rows.map((r) => wireElement(op, r));
+  /** Rows of a chunk still to send: those without a settled, unknown or pending outcome. */
+  function rowsToSend(chunk: Chunk<R>, state: ChunkState | undefined): R[] {
+    const byLine = new Map((state?.rows ?? []).map((o) => [o.line, o]));
+    return chunk.rows.filter((r) => {
+      const o = byLine.get(r.line);
+      return o === undefined || o.outcome === 'not_sent';
+    });
+  }
+
+  interface Prepared {
+    rows: R[];
+    lines: number[];
+    elements: WireElement[];
+    sentAt: string;
+  }
+
+  /**
+   * Write the intent of `rows` (durably) before they may be sent. Done ahead of a free slot, so the
+   * fsync overlaps requests in flight; an intent whose request is then not sent gets `not_sent`.
+   */
+  async function prepare(chunk: Chunk<R>, rows: R[]): Promise<Prepared | Error> {
+    const lines = rows.map((r) => r.line);
+    const elements: WireElement[] = rows.map((r) => wireElement(op, r));
     const sentAt = now().toISOString();
     const intent: IntentRecord = { type: 'intent', chunk: chunk.index, lines, elements, sentAt };
     try {
-      await journal.append(intent);
+      await send!.journal.append(intent);
+      return { rows, lines, elements, sentAt };
     } catch (err) {
       // Without a durable intent nothing may be sent.
       stop('journal', err as Error);
-      return sameOutcome(
-        lines,
-        'not_sent',
-        `not sent: the journal could not be written (${(err as Error).message})`,
-      );
+      return err as Error;
     }
+  }
 
+  /**
+   * Send prepared rows and journal the whole chunk's outcomes (earlier settled rows kept).
+   * `release` frees the slot as soon as the gateway's part is over.
+   */
+  async function sendPrepared(
+    chunk: Chunk<R>,
+    state: ChunkState | undefined,
+    p: Prepared,
+    release: () => void,
+  ): Promise<RowOutcome[]> {
+    const { client, journal } = send!;
+    const { lines, elements, sentAt } = p;
     let outcomes: RowOutcome[];
     let type: 'outcome' | 'reconciled' = 'outcome';
     try {
@@ -125,7 +176,7 @@ export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Prom
         o.outcome === 'unknown' ? [{ line: o.line, element: elements[i]!, sentAt }] : [],
       );
       if (missing.length > 0) {
-        const found = new Map((await reconcileRows(missing)).map((o) => [o.line, o]));
+        const found = new Map((await reconcileRows(missing)).map((o) => [o.line, settleLost(o)]));
         outcomes = outcomes.map((o) => found.get(o.line) ?? o);
       }
     } catch (err) {
@@ -135,9 +186,16 @@ export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Prom
         stop('auth', err);
       } else if (err instanceof TransportError) {
         // Certainly never reached the gateway: safe to send on resume.
+        release();
         await journal.append({ type: 'not_sent', chunk: chunk.index, message: err.message }).catch(() => {});
         stop('unreachable', err);
-        return sameOutcome(lines, 'not_sent', `not sent: ${err.message}; resume the run to send it`);
+        const detail = `not sent: ${err.message}; resume the run to send it`;
+        return merged(chunk, state, sameOutcome(lines, 'not_sent', detail), (line) => ({
+          line,
+          outcome: 'not_sent',
+          detail,
+          fields: {},
+        }));
       } else if (err instanceof GatewayError) {
         // Includes GatewayRejectedError (return_status 0) and definite 4xx answers: nothing moved.
         outcomes = sameOutcome(lines, 'failed', err.message);
@@ -146,40 +204,107 @@ export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Prom
         const reason = err instanceof UnknownOutcomeError ? err.reason : 'error';
         const message = err instanceof Error ? err.message : String(err);
         await journal.append({ type: 'unknown', chunk: chunk.index, reason, message }).catch(() => {});
-        outcomes = await reconcileRows(lines.map((line, i) => ({ line, element: elements[i]!, sentAt })));
+        const items = lines.map((line, i) => ({ line, element: elements[i]!, sentAt }));
+        outcomes = (await reconcileRows(items)).map(settleLost);
         type = 'reconciled';
       }
     }
+    // The outcome's fsync need not hold the slot: a crash before it lands leaves an intent without
+    // outcome, which a resumed run reconciles.
+    release();
+    const all = merged(chunk, state, outcomes, (line) => ({
+      line,
+      outcome: 'unknown',
+      detail: PENDING_DETAIL,
+      fields: {},
+    }));
     try {
-      await journal.append({ type, chunk: chunk.index, rows: outcomes });
+      await journal.append({ type, chunk: chunk.index, rows: all });
     } catch (err) {
       stop('journal', err as Error);
     }
-    return outcomes;
+    return all;
   }
 
-  async function reconcileChunk(chunk: Chunk<R>, state: ChunkState): Promise<RowOutcome[]> {
+  /** After a lost answer, an order the gateway shows untouched is reported failed — never re-sent. */
+  function settleLost(o: RowOutcome): RowOutcome {
+    const { absent: _absent, ...rest } = o;
+    return rest;
+  }
+
+  /**
+   * Reconcile a chunk of an earlier process: rows with an unknown outcome, or every row of an intent
+   * left without outcome by a crash. After a crash, rows the gateway shows untouched were never
+   * processed (the process that might have sent them is gone), so they are sent now — the one case
+   * where a row whose intent was written is sent again, and only after checking.
+   */
+  async function reconcileChunk(
+    chunk: Chunk<R>,
+    state: ChunkState,
+    release: () => void,
+  ): Promise<RowOutcome[]> {
     const intent = state.intent!;
-    const lines = chunk.rows.map((r) => r.line);
-    if (intent.lines.length !== lines.length || intent.lines.some((l, i) => l !== lines[i])) {
-      // The file no longer matches its journal (the sha256 check should have caught this).
-      return sameOutcome(lines, 'unknown', 'the input file no longer matches the journal of this run');
+    const chunkLines = new Set(chunk.rows.map((r) => r.line));
+    if (!intent.lines.every((l) => chunkLines.has(l))) {
+      // The file no longer matches its journal (the snapshot makes this unreachable in practice).
+      release();
+      return sameOutcome(
+        [...chunkLines],
+        'unknown',
+        'the input file no longer matches the journal of this run',
+      );
     }
-    const previous = state.rows;
+    const crashed = state.open && !state.lostAnswer;
+    const previous = new Map((state.rows ?? []).map((o) => [o.line, o]));
     const items: ReconcileItem[] = [];
     intent.lines.forEach((line, i) => {
-      if (!previous || previous[i]?.outcome === 'unknown') {
+      if (state.open || previous.get(line)?.outcome === 'unknown') {
         items.push({ line, element: intent.elements[i]!, sentAt: intent.sentAt });
       }
     });
-    const found = new Map((await reconcileRows(items)).map((o) => [o.line, o]));
-    const outcomes = lines.map((line, i) => found.get(line) ?? previous![i]!);
+    const found = (await reconcileRows(items)).map((o): RowOutcome => {
+      if (!o.absent) return settleLost(o);
+      if (!crashed) return settleLost(o);
+      return {
+        line: o.line,
+        outcome: 'not_sent',
+        detail: 'not processed by the gateway (checked after an interruption): sent again',
+        fields: {},
+      };
+    });
+    const rows = merged(
+      chunk,
+      state,
+      found,
+      (line) => previous.get(line) ?? { line, outcome: 'not_sent', detail: NOT_SENT_DETAIL, fields: {} },
+    );
     try {
-      await send!.journal.append({ type: 'reconciled', chunk: chunk.index, rows: outcomes });
+      await send!.journal.append({ type: 'reconciled', chunk: chunk.index, rows });
     } catch (err) {
       stop('journal', err as Error);
+      release();
+      return rows;
     }
-    return outcomes;
+    const after: ChunkState = { ...state, rows, open: false };
+    const again = rowsToSend(chunk, after);
+    if (again.length === 0 || stopped()) {
+      release();
+      return rows;
+    }
+    const p = await prepare(chunk, again);
+    if (p instanceof Error) {
+      release();
+      return rows;
+    }
+    return sendPrepared(chunk, after, p, release);
+  }
+
+  /** Mark a prepared intent as never sent (the run stopped between its intent and its send). */
+  async function unsend(chunk: Chunk<R>): Promise<RowOutcome[]> {
+    await send!.journal
+      .append({ type: 'not_sent', chunk: chunk.index, message: 'the run stopped before sending it' })
+      .catch(() => {});
+    return passive(chunk);
   }
 
   interface Entry {
@@ -188,7 +313,21 @@ export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Prom
     settled: boolean;
   }
   const queue: Entry[] = [];
-  const active = new Set<Promise<unknown>>();
+  let inFlight = 0;
+  const slotWaiters: Array<() => void> = [];
+  const acquire = async () => {
+    while (inFlight >= concurrency) await new Promise<void>((r) => slotWaiters.push(r));
+    inFlight++;
+  };
+  const releaser = () => {
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      inFlight--;
+      slotWaiters.shift()?.();
+    };
+  };
 
   const flush = async (all: boolean) => {
     while (queue.length > 0 && (all || queue.length > window || queue[0]!.settled)) {
@@ -203,17 +342,30 @@ export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Prom
     let promise: Promise<RowOutcome[]>;
     if (action === 'done' || send === undefined || stopped()) {
       promise = Promise.resolve(passive(chunk));
-    } else {
-      while (active.size >= concurrency) await Promise.race(active);
+    } else if (action === 'reconcile') {
+      await acquire();
+      const release = releaser();
       if (stopped()) {
+        release();
         promise = Promise.resolve(passive(chunk));
       } else {
-        promise = action === 'reconcile' ? reconcileChunk(chunk, state!) : sendChunk(chunk);
-        const tracked: Promise<unknown> = promise.then(
-          () => active.delete(tracked),
-          () => active.delete(tracked),
-        );
-        active.add(tracked);
+        promise = reconcileChunk(chunk, state!, release);
+        promise.then(release, release);
+      }
+    } else {
+      const prepared = await prepare(chunk, rowsToSend(chunk, state));
+      if (prepared instanceof Error) {
+        promise = Promise.resolve(passive(chunk));
+      } else {
+        await acquire();
+        const release = releaser();
+        if (stopped()) {
+          release();
+          promise = unsend(chunk);
+        } else {
+          promise = sendPrepared(chunk, state, prepared, release);
+          promise.then(release, release);
+        }
       }
     }
     const entry: Entry = { chunk, promise, settled: false };

@@ -87,8 +87,9 @@ export async function* inputRows(
   for await (const csvRow of opened.rows) {
     const { valid, problems } = checkRow(op, csvRow, source.label);
     if (!valid || problems.length > 0) throw changed(source, problems[0]?.message);
-    const cells = columns.map((c) => csvRow.raw[c] ?? '');
-    yield { ...valid, cells };
+    const row = valid as InputRow;
+    row.cells = columns.map((c) => csvRow.raw[c] ?? '');
+    yield row;
   }
 }
 

@@ -130,8 +130,9 @@ async function reconcileRefunds(
       return {
         line: it.line,
         outcome: 'failed',
-        detail: `not refunded: the gateway has no refund of ${el.refund_amount} ${el.currency} for this order since the request was sent (checked by refund search); it is safe to refund it in a new file`,
+        detail: `not refunded: the gateway has no refund of ${el.refund_amount} ${el.currency} for this order since the request was sent (checked by refund search)`,
         fields: {},
+        absent: true,
       };
     }
     used.add(idx);
@@ -159,6 +160,20 @@ function effectiveStates(op: BatchOperation, reviewFlag: string | undefined): re
       return ['5000'];
     case 'review':
       return reviewFlag === '1' ? ['2000', '3000', '4100', '4000'] : ['5000'];
+    default:
+      return [];
+  }
+}
+
+/** payment_status values from which the operation can still take effect. */
+function eligibleStates(op: BatchOperation): readonly string[] {
+  switch (op) {
+    case 'capture':
+      return ['2000'];
+    case 'cancel':
+      return ['2000', '2100'];
+    case 'review':
+      return ['2100'];
     default:
       return [];
   }
@@ -194,7 +209,7 @@ async function reconcileByState(
     }
     const status = String(order.payment_status ?? '');
     const ok = effectiveStates(op, el.review_flag).includes(status);
-    return {
+    const out: RowOutcome = {
       line: it.line,
       outcome: ok ? 'succeeded' : 'failed',
       detail: ok
@@ -202,5 +217,7 @@ async function reconcileByState(
         : `not ${DONE_WORD[op]}: the order is ${statusText(status)} (checked by query)`,
       fields: {},
     };
+    if (!ok && eligibleStates(op).includes(status)) out.absent = true;
+    return out;
   });
 }

@@ -1,28 +1,36 @@
 // What a journal says about each chunk of a bulk run, folded from its records in order. Decides
 // what a resumed run does with a chunk: skip it (done), reconcile it (its bytes may have left), or
-// send it (never sent, or certainly never reached the gateway).
+// send the rows of it that certainly never took effect.
 import type { JournalRecord } from './journal.js';
 import type { IntentRecord, RowOutcome } from './types.js';
 
 export interface ChunkState {
+  /** The latest intent (its lines may be a subset of the chunk when only some rows were re-sent). */
   intent?: IntentRecord;
-  /** The latest complete set of row outcomes (from the answer or from reconciliation). */
+  /** The latest complete set of row outcomes of the chunk (from an answer or a reconciliation). */
   rows?: RowOutcome[];
-  /** The last send certainly never reached the gateway. */
-  notSent?: boolean;
-  unknownReason?: string;
+  /** The latest intent has no outcome after it: sent or about to be when payops stopped or crashed. */
+  open: boolean;
+  /** The latest intent's request certainly never reached the gateway. */
+  notSent: boolean;
+  /** The latest intent's request got no trustworthy answer (an `unknown` record). */
+  lostAnswer: boolean;
 }
 
 export type ChunkAction = 'done' | 'reconcile' | 'send';
 
+/** Rows with these outcomes are settled; `unknown` ones are reconciled, `not_sent` ones sent. */
+export function isSettled(o: RowOutcome | undefined): boolean {
+  return o?.outcome === 'succeeded' || o?.outcome === 'failed';
+}
+
 export function chunkAction(state: ChunkState | undefined): ChunkAction {
   if (state === undefined) return 'send';
-  if (state.rows !== undefined) {
-    return state.rows.some((r) => r.outcome === 'unknown') ? 'reconcile' : 'done';
-  }
-  if (state.notSent) return 'send';
-  // An intent with no outcome: sent, or about to be, when payops stopped. Its bytes may have left.
-  return state.intent !== undefined ? 'reconcile' : 'send';
+  if (state.open) return state.notSent ? 'send' : 'reconcile';
+  const rows = state.rows ?? [];
+  if (rows.some((r) => r.outcome === 'unknown')) return 'reconcile';
+  if (rows.length === 0 || rows.some((r) => r.outcome === 'not_sent')) return 'send';
+  return 'done';
 }
 
 export interface FoldedRun {
@@ -36,7 +44,7 @@ export function foldRecords(records: Iterable<JournalRecord>): FoldedRun {
   const get = (i: number) => {
     let s = chunks.get(i);
     if (!s) {
-      s = {};
+      s = { open: false, notSent: false, lostAnswer: false };
       chunks.set(i, s);
     }
     return s;
@@ -48,19 +56,24 @@ export function foldRecords(records: Iterable<JournalRecord>): FoldedRun {
       case 'intent': {
         const s = get(idx);
         s.intent = rec as unknown as IntentRecord;
+        s.open = true;
         s.notSent = false;
+        s.lostAnswer = false;
         break;
       }
       case 'not_sent':
         get(idx).notSent = true;
         break;
       case 'unknown':
-        get(idx).unknownReason = String(rec.reason ?? '');
+        get(idx).lostAnswer = true;
         break;
       case 'outcome':
-      case 'reconciled':
-        get(idx).rows = rec.rows as RowOutcome[];
+      case 'reconciled': {
+        const s = get(idx);
+        s.rows = rec.rows as RowOutcome[];
+        s.open = false;
         break;
+      }
       default:
         break;
     }

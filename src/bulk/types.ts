@@ -16,6 +16,9 @@ export interface BulkRow {
   refundMinor?: bigint;
   refund_reason?: string;
   review_flag?: string;
+  /** Canonical wire text of amountMinor / refundMinor when validation already made it. */
+  amount?: string;
+  refund_amount?: string;
 }
 
 /** A row with its raw input cells, in the file's column order, for the results file. */
@@ -39,6 +42,11 @@ export interface RowOutcome {
   detail: string;
   /** The gateway's per-order fields (status, error_message, refund_reference_id, …). */
   fields: Record<string, string>;
+  /**
+   * Set by reconciliation only: the operation certainly did not take effect and the order still
+   * allows it. Never journaled as such: the engine turns it into `failed` or `not_sent`.
+   */
+  absent?: boolean;
 }
 
 // ---------------------------------------------------------------- journal records of a bulk run

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   expectHonest,
   Gateway,
+  intentsWritten,
   payops,
   REFUND_HEADER,
   type Result,
@@ -85,10 +86,13 @@ describe('SIGKILL at several moments, then --resume', () => {
     const out = join(dir, 'results.csv');
     // Slow every answer a little so that kills land in the middle of the run.
     await gw.faults({ mode: 'none', latency_ms: 40 });
-    const kills = [150, 350, 500, 700, 900];
+    // One kill during start-up, then kills after a few more intents each time: mid-run, between an
+    // intent and its answer, while resuming and reconciling.
+    const steps = [0, 2, 1, 3, 2, 1];
     let killed = 0;
     let last: Result | undefined;
-    for (const [i, afterMs] of kills.entries()) {
+    for (const [i, step] of steps.entries()) {
+      const target = intentsWritten(dir) + step;
       last = await payops(
         [
           'refund',
@@ -101,12 +105,18 @@ describe('SIGKILL at several moments, then --resume', () => {
           '2',
           ...(i > 0 ? ['--resume'] : []),
         ],
-        { env: gw.env(dir), signal: { name: 'SIGKILL', afterMs } },
+        {
+          env: gw.env(dir),
+          signal:
+            step === 0
+              ? { name: 'SIGKILL', afterMs: 60 }
+              : { name: 'SIGKILL', afterMs: 0, when: () => intentsWritten(dir) >= target },
+        },
       );
       if (last.signal === 'SIGKILL') killed++;
       if (over(last)) break;
     }
-    expect(killed).toBeGreaterThanOrEqual(2);
+    expect(killed).toBeGreaterThanOrEqual(5);
     await gw.faults({ mode: 'none' });
     for (let i = 0; i < 3 && !(last && over(last)); i++) {
       last = await payops(['refund', '--file', file, '--yes', '--out', out, '--resume'], {
@@ -130,7 +140,8 @@ describe('SIGINT', () => {
     await gw.faults({ mode: 'none', latency_ms: 100 });
     const r = await payops(['refund', '--file', file, '--yes', '--out', out, '--concurrency', '1'], {
       env: gw.env(dir),
-      signal: { name: 'SIGINT', afterMs: 700 },
+      // Once a few requests have gone out: before that, Ctrl-C simply ends payops (nothing sent).
+      signal: { name: 'SIGINT', afterMs: 0, when: () => intentsWritten(dir) >= 3 },
     });
     expect(r.code, r.stderr).toBe(130);
     expect(r.stderr).toMatch(/resume with: payops refund --file \S+refunds\.csv --resume/);

@@ -1,7 +1,7 @@
 // Bulk integration tests: the real binary (child process, never spawnSync — the sandbox lives in
 // this process) against a sandbox started here, its admin API, and CSV helpers.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -31,6 +31,24 @@ export interface Result {
   signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
+}
+
+/** Intent records written so far in every journal under PAYOPS_HOME `home`. */
+export function intentsWritten(home: string): number {
+  const runs = join(home, 'state', 'runs');
+  let n = 0;
+  try {
+    for (const id of readdirSync(runs)) {
+      try {
+        n += (readFileSync(join(runs, id, 'journal.jsonl'), 'utf8').match(/"type":"intent"/g) ?? []).length;
+      } catch {
+        // not created yet
+      }
+    }
+  } catch {
+    // no runs yet
+  }
+  return n;
 }
 
 export function tempDir(prefix = 'payops-bulk-'): string {
@@ -96,8 +114,8 @@ export class Gateway {
 
 export interface RunOpts {
   env: NodeJS.ProcessEnv;
-  /** Send this signal after `afterMs`. */
-  signal?: { name: NodeJS.Signals; afterMs: number };
+  /** Send this signal after `afterMs`, or (with `when`) once `when()` is true, checked every 10 ms. */
+  signal?: { name: NodeJS.Signals; afterMs: number; when?: () => boolean };
   timeoutMs?: number;
 }
 
@@ -118,12 +136,23 @@ export function payops(args: string[], opts: RunOpts): Promise<Result> {
     });
     const timers: NodeJS.Timeout[] = [setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 60_000)];
     if (opts.signal) {
-      const { name, afterMs } = opts.signal;
-      timers.push(setTimeout(() => child.kill(name), afterMs));
+      const { name, afterMs, when } = opts.signal;
+      if (when) {
+        const poll = setInterval(() => {
+          if (when()) {
+            clearInterval(poll);
+            child.kill(name);
+          }
+        }, 10);
+        timers.push(poll);
+      } else timers.push(setTimeout(() => child.kill(name), afterMs));
     }
     child.on('error', reject);
     child.on('close', (code, signal) => {
-      for (const t of timers) clearTimeout(t);
+      for (const t of timers) {
+        clearTimeout(t);
+        clearInterval(t);
+      }
       resolve({ code, signal, stdout, stderr });
     });
     child.stdin!.on('error', () => {});

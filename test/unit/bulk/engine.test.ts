@@ -203,6 +203,72 @@ describe('engine', () => {
     expect(gw.ledger).toHaveLength(100);
   });
 
+  it('after a crash, sends the rows the gateway never processed, once, after checking', async () => {
+    const gw = fakeGateway(100);
+    const journal = await createRun(root, { op: 'refund' });
+    const rows = refundRows(100);
+    const wire = (r: BulkRow) => ({
+      transaction_id: r.transaction_id,
+      order_no: r.order_no,
+      currency: 'USD',
+      amount: '10.00',
+      refund_amount: '10.00',
+      refund_reason: 'damaged',
+    });
+    // Intent of chunk 0 written; only its first 10 rows reached the gateway before the crash.
+    await journal.append({
+      type: 'intent',
+      chunk: 0,
+      lines: rows.slice(0, 50).map((r) => r.line),
+      elements: rows.slice(0, 50).map(wire),
+      sentAt: new Date().toISOString(),
+    });
+    await gw.client.send('refund', { refund_orders: rows.slice(0, 10).map(wire) } as never);
+    await journal.close();
+    gw.calls.length = 0;
+
+    const resumed = await run(gw, rows, { runId: journal.runId });
+    const refundCalls = gw.calls.filter((c) => c.op === 'refund');
+    // The 40 unprocessed rows of chunk 0, then chunk 1.
+    expect(refundCalls.map((c) => (c.body.refund_orders as unknown[]).length).sort()).toEqual([40, 50]);
+    expect(resumed.emitted.every((o) => o.outcome === 'succeeded')).toBe(true);
+    expect(resumed.emitted.map((o) => o.line)).toEqual(rows.map((r) => r.line));
+    expect([...refundsPerOrder(gw).values()].every((n) => n === 1)).toBe(true);
+    expect(gw.ledger).toHaveLength(100);
+    // A second resume has nothing left to do.
+    gw.calls.length = 0;
+    const again = await run(gw, rows, { runId: journal.runId });
+    expect(gw.calls).toEqual([]);
+    expect(again.emitted.every((o) => o.outcome === 'succeeded')).toBe(true);
+  });
+
+  it('after a lost answer, reports untouched orders failed and never sends them again, even on resume', async () => {
+    const gw = fakeGateway(50);
+    gw.faults = (i) => (i === 0 ? 'lost_before_commit' : 'ok');
+    const first = await run(gw, refundRows(50));
+    expect(first.emitted.every((o) => o.outcome === 'failed')).toBe(true);
+    gw.calls.length = 0;
+    const again = await run(gw, refundRows(50), { runId: first.runId });
+    expect(gw.calls).toEqual([]);
+    expect(gw.ledger).toHaveLength(0);
+    expect(again.emitted.every((o) => o.outcome === 'failed')).toBe(true);
+  });
+
+  it('an intent written ahead but not sent when the run stops is sent on resume', async () => {
+    const gw = fakeGateway(300);
+    // Polled before each chunk and again once a slot is free: the 4th poll falls between chunk 1's
+    // intent and its send.
+    let polls = 0;
+    const first = await run(gw, refundRows(300), { concurrency: 1, shouldStop: () => ++polls > 3 });
+    expect(first.result.stopped).toBe('interrupted');
+    const { records } = await readRun(root, first.runId);
+    expect(records.some((r) => r.type === 'not_sent')).toBe(true);
+    const second = await run(gw, refundRows(300), { runId: first.runId });
+    expect(second.emitted.every((o) => o.outcome === 'succeeded')).toBe(true);
+    expect([...refundsPerOrder(gw).values()].every((n) => n === 1)).toBe(true);
+    expect(gw.ledger).toHaveLength(300);
+  });
+
   it('marks chunks that never reached the gateway as not sent and sends them on resume', async () => {
     const gw = fakeGateway(100);
     gw.faults = (i) => (i === 1 ? 'unreachable' : 'ok');
