@@ -1,13 +1,15 @@
 // Renders a payment result (pay card|apm|checkout): a card for people, JSON or one CSV row for
 // scripts. Data goes to stdout; the "outcome unknown" advice and APM summary go to stderr.
 import type { GlobalOptions, Io, OutputFormat } from '../context.js';
-import { UsageError } from '../errors.js';
 import { formatMoneyTotals } from '../money/amount.js';
-import { promptCancelled } from '../pay/card-input.js';
 import type { PaymentKind } from '../pay/fields.js';
 import type { PayResult } from '../pay/pay.js';
 import type { PayoutPlan, PayoutPlanSummary } from '../payout/plan.js';
 import type { PayoutResultRow } from '../payout/send.js';
+import { type CardSection, renderCard } from './card.js';
+import { confirmOrExit } from './confirm.js';
+import { openCsvWriter } from './csv-writer.js';
+import { resolveFormat } from './format.js';
 import { redactBody } from './redact.js';
 
 export interface PayOutputOptions {
@@ -21,11 +23,7 @@ export interface PayOutputOptions {
   resultFile?: string;
 }
 
-export type CardRow = [label: string, value: string];
-export interface CardSection {
-  heading?: string;
-  rows: CardRow[];
-}
+type CardRow = [label: string, value: string];
 
 const ORDER_STATUS_LABEL: Record<string, string> = { '1': 'approved', '0': 'declined', '2': 'pending' };
 
@@ -78,12 +76,12 @@ export function paySections(
   }
   if (result.kind === 'apm')
     order.push(['payment_method', result.payment_method], ['issuer_url', result.issuer_url]);
-  sections.push({ rows: rows(order) });
+  sections.push({ fields: rows(order) });
 
   if (result.unknown) {
     sections.push({
       heading: 'Outcome unknown',
-      rows: rows([
+      fields: rows([
         ['reason', result.unknown.reason],
         ['what happened', result.unknown.message],
         ['find out with', result.unknown.queryCommand],
@@ -96,18 +94,18 @@ export function paySections(
     const r = result.result;
     sections.push({
       heading: 'Card',
-      rows: rows([
+      fields: rows([
         ['card', result.masked_card],
         ['token_id', r?.token_id],
         ['connector', r?.connector],
       ]),
     });
     if (r) {
-      sections.push({ heading: '3-D Secure', rows: rows([['threeds_result', r.threeds_result]]) });
+      sections.push({ heading: '3-D Secure', fields: rows([['threeds_result', r.threeds_result]]) });
       const reasons = r.risk_reasons.map((x) => `${s(x.name)}${x.status ? `: ${x.status}` : ''}`).join(', ');
       sections.push({
         heading: 'Risk',
-        rows: rows([
+        fields: rows([
           ['risk_action', r.risk_action],
           ['risk_score', r.risk_score],
           ['risk_reasons', reasons],
@@ -115,21 +113,21 @@ export function paySections(
       });
       sections.push({
         heading: 'Recurring',
-        rows: rows([
+        fields: rows([
           ['contract_name', r.contract_name],
           ['recurring_id', r.recurring_id],
           ['recurring_deduction_period', r.recurring_deduction_period],
           ['recurring_deduction_time', r.recurring_deduction_time],
         ]),
       });
-      sections.push({ heading: 'Note', rows: rows([['note', r.note]]) });
+      sections.push({ heading: 'Note', fields: rows([['note', r.note]]) });
     }
   }
 
   if (result.kind === 'checkout' && result.form) {
     sections.push({
       heading: 'Form',
-      rows: rows([
+      fields: rows([
         ['action', result.form.action],
         ['method', result.form.method],
         ['page written to', opts.savedTo],
@@ -137,31 +135,10 @@ export function paySections(
     });
     sections.push({
       heading: 'Form fields',
-      rows: Object.entries(result.form.fields).map(([k, v]) => [k, v]),
+      fields: Object.entries(result.form.fields).map(([k, v]): CardRow => [k, v]),
     });
   }
-  return sections.filter((sec) => sec.rows.length > 0);
-}
-
-function paint(color: boolean, code: string, text: string): string {
-  return color ? `\u001b[${code}m${text}\u001b[0m` : text;
-}
-
-function titleColor(result: PayResult): string {
-  if (result.outcome === 'unknown') return '1;33';
-  if (result.kind !== 'card' || result.outcome === 'approved') return '1;32';
-  return result.outcome === 'declined' ? '1;31' : '1;33';
-}
-
-/** Plain text card: a title, then aligned label/value rows per section. */
-export function formatCard(title: string, sections: CardSection[], color: boolean, titleCode = '1'): string {
-  const width = Math.max(0, ...sections.flatMap((sec) => sec.rows.map(([k]) => k.length)));
-  const out = [paint(color, titleCode, title)];
-  for (const sec of sections) {
-    if (sec.heading) out.push('', paint(color, '1', sec.heading));
-    for (const [k, v] of sec.rows) out.push(`  ${paint(color, '2', k.padEnd(width))}  ${v}`);
-  }
-  return `${out.join('\n')}\n`;
+  return sections.filter((sec) => sec.fields.length > 0);
 }
 
 /** The result as plain data for JSON and CSV: no HTML page, risk reasons as a list. */
@@ -201,36 +178,33 @@ export function payResultRow(result: PayResult, savedTo?: string): Record<string
   };
 }
 
-/** Formula-safe CSV cell (a text cell starting with = + - @ tab CR is neutralised for spreadsheets). */
-function csvCell(v: string): string {
-  const safe = /^[=+\-@\t\r]/.test(v) && !/^-?\d+(\.\d+)?$/.test(v) ? `'${v}` : v;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
-function csvLines(row: Record<string, string>): string {
-  return `${Object.keys(row).map(csvCell).join(',')}\n${Object.values(row).map(csvCell).join(',')}\n`;
+/** One CSV record (header and row) through the shared Excel-safe writer, to a stream or a file. */
+async function writeCsvRecords(
+  dest: NodeJS.WritableStream | string,
+  columns: readonly string[],
+  records: ReadonlyArray<Record<string, string>>,
+): Promise<void> {
+  const writer = await openCsvWriter(dest, [...columns]);
+  for (const r of records) await writer.write(r);
+  await writer.end();
 }
 
 /** Writes the result: JSON or one CSV row for scripts, otherwise the card (the APM's issuer_url alone on stdout). */
 export async function writePayResult(io: Io, result: PayResult, opts: PayOutputOptions): Promise<void> {
-  const card = () => formatCard(payTitle(result), paySections(result, opts), opts.color, titleColor(result));
+  const card = () => renderCard(payTitle(result), paySections(result, opts), { color: opts.color });
+  const row = payResultRow(result, opts.savedTo);
   if (opts.resultFile !== undefined) {
     // --out for card and APM: the data goes to the file, the card to stderr.
     const json = opts.resultFile.toLowerCase().endsWith('.json');
     const { writeFile } = await import('node:fs/promises');
-    await writeFile(
-      opts.resultFile,
-      json ? payJson(result, opts.savedTo) : csvLines(payResultRow(result, opts.savedTo)),
-      {
-        mode: 0o600,
-      },
-    );
+    if (json) await writeFile(opts.resultFile, payJson(result, opts.savedTo), { mode: 0o600 });
+    else await writeCsvRecords(opts.resultFile, Object.keys(row), [row]);
     io.stderr.write(card());
     io.stderr.write(`result written to ${opts.resultFile}\n`);
   } else if (opts.format === 'json') {
     io.stdout.write(payJson(result, opts.savedTo));
   } else if (opts.format === 'csv') {
-    io.stdout.write(csvLines(payResultRow(result, opts.savedTo)));
+    await writeCsvRecords(io.stdout, Object.keys(row), [row]);
   } else if (result.kind === 'apm' && result.issuer_url !== undefined) {
     // The address is the data (pipe it anywhere); the summary is for the person.
     io.stdout.write(`${result.issuer_url}\n`);
@@ -267,7 +241,9 @@ export function writePayPlan(
     .filter(([, v]) => v !== undefined)
     .map(([k, v]) => [k, typeof v === 'object' ? JSON.stringify(v) : String(v)]);
   if (kind === 'card') flat.push(['card', 'read from the prompt or stdin when sent (not read in a dry run)']);
-  io.stdout.write(formatCard(`Dry run: pay ${kind} — nothing was sent`, [{ rows: flat }], opts.color));
+  io.stdout.write(
+    renderCard(`Dry run: pay ${kind} — nothing was sent`, [{ fields: flat }], { color: opts.color }),
+  );
 }
 
 // ---------------------------------------------------------------- payouts
@@ -321,28 +297,14 @@ function planLines(summary: PayoutPlanSummary): string[] {
   return lines;
 }
 
-/** The plan and a yes/no question; --yes skips it, and without a terminal --yes is required. */
+/** Shows the plan, then asks (--yes answers; without a terminal --yes is required). */
 export async function confirmPayouts(
   io: Io,
   globals: GlobalOptions,
   summary: PayoutPlanSummary,
-  _opts: { color: boolean },
 ): Promise<void> {
-  if (!globals.quiet || !globals.yes) io.stderr.write(`${planLines(summary).join('\n')}\n`);
-  if (globals.yes) return;
-  if (!io.stdin.isTTY) {
-    throw new UsageError('payouts move money: confirm with --yes when there is no terminal to ask on', {
-      hint: 'check the plan above (or run with --dry-run), then add --yes',
-    });
-  }
-  const { confirm } = await import('@inquirer/prompts');
-  const ok = await confirm(
-    { message: `Send ${summary.toSend} payout${summary.toSend === 1 ? '' : 's'}?`, default: false },
-    { input: io.stdin, output: io.stderr },
-  ).catch((err: unknown) => {
-    throw promptCancelled(err);
-  });
-  if (!ok) throw new UsageError('cancelled; nothing was sent');
+  if (!(globals.quiet && globals.yes)) io.stderr.write(`${planLines(summary).join('\n')}\n`);
+  await confirmOrExit(io, globals, `Send ${summary.toSend} payout${summary.toSend === 1 ? '' : 's'}?`);
 }
 
 function payoutRecord(row: PayoutResultRow): Record<string, string> {
@@ -351,26 +313,26 @@ function payoutRecord(row: PayoutResultRow): Record<string, string> {
   return out;
 }
 
-function textTable(columns: readonly string[], records: Array<Record<string, string>>): string {
-  const widths = columns.map((c) => Math.max(c.length, ...records.map((r) => (r[c] ?? '').length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((cell, i) => cell.padEnd(widths[i]!))
-      .join('  ')
-      .trimEnd();
-  return `${[line([...columns]), ...records.map((r) => line(columns.map((c) => r[c] ?? '')))].join('\n')}\n`;
-}
-
-function csvTable(columns: readonly string[], records: Array<Record<string, string>>): string {
-  return `${[columns.map(csvCell).join(','), ...records.map((r) => columns.map((c) => csvCell(r[c] ?? '')).join(','))].join('\n')}\n`;
+async function table(
+  io: Io,
+  columns: readonly string[],
+  records: Array<Record<string, string>>,
+  color: boolean,
+) {
+  // cli-table3 is loaded only when a table is actually shown.
+  const { renderTable } = await import('./table.js');
+  return renderTable([...columns], records, {
+    color,
+    ...(io.stdout.columns ? { width: io.stdout.columns } : {}),
+  });
 }
 
 /** --dry-run: what would be sent, one line per payout (account numbers masked to their last 4). */
-export function writePayoutPlan(
+export async function writePayoutPlan(
   io: Io,
   summary: PayoutPlanSummary,
   opts: Pick<PayOutputOptions, 'format' | 'color'>,
-): void {
+): Promise<void> {
   io.stderr.write(`${planLines(summary).join('\n')}\nDry run: nothing was sent and nothing journaled.\n`);
   const records = summary.plan.items.map((item) => {
     const bank = (item.request.beneficiary as { bank_details?: Record<string, string> } | undefined)
@@ -390,15 +352,13 @@ export function writePayoutPlan(
   const columns = Object.keys(records[0] ?? {});
   if (opts.format === 'json')
     io.stdout.write(`${JSON.stringify({ dry_run: true, payouts: records }, null, 2)}\n`);
-  else if (opts.format === 'csv') io.stdout.write(csvTable(columns, records));
-  else io.stdout.write(textTable(columns, records));
+  else if (opts.format === 'csv') await writeCsvRecords(io.stdout, columns, records);
+  else io.stdout.write(await table(io, columns, records, opts.color));
 }
 
-/** Format of payout results: --output, else by the --out file's extension, else table on a terminal, CSV otherwise. */
+/** Format of payout results: the shared rule (--output, else --out's extension, else table on a terminal, CSV). */
 export function payoutFormat(io: Io, globals: GlobalOptions): OutputFormat {
-  if (globals.output) return globals.output;
-  if (globals.out) return globals.out.toLowerCase().endsWith('.json') ? 'json' : 'csv';
-  return io.stdout.isTTY ? 'table' : 'csv';
+  return resolveFormat(globals, io);
 }
 
 /** Results to --out FILE when given (mode 0600), else to stdout. */
@@ -408,21 +368,18 @@ export async function writePayoutResults(
   opts: Pick<PayOutputOptions, 'format' | 'color'> & { out?: string },
 ): Promise<void> {
   const records = rows.map(payoutRecord);
-  const text =
-    opts.format === 'json'
-      ? `${JSON.stringify(records, null, 2)}\n`
-      : opts.format === 'csv'
-        ? csvTable(PAYOUT_COLUMNS, records)
-        : textTable(PAYOUT_TABLE_COLUMNS, records);
-  if (opts.out === undefined) {
-    io.stdout.write(text);
-    return;
+  const dest = opts.out === undefined ? undefined : (await import('node:path')).resolve(io.cwd, opts.out);
+  if (opts.format === 'csv') {
+    await writeCsvRecords(dest ?? io.stdout, PAYOUT_COLUMNS, records);
+  } else {
+    const text =
+      opts.format === 'json'
+        ? `${JSON.stringify(records, null, 2)}\n`
+        : await table(io, PAYOUT_TABLE_COLUMNS, records, opts.color);
+    if (dest === undefined) io.stdout.write(text);
+    else await (await import('node:fs/promises')).writeFile(dest, text, { mode: 0o600 });
   }
-  const { writeFile } = await import('node:fs/promises');
-  const { resolve } = await import('node:path');
-  const file = resolve(io.cwd, opts.out);
-  await writeFile(file, text, { mode: 0o600 });
-  io.stderr.write(`results written to ${file}\n`);
+  if (dest !== undefined) io.stderr.write(`results written to ${dest}\n`);
 }
 
 export function writePayoutSummary(

@@ -159,10 +159,10 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
     const format = payoutFormat(ctx.io, ctx.globals);
 
     if (ctx.globals.dryRun) {
-      writePayoutPlan(ctx.io, summary, { format, color: ctx.color });
+      await writePayoutPlan(ctx.io, summary, { format, color: ctx.color });
       return ExitCode.ok;
     }
-    await confirmPayouts(ctx.io, ctx.globals, summary, { color: ctx.color });
+    await confirmPayouts(ctx.io, ctx.globals, summary);
 
     const client = await ctx.client();
     let journal: RunJournal;
