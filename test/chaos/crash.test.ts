@@ -2,7 +2,7 @@
 // and check that every order was refunded exactly once. The moments come from a seeded PRNG
 // (CHAOS_SEED), printed with the summary so a failure can be replayed.
 // CHAOS_SCALE=full: 20 kills of a 5,000-row run; default (CI): 3 kills of 500 rows.
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -17,6 +17,29 @@ const SEED = Number(process.env.CHAOS_SEED ?? Date.now() % 1_000_000);
  * points (starting, validating, sending, journaling, reconciling); the answers themselves are real.
  */
 const LATENCY_MS = Number(process.env.CHAOS_LATENCY_MS ?? (FULL ? 500 : 300));
+
+/** Record types over every run journal under PAYOPS_HOME: how many chunks had to be reconciled. */
+function journalRecordTypes(home: string): Record<string, number> {
+  const counts: Record<string, number> = {};
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name === 'journal.jsonl') {
+        for (const line of readFileSync(p, 'utf8').split('\n')) {
+          try {
+            const type = (JSON.parse(line) as { type?: string }).type ?? '?';
+            counts[type] = (counts[type] ?? 0) + 1;
+          } catch {
+            if (line.trim() !== '') counts.torn = (counts.torn ?? 0) + 1;
+          }
+        }
+      }
+    }
+  };
+  walk(home);
+  return counts;
+}
 
 let sandbox: TestSandbox;
 beforeAll(async () => {
@@ -40,6 +63,7 @@ test(`SIGKILL at ${KILLS} random moments of a ${ROWS}-row refund run, resumed ea
     // A quarter of the kills land in the first 250 ms (start-up, parsing, validation, journal
     // creation), the rest anywhere in the next 1.2 s (sending, journaling, reconciling).
     let kills = 0;
+    const ledgerAtKill: number[] = [];
     let last: Awaited<ReturnType<typeof refundRun>> | undefined;
     while (kills < KILLS && attempts.length < KILLS * 3) {
       const killAfterMs = Math.round(random() < 0.25 ? 20 + random() * 230 : 250 + random() * 1200);
@@ -54,8 +78,11 @@ test(`SIGKILL at ${KILLS} random moments of a ${ROWS}-row refund run, resumed ea
         killAfterMs,
         faults: false,
       });
-      if (last.killed) kills++;
-      else if (finished(last)) break;
+      if (last.killed) {
+        kills++;
+        // How far the run had got when it was killed: refunds the gateway had committed by then.
+        ledgerAtKill.push(JSON.parse(await sandbox.admin('health')).ledger as number);
+      } else if (finished(last)) break;
     }
 
     await sandbox.faults({ mode: 'none' });
@@ -80,6 +107,8 @@ test(`SIGKILL at ${KILLS} random moments of a ${ROWS}-row refund run, resumed ea
       attempts: attempts.length,
       latencyMs: LATENCY_MS,
       killMoments: attempts.filter((a) => a.killed).map((a) => a.killAfterMs),
+      ledgerAtKill,
+      journalRecords: journalRecordTypes(dir.path),
       exitCodes: attempts.map((a) => a.code ?? a.signal),
       ledgerRefunds: ledger.length,
       seconds: Math.round((performance.now() - started) / 100) / 10,
