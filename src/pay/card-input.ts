@@ -40,11 +40,13 @@ export function checkCardSecrets(cardText: string, codeText: string): CardSecret
   return { card, securityCode };
 }
 
+/** Reads stdin until two non-empty lines are complete (or EOF), so a pipe left open does not hang. */
 async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
   let text = '';
   for await (const chunk of stdin) {
     text += typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8');
-    if (text.length > STDIN_LIMIT) break;
+    const complete = text.split(/\r?\n/).slice(0, -1);
+    if (complete.filter((l) => l.trim() !== '').length >= 2 || text.length > STDIN_LIMIT) break;
   }
   return text;
 }

@@ -38,6 +38,15 @@ describe('card input', () => {
     expect(code).not.toContain('98a7');
   });
 
+  it('stops reading stdin after two lines, even when the pipe stays open', async () => {
+    const { PassThrough } = await import('node:stream');
+    const stdin = new PassThrough();
+    stdin.write('4242424242424242\n');
+    stdin.write('321\n');
+    const io = { stdin } as unknown as Io;
+    await expect(readCardSecrets(io)).resolves.toEqual({ card: '4242424242424242', securityCode: '321' });
+  });
+
   it('reads stdin when it is not a terminal', async () => {
     const io = { stdin: Readable.from(['4242424242424242\n', '321\n']) } as unknown as Io;
     await expect(readCardSecrets(io)).resolves.toEqual({ card: '4242424242424242', securityCode: '321' });
