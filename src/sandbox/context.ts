@@ -25,7 +25,7 @@ export interface SandboxContext {
 export function createSandboxContext(
   store: Store,
   currencies: CurrencyDigits,
-  registeredIps: string[],
+  registeredIps: readonly string[],
 ): SandboxContext {
   return {
     store,

@@ -27,7 +27,7 @@ export interface FaultDecision {
   latencyMs: number;
 }
 
-const NO_FAULT: FaultDecision = { mode: 'none', latencyMs: 0 };
+const NO_FAULT: Readonly<FaultDecision> = Object.freeze({ mode: 'none', latencyMs: 0 });
 
 /** mulberry32: tiny, fast, good enough to spread faults; reproducible from a 32-bit seed. */
 export function mulberry32(seed: number): () => number {

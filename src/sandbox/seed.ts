@@ -33,6 +33,7 @@ export function insertOrder(
   fields: { transaction_id: string; order_no: string; currency: string; amount: bigint; account_id?: string },
   state: string,
   seq?: number,
+  created = ctx.now(),
 ): Order {
   const order: Order = {
     transaction_id: fields.transaction_id,
@@ -43,7 +44,7 @@ export function insertOrder(
     status: state === '4000' || state === '4100' ? '3000' : state,
     refunded: 0n,
     refunds: 0,
-    created: ctx.now(),
+    created,
   };
   ctx.store.addOrder(order, seq);
   if (state === '4000' || state === '4100') {
@@ -117,6 +118,7 @@ export function parseCreateOrders(ctx: SandboxContext, body: Record<string, unkn
 /** Generated orders: transaction ids T1000000001…, order numbers SBX-1000000001…. */
 export function createOrders(ctx: SandboxContext, req: CreateOrdersRequest): Order[] {
   const digits = ctx.currencies.get(req.currency)!;
+  const created = ctx.now();
   const orders: Order[] = [];
   for (let i = 0; i < req.count; i++) {
     const { id, seq } = ctx.store.nextTransactionId();
@@ -129,7 +131,7 @@ export function createOrders(ctx: SandboxContext, req: CreateOrdersRequest): Ord
       amount: req.amount ?? generatedAmount(seq, digits),
       ...(req.account_id ? { account_id: req.account_id } : {}),
     };
-    orders.push(insertOrder(ctx, fields, req.state, seq));
+    orders.push(insertOrder(ctx, fields, req.state, seq, created));
   }
   return orders;
 }

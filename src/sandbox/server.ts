@@ -24,7 +24,7 @@ import { handleQuery, handleRefundSearch } from './search.js';
 import { createOrders, loadSeedFile } from './seed.js';
 import { Store } from './store.js';
 
-export const DEFAULT_REGISTERED_IPS = ['127.0.0.1', '::1'];
+export const DEFAULT_REGISTERED_IPS: readonly string[] = ['127.0.0.1', '::1'];
 const MAX_BODY = 8 * 1024 * 1024;
 
 export async function startServer(opts: SandboxOptions): Promise<SandboxHandle> {
