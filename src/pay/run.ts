@@ -79,10 +79,10 @@ export async function runPay(
     return ExitCode.ok;
   }
 
-  // Asked for before anything is sent and after every other check, so nobody types a card number
+  // Asked for after every other check (the client needs a sign key), so nobody types a card number
   // for a request that would be refused anyway.
-  const secrets = kind === 'card' ? await readCardSecrets(ctx.io) : undefined;
   const client = await ctx.client();
+  const secrets = kind === 'card' ? await readCardSecrets(ctx.io) : undefined;
   if (generatedOrderNo) ctx.log.info(`order_no ${String(body.order_no)} (generated)`);
 
   let result: PayResult;
