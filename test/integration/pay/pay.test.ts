@@ -169,6 +169,15 @@ describe('pay card: the test cards of design.md §1.5', () => {
     }
   });
 
+  it('without a sign key it stops (exit 4) before asking for the card', async () => {
+    const r = await runCli(['pay', 'card', ...ORDER], {
+      env: { ...sandbox.env, PAYOPS_SIGN_KEY: undefined },
+      input: '',
+    });
+    expect(r.code).toBe(4);
+    expect(r.stderr).not.toMatch(/no card number/);
+  });
+
   it('a read-only profile refuses (exit 4)', async () => {
     const home = tempDir();
     const set = await runCli(['config', 'set', 'read_only', 'true'], { env: sandbox.env, home });
