@@ -4,12 +4,9 @@
 import type { OrderRecord, RefundRecord } from '../gateway/types.js';
 import { formatIsoUtc, formatLocal, parseGatewayDate } from '../query/dates.js';
 import { moneyText, type StatusLabels, statusText, successText, yesNo } from '../query/labels.js';
+import { type CardSection, renderCard } from './card.js';
 
-export type CardRow = [label: string, value: string];
-export interface CardSection {
-  heading?: string;
-  rows: CardRow[];
-}
+type CardRow = [label: string, value: string];
 
 export interface OrderCardOptions {
   labels?: StatusLabels;
@@ -38,7 +35,7 @@ export function orderCardSections(order: OrderRecord, opts: OrderCardOptions = {
   const labels = opts.labels ?? {};
   const sections: CardSection[] = [];
   sections.push({
-    rows: rows([
+    fields: rows([
       ['status', statusText(order.payment_status, labels)],
       ['amount', moneyText(order.amount, order.currency)],
       ['date', whenText(order.transaction_date)],
@@ -53,7 +50,7 @@ export function orderCardSections(order: OrderRecord, opts: OrderCardOptions = {
   const checks = Array.isArray(order.fraud_check_result) ? order.fraud_check_result : [];
   sections.push({
     heading: 'Security',
-    rows: [
+    fields: [
       ['3-D Secure', yesNo(order.is3ds)],
       ...rows([['fraud screening', order.antifraud_provider]]),
       ...(checks.length === 0
@@ -68,7 +65,7 @@ export function orderCardSections(order: OrderRecord, opts: OrderCardOptions = {
     ['email', order.shopper_email],
     ['phone', order.shopper_phone],
   ]);
-  if (shopper.length > 0) sections.push({ heading: 'Shopper', rows: shopper });
+  if (shopper.length > 0) sections.push({ heading: 'Shopper', fields: shopper });
 
   const d = order.delivery_information ?? {};
   const name = [d.delivery_firstname, d.delivery_lastname].filter((v) => text(v) !== '').join(' ');
@@ -81,7 +78,7 @@ export function orderCardSections(order: OrderRecord, opts: OrderCardOptions = {
     ['city', place],
     ['country', d.delivery_country],
   ]);
-  if (delivery.length > 0) sections.push({ heading: 'Delivery', rows: delivery });
+  if (delivery.length > 0) sections.push({ heading: 'Delivery', fields: delivery });
 
   const s = order.subscription_result ?? {};
   const subscription = rows([
@@ -94,18 +91,26 @@ export function orderCardSections(order: OrderRecord, opts: OrderCardOptions = {
     ['period', s.recurring_deduction_period],
     ['next deduction', s.recurring_deduction_time],
   ]);
-  if (subscription.length > 0) sections.push({ heading: 'Subscription', rows: subscription });
+  if (subscription.length > 0) sections.push({ heading: 'Subscription', fields: subscription });
 
   if (opts.refunds !== undefined) {
-    sections.push({
-      heading: `Refunds (${opts.refunds.length})`,
-      rows:
-        opts.refunds.length === 0
-          ? [['none', '']]
-          : opts.refunds.map((r): CardRow => [r.refund_reference_id || '?', refundLine(r)]),
-    });
+    sections.push(
+      opts.refunds.length === 0
+        ? { heading: 'Refunds: none', fields: [] }
+        : {
+            heading: `Refunds (${opts.refunds.length})`,
+            fields: opts.refunds.map((r): CardRow => [r.refund_reference_id || '?', refundLine(r)]),
+          },
+    );
   }
   return sections;
+}
+
+/** The whole card as text (colour only when asked: a TTY without NO_COLOR). */
+export function renderOrderCard(order: OrderRecord, opts: OrderCardOptions & { color: boolean }): string {
+  return renderCard(orderCardTitle(order, opts.labels), orderCardSections(order, opts), {
+    color: opts.color,
+  });
 }
 
 function refundLine(r: RefundRecord): string {
@@ -115,8 +120,15 @@ function refundLine(r: RefundRecord): string {
     successText(r.refund_status),
     d ? formatLocal(d) : text(r.refund_date),
     text(r.refund_reason) === '' ? '' : `“${text(r.refund_reason)}”`,
-    text(r.refund_processing_date) === '' ? '' : `processed ${whenText(r.refund_processing_date)}`,
+    processedText(r),
   ]
     .filter((v) => v !== '')
     .join('  ');
+}
+
+/** When the refund settled, if that is known and not the moment it was made. */
+function processedText(r: RefundRecord): string {
+  if (text(r.refund_processing_date) === '' || r.refund_processing_date === r.refund_date) return '';
+  const d = parseGatewayDate(r.refund_processing_date);
+  return `processed ${d ? formatLocal(d) : r.refund_processing_date}`;
 }

@@ -18,8 +18,7 @@ import type { QueryOutcome, RefundSearchOutcome } from '../query/search.js';
 import { openCsvWriter } from './csv-writer.js';
 import { type OutputFormat, resolveFormat } from './format.js';
 import { openJsonWriter } from './json-writer.js';
-import { orderCardSections, orderCardTitle } from './order-card.js';
-import { terminalSafe } from './sanitize.js';
+import { renderOrderCard } from './order-card.js';
 
 function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
@@ -37,11 +36,9 @@ export async function writeQueryResult(
       const opts = outcome.refunds
         ? { labels, refunds: outcome.refunds.get(order.transaction_id) ?? [] }
         : { labels };
-      ctx.io.stdout.write(
-        renderCard(orderCardTitle(order, labels), orderCardSections(order, opts), ctx.color),
-      );
+      ctx.io.stdout.write(renderOrderCard(order, { ...opts, color: ctx.color }));
     } else if (outcome.orders.length > 1) {
-      ctx.io.stdout.write(renderTable(orderTable(outcome, labels)));
+      ctx.io.stdout.write(await tableText(ctx, orderTable(outcome, labels)));
     }
   } else {
     await writeData(ctx, format, orderDataRows(outcome, labels));
@@ -56,7 +53,7 @@ export async function writeRefundResult(
 ): Promise<void> {
   const format = formatOf(ctx);
   if (format === 'table') {
-    if (outcome.refunds.length > 0) ctx.io.stdout.write(renderTable(refundTable(outcome, labels)));
+    if (outcome.refunds.length > 0) ctx.io.stdout.write(await tableText(ctx, refundTable(outcome, labels)));
   } else {
     await writeData(ctx, format, refundDataRows(outcome, labels));
   }
@@ -106,25 +103,10 @@ function formatOf(ctx: Context): OutputFormat {
   return format;
 }
 
-// ---- stand-ins until the shared table and card renderers land
-
-function renderTable(t: TableData): string {
-  t = { head: t.head, rows: t.rows.map((r) => r.map(terminalSafe)) };
-  const widths = t.head.map((h, i) => Math.max(h.length, ...t.rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((c, i) => c.padEnd(widths[i]!))
-      .join('  ')
-      .trimEnd();
-  return `${[line(t.head), ...t.rows.map(line)].join('\n')}\n`;
-}
-
-function renderCard(title: string, sections: ReturnType<typeof orderCardSections>, _color: boolean): string {
-  const width = Math.max(0, ...sections.flatMap((s) => s.rows.map((r) => r[0].length)));
-  const out = [terminalSafe(title)];
-  for (const s of sections) {
-    if (s.heading) out.push(s.heading);
-    for (const [k, v] of s.rows) out.push(terminalSafe(`  ${k.padEnd(width)}  ${v}`));
-  }
-  return `${out.join('\n')}\n`;
+async function tableText(ctx: Context, t: TableData): Promise<string> {
+  // cli-table3 loads only when a table is printed.
+  const { renderTable } = await import('./table.js');
+  const rows = t.rows.map((cells) => Object.fromEntries(t.head.map((h, i) => [h, cells[i] ?? ''])));
+  const width = ctx.io.stdout.columns;
+  return renderTable(t.head, rows, width ? { color: ctx.color, width } : { color: ctx.color });
 }

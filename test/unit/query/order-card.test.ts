@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orderCardSections, orderCardTitle } from '../../../src/output/order-card.js';
+import { orderCardSections, orderCardTitle, renderOrderCard } from '../../../src/output/order-card.js';
 import { order, refund } from './fixtures.js';
 
 const saved = process.env.TZ;
@@ -12,7 +12,7 @@ afterAll(() => {
 });
 
 const section = (sections: ReturnType<typeof orderCardSections>, heading: string | undefined) =>
-  Object.fromEntries(sections.find((s) => s.heading === heading)?.rows ?? []);
+  Object.fromEntries(sections.find((s) => s.heading === heading)?.fields ?? []);
 
 describe('order card', () => {
   it('titles the card with the order and its labelled status (profile override first)', () => {
@@ -36,7 +36,7 @@ describe('order card', () => {
 
   it('shows 3-D Secure and each fraud check with ACCEPT/REJECT', () => {
     const sec = orderCardSections(order()).find((s) => s.heading === 'Security')!;
-    expect(sec.rows).toEqual([
+    expect(sec.fields).toEqual([
       ['3-D Secure', 'yes'],
       ['fraud screening', 'screen-co'],
       ['  velocity', 'ACCEPT'],
@@ -45,8 +45,8 @@ describe('order card', () => {
     const none = orderCardSections(order({ is3ds: '0', fraud_check_result: [] })).find(
       (s) => s.heading === 'Security',
     )!;
-    expect(none.rows).toContainEqual(['3-D Secure', 'no']);
-    expect(none.rows).toContainEqual(['fraud checks', 'none reported']);
+    expect(none.fields).toContainEqual(['3-D Secure', 'no']);
+    expect(none.fields).toContainEqual(['fraud checks', 'none reported']);
   });
 
   it('shows shopper, delivery and subscription, and leaves out empty sections', () => {
@@ -77,13 +77,21 @@ describe('order card', () => {
 
   it('lists refunds only when asked for, "none" when there are none', () => {
     expect(orderCardSections(order()).some((s) => s.heading?.startsWith('Refunds'))).toBe(false);
-    const none = orderCardSections(order(), { refunds: [] }).find((s) => s.heading === 'Refunds (0)')!;
-    expect(none.rows).toEqual([['none', '']]);
+    const none = orderCardSections(order(), { refunds: [] }).find((s) => s.heading === 'Refunds: none')!;
+    expect(none.fields).toEqual([]);
     const two = orderCardSections(order(), { refunds: [refund(1), refund(2, { refund_amount: '5.5' })] });
-    const rows = two.find((s) => s.heading === 'Refunds (2)')!.rows;
+    const rows = two.find((s) => s.heading === 'Refunds (2)')!.fields;
     expect(rows.map((r) => r[0])).toEqual(['T100-01', 'T100-02']);
     expect(rows[0]![1]).toBe('USD 10.00  ok  2026-11-21 11:00:00 +01:00  “damaged”');
     expect(rows[1]![1]).toContain('USD 5.50');
+    const settled = orderCardSections(order(), {
+      refunds: [
+        refund(1, { refund_processing_date: '20261122080000' }),
+        refund(2, { refund_processing_date: '20261121100000' }),
+      ],
+    }).find((s) => s.heading === 'Refunds (2)')!.fields;
+    expect(settled[0]![1]).toMatch(/“damaged” {2}processed 2026-11-22 09:00:00 \+01:00$/);
+    expect(settled[1]![1]).not.toContain('processed');
   });
 
   it('shows a malformed gateway value as it came rather than guessing', () => {
@@ -93,5 +101,28 @@ describe('order card', () => {
     );
     expect(main.amount).toBe('USD 12,50');
     expect(main.date).toBe('yesterday');
+  });
+});
+
+describe('renderOrderCard', () => {
+  it('renders the whole card as aligned text without colour codes unless asked', () => {
+    const text = renderOrderCard(order(), { refunds: [refund(1)], color: false });
+    expect(text).not.toMatch(/\u001b\[/);
+    const lines = text.split('\n');
+    expect(lines[0]).toBe('Order ORD-1 · 4100 partially refunded');
+    // Labels aligned on the widest ("fraud screening", 15) plus two spaces.
+    expect(text).toContain('\n  amount           USD 1,234.50\n');
+    expect(text).toContain('\n\nSecurity\n  3-D Secure       yes\n');
+    expect(text).toContain('\n    geo_ip         REJECT\n');
+    expect(text).toContain('\nRefunds (1)\n  T100-01          USD 10.00  ok');
+    expect(renderOrderCard(order(), { color: true })).toMatch(/\u001b\[1m/);
+  });
+
+  it('never lets gateway text drive the terminal', () => {
+    const text = renderOrderCard(order({ shopper_email: 'x\u001b]0;pwned\u0007@example.com' }), {
+      color: false,
+    });
+    expect(text).not.toContain('\u001b');
+    expect(text).toContain('x\\x1b]0;pwned\\x07@example.com');
   });
 });
