@@ -79,40 +79,70 @@ export function readCsv(opts: CsvReadOptions): CsvReader {
   header.catch(() => {});
   sha256.catch(() => {});
 
-  async function* rows(): AsyncGenerator<CsvRow> {
-    let o: Opened;
+  return { header, rows: rowIterator(file, opened, settleHash), sha256 };
+}
+
+/**
+ * The rows as a hand-written async iterator rather than an async generator: a row already parsed is
+ * handed out with one resolved promise, which at a million rows is measurably cheaper.
+ */
+function rowIterator(
+  file: string,
+  opened: Promise<Opened>,
+  settleHash: { reject: (e: unknown) => void },
+): AsyncIterableIterator<CsvRow> {
+  let o: Opened | undefined;
+  let finished = false;
+  const DONE: IteratorReturnResult<undefined> = { value: undefined, done: true };
+
+  const row = (opened: Opened, rec: { line: number; values: string[] }): CsvRow => {
+    const h = opened.header;
+    return toRow(file, rec.line, rec.values, h.columns, h.normalised, h.columns.length, h.delimiter);
+  };
+  const fail = (err: unknown): never => {
+    finished = true;
+    settleHash.reject(err);
+    o?.parser.destroy();
+    throw err;
+  };
+  const slow = async (): Promise<IteratorResult<CsvRow>> => {
     try {
-      o = await opened;
-    } catch (err) {
-      settleHash.reject(err);
-      throw err;
-    }
-    let completed = false;
-    try {
-      // Inlined rather than delegated with yield*: one async hop per row instead of two.
-      const { columns, normalised, delimiter } = o.header;
-      const width = columns.length;
+      o ??= await opened;
       for (;;) {
         const rec = takeRecord(o);
-        if (rec === null) {
-          if (!(await waitMore(file, o))) break;
-          continue;
+        if (rec !== null) return { value: row(o, rec), done: false };
+        if (!(await waitMore(file, o))) {
+          finished = true;
+          return DONE;
         }
-        yield toRow(file, rec.line, rec.values, columns, normalised, width, delimiter);
       }
-      completed = true;
     } catch (err) {
-      settleHash.reject(err);
-      throw err;
-    } finally {
-      if (!completed) {
-        o.parser.destroy();
-        settleHash.reject(new Error(`reading ${file} stopped before its end`));
-      }
+      return fail(err);
     }
-  }
+  };
 
-  return { header, rows: rows(), sha256 };
+  return {
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    next(): Promise<IteratorResult<CsvRow>> {
+      if (finished) return Promise.resolve(DONE);
+      if (o !== undefined) {
+        const rec = takeRecord(o);
+        if (rec !== null) return Promise.resolve({ value: row(o, rec), done: false });
+      }
+      return slow();
+    },
+    return(): Promise<IteratorResult<CsvRow>> {
+      if (!finished) {
+        finished = true;
+        settleHash.reject(new Error(`reading ${file} stopped before its end`));
+        if (o !== undefined) o.parser.destroy();
+        else opened.then((x) => x.parser.destroy()).catch(() => {});
+      }
+      return Promise.resolve(DONE);
+    },
+  };
 }
 
 /** SHA-256 (hex) of a whole file, streamed. */

@@ -149,8 +149,8 @@ export class TxTable {
   }
 
   findOrInsert(row: ValidRow): { inserted: true } | { inserted: false; entry: number } {
-    const ka = hashA(row.transaction_id);
-    const kb = hashB(row.transaction_id);
+    const ka = this.hashBoth(row.transaction_id);
+    const kb = this.kb;
     const mask = this.slots.length - 1;
     let i = ka & mask;
     for (;;) {
@@ -224,6 +224,26 @@ export class TxTable {
     if (n <= 1) return `line ${first}`;
     if (n === 2) return `lines ${first} and ${last}`;
     return `lines ${first}, …, ${last} (${n} rows)`;
+  }
+
+  /** Second hash of the last hashBoth call (saves an allocation per row). */
+  private kb = 0;
+
+  /** hashA and hashB of `s` in one pass; returns hashA, leaves hashB in `this.kb`. */
+  private hashBoth(s: string): number {
+    let a = 0x811c9dc5;
+    let b = 0x9747b28c ^ s.length;
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      a = Math.imul(a ^ c, 0x01000193);
+      let k = Math.imul(c, 0xcc9e2d51);
+      k = (k << 15) | (k >>> 17);
+      b ^= Math.imul(k, 0x1b873593);
+      b = (b << 13) | (b >>> 19);
+      b = (Math.imul(b, 5) + 0xe6546b64) | 0;
+    }
+    this.kb = fmix(b);
+    return fmix(a);
   }
 
   private currencyId(code: string): number {

@@ -383,3 +383,16 @@ describe('canonical amounts', () => {
     }
   });
 });
+
+describe('transaction hashing', () => {
+  it('the one-pass hash equals the two separate ones', async () => {
+    const { hashA, hashB, TxTable } = await import('../../../src/bulk/validate-table.js');
+    const t = new TxTable(false) as unknown as { hashBoth(s: string): number; kb: number };
+    fc.assert(
+      fc.property(fc.string(), (s) => {
+        expect(t.hashBoth(s)).toBe(hashA(s));
+        expect(t.kb).toBe(hashB(s));
+      }),
+    );
+  });
+});
