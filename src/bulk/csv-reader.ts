@@ -235,6 +235,16 @@ async function* decodeFile(
 
 function inspectHead(file: string, buf: Buffer, tracker: DecodeTracker): void {
   tracker.bom = buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf;
+  // A workbook saved under a .csv name, or passed by mistake: ZIP (.xlsx) or OLE2 (.xls) signatures.
+  const xlsx = buf.length >= 4 && buf[0] === 0x50 && buf[1] === 0x4b && buf[2] === 0x03 && buf[3] === 0x04;
+  const xls = buf.length >= 4 && buf[0] === 0xd0 && buf[1] === 0xcf && buf[2] === 0x11 && buf[3] === 0xe0;
+  if (xlsx || xls) {
+    throw new InputError(
+      `${file} is an Excel workbook (${xlsx ? '.xlsx' : '.xls'}), not a CSV file`,
+      [{ file, line: 1, message: 'the file is a spreadsheet workbook', expected: 'a UTF-8 CSV file' }],
+      { hint: SAVE_AS_UTF8 },
+    );
+  }
   const utf16 =
     (buf.length >= 2 && ((buf[0] === 0xff && buf[1] === 0xfe) || (buf[0] === 0xfe && buf[1] === 0xff))) ||
     // UTF-16 without a BOM: ASCII text with every other byte zero.

@@ -248,6 +248,13 @@ describe('readCsv: errors name file and line', () => {
     expect((await inputError(Buffer.from('a,b\r\n1,2\r\n', 'utf16le'))).message).toMatch(/UTF-16/);
   });
 
+  it('an Excel workbook instead of CSV', async () => {
+    const xlsx = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(100, 1)]);
+    expect((await inputError(xlsx)).message).toMatch(/Excel workbook \(\.xlsx\)/);
+    const xls = Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0]), Buffer.alloc(100, 1)]);
+    expect((await inputError(xls)).hint).toMatch(/CSV UTF-8/);
+  });
+
   it('an unterminated quote names the line where the record starts', async () => {
     const e = await inputError('a,b\n1,2\n3,"never closed\n4,5\n6,7\n');
     expect(e.problems[0]!.line).toBe(3);
