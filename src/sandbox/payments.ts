@@ -233,7 +233,12 @@ function newOrder(ctx: SandboxContext, body: Body, amount: bigint, status: strin
     refunded: 0n,
     refunds: 0,
     created: ctx.now(),
-    details: { ...d, reference_no: `R${id.slice(1)}` },
+    details: {
+      ...d,
+      reference_no: `R${id.slice(1)}`,
+      // The recurring id derives from the transaction id, known only now.
+      ...(d.subscription ? { subscription: { ...d.subscription, recurring_id: `RC${id.slice(1)}` } } : {}),
+    },
   };
   ctx.store.addOrder(order, seq);
   return order;
@@ -414,7 +419,6 @@ function handleCard(ctx: SandboxContext, body: Body): Reply {
       ...(subscription ? { subscription } : {}),
     }),
   );
-  if (subscription) subscription.recurring_id = `RC${order.transaction_id.slice(1)}`;
   if (status === '3000') captureLedger(ctx, order);
   const tokenId =
     typeof body.token_id === 'string' && body.token_id !== ''
@@ -427,7 +431,7 @@ function handleCard(ctx: SandboxContext, body: Body): Reply {
     order_status: outcome.orderStatus,
     result_info: outcome.resultInfo,
     contract_name: subscription?.contract_name,
-    recurring_id: subscription?.recurring_id,
+    recurring_id: order.details?.subscription?.recurring_id,
     recurring_deduction_period: subscription?.period,
     recurring_deduction_time: subscription?.time,
     token_id: tokenId,

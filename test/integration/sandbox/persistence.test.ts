@@ -34,6 +34,22 @@ describe('persistence', () => {
         beneficiary: { entity_type: 'COMPANY', bank_details: { account_name: 'A', account_number: '1' } },
       }),
     );
+    const card = await first.client.post(
+      '/v1/authorise',
+      signed({
+        order_no: 'SUB-1',
+        currency: 'USD',
+        amount: '9.99',
+        card: '4242424242424242',
+        expiration_month: '12',
+        expiration_year: String(new Date().getUTCFullYear() + 1),
+        security_code: '123',
+        shopper_email: 'sub@example.com',
+        subscription: { contract_name: 'Monthly', interval: 'month', interval_count: '1' },
+      }),
+    );
+    const recurringId = /<recurring_id>(RC\d+)<\/recurring_id>/.exec(card.text)?.[1];
+    expect(recurringId).toBeDefined();
     const before = {
       orders: (await first.client.admin('GET', 'orders')).json,
       ledger: (await first.client.admin('GET', 'ledger')).json,
@@ -45,7 +61,7 @@ describe('persistence', () => {
       expect((await second.client.admin('GET', 'orders')).json).toEqual(before.orders);
       expect((await second.client.admin('GET', 'ledger')).json).toEqual(before.ledger);
       // --seed did not add 5 more, the seed file did not reset ORD-1001.
-      expect((before.orders as unknown as Row[]).length).toBe(60 + 5 + 2);
+      expect((before.orders as unknown as Row[]).length).toBe(60 + 5 + 2 + 1);
       const r = await second.client.batch('/v1/refund', 'refund_orders', [
         { ...key, refund_amount: '60.00', refund_reason: 'r2' },
       ]);
@@ -54,6 +70,12 @@ describe('persistence', () => {
         transaction_id: 'T0000000001,T0000000041',
       });
       expect((q.json.orders_list as Row[]).map((o) => o.payment_status)).toEqual(['4000', '3000']);
+      // Payment details survive too: the query shows the subscription and shopper, never the full card.
+      const sub = await second.client.search('/v1/retrievalTrans', { order_no: 'SUB-1' });
+      const subOrder = (sub.json.orders_list as Json[])[0]!;
+      expect(subOrder.shopper_email).toBe('sub@example.com');
+      expect((subOrder.subscription_result as Row).recurring_id).toBe(recurringId);
+      expect(readFileSync(join(dir, JOURNAL_FILE), 'utf8')).not.toContain('4242424242424242');
       // Generated ids continue where they stopped.
       const more = (await second.client.createOrders(1)) as Row[];
       expect(created.map((o) => o.transaction_id)).not.toContain(more[0]!.transaction_id);
