@@ -320,7 +320,7 @@ interface ExecuteArgs {
 async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
   const { op, plan, journal } = a;
   const layout = resultLayout(op, plan.columns);
-  const sink = await openResultSink(ctx, layout.columns);
+  const sink = await openResultSink(ctx, layout.columns, layout.tableColumns);
   const totals = newTotals();
   const progress = await startProgress(ctx, plan.rows, op);
   let interrupted = false;
@@ -408,7 +408,7 @@ export async function showRun(ctx: Context, runId: string): Promise<number> {
   const folded = foldRecords(records);
   const columns = Array.isArray(header.columns) ? (header.columns as string[]) : [];
   const layout = resultLayout(op, columns);
-  const sink = await openResultSink(ctx, layout.columns);
+  const sink = await openResultSink(ctx, layout.columns, layout.tableColumns);
   const totals: RunTotals = newTotals();
   const snapshot: InputSource = {
     path: join(runDir(state, runId), String(header.snapshot ?? SNAPSHOT_FILE)),

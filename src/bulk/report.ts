@@ -2,6 +2,7 @@
 // the command that resumes it — as text lines. Pure: callers hand them to the logger (stderr).
 import type { BatchOperation } from '../gateway/endpoints.js';
 import { formatMoneyTotals } from '../money/amount.js';
+import { formatCount, plural, renderFacts, renderOutcomes } from '../output/summary.js';
 import type { BulkPlan } from './plan.js';
 import type { Outcome, RunTotals } from './types.js';
 
@@ -35,9 +36,7 @@ export interface PlanView {
   note?: string;
 }
 
-function n(x: number): string {
-  return x.toLocaleString('en-US');
-}
+const n = formatCount;
 
 export function planLines(v: PlanView): string[] {
   const { plan } = v;
@@ -91,24 +90,39 @@ export interface SummaryView {
 export function summaryLines(v: SummaryView): string[] {
   const { counts, money } = v.totals;
   const total = counts.succeeded + counts.failed + counts.unknown + counts.not_sent;
-  const lines = [`${v.op} run ${v.runId}: ${n(total)} row${total === 1 ? '' : 's'}`];
-  const width = Math.max(
-    ...(['succeeded', 'failed', 'unknown', 'not_sent'] as const).map((o) => n(counts[o]).length),
+  const lines = [`${v.op} run ${v.runId}: ${plural(total, 'row')}`];
+  const outcomes = renderOutcomes(
+    (['succeeded', 'failed', 'unknown', 'not_sent'] as const).map((o) => ({
+      outcome: LABEL[o],
+      count: counts[o],
+      totals: money[o],
+    })),
   );
-  for (const o of ['succeeded', 'failed', 'unknown', 'not_sent'] as const) {
-    if (counts[o] === 0 && (o === 'unknown' || o === 'not_sent')) continue;
-    const amount = money[o].size > 0 ? `  ${formatMoneyTotals(money[o])}` : '';
-    lines.push(`  ${LABEL[o].padEnd(9)} ${n(counts[o]).padStart(width)}${amount}`);
-  }
-  if (v.resultsFile) lines.push(`  results: ${v.resultsFile}`);
-  lines.push(`  journal: ${v.journalDir}`);
+  lines.push(
+    ...outcomes
+      .trimEnd()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => `  ${l}`),
+  );
+  const facts = renderFacts([
+    ['results', v.resultsFile],
+    ['journal', v.journalDir],
+  ]);
+  lines.push(
+    ...facts
+      .trimEnd()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => `  ${l}`),
+  );
   if (counts.unknown > 0) {
     lines.push(
-      `  ${n(counts.unknown)} row(s) have an unknown outcome: the gateway could not be asked. They were NOT sent again.`,
+      `  ${plural(counts.unknown, 'row')} with an unknown outcome: the gateway could not be asked. They were NOT sent again.`,
     );
   }
   if (v.stopped === 'interrupted')
-    lines.push('  interrupted: in-flight requests finished and were journaled.');
+    lines.push('  interrupted: the requests in flight finished and were journaled.');
   if (v.stopped === 'unreachable') lines.push('  stopped: the gateway could not be reached.');
   if (v.stopped === 'journal')
     lines.push('  stopped: the journal could not be written; nothing more was sent.');

@@ -16,7 +16,16 @@ export interface ResultLayout {
   gatewayColumns: Array<[field: string, column: string]>;
   outcomeColumn: string;
   detailColumn: string;
+  /** The few columns a person reads in a terminal table (the CSV/JSON carry them all). */
+  tableColumns: string[];
 }
+
+const TABLE_INPUT: Record<BatchOperation, readonly string[]> = {
+  capture: ['transaction_id', 'order_no', 'currency', 'amount'],
+  cancel: ['transaction_id', 'order_no', 'currency', 'amount'],
+  review: ['transaction_id', 'order_no', 'currency', 'amount', 'review_flag'],
+  refund: ['transaction_id', 'order_no', 'currency', 'refund_amount'],
+};
 
 export function resultLayout(op: BatchOperation, inputColumns: string[]): ResultLayout {
   const taken = new Set(inputColumns.map((c) => c.trim().toLowerCase()));
@@ -29,7 +38,15 @@ export function resultLayout(op: BatchOperation, inputColumns: string[]): Result
   const gatewayColumns = RESULT_FIELDS[op].map((f) => [f, free(f)] as [string, string]);
   const outcomeColumn = free('outcome');
   const detailColumn = free('outcome_detail');
+  const byName = new Map(inputColumns.map((c) => [c.trim().toLowerCase(), c]));
+  const tableColumns = [
+    ...TABLE_INPUT[op].flatMap((name) => (byName.has(name) ? [byName.get(name)!] : [])),
+    ...gatewayColumns.filter(([f]) => f === 'refund_reference_id').map(([, c]) => c),
+    outcomeColumn,
+    detailColumn,
+  ];
   return {
+    tableColumns,
     columns: [...inputColumns, ...gatewayColumns.map(([, c]) => c), outcomeColumn, detailColumn],
     inputColumns,
     gatewayColumns,
