@@ -394,7 +394,8 @@ function tables(r) {
   else if (r.startup) {
     section(`start-up (${r.startup.tool}, ${r.startup.runs} runs, mean ± sd)`);
     const [base, version, help] = r.startup.results;
-    const cell = (x) => `${ms(x.meanMs)} ± ${x.stddevMs.toFixed(1)}`;
+    const cell = (x) =>
+      `${ms(x.meanMs)} ± ${x.stddevMs.toFixed(1)}${x.failedRuns ? ` (${x.failedRuns} runs exited non-zero)` : ''}`;
     const vOk = version.ratio <= 1.5;
     const hOk = help.ratio <= 2;
     rows.push([
