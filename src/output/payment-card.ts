@@ -287,11 +287,12 @@ function planLines(summary: PayoutPlanSummary): string[] {
   if (summary.settled > 0)
     lines.push(`  ${summary.settled} already settled in the resumed run (not sent again)`);
   if (summary.reusedFrom) {
+    const { runId, createdAt, count } = summary.reusedFrom;
     lines.push(
       summary.resume
-        ? `  resuming run ${summary.reusedFrom.runId}: the same request_ids are sent again`
-        : `  ${plan.displayFile} was sent before (run ${summary.reusedFrom.runId}, ${summary.reusedFrom.createdAt}): ` +
-            'the same request_ids are sent again, so the gateway will not pay twice (--force sends new payouts)',
+        ? `  resuming run ${runId}: the same request_ids are sent again`
+        : `  ${count} of these payouts were sent before (run ${runId}, ${createdAt}): they keep their request_ids, ` +
+            'so the gateway will not pay them twice (--force sends new payouts)',
     );
   }
   return lines;

@@ -14,6 +14,8 @@ export interface PayoutItem extends CheckedPayout {
   line: number;
   /** Where request_id came from; `journal` when a previous run of the same input had generated it. */
   requestIdFrom: 'input' | 'generated' | 'journal';
+  /** Content identity (request_id aside), recorded in the journal so a later run recognises the payout. */
+  key?: string;
 }
 
 export interface PayoutPlan {
@@ -140,7 +142,7 @@ export interface PayoutPlanSummary {
   settled: number;
   profile: string;
   baseUrl: string;
-  /** The earlier run whose request_ids are reused. */
-  reusedFrom?: { runId: string; createdAt: string };
+  /** The earlier run whose request_ids are reused, and for how many payouts. */
+  reusedFrom?: { runId: string; createdAt: string; count: number };
   resume?: boolean;
 }

@@ -6,7 +6,7 @@ import type { JournalRecord, RunJournal } from '../bulk/journal.js';
 import { stateDir } from '../config/paths.js';
 import { assertMayMoveMoney, type ResolvedConfig } from '../config/resolve.js';
 import type { Context } from '../context.js';
-import { ExitCode, UsageError } from '../errors.js';
+import { ExitCode, InputError, UsageError } from '../errors.js';
 import {
   confirmPayouts,
   payoutFormat,
@@ -21,6 +21,7 @@ import {
   type PayoutPlan,
   type PayoutPlanSummary,
 } from './plan.js';
+import { type PriorPayout, priorPayouts, reuseRequestIds } from './reuse.js';
 import { type PayoutResultRow, sendPayouts } from './send.js';
 
 export interface PayoutFlags {
@@ -41,21 +42,6 @@ export function gatewayIdentity(config: ResolvedConfig): string | undefined {
   return `${config.baseUrl.replace(/\/+$/, '')}|${config.merchantId}|${config.accountId}`;
 }
 
-interface PlanRecordItem {
-  line: number;
-  request_id: string;
-}
-
-/** request_id per line from a run's `plan` record. */
-export function idsFromRecords(records: readonly JournalRecord[]): Map<number, string> {
-  const ids = new Map<number, string>();
-  for (const r of records) {
-    if (r.type !== 'plan' || !Array.isArray(r.items)) continue;
-    for (const item of r.items as PlanRecordItem[]) ids.set(item.line, item.request_id);
-  }
-  return ids;
-}
-
 /** Rows with a definite result (completed or failed) in a run: they are not sent again on --resume. */
 export function settledFromRecords(records: readonly JournalRecord[]): Map<number, PayoutResultRow> {
   const settled = new Map<number, PayoutResultRow>();
@@ -68,19 +54,6 @@ export function settledFromRecords(records: readonly JournalRecord[]): Map<numbe
     }
   }
   return settled;
-}
-
-/**
- * Fills request_id: kept when the input has one, taken from an earlier run of the same input when
- * known (so the gateway recognises the payout), generated otherwise.
- */
-export function assignRequestIds(items: PayoutItem[], previous: ReadonlyMap<number, string>): void {
-  for (const item of items) {
-    if (item.requestIdFrom === 'input') continue;
-    const before = previous.get(item.line);
-    item.request.request_id = before ?? randomUUID();
-    item.requestIdFrom = before === undefined ? 'generated' : 'journal';
-  }
 }
 
 export function payoutExitCode(rows: readonly PayoutResultRow[]): number {
@@ -110,22 +83,24 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
   const state = stateDir(ctx.io.env);
   const identity = gatewayIdentity(config);
   const journalMod = await import('../bulk/journal.js');
-  const prior = identity ? await journalMod.findRunsByInput(state, plan.sha256, PAYOUT_OP, identity) : [];
 
   let resumedJournal: RunJournal | undefined;
-  let previousIds = new Map<number, string>();
   let settled = new Map<number, PayoutResultRow>();
+  let prior: PriorPayout[] = [];
   let reusedFrom: { runId: string; createdAt: string } | undefined;
 
   if (opts.resume) {
-    const run = prior.find(
+    const sameInput = identity
+      ? await journalMod.findRunsByInput(state, plan.sha256, PAYOUT_OP, identity)
+      : [];
+    const run = sameInput.find(
       (r) => r.state === 'interrupted' && (opts.runId === undefined || r.runId === opts.runId),
     );
     if (run === undefined) {
       throw new UsageError(`there is no unfinished payout run of ${plan.displayFile} to resume`, {
         hint:
-          prior.length > 0
-            ? `its last run ${prior[0]!.runId} finished; run without --resume to send the same request_ids again (the gateway will not pay twice)`
+          sameInput.length > 0
+            ? `its last run ${sameInput[0]!.runId} finished; run without --resume to send the same request_ids again (the gateway will not pay twice)`
             : 'run it without --resume',
       });
     }
@@ -136,17 +111,34 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
       resumedJournal = opened.journal;
       records = opened.records;
     }
-    previousIds = idsFromRecords(records);
+    prior = priorPayouts(records);
     settled = settledFromRecords(records);
     reusedFrom = { runId: run.runId, createdAt: run.header.createdAt };
-  } else if (prior.length > 0 && !opts.force) {
-    const last = prior[0]!;
-    previousIds = idsFromRecords((await journalMod.readRun(state, last.runId)).records);
-    reusedFrom = { runId: last.runId, createdAt: last.header.createdAt };
+  } else if (identity && !opts.force) {
+    // The newest run of this file (same path, or same bytes elsewhere) at this gateway and account.
+    const last = (await journalMod.listRuns(state)).find(
+      (r) =>
+        r.header.op === PAYOUT_OP &&
+        r.header.gatewayIdentity === identity &&
+        (r.header.file === plan.file || r.header.sha256 === plan.sha256),
+    );
+    if (last) {
+      prior = priorPayouts((await journalMod.readRun(state, last.runId)).records);
+      reusedFrom = { runId: last.runId, createdAt: last.header.createdAt };
+    }
   }
 
   try {
-    assignRequestIds(plan.items, previousIds);
+    const reuse = reuseRequestIds(plan.items, prior, randomUUID, {
+      file: plan.displayFile,
+      runId: reusedFrom?.runId ?? '',
+    });
+    if (reuse.conflicts.length > 0) {
+      throw new InputError(
+        `${plan.displayFile} changed since run ${reusedFrom?.runId}, and sending it could pay someone twice; nothing was sent`,
+        reuse.conflicts,
+      );
+    }
     const toSend = plan.items.filter((item) => !settled.has(item.line));
     const summary: PayoutPlanSummary = {
       plan,
@@ -154,7 +146,9 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
       settled: settled.size,
       profile: config.profile,
       baseUrl: config.baseUrl || '(in-process sandbox)',
-      ...(reusedFrom ? { reusedFrom, resume: Boolean(opts.resume) } : {}),
+      ...(reusedFrom && reuse.reused > 0
+        ? { reusedFrom: { ...reusedFrom, count: reuse.reused }, resume: Boolean(opts.resume) }
+        : {}),
     };
     const format = payoutFormat(ctx.io, ctx.globals);
 
@@ -189,6 +183,7 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
           line: i.line,
           request_id: i.request.request_id,
           from: i.requestIdFrom,
+          key: i.key,
         })),
       });
     }

@@ -84,7 +84,7 @@ describe('payout', () => {
       home,
     });
     expect(again.code, again.stderr).toBe(0);
-    expect(again.stderr).toMatch(/same request_ids/);
+    expect(again.stderr).toMatch(/3 of these payouts were sent before .*keep their request_ids/);
     const rows = JSON.parse(again.stdout);
     expect(rows.map((r: { request_id: string }) => r.request_id).sort()).toEqual(ids);
     expect(rows.every((r: { outcome: string }) => r.outcome === 'completed')).toBe(true);
@@ -97,6 +97,36 @@ describe('payout', () => {
     });
     expect(forced.code, forced.stderr).toBe(0);
     expect(await payouts()).toHaveLength(6);
+  });
+
+  it('an edited file keeps the ids of unchanged rows and refuses a changed completed one', async () => {
+    await admin(sandbox.url, '/_sandbox/reset', {});
+    const home = tempDir();
+    const file = copySample('payouts.csv');
+    const original = readFileSync(file, 'utf8');
+    expect((await runCli(['--yes', 'payout', '--file', file], { env: sandbox.env, home })).code).toBe(0);
+    expect(await payouts()).toHaveLength(3);
+
+    // A completed payout's amount changed: sending it under a new id would pay twice.
+    writeFileSync(file, original.replace('320.50', '330.50'));
+    const changed = await runCli(['--yes', 'payout', '--file', file], { env: sandbox.env, home });
+    expect(changed.code).toBe(2);
+    expect(changed.stderr).toMatch(/payouts\.csv:3.*COMPLETED/);
+    expect(await payouts()).toHaveLength(3);
+
+    // A row added above the others: only it is paid; the others keep their ids (moved lines).
+    const lines = original.trimEnd().split('\n');
+    const added =
+      'INV-2026-204,75.00,EUR,SWIFT,PAYER,COMPANY,New GmbH,New GmbH,DE89370400440532013000,,,DE,DE,COMPANY,Example Shop Ltd';
+    writeFileSync(file, [lines[0], added, ...lines.slice(1)].join('\n'));
+    const more = await runCli(['--yes', '--output', 'json', 'payout', '--file', file], {
+      env: sandbox.env,
+      home,
+    });
+    expect(more.code, more.stderr).toBe(0);
+    expect(more.stderr).toMatch(/3 of these payouts were sent before/);
+    expect(JSON.parse(more.stdout)).toHaveLength(4);
+    expect(await payouts()).toHaveLength(4);
   });
 
   it('keeps a request_id given in the input, across homes', async () => {

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { InputProblem } from '../../../src/errors.js';
-import type { PayoutItem } from '../../../src/payout/plan.js';
-import {
-  assignRequestIds,
-  idsFromRecords,
-  payoutExitCode,
-  settledFromRecords,
-} from '../../../src/payout/run.js';
+import { payoutExitCode, settledFromRecords } from '../../../src/payout/run.js';
 import type { PayoutResultRow } from '../../../src/payout/send.js';
 import { checkPayout, ibanValid } from '../../../src/payout/validate.js';
 
@@ -107,25 +101,8 @@ describe('ibanValid', () => {
   });
 });
 
-describe('request ids', () => {
-  const item = (line: number, id?: string): PayoutItem => ({
-    line,
-    request: id ? { request_id: id } : {},
-    minor: 100n,
-    currency: 'EUR',
-    requestIdFrom: id ? 'input' : 'generated',
-  });
-
-  it('keeps input ids, reuses journaled ones, generates the rest', () => {
-    const items = [item(2, 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa'), item(3), item(4)];
-    assignRequestIds(items, new Map([[3, 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb']]));
-    expect(items.map((i) => i.requestIdFrom)).toEqual(['input', 'journal', 'generated']);
-    expect(items[0]!.request.request_id).toBe('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa');
-    expect(items[1]!.request.request_id).toBe('bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb');
-    expect(String(items[2]!.request.request_id)).toMatch(/^[0-9a-f-]{36}$/);
-  });
-
-  it('reads plan ids and settled rows from journal records', () => {
+describe('run records', () => {
+  it('reads settled rows from journal records', () => {
     const row = (line: number, outcome: PayoutResultRow['outcome']) => ({
       type: 'result',
       line,
@@ -144,10 +121,6 @@ describe('request ids', () => {
       row(2, 'completed'),
       row(3, 'unknown'),
     ];
-    expect([...idsFromRecords(records)]).toEqual([
-      [2, 'r2'],
-      [3, 'r3'],
-    ]);
     expect([...settledFromRecords(records).keys()]).toEqual([2]);
   });
 

@@ -1,0 +1,125 @@
+// Which request_id each payout gets when its input was sent before. The gateway pays a request_id
+// once, so an unchanged payout must get its earlier id back — even when the file was edited around
+// it (a row fixed, a row added) — and a payout that changed after it completed (or may have) must
+// not silently go out again as a new one.
+import { createHash } from 'node:crypto';
+import type { InputProblem } from '../errors.js';
+import type { PayoutItem } from './plan.js';
+
+/** Canonical JSON: keys sorted at every depth, so equal requests give equal text. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** Identifies a payout's content, request_id aside. */
+export function payoutKey(request: Record<string, unknown>): string {
+  const { request_id: _id, ...rest } = request;
+  return createHash('sha256').update(canonical(rest)).digest('hex').slice(0, 32);
+}
+
+/** What an earlier run recorded for one line. */
+export interface PriorPayout {
+  line: number;
+  request_id: string;
+  /** Absent in journals written before keys were recorded. */
+  key?: string;
+  /** completed / failed / unknown; `unsent` when no intent was recorded. */
+  outcome: 'completed' | 'failed' | 'unknown' | 'unsent';
+}
+
+/** Reads an earlier run's plan, intents and results. */
+export function priorPayouts(records: ReadonlyArray<{ type: string; [k: string]: unknown }>): PriorPayout[] {
+  const byLine = new Map<number, PriorPayout>();
+  for (const r of records) {
+    if (r.type === 'plan' && Array.isArray(r.items)) {
+      for (const item of r.items as Array<{ line: number; request_id: string; key?: string }>) {
+        byLine.set(item.line, {
+          line: item.line,
+          request_id: item.request_id,
+          ...(item.key ? { key: item.key } : {}),
+          outcome: 'unsent',
+        });
+      }
+    } else if (r.type === 'intent' || r.type === 'result') {
+      const p = byLine.get(Number(r.line));
+      if (!p) continue;
+      if (r.type === 'intent' && p.outcome === 'unsent') p.outcome = 'unknown';
+      if (r.type === 'result') p.outcome = r.outcome as PriorPayout['outcome'];
+    }
+  }
+  return [...byLine.values()];
+}
+
+export interface Reuse {
+  /** Items whose id came from the earlier run. */
+  reused: number;
+  /** Lines that changed since the earlier run sent them (completed or maybe): sending them would pay again. */
+  conflicts: InputProblem[];
+}
+
+/**
+ * Gives each item without its own request_id the id the earlier run gave the same content (matched
+ * by content, so moved rows keep theirs); generates the rest with `newId`. In an edited batch, a
+ * line whose content changed after its payout completed (or may have) is a conflict: the caller
+ * refuses to send rather than pay that payout a second time under a new id.
+ */
+export function reuseRequestIds(
+  items: PayoutItem[],
+  prior: readonly PriorPayout[],
+  newId: () => string,
+  where: { file: string; runId: string },
+): Reuse {
+  const byKey = new Map<string, PriorPayout[]>();
+  for (const p of [...prior].sort((a, b) => a.line - b.line)) {
+    if (p.key === undefined) continue;
+    const list = byKey.get(p.key) ?? [];
+    list.push(p);
+    byKey.set(p.key, list);
+  }
+  const byLine = new Map(prior.map((p) => [p.line, p]));
+  const taken = new Set<string>(
+    items.filter((i) => i.requestIdFrom === 'input').map((i) => String(i.request.request_id)),
+  );
+  let reused = 0;
+  const fresh: PayoutItem[] = [];
+  for (const item of items) {
+    item.key = payoutKey(item.request);
+    if (item.requestIdFrom === 'input') continue;
+    const match = byKey.get(item.key)?.find((p) => !taken.has(p.request_id));
+    if (match) {
+      taken.add(match.request_id);
+      item.request.request_id = match.request_id;
+      item.requestIdFrom = 'journal';
+      reused++;
+    } else {
+      item.request.request_id = newId();
+      item.requestIdFrom = 'generated';
+      fresh.push(item);
+    }
+  }
+  // Only an edited batch (some rows recognised) is checked: a file reused for a wholly new batch
+  // shares nothing with its last run and is simply new payouts.
+  const conflicts: InputProblem[] = [];
+  if (reused === 0) return { reused, conflicts };
+  for (const item of fresh) {
+    const before = byLine.get(item.line);
+    if (!before || before.key === undefined || taken.has(before.request_id)) continue;
+    if (before.outcome !== 'completed' && before.outcome !== 'unknown') continue;
+    conflicts.push({
+      file: where.file,
+      line: item.line,
+      message:
+        before.outcome === 'completed'
+          ? `changed since run ${where.runId}, where its payout COMPLETED (request_id ${before.request_id}): sending it would pay a second time`
+          : `changed since run ${where.runId}, where its payout got no answer and may have been made (request_id ${before.request_id})`,
+      expected:
+        'the row as it was; or, to pay it as a new payout, a new request_id in a request_id column (--force makes every row a new payout)',
+    });
+  }
+  return { reused, conflicts };
+}
