@@ -17,7 +17,6 @@ import {
 import {
   loadPayoutCsv,
   loadPayoutRequest,
-  type PayoutItem,
   type PayoutPlan,
   type PayoutPlanSummary,
 } from './plan.js';
