@@ -1,7 +1,9 @@
 // `payops refund|capture|cancel|review` end to end: the real binary against a sandbox in this process.
+import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../../helpers/run-cli.js';
 import {
   expectHonest,
   Gateway,
@@ -292,5 +294,54 @@ describe('runs', () => {
     expect(readFileSync(shown, 'utf8')).toBe(readFileSync(out, 'utf8'));
     const honest = expectHonest(readResults(shown), await gw.ledger());
     expect(honest.problems).toEqual([]);
+  });
+});
+
+describe('samples and the demo', () => {
+  it('every sample works against --sandbox, and the file with mistakes is refused', async () => {
+    for (const [op, file] of [
+      ['refund', 'samples/refunds.csv'],
+      ['capture', 'samples/capture.csv'],
+      ['cancel', 'samples/cancel.csv'],
+      ['review', 'samples/review.csv'],
+    ] as const) {
+      const r = await payops(['--sandbox', op, '--file', file, '--yes', '--output', 'json'], {
+        env: gw.env(dir),
+      });
+      expect(r.code, `${op}: ${r.stderr}`).toBe(0);
+      const rows = JSON.parse(r.stdout) as Array<{ outcome: string }>;
+      expect(rows.length).toBeGreaterThan(0);
+      expect(rows.every((x) => x.outcome === 'succeeded')).toBe(true);
+    }
+    const bad = await payops(
+      ['--sandbox', 'refund', '--file', 'samples/refunds-with-mistakes.csv', '--yes'],
+      {
+        env: gw.env(dir),
+      },
+    );
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/6 problems found; nothing was sent/);
+  });
+
+  it('npm run demo works every time it is run', async () => {
+    for (let i = 0; i < 2; i++) {
+      const r = await new Promise<{ code: number | null; out: string }>((resolve) => {
+        const child = spawn(process.execPath, [join(REPO_ROOT, 'scripts', 'demo.js')], {
+          cwd: REPO_ROOT,
+          env: { ...gw.env(dir), PAYOPS_HOME: undefined },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let out = '';
+        child.stdout.on('data', (d) => {
+          out += d;
+        });
+        child.stderr.on('data', (d) => {
+          out += d;
+        });
+        child.on('close', (code) => resolve({ code, out }));
+      });
+      expect(r.code, r.out).toBe(0);
+      expect(r.out).toMatch(/succeeded\s+12/);
+    }
   });
 });
