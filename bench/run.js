@@ -543,16 +543,35 @@ function tables(r) {
       target('memory.bulk', kb, '< 150 MB', kb < 150 * 1024);
     }
   }
-  const growthRows = [['rows', 'orders/s', 'wall time', 'CPU per order', 'peak RSS']];
+  // Marginal cost: the extra CPU and wall time per extra order from one size to the next, i.e. the
+  // per-row cost without start-up; flat per row means these stay about the same.
+  const growthRows = [
+    [
+      'rows',
+      'orders/s',
+      'wall time',
+      'CPU per order',
+      'marginal CPU per order',
+      'marginal wall per order',
+      'peak RSS',
+    ],
+  ];
   if (Array.isArray(r.growth)) {
-    for (const g of r.growth)
+    let prev;
+    for (const g of r.growth) {
+      const cpuMs = (g.cpuUsPerRow * g.rows) / 1000;
+      const marginal = (a, b) => (prev ? `${(((a - b) * 1000) / (g.rows - prev.rows)).toFixed(1)} µs` : '');
       growthRows.push([
         int(g.rows),
         int(g.ordersPerSec),
         ms(g.ms),
         `${g.cpuUsPerRow.toFixed(1)} µs`,
+        prev ? marginal(cpuMs, prev.cpuMs) : '',
+        prev ? marginal(g.ms, prev.ms) : '',
         mb(g.maxRssKb),
       ]);
+      prev = { rows: g.rows, cpuMs, ms: g.ms };
+    }
   }
   return { rows, growthRows, targets };
 }
