@@ -124,7 +124,7 @@ describe('payops query', () => {
     );
     const r = await payops(['--verbose', 'query', '--file', file, '--output', 'json']);
     expect(r.stderr).not.toMatch(/error/);
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     expect(requestsTo(r.stderr, '/v1/retrievalTrans')).toBe(3);
 
     const rows = JSON.parse(r.stdout) as Array<Record<string, unknown>>;
@@ -147,7 +147,7 @@ describe('payops query', () => {
     const args = ['--verbose', 'query', '--output', 'json', '--order-no', list.slice(0, 200).join(',')];
     for (const no of list.slice(200)) args.push('--order-no', no);
     const r = await payops(args);
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     expect(requestsTo(r.stderr, '/v1/retrievalTrans')).toBe(3);
     const rows = JSON.parse(r.stdout) as Array<{ order_no: string }>;
     expect(new Set(rows.map((x) => x.order_no)).size).toBe(250);
@@ -156,7 +156,7 @@ describe('payops query', () => {
   it('prints a table of key columns for several orders', async () => {
     const [a, b] = await createOrders(2, '2000', 'EUR');
     const r = await payops(['query', '--order-no', `${a!.order_no},${b!.order_no}`, '--output', 'table']);
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     for (const o of [a!, b!]) {
       expect(r.stdout).toContain(o.order_no);
       expect(r.stdout).toContain(o.transaction_id);
@@ -176,7 +176,7 @@ describe('payops query', () => {
       '--output',
       'csv',
     ]);
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.trim().split(/\r?\n/);
     expect(lines).toHaveLength(3);
     const head = lines[0]!.split(',');
@@ -196,7 +196,7 @@ describe('payops query', () => {
 
     const out = join(work, 'result.json');
     const f = await payops(['query', '--order-no', a!.order_no, '--out', out]);
-    expect(f.code).toBe(0);
+    expect(f.code, f.stderr).toBe(0);
     const rows = JSON.parse(readFileSync(out, 'utf8')) as Array<{ transaction_id: string }>;
     expect(rows.map((x) => x.transaction_id)).toEqual([a!.transaction_id]);
   });
@@ -227,7 +227,7 @@ describe('payops query', () => {
     expect(paid.status).toBe(200);
 
     const csv = await payops(['query', '--order-no', orderNo, '--output', 'csv']);
-    expect(csv.code).toBe(0);
+    expect(csv.code, csv.stderr).toBe(0);
     const [head, line] = csv.stdout.trim().split(/\r?\n/);
     const col = head!.split(',').indexOf('delivery_information.delivery_address');
     expect(col).toBeGreaterThan(0);
@@ -251,7 +251,7 @@ describe('payops query', () => {
       '--output',
       'json',
     ]);
-    expect(r.code).toBe(1);
+    expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toContain('NO-SUCH-1');
     expect(r.stderr).toContain('NO-SUCH-T');
     expect(r.stderr).toMatch(/not found/);
@@ -267,7 +267,7 @@ describe('payops query', () => {
     const refusing = await startTestSandbox({ registeredIps: ['203.0.113.7'] });
     try {
       const r = await runCli(['query', '--order-no', 'ANY-1', '--output', 'json'], { env: refusing.env });
-      expect(r.code).toBe(4);
+      expect(r.code, r.stderr).toBe(4);
       expect(r.stdout).toBe('');
       expect(r.stderr).toMatch(/regist/i);
       expect(r.stderr).toContain('127.0.0.1');
@@ -279,7 +279,7 @@ describe('payops query', () => {
 
   it('refuses a bad date with the accepted formats before sending anything (exit 2)', async () => {
     const r = await payops(['--verbose', 'query', '--from', '21/11/2026']);
-    expect(r.code).toBe(2);
+    expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain('YYYY-MM-DD');
     expect(r.stderr).toContain('YYYYMMDDhhmmss');
     expect(requestsTo(r.stderr, '/v1/retrievalTrans')).toBe(0);
@@ -287,7 +287,7 @@ describe('payops query', () => {
 
   it('refuses a query with no selector (exit 2)', async () => {
     const r = await payops(['query']);
-    expect(r.code).toBe(2);
+    expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/--order-no/);
   });
 
@@ -305,14 +305,14 @@ describe('payops query', () => {
       '--output',
       'json',
     ]);
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     expect(requestsTo(r.stderr, '/v1/retrievalTrans')).toBe(1);
     expect(JSON.parse(r.stdout)).toHaveLength(100);
     expect(r.stderr).toMatch(/there may be more; narrow the range/);
 
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
     const none = await payops(['query', '--from', tomorrow, '--utc', '--output', 'json']);
-    expect(none.code).toBe(0);
+    expect(none.code, none.stderr).toBe(0);
     expect(JSON.parse(none.stdout)).toEqual([]);
   });
 
@@ -323,7 +323,7 @@ describe('payops query', () => {
       const args = ['--verbose', '--concurrency', '1', 'query', '--output', 'json'];
       for (const o of orders) args.push('--transaction-id', o.transaction_id);
       const r = await payops(args);
-      expect(r.code).toBe(0);
+      expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toMatch(/→ 500/);
       expect(JSON.parse(r.stdout)).toHaveLength(3);
     } finally {
@@ -345,17 +345,17 @@ describe('profiles, samples and plans', () => {
       home,
       env,
     });
-    expect(t.code).toBe(0);
+    expect(t.code, t.stderr).toBe(0);
     expect(t.stdout).toContain('3000 settled');
     const j = await runCli(['query', '--order-no', a!.order_no, '--output', 'json'], { home, env });
-    expect(j.code).toBe(0);
+    expect(j.code, j.stderr).toBe(0);
     expect(JSON.parse(j.stdout)[0].payment_status_label).toBe('settled');
   });
 
   it('finds every order of samples/query.csv in the --sandbox gateway', async () => {
     const r = await runCli(['--sandbox', 'query', '--file', 'samples/query.csv', '--output', 'json']);
     expect(r.stderr).not.toMatch(/error/);
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     const rows = JSON.parse(r.stdout) as Array<{ found: boolean; payment_status: string }>;
     expect(rows).toHaveLength(6);
     expect(rows.every((x) => x.found)).toBe(true);
@@ -365,7 +365,7 @@ describe('profiles, samples and plans', () => {
   it('prints the plan with --dry-run and sends nothing', async () => {
     const list = Array.from({ length: 230 }, (_, i) => `DRY-${i}`).join(',');
     const r = await payops(['--verbose', '--dry-run', 'query', '--order-no', list, '--transaction-id', 'T1']);
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('4 requests to /v1/retrievalTrans');
     expect(r.stderr).toMatch(/1\. 100 × order_no[\s\S]*3\. 30 × order_no[\s\S]*4\. 1 × transaction_id/);
@@ -388,7 +388,7 @@ describe('refunds', () => {
       '--output',
       'json',
     ]);
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     expect(requestsTo(r.stderr, '/v1/retrievalRefund')).toBe(1);
     const rows = JSON.parse(r.stdout) as Array<Record<string, string>>;
     expect(rows.map((x) => x.refund_reference_id)).toEqual([
@@ -400,7 +400,7 @@ describe('refunds', () => {
     expect(rows[0]!.payment_status_label).toBe('partially refunded');
 
     const t = await payops(['refunds', 'search', '--order-no', o!.order_no, '--output', 'table']);
-    expect(t.code).toBe(0);
+    expect(t.code, t.stderr).toBe(0);
     expect(t.stdout).toContain(`${o!.transaction_id}-02`);
 
     const q = await payops([
@@ -412,7 +412,7 @@ describe('refunds', () => {
       '--output',
       'json',
     ]);
-    expect(q.code).toBe(0);
+    expect(q.code, q.stderr).toBe(0);
     expect(requestsTo(q.stderr, '/v1/retrievalTrans')).toBe(1);
     expect(requestsTo(q.stderr, '/v1/retrievalRefund')).toBe(1);
     const [row] = JSON.parse(q.stdout) as Array<{ refunds: Array<{ refund_reference_id: string }> }>;
@@ -428,7 +428,7 @@ describe('refunds', () => {
     const file = join(work, 'refund-orders.csv');
     writeFileSync(file, `transaction_id\n${orders.map((o) => o.transaction_id).join('\n')}\n`);
     const r = await payops(['--verbose', 'refunds', 'search', '--file', file, '--output', 'csv']);
-    expect(r.code).toBe(1);
+    expect(r.code, r.stderr).toBe(1);
     expect(requestsTo(r.stderr, '/v1/retrievalRefund')).toBe(2);
     const lines = r.stdout.trim().split(/\r?\n/);
     // Header, one refund, 149 rows with found=false.
