@@ -26,6 +26,8 @@ interface BadCase {
   why: string;
 }
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 const CARD_STDIN = '4242424242424242\n123\n';
 const HEADER = 'transaction_id,order_no,currency,amount,refund_amount,refund_reason';
 const GOOD_ROW = 'T1000000001,SBX-1000000001,USD,10.00,10.00,bad input test';
@@ -184,6 +186,8 @@ describe('each malformed input: clear error naming the file and field, exit 2, n
     const err = r.stderr;
     expect(r.code, `exit code; stderr:\n${err.slice(0, 2000)}`).toBe(2);
     expect(err).toContain(basename(c.file));
+    // A CSV problem is located: file:line (line 1 for whole-file problems such as the encoding).
+    if (c.file.endsWith('.csv')) expect(err).toMatch(new RegExp(`${escapeRegExp(basename(c.file))}:\\d+`));
     for (const word of c.expect) expect(err.toLowerCase()).toContain(word.toLowerCase());
     expect(err, 'no stack trace without --debug').not.toMatch(/\n\s+at .+:\d+:\d+\)?\n/);
     expect(err.length, 'a clear error, not a wall of text').toBeLessThan(20_000);
