@@ -36,7 +36,7 @@ export async function writeQueryResult(
       const opts = outcome.refunds
         ? { labels, refunds: outcome.refunds.get(order.transaction_id) ?? [] }
         : { labels };
-      ctx.io.stdout.write(renderOrderCard(order, { ...opts, color: ctx.color }));
+      ctx.io.stdout.write(renderOrderCard(order, { ...opts, color: stdoutColor(ctx) }));
     } else if (outcome.orders.length > 1) {
       ctx.io.stdout.write(await tableText(ctx, orderTable(outcome, labels)));
     }
@@ -78,7 +78,8 @@ function notices(
       `the gateway returned ${o.limit} ${noun}s, the most it sends for a date range: there may be more; narrow the range`,
     );
   }
-  ctx.log.info(`${plural(o.orders.length, noun)} found · ${plural(o.requests, 'request')}`);
+  const written = ctx.globals.out ? ` · written to ${ctx.globals.out}` : '';
+  ctx.log.info(`${plural(o.orders.length, noun)} found · ${plural(o.requests, 'request')}${written}`);
 }
 
 async function writeData(ctx: Context, format: OutputFormat, rows: DataRow[]): Promise<void> {
@@ -108,5 +109,11 @@ async function tableText(ctx: Context, t: TableData): Promise<string> {
   const { renderTable } = await import('./table.js');
   const rows = t.rows.map((cells) => Object.fromEntries(t.head.map((h, i) => [h, cells[i] ?? ''])));
   const width = ctx.io.stdout.columns;
-  return renderTable(t.head, rows, width ? { color: ctx.color, width } : { color: ctx.color });
+  const color = stdoutColor(ctx);
+  return renderTable(t.head, rows, width ? { color, width } : { color });
+}
+
+/** ctx.color follows stderr; these go to stdout, which may be a pipe even when stderr is a terminal. */
+function stdoutColor(ctx: Context): boolean {
+  return ctx.color && Boolean(ctx.io.stdout.isTTY);
 }
