@@ -115,5 +115,6 @@ async function tableText(ctx: Context, t: TableData): Promise<string> {
 
 /** ctx.color follows stderr; these go to stdout, which may be a pipe even when stderr is a terminal. */
 function stdoutColor(ctx: Context): boolean {
-  return ctx.color && Boolean(ctx.io.stdout.isTTY);
+  const forced = ctx.io.env.FORCE_COLOR !== undefined && ctx.io.env.FORCE_COLOR !== '0';
+  return ctx.color && (forced || Boolean(ctx.io.stdout.isTTY));
 }
