@@ -97,7 +97,8 @@ export async function runPay(
       await writeFile(savedTo, result.html, { mode: 0o600 });
     }
     if (opts.open) {
-      const target = savedTo ?? join(tmpdir(), `payops-checkout-${result.order_no}.html`);
+      const target =
+        savedTo ?? join(tmpdir(), `payops-checkout-${result.order_no.replace(/[^A-Za-z0-9_-]/g, '_')}.html`);
       if (savedTo === undefined) await writeFile(target, result.html, { mode: 0o600 });
       if (!(await openInBrowser(target, ctx.io.env)))
         ctx.log.warn(`could not open a browser; the page is in ${target}`);
