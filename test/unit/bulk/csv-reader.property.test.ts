@@ -29,27 +29,40 @@ const value = fc.string({
 });
 
 describe('readCsv properties', () => {
-  it('reads back what csv-stringify writes, with any delimiter, BOM, CRLF/LF, chunking', async () => {
+  it('reads back what csv-stringify writes, with any delimiter, BOM, CR/CRLF/LF, blank lines, chunking', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.integer({ min: 2, max: 5 }).chain((cols) =>
           fc.record({
             cols: fc.constant(cols),
-            records: fc.array(fc.array(value, { minLength: cols, maxLength: cols }), { maxLength: 12 }),
+            records: fc.array(
+              fc.record({
+                values: fc.array(value, { minLength: cols, maxLength: cols }),
+                blankLinesBefore: fc.constantFrom(0, 0, 0, 1, 2),
+              }),
+              { maxLength: 12 },
+            ),
             delimiter: fc.constantFrom(',', ';', '\t'),
-            crlf: fc.boolean(),
+            eol: fc.constantFrom('\r\n', '\n', '\r'),
             bom: fc.boolean(),
             chunkSize: fc.constantFrom(undefined, 1, 3, 16),
           }),
         ),
-        async ({ cols, records, delimiter, crlf, bom, chunkSize }) => {
+        async ({ cols, records, delimiter, eol, bom, chunkSize }) => {
           const names = Array.from({ length: cols }, (_, i) => `Col${i}`);
-          const text = stringify([names, ...records], {
-            delimiter,
-            record_delimiter: crlf ? 'windows' : 'unix',
-            // Excel quotes values with line breaks; blanks quoted to keep them significant for raw.
-            quoted_match: [/^\s|\s$/, /\n/],
-          });
+          const line = (cells: string[]) =>
+            stringify([cells], {
+              delimiter,
+              record_delimiter: eol,
+              // Excel quotes values with line breaks; blanks quoted to keep them significant for raw.
+              quoted_match: [/^\s|\s$/, /\n/],
+            });
+          // Line breaks inside quoted values use the file's line ending too, as Excel writes them.
+          const text =
+            line(names) +
+            records
+              .map((r) => eol.repeat(r.blankLinesBefore) + line(r.values.map((v) => v.replace(/\n/g, eol))))
+              .join('');
           const { header, rows } = await read((bom ? '\uFEFF' : '') + text, chunkSize);
           expect(header.delimiter).toBe(delimiter);
           expect(header.bom).toBe(bom);
@@ -57,10 +70,11 @@ describe('readCsv properties', () => {
 
           // Expected: physical start lines, all-blank records skipped.
           const expected: Array<{ line: number; values: string[] }> = [];
-          let line = 2;
-          for (const rec of records) {
-            if (rec.some((v) => v.trim() !== '')) expected.push({ line, values: rec });
-            line += 1 + rec.reduce((s, v) => s + (v.match(/\n/g)?.length ?? 0), 0);
+          let at = 2;
+          for (const { values: rec, blankLinesBefore } of records) {
+            at += blankLinesBefore;
+            if (rec.some((v) => v.trim() !== '')) expected.push({ line: at, values: rec });
+            at += 1 + rec.reduce((s, v) => s + (v.match(/\n/g)?.length ?? 0), 0);
           }
           expect(rows.map((r) => r.line)).toEqual(expected.map((e) => e.line));
           rows.forEach((row, i) => {
