@@ -437,7 +437,7 @@ async function openParser(
   });
   const source = Readable.from(prepend(pre, text), { objectMode: true, highWaterMark: 1 });
   pipeline(source, parser, () => {
-    // Errors surface through the parser's iterator.
+    // Errors are read from parser.errored by waitMore, with the line they belong to.
   });
   const opened: Opened = {
     header: { columns: [], normalised: [], delimiter, bom: tracker.bom },
