@@ -4,6 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSigner } from '../../../src/gateway/signer.js';
+import { formatMoney, parseAmount } from '../../../src/money/amount.js';
 import { SANDBOX_CREDENTIALS } from '../../../src/sandbox/index.js';
 import { type RunResult, runCli, tempDir } from '../../helpers/run-cli.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
@@ -362,6 +363,17 @@ describe('profiles, samples and plans', () => {
     expect(new Set(rows.map((x) => x.payment_status))).toEqual(new Set(['3000', '2000', '2100', '1000']));
   });
 
+  it('reads --from/--to in local time by default and in UTC with --utc', async () => {
+    const args = ['--dry-run', 'query', '--from', '2026-11-21', '--to', '2026-11-21 12:00'];
+    const tokyo = await payops(args, { TZ: 'Asia/Tokyo' });
+    expect(tokyo.code, tokyo.stderr).toBe(0);
+    // Tokyo is UTC+9: local midnight is 15:00 the day before in UTC.
+    expect(tokyo.stderr).toContain('20261120150000 → 20261121030000 UTC');
+    expect(tokyo.stderr).toContain('2026-11-21 00:00:00 +09:00 (2026-11-20T15:00:00Z)');
+    const utc = await payops([...args, '--utc'], { TZ: 'Asia/Tokyo' });
+    expect(utc.stderr).toContain('20261121000000 → 20261121120000 UTC');
+  });
+
   it('prints the plan with --dry-run and sends nothing', async () => {
     const list = Array.from({ length: 230 }, (_, i) => `DRY-${i}`).join(',');
     const r = await payops(['--verbose', '--dry-run', 'query', '--order-no', list, '--transaction-id', 'T1']);
@@ -398,6 +410,19 @@ describe('refunds', () => {
     expect(rows.map((x) => x.refund_amount)).toEqual(['1.00', '2.00']);
     expect(rows[0]).toMatchObject({ found: true, order_no: o!.order_no, payment_status: '4100' });
     expect(rows[0]!.payment_status_label).toBe('partially refunded');
+
+    // One order in table format is a card: status label, money, refunds.
+    const card = await payops(['query', '--order-no', o!.order_no, '--with-refunds', '--output', 'table']);
+    expect(card.code, card.stderr).toBe(0);
+    expect(card.stdout).toContain(`Order ${o!.order_no} · 4100 partially refunded`);
+    const minor = parseAmount(o!.amount, 'USD');
+    expect(minor.ok).toBe(true);
+    expect(card.stdout).toMatch(
+      new RegExp(`amount +${formatMoney(minor.ok ? minor.minor : 0n, 'USD').replace('.', '\\.')}\n`),
+    );
+    expect(card.stdout).toContain('Refunds (2)');
+    expect(card.stdout).toMatch(new RegExp(`${o!.transaction_id}-02 +USD 2\\.00  ok`));
+    expect(card.stdout).toContain('3-D Secure');
 
     const t = await payops(['refunds', 'search', '--order-no', o!.order_no, '--output', 'table']);
     expect(t.code, t.stderr).toBe(0);
