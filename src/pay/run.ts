@@ -11,6 +11,7 @@ import { writePayPlan, writePayResult } from '../output/payment-card.js';
 import { readCardSecrets } from './card-input.js';
 import { flagFields, type PaymentKind } from './fields.js';
 import { openInBrowser } from './open-url.js';
+import { assertOutWritable } from './out-file.js';
 import { type PayResult, payByApm, payByCard, payByCheckout, payExitCode } from './pay.js';
 import {
   buildPaymentRequest,
@@ -67,6 +68,9 @@ export async function runPay(
   }
   const { body, generatedOrderNo } = buildPaymentRequest(kind, source);
   if (kind === 'card') applyExpiry(body, opts.expiry);
+
+  if (ctx.globals.out !== undefined)
+    await assertWritable(resolve(ctx.io.cwd, ctx.globals.out), ctx.globals.out);
 
   const config = await ctx.config();
   assertMayMoveMoney(config, `pay ${kind}`);

@@ -14,12 +14,8 @@ import {
   writePayoutResults,
   writePayoutSummary,
 } from '../output/payment-card.js';
-import {
-  loadPayoutCsv,
-  loadPayoutRequest,
-  type PayoutPlan,
-  type PayoutPlanSummary,
-} from './plan.js';
+import { assertOutWritable } from '../pay/out-file.js';
+import { loadPayoutCsv, loadPayoutRequest, type PayoutPlan, type PayoutPlanSummary } from './plan.js';
 import { type PriorPayout, priorPayouts, reuseRequestIds } from './reuse.js';
 import { type PayoutResultRow, sendPayouts } from './send.js';
 
@@ -77,6 +73,7 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
       ? await loadPayoutRequest(opts.request, ctx.io.cwd)
       : await loadPayoutCsv(opts.file!, ctx.io.cwd);
 
+  await assertOutWritable(ctx.io.cwd, ctx.globals.out);
   const config = await ctx.config();
   assertMayMoveMoney(config, 'payout');
   const state = stateDir(ctx.io.env);
