@@ -4,16 +4,20 @@
 // started thousands of times by scripts. commander is bundled because every invocation needs it;
 // the other dependencies stay external and are imported only by the commands that use them.
 // Type checking is `npm run typecheck` (tsc --noEmit).
-import { rmSync } from 'node:fs';
+import { renameSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const pkg = (await import('../package.json', { with: { type: 'json' } })).default;
 const external = Object.keys(pkg.dependencies).filter((name) => name !== 'commander');
 
-rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+// Build beside dist/ and swap it in at the end, so a binary already running from dist/ (a test in
+// another terminal) never sees a half-written or missing bundle.
+const dist = new URL('../dist', import.meta.url);
+const fresh = new URL(`../dist.new-${process.pid}`, import.meta.url);
+const stale = new URL(`../dist.old-${process.pid}`, import.meta.url);
 await build({
   entryPoints: ['src/cli.ts'],
-  outdir: 'dist',
+  outdir: fresh.pathname,
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -28,3 +32,10 @@ await build({
     js: "import { createRequire as __payopsRequire } from 'node:module'; const require = __payopsRequire(import.meta.url);",
   },
 });
+try {
+  renameSync(dist, stale);
+} catch {
+  // no previous build
+}
+renameSync(fresh, dist);
+rmSync(stale, { recursive: true, force: true });
