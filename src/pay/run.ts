@@ -69,8 +69,7 @@ export async function runPay(
   const { body, generatedOrderNo } = buildPaymentRequest(kind, source);
   if (kind === 'card') applyExpiry(body, opts.expiry);
 
-  if (ctx.globals.out !== undefined)
-    await assertWritable(resolve(ctx.io.cwd, ctx.globals.out), ctx.globals.out);
+  await assertOutWritable(ctx.io.cwd, ctx.globals.out);
 
   const config = await ctx.config();
   assertMayMoveMoney(config, `pay ${kind}`);
