@@ -316,6 +316,7 @@ describe('CrossRowChecker', () => {
 
   it('holds many transactions (growth of its tables)', () => {
     const c = new CrossRowChecker('capture', FILE);
+    let problems = 0;
     for (let i = 0; i < 100_000; i++) {
       const r: ValidRow = {
         line: i + 2,
@@ -325,8 +326,9 @@ describe('CrossRowChecker', () => {
         amount: '1.00',
         amountMinor: 100n,
       };
-      expect(c.add(r)).toEqual([]);
+      problems += c.add(r).length;
     }
+    expect(problems).toBe(0);
     const again: ValidRow = {
       line: 100_002,
       transaction_id: 'T77777',

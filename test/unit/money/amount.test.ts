@@ -99,12 +99,9 @@ describe('parseAmount', () => {
         fc.constantFrom(...currencies),
         (text, cur) => {
           const r = parseAmount(text, cur);
-          if (r.ok) {
-            expect(text.trim()).toMatch(/^\d+(\.\d+)?$/);
-            expect(r.minor >= 0n).toBe(true);
-          } else {
-            expect(typeof r.message).toBe('string');
-          }
+          // Plain checks: expect() in thousands of runs would dominate the test's time.
+          if (r.ok) return /^\d+(\.\d+)?$/.test(text.trim()) && r.minor >= 0n;
+          return r.message !== '' && r.expected !== '';
         },
       ),
       { numRuns: 2000 },
