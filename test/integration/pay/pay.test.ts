@@ -137,6 +137,27 @@ describe('pay card: the test cards of design.md §1.5', () => {
     expect((await health(sandbox.url)).orders).toBe(before.orders);
   });
 
+  it('checks --out before paying, and writes the result there', async () => {
+    const before = await health(sandbox.url);
+    const bad = await runCli(['--out', '/nonexistent-dir/r.json', 'pay', 'card', ...ORDER], {
+      env: sandbox.env,
+      input: `${CARDS.approved}\n123\n`,
+    });
+    expect(bad.code).toBe(2);
+    expect((await health(sandbox.url)).orders).toBe(before.orders);
+    const out = join(tempDir(), 'result.json');
+    const ok = await runCli(['--out', out, 'pay', 'card', ...ORDER], {
+      env: sandbox.env,
+      input: `${CARDS.approved}\n123\n`,
+    });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toMatchObject({
+      outcome: 'approved',
+      masked_card: '424242******4242',
+    });
+    expect(ok.stderr).toContain('Payment approved');
+  });
+
   it('a dry run prints the request and sends nothing', async () => {
     const before = await health(sandbox.url);
     const r = await runCli(
