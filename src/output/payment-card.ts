@@ -386,17 +386,20 @@ export async function writePayoutResults(
 export function writePayoutSummary(
   io: Io,
   rows: readonly PayoutResultRow[],
-  info: { runId: string; plan: PayoutPlan; color: boolean },
+  info: { runId: string; plan: PayoutPlan; color: boolean; unsent?: number },
 ): void {
   const count = (o: PayoutResultRow['outcome']) => rows.filter((r) => r.outcome === o).length;
   const [completed, failed, unknown] = [count('completed'), count('failed'), count('unknown')];
-  const lines = [`payouts: ${completed} completed, ${failed} failed, ${unknown} unknown · run ${info.runId}`];
-  if (unknown > 0) {
-    const resume =
+  const unsent = info.unsent ?? 0;
+  const lines = [
+    `payouts: ${completed} completed, ${failed} failed, ${unknown} unknown${unsent > 0 ? `, ${unsent} not sent` : ''} · run ${info.runId}`,
+  ];
+  if (unknown + unsent > 0) {
+    const input =
       info.plan.kind === 'csv' ? `--file ${info.plan.displayFile}` : `--request ${info.plan.displayFile}`;
     lines.push(
-      `  ${unknown} payout${unknown === 1 ? '' : 's'} got no answer: send them again safely (same request_ids) with`,
-      `  payops payout ${resume} --resume`,
+      `  ${unknown + unsent} payout${unknown + unsent === 1 ? '' : 's'} without a definite answer: send them safely (same request_ids) with`,
+      `  payops payout ${input} --resume`,
     );
   }
   io.stderr.write(`${lines.join('\n')}\n`);

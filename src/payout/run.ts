@@ -185,12 +185,24 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
     }
 
     let sent: PayoutResultRow[] = [];
+    let interrupted = false;
+    const onSigint = () => {
+      if (!interrupted) ctx.log.warn('\ninterrupted: finishing the payouts in flight, then stopping…');
+      interrupted = true;
+    };
+    process.on('SIGINT', onSigint);
     try {
       sent = await sendPayouts(
-        { client, journal, concurrency: ctx.globals.concurrency ?? config.concurrency },
+        {
+          client,
+          journal,
+          concurrency: ctx.globals.concurrency ?? config.concurrency,
+          shouldStop: () => interrupted,
+        },
         toSend,
       );
     } finally {
+      process.off('SIGINT', onSigint);
       const all = [...settled.values(), ...sent];
       const counts = {
         completed: all.filter((r) => r.outcome === 'completed').length,
@@ -210,8 +222,9 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
       color: ctx.color,
       ...(ctx.globals.out ? { out: ctx.globals.out } : {}),
     });
-    writePayoutSummary(ctx.io, rows, { runId: journal.runId, plan, color: ctx.color });
-    return payoutExitCode(rows);
+    const unsent = plan.items.length - rows.length;
+    writePayoutSummary(ctx.io, rows, { runId: journal.runId, plan, color: ctx.color, unsent });
+    return interrupted ? ExitCode.interrupted : payoutExitCode(rows);
   } catch (err) {
     await resumedJournal?.close().catch(() => {});
     throw err;

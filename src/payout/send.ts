@@ -77,7 +77,8 @@ export interface SendPayoutsOptions {
   concurrency: number;
   /** Called after each payout (progress). */
   onResult?: (row: PayoutResultRow) => void;
-  signal?: AbortSignal;
+  /** Polled before each payout is sent (SIGINT): true stops sending; payouts in flight finish. */
+  shouldStop?: () => boolean;
 }
 
 /** Sends one payout; a definite rejection is a failed row, a lost answer an unknown one. */
@@ -85,11 +86,7 @@ async function sendOne(opts: SendPayoutsOptions, item: PayoutItem): Promise<Payo
   await opts.journal.append({ type: 'intent', line: item.line, request_id: item.request.request_id });
   let row: PayoutResultRow;
   try {
-    const res = await opts.client.send(
-      'payout',
-      item.request as never,
-      opts.signal ? { signal: opts.signal } : {},
-    );
+    const res = await opts.client.send('payout', item.request as never);
     row = rowFromResponse(item, res.data as PayoutResponse);
   } catch (err) {
     // Credentials and configuration problems end the run: every other payout would fail the same way.
@@ -116,7 +113,7 @@ export async function sendPayouts(
   let failure: unknown;
   const worker = async () => {
     while (failure === undefined && next < items.length) {
-      if (opts.signal?.aborted) return;
+      if (opts.shouldStop?.()) return;
       const i = next++;
       try {
         results[i] = await sendOne(opts, items[i]!);

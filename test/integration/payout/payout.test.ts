@@ -1,9 +1,11 @@
 // payout --request / --file through the real binary against a sandbox in this process: sending,
 // validation, and idempotency on request_id across re-runs and --resume (checked in the ledger).
+
+import { spawn } from 'node:child_process';
 import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, runCli, tempDir } from '../../helpers/run-cli.js';
+import { cliEnv, PAYOPS_BIN, REPO_ROOT, runCli, tempDir } from '../../helpers/run-cli.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
 import { admin, ledger, setFaults } from '../pay/support.js';
 
@@ -180,6 +182,57 @@ describe('payout', () => {
       home,
     });
     expect(nothingLeft.code).toBe(2);
+  });
+
+  it('Ctrl-C stops after the payouts in flight (exit 130); --resume sends the rest once', async () => {
+    await admin(sandbox.url, '/_sandbox/reset', {});
+    const home = tempDir();
+    const dir = tempDir();
+    const file = join(dir, 'ten.csv');
+    const header =
+      'reference,payment_amount,payment_currency,payment_method,beneficiary.entity_type,beneficiary.bank_details.account_name,beneficiary.bank_details.iban,payer.entity_type';
+    const rows = Array.from(
+      { length: 10 },
+      (_, i) => `R-${i},${i + 1}.00,EUR,SWIFT,COMPANY,Supplier ${i},DE89370400440532013000,COMPANY`,
+    );
+    writeFileSync(file, [header, ...rows].join('\n'));
+    await setFaults(sandbox.url, { mode: 'none', rate: 0, latency_ms: 400, paths: ['/v1/payout'] });
+    try {
+      const child = spawn(
+        process.execPath,
+        [PAYOPS_BIN, '--yes', '--concurrency', '1', 'payout', '--file', file],
+        {
+          cwd: REPO_ROOT,
+          env: cliEnv(home, sandbox.env),
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (d: string) => {
+        stderr += d;
+      });
+      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+      for (let i = 0; i < 200 && (await payouts()).length === 0; i++)
+        await new Promise((r) => setTimeout(r, 50));
+      child.kill('SIGINT');
+      const code = await exited;
+      expect(code, stderr).toBe(130);
+      expect(stderr).toContain('--resume');
+      const partial = (await payouts()).length;
+      expect(partial).toBeGreaterThan(0);
+      expect(partial).toBeLessThan(10);
+    } finally {
+      await setFaults(sandbox.url, { mode: 'none' });
+    }
+    const resumed = await runCli(['--yes', '--output', 'json', 'payout', '--file', file, '--resume'], {
+      env: sandbox.env,
+      home,
+    });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(JSON.parse(resumed.stdout)).toHaveLength(10);
+    const entries = await payouts();
+    expect(entries).toHaveLength(10);
+    expect(new Set(entries.map((e) => e.request_id)).size).toBe(10);
   });
 
   it('reports a failed payout (exit 1) with failure_reason and failure_type', async () => {
