@@ -19,10 +19,11 @@ export function registerPayout(program: Command, app: App): void {
       'after',
       `
 Every payout is validated before anything is sent (file:line, field; exit 2). request_id comes from
-the input or is generated, and is journaled before sending: running the same file again, or with
---resume, sends the same request_ids, and the gateway never pays one request_id twice.
+the input or is generated, and is journaled before sending: running the same file again (unchanged
+rows of an edited file too), or with --resume, sends the same request_ids, and the gateway never
+pays one request_id twice. A changed row whose payout already completed is refused (exit 2).
 Confirm with the totals per currency, or --yes; --dry-run shows the plan. Exit 0 all COMPLETED,
-1 some failed, 3 some without an answer (resume them).
+1 some failed, 3 some without an answer (resume them), 130 stopped by Ctrl-C (resume it).
 
 Examples:
   payops payout --request samples/payout-request.json
