@@ -1,6 +1,7 @@
 // Renders a payment result (pay card|apm|checkout): a card for people, JSON or one CSV row for
 // scripts. Data goes to stdout; the "outcome unknown" advice and APM summary go to stderr.
 import type { GlobalOptions, Io, OutputFormat } from '../context.js';
+import { splitCodedMessage } from '../gateway/types.js';
 import { formatMoneyTotals } from '../money/amount.js';
 import type { PaymentKind } from '../pay/fields.js';
 import type { PayResult } from '../pay/pay.js';
@@ -10,7 +11,6 @@ import { type CardSection, renderCard } from './card.js';
 import { confirmOrExit } from './confirm.js';
 import { openCsvWriter } from './csv-writer.js';
 import { resolveFormat } from './format.js';
-import { redactBody } from './redact.js';
 
 export interface PayOutputOptions {
   format: OutputFormat;
@@ -42,9 +42,10 @@ function rows(pairs: Array<[string, unknown]>): CardRow[] {
   return pairs.filter(([, v]) => s(v) !== '').map(([k, v]) => [k, s(v)]);
 }
 
+/** `E3001:declined` → `E3001 declined`. */
 function codedText(message: string): string {
-  const m = /^([A-Z]?\d{4}):(.*)$/s.exec(message);
-  return m ? `${m[1]} ${m[2]!.trim()}` : message;
+  const { code, text } = splitCodedMessage(message);
+  return code === undefined ? message : `${code} ${text}`;
 }
 
 export function payTitle(result: PayResult): string {
@@ -232,7 +233,8 @@ export function writePayPlan(
   body: Record<string, unknown>,
   opts: Pick<PayOutputOptions, 'format' | 'color'>,
 ): void {
-  const request = redactBody(body);
+  // The body holds no card data: it is refused in files and flags, and read only when sending.
+  const request = body;
   if (opts.format === 'json') {
     io.stdout.write(`${JSON.stringify({ dry_run: true, kind, request }, null, 2)}\n`);
     return;
