@@ -78,6 +78,13 @@ process.on('SIGINT', () => {
   process.exitCode = 130;
 });
 
+/** hyperfine's version line, or null when absent (BENCH_NO_HYPERFINE=1 forces the own loop). */
+function hyperfineVersion() {
+  if (process.env.BENCH_NO_HYPERFINE) return null;
+  const r = spawnSync('hyperfine', ['--version'], { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim() : null;
+}
+
 function machine() {
   const cpuinfo = (() => {
     try {
@@ -86,14 +93,14 @@ function machine() {
       return '';
     }
   })();
-  const hf = spawnSync('hyperfine', ['--version'], { encoding: 'utf8' });
+  const hf = hyperfineVersion();
   return {
     nproc: availableParallelism(),
     cpu: /model name\s*:\s*(.+)/.exec(cpuinfo)?.[1]?.trim() ?? cpus()[0]?.model ?? 'unknown',
     memGb: Math.round(totalmem() / 2 ** 30),
     node: process.version,
     kernel: release(),
-    hyperfine: hf.status === 0 ? hf.stdout.trim() : null,
+    hyperfine: hf,
     gnuTime: hasGnuTime(),
     loadavgAtStart: loadavg().map((x) => Number(x.toFixed(2))),
   };
@@ -111,9 +118,9 @@ async function startup() {
   const env = cleanEnv();
   let tool;
   let results;
-  const hf = spawnSync('hyperfine', ['--version'], { encoding: 'utf8' });
-  if (hf.status === 0) {
-    tool = hf.stdout.trim();
+  const hf = hyperfineVersion();
+  if (hf) {
+    tool = hf;
     const json = join(tmp, 'startup.json');
     const args = ['-N', '-i', '--warmup', String(CFG.startupWarmup), '--runs', String(CFG.startupRuns)];
     args.push('--export-json', json, '--style', 'none');

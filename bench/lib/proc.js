@@ -23,8 +23,9 @@ export function cleanEnv(extra = {}) {
   return env;
 }
 
+/** BENCH_NO_GNU_TIME=1 forces the fallback (to check it on a machine that has GNU time). */
 export function hasGnuTime() {
-  return existsSync(GNU_TIME);
+  return !process.env.BENCH_NO_GNU_TIME && existsSync(GNU_TIME);
 }
 
 /**
