@@ -39,7 +39,8 @@ async function run(name: string, args: string[], input = INPUT): Promise<RunResu
 
 const ORDER = ['--amount', '12.50', '--currency', 'USD', '--expiry', '12/2035'];
 
-describe('canary card number and security code', () => {
+// Many whole-process runs in one test: give it room on a loaded two-core machine.
+describe('canary card number and security code', { timeout: 180_000 }, () => {
   it('runs every pay path with --debug', async () => {
     // A config file in PAYOPS_HOME, so the config folder is checked too.
     expect((await runCli(['config', 'set', 'timeout', '20000'], { env: sandbox.env, home })).code).toBe(0);

@@ -23,7 +23,7 @@ function payCard(card: string, extra: string[] = [], code = '123') {
   });
 }
 
-describe('pay card: the test cards of design.md §1.5', () => {
+describe('pay card: the test cards of design.md §1.5', { timeout: 90_000 }, () => {
   it.each([
     ['approved', CARDS.approved, 0, 'approved', '1', '0000'],
     ['declined', CARDS.declined, 1, 'declined', '0', 'E3001'],

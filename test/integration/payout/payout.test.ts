@@ -30,7 +30,8 @@ function copySample(name: string, transform?: (text: string) => string): string 
   return file;
 }
 
-describe('payout', () => {
+// Several whole-process runs per test: give them room on a loaded two-core machine.
+describe('payout', { timeout: 90_000 }, () => {
   it('sends one payout from --request and journals its request_id', async () => {
     await admin(sandbox.url, '/_sandbox/reset', {});
     const home = tempDir();
