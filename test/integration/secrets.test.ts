@@ -76,7 +76,17 @@ test('a full --debug session leaks neither the sign key nor the card number nor 
     ['transaction_id', 'order_no', 'currency', 'amount', 'refund_amount', 'refund_reason'],
     orders.map((o) => [o.transaction_id, o.order_no, o.currency, o.amount, o.amount, 'secrets test']),
   );
-  await run('refund', ['refund', '--file', file, '--yes', '--out', join(dir.path, 'results.csv')]);
+  const refunded = await run('refund', [
+    'refund',
+    '--file',
+    file,
+    '--yes',
+    '--out',
+    join(dir.path, 'results.csv'),
+  ]);
+  const runId = /run (?:id:? )?(\d{8}-\d{6}-[0-9a-f]+)/.exec(refunded.stderr)?.[1];
+  expect(runId, `run id in:\n${refunded.stderr}`).toBeDefined();
+  await run('runs show', ['runs', 'show', runId!, '--output', 'json']);
   await run('query', ['query', '--transaction-id', orders[0]!.transaction_id, '--output', 'json']);
   await run('refunds search', ['refunds', 'search', '--transaction-id', orders[0]!.transaction_id]);
   await run('runs list', ['runs', 'list']);
