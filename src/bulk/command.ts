@@ -337,7 +337,7 @@ async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
       op,
       chunks: chunkRows(inputRows(op, snapshot), plan.chunkSize),
       send: { client: a.client, journal },
-      ...(a.prior ? { prior: a.prior.chunks, claimed: a.prior.claimed } : {}),
+      ...(a.prior ? { prior: a.prior.chunks } : {}),
       concurrency: ctx.globals.concurrency ?? a.config.concurrency,
       shouldStop: () => interrupted,
       emit: async (chunk, outcomes) => {

@@ -23,8 +23,6 @@ export interface EngineOptions<R extends BulkRow> {
   send?: { client: GatewayClient; journal: RunJournal };
   /** What an earlier process of this run recorded, per chunk (resume and show). */
   prior?: Map<number, ChunkState>;
-  /** refund_reference_ids already attributed to rows of this run. */
-  claimed?: Set<string>;
   concurrency: number;
   /** Polled before each dispatch: true stops dispatching (SIGINT); in-flight chunks finish. */
   shouldStop?: () => boolean;
@@ -54,7 +52,6 @@ export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Prom
   const { op, send, prior, emit } = opts;
   const arrayName = ENDPOINTS[op].batchArray;
   const now = opts.now ?? (() => new Date());
-  const claimed = opts.claimed ?? new Set<string>();
   const concurrency = Math.max(1, opts.concurrency);
   // Completed chunks may wait for an earlier slow one before being emitted; bound that backlog.
   const window = concurrency * 8 + 8;
@@ -70,13 +67,6 @@ export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Prom
     if (result.stopped === undefined && opts.shouldStop?.()) result.stopped = 'interrupted';
     return result.stopped !== undefined;
   };
-
-  function claim(outcomes: RowOutcome[]): void {
-    for (const o of outcomes) {
-      const id = o.outcome === 'succeeded' ? o.fields.refund_reference_id : undefined;
-      if (id) claimed.add(id);
-    }
-  }
 
   /** One outcome per chunk row: `updates` first, then what the journal had, else `fallback`. */
   function merged(
@@ -112,7 +102,9 @@ export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Prom
   async function reconcileRows(items: ReconcileItem[]): Promise<RowOutcome[]> {
     result.reconciled++;
     const skew = opts.skewMs === undefined ? {} : { skewMs: opts.skewMs };
-    return reconcile(op, send!.client, items, { claimed, ...skew });
+    // Rows of one run never share transaction, amount and reason (validation refuses duplicates), so a
+    // refund record can match at most one row of the run: no run-wide bookkeeping is needed.
+    return reconcile(op, send!.client, items, skew);
   }
 
   /** Rows of a chunk still to send: those without a settled, unknown or pending outcome. */
@@ -131,23 +123,39 @@ export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Prom
     sentAt: string;
   }
 
-  /**
-   * Write the intent of `rows` (durably) before they may be sent. Done ahead of a free slot, so the
-   * fsync overlaps requests in flight; an intent whose request is then not sent gets `not_sent`.
-   */
-  async function prepare(chunk: Chunk<R>, rows: R[]): Promise<Prepared | Error> {
+  function intentOf(chunk: Chunk<R>, rows: R[]): { prepared: Prepared; record: IntentRecord } {
     const lines = rows.map((r) => r.line);
     const elements: WireElement[] = rows.map((r) => wireElement(op, r));
     const sentAt = now().toISOString();
-    const intent: IntentRecord = { type: 'intent', chunk: chunk.index, lines, elements, sentAt };
+    return {
+      prepared: { rows, lines, elements, sentAt },
+      record: { type: 'intent', chunk: chunk.index, lines, elements, sentAt },
+    };
+  }
+
+  /**
+   * Write the intents of several chunks in one durable append before any of them may be sent. Done
+   * ahead of free slots, so the fsync overlaps requests in flight; an intent whose request is then
+   * not sent gets a `not_sent` record (and if even that is lost, a resumed run checks the gateway).
+   */
+  async function prepareMany(items: Array<{ chunk: Chunk<R>; rows: R[] }>): Promise<Map<number, Prepared>> {
+    const out = new Map<number, Prepared>();
+    if (items.length === 0) return out;
+    const made = items.map(({ chunk, rows }) => ({ index: chunk.index, ...intentOf(chunk, rows) }));
     try {
-      await send!.journal.append(intent);
-      return { rows, lines, elements, sentAt };
+      await send!.journal.append(made.map((m) => m.record));
     } catch (err) {
       // Without a durable intent nothing may be sent.
       stop('journal', err as Error);
-      return err as Error;
+      return out;
     }
+    for (const m of made) out.set(m.index, m.prepared);
+    return out;
+  }
+
+  async function prepare(chunk: Chunk<R>, rows: R[]): Promise<Prepared | Error> {
+    const p = (await prepareMany([{ chunk, rows }])).get(chunk.index);
+    return p ?? result.error ?? new Error('the journal could not be written');
   }
 
   /**
@@ -171,7 +179,6 @@ export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Prom
       const data = res.data as unknown as Record<string, unknown>;
       const results = Array.isArray(data[arrayName]) ? (data[arrayName] as unknown[]) : [];
       outcomes = matchResults(op, lines, elements, results);
-      claim(outcomes);
       const missing = outcomes.flatMap((o, i) =>
         o.outcome === 'unknown' ? [{ line: o.line, element: elements[i]!, sentAt }] : [],
       );
@@ -187,7 +194,7 @@ export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Prom
       } else if (err instanceof TransportError) {
         // Certainly never reached the gateway: safe to send on resume.
         release();
-        await journal.append({ type: 'not_sent', chunk: chunk.index, message: err.message }).catch(() => {});
+        journal.appendLazy({ type: 'not_sent', chunk: chunk.index, message: err.message });
         stop('unreachable', err);
         const detail = `not sent: ${err.message}; resume the run to send it`;
         return merged(chunk, state, sameOutcome(lines, 'not_sent', detail), (line) => ({
@@ -203,7 +210,7 @@ export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Prom
         // UnknownOutcomeError, or anything unexpected after the bytes may have left: never re-send.
         const reason = err instanceof UnknownOutcomeError ? err.reason : 'error';
         const message = err instanceof Error ? err.message : String(err);
-        await journal.append({ type: 'unknown', chunk: chunk.index, reason, message }).catch(() => {});
+        journal.appendLazy({ type: 'unknown', chunk: chunk.index, reason, message });
         const items = lines.map((line, i) => ({ line, element: elements[i]!, sentAt }));
         outcomes = (await reconcileRows(items)).map(settleLost);
         type = 'reconciled';
@@ -218,11 +225,8 @@ export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Prom
       detail: PENDING_DETAIL,
       fields: {},
     }));
-    try {
-      await journal.append({ type, chunk: chunk.index, rows: all });
-    } catch (err) {
-      stop('journal', err as Error);
-    }
+    // Not fsync'd on its own: lost in a crash, the chunk is simply reconciled on resume.
+    journal.appendLazy({ type, chunk: chunk.index, rows: all });
     return all;
   }
 
@@ -278,13 +282,7 @@ export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Prom
       found,
       (line) => previous.get(line) ?? { line, outcome: 'not_sent', detail: NOT_SENT_DETAIL, fields: {} },
     );
-    try {
-      await send!.journal.append({ type: 'reconciled', chunk: chunk.index, rows });
-    } catch (err) {
-      stop('journal', err as Error);
-      release();
-      return rows;
-    }
+    send!.journal.appendLazy({ type: 'reconciled', chunk: chunk.index, rows });
     const after: ChunkState = { ...state, rows, open: false };
     const again = rowsToSend(chunk, after);
     if (again.length === 0 || stopped()) {
@@ -300,10 +298,12 @@ export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Prom
   }
 
   /** Mark a prepared intent as never sent (the run stopped between its intent and its send). */
-  async function unsend(chunk: Chunk<R>): Promise<RowOutcome[]> {
-    await send!.journal
-      .append({ type: 'not_sent', chunk: chunk.index, message: 'the run stopped before sending it' })
-      .catch(() => {});
+  function unsend(chunk: Chunk<R>): RowOutcome[] {
+    send!.journal.appendLazy({
+      type: 'not_sent',
+      chunk: chunk.index,
+      message: 'the run stopped before sending it',
+    });
     return passive(chunk);
   }
 
@@ -336,49 +336,61 @@ export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Prom
     }
   };
 
-  for await (const chunk of opts.chunks) {
-    const state = prior?.get(chunk.index);
-    const action = chunkAction(state);
-    let promise: Promise<RowOutcome[]>;
-    if (action === 'done' || send === undefined || stopped()) {
-      promise = Promise.resolve(passive(chunk));
-    } else if (action === 'reconcile') {
-      await acquire();
-      const release = releaser();
-      if (stopped()) {
-        release();
-        promise = Promise.resolve(passive(chunk));
-      } else {
-        promise = reconcileChunk(chunk, state!, release);
-        promise.then(release, release);
+  const push = (chunk: Chunk<R>, promise: Promise<RowOutcome[]>) => {
+    const entry: Entry = { chunk, promise, settled: false };
+    const settle = () => {
+      entry.settled = true;
+    };
+    promise.then(settle, settle);
+    queue.push(entry);
+  };
+
+  // Chunks are taken `concurrency` at a time: their intents share one fsync.
+  const source = opts.chunks[Symbol.asyncIterator]();
+  for (let exhausted = false; !exhausted; ) {
+    const batch: Array<{
+      chunk: Chunk<R>;
+      state: ChunkState | undefined;
+      action: ReturnType<typeof chunkAction>;
+    }> = [];
+    while (batch.length < concurrency) {
+      const next = await source.next();
+      if (next.done) {
+        exhausted = true;
+        break;
       }
-    } else {
-      const prepared = await prepare(chunk, rowsToSend(chunk, state));
-      if (prepared instanceof Error) {
-        promise = Promise.resolve(passive(chunk));
+      const state = prior?.get(next.value.index);
+      batch.push({ chunk: next.value, state, action: chunkAction(state) });
+    }
+    const prepared =
+      send === undefined || stopped()
+        ? new Map<number, Prepared>()
+        : await prepareMany(
+            batch
+              .filter((b) => b.action === 'send')
+              .map((b) => ({ chunk: b.chunk, rows: rowsToSend(b.chunk, b.state) })),
+          );
+    for (const { chunk, state, action } of batch) {
+      const ready = prepared.get(chunk.index);
+      if (action === 'done' || send === undefined || (action === 'send' && ready === undefined)) {
+        push(chunk, Promise.resolve(passive(chunk)));
       } else {
         await acquire();
         const release = releaser();
+        let promise: Promise<RowOutcome[]>;
         if (stopped()) {
           release();
-          promise = unsend(chunk);
+          promise = Promise.resolve(ready ? unsend(chunk) : passive(chunk));
         } else {
-          promise = sendPrepared(chunk, state, prepared, release);
+          promise = ready
+            ? sendPrepared(chunk, state, ready, release)
+            : reconcileChunk(chunk, state!, release);
           promise.then(release, release);
         }
+        push(chunk, promise);
       }
+      await flush(false);
     }
-    const entry: Entry = { chunk, promise, settled: false };
-    promise.then(
-      () => {
-        entry.settled = true;
-      },
-      () => {
-        entry.settled = true;
-      },
-    );
-    queue.push(entry);
-    await flush(false);
   }
   await flush(true);
   return result;

@@ -18,6 +18,8 @@ import { UsageError } from '../errors.js';
 export const JOURNAL_FILE = 'journal.jsonl';
 export const LOCK_FILE = 'lock';
 const JOURNAL_VERSION = 1;
+/** Lazily appended records are written once this much text has gathered. */
+const LAZY_FLUSH_CHARS = 256 * 1024;
 
 /** First record of every journal. Operations may add their own fields. */
 export interface RunHeader {
@@ -92,6 +94,11 @@ export interface RunJournal {
   readonly header: RunHeader;
   /** Append records; resolves once they are written and fsync'd. Rejects forever after a failed write. */
   append(records: JournalRecord | JournalRecord[]): Promise<void>;
+  /**
+   * Append records whose loss in a crash is harmless (the reader then sees an earlier state): they
+   * are written, in order, with the next `append`, at `close`, or once enough have gathered.
+   */
+  appendLazy(records: JournalRecord | JournalRecord[]): void;
   /** Flush, close and release the lock. Idempotent. */
   close(): Promise<void>;
 }
@@ -258,9 +265,17 @@ function journalWriter(
       flushing ??= flushLoop();
       return done;
     },
+    appendLazy(records) {
+      if (closed || failure !== undefined) return;
+      const list = Array.isArray(records) ? records : [records];
+      queued += serialise(list, new Date().toISOString());
+      // Bound what a crash can lose and what waits in memory.
+      if (queued.length >= LAZY_FLUSH_CHARS) flushing ??= flushLoop();
+    },
     async close() {
       if (closed) return;
       closed = true;
+      if (queued !== '' && failure === undefined) flushing ??= flushLoop();
       while (flushing !== undefined) await flushing;
       await fh.close().catch(() => {});
       await unlock();

@@ -18,8 +18,8 @@ export interface ReconcileItem {
 }
 
 export interface ReconcileOptions {
-  /** refund_reference_ids already attributed to rows of this run; matched ones are added. */
-  claimed: Set<string>;
+  /** refund_reference_ids already attributed elsewhere: never matched; matched ones are added. */
+  claimed?: Set<string>;
   /** Tolerance for the gateway's clock being behind ours. Default 2 minutes. */
   skewMs?: number;
 }
@@ -72,7 +72,7 @@ export async function reconcile(
   op: BatchOperation,
   client: GatewayClient,
   items: ReconcileItem[],
-  opts: ReconcileOptions,
+  opts: ReconcileOptions = {},
 ): Promise<RowOutcome[]> {
   if (items.length === 0) return [];
   const limit = op === 'refund' ? ENDPOINTS.refundSearch.limit : ENDPOINTS.query.limit;
@@ -124,7 +124,7 @@ async function reconcileRefunds(
         sameMoney(r.refund_amount, el.refund_amount, el.currency) &&
         (r.refund_reason ?? '') === (el.refund_reason ?? '') &&
         gatewayTimeMs(r.refund_date) >= notBefore &&
-        !(r.refund_reference_id && opts.claimed.has(r.refund_reference_id)),
+        !(r.refund_reference_id && opts.claimed?.has(r.refund_reference_id)),
     );
     if (idx < 0) {
       return {
@@ -137,7 +137,7 @@ async function reconcileRefunds(
     }
     used.add(idx);
     const r = records[idx]!;
-    if (r.refund_reference_id) opts.claimed.add(r.refund_reference_id);
+    if (r.refund_reference_id) opts.claimed?.add(r.refund_reference_id);
     return {
       line: it.line,
       outcome: 'succeeded',

@@ -35,8 +35,6 @@ export function chunkAction(state: ChunkState | undefined): ChunkAction {
 
 export interface FoldedRun {
   chunks: Map<number, ChunkState>;
-  /** refund_reference_ids attributed to rows of this run (a reconciliation must not take them again). */
-  claimed: Set<string>;
 }
 
 export function foldRecords(records: Iterable<JournalRecord>): FoldedRun {
@@ -78,12 +76,5 @@ export function foldRecords(records: Iterable<JournalRecord>): FoldedRun {
         break;
     }
   }
-  const claimed = new Set<string>();
-  for (const s of chunks.values()) {
-    for (const r of s.rows ?? []) {
-      const id = r.outcome === 'succeeded' ? r.fields.refund_reference_id : undefined;
-      if (id) claimed.add(id);
-    }
-  }
-  return { chunks, claimed };
+  return { chunks };
 }

@@ -49,7 +49,7 @@ async function run(
     op,
     chunks: chunkRows(rows, 50),
     send: { client: gw.client, journal },
-    ...(prior ? { prior: prior.chunks, claimed: prior.claimed } : {}),
+    ...(prior ? { prior: prior.chunks } : {}),
     concurrency: opts.concurrency ?? 4,
     ...(opts.shouldStop ? { shouldStop: opts.shouldStop } : {}),
     emit: (_chunk, outcomes) => {
@@ -256,17 +256,22 @@ describe('engine', () => {
 
   it('an intent written ahead but not sent when the run stops is sent on resume', async () => {
     const gw = fakeGateway(300);
-    // Polled before each chunk and again once a slot is free: the 4th poll falls between chunk 1's
-    // intent and its send.
-    let polls = 0;
-    const first = await run(gw, refundRows(300), { concurrency: 1, shouldStop: () => ++polls > 3 });
+    // Chunks 0 and 1 get their intents in one append; the stop comes once chunk 0 is on its way,
+    // so chunk 1 has an intent but is never sent.
+    const first = await run(gw, refundRows(300), { concurrency: 2, shouldStop: () => gw.calls.length >= 1 });
     expect(first.result.stopped).toBe('interrupted');
+    expect(gw.calls).toHaveLength(1);
     const { records } = await readRun(root, first.runId);
-    expect(records.some((r) => r.type === 'not_sent')).toBe(true);
+    expect(records.filter((r) => r.type === 'intent').map((r) => r.chunk)).toEqual([0, 1]);
+    expect(records.filter((r) => r.type === 'not_sent').map((r) => r.chunk)).toEqual([1]);
+    expect(first.emitted.filter((o) => o.outcome === 'succeeded')).toHaveLength(50);
+    expect(first.emitted.filter((o) => o.outcome === 'not_sent')).toHaveLength(250);
     const second = await run(gw, refundRows(300), { runId: first.runId });
     expect(second.emitted.every((o) => o.outcome === 'succeeded')).toBe(true);
     expect([...refundsPerOrder(gw).values()].every((n) => n === 1)).toBe(true);
     expect(gw.ledger).toHaveLength(300);
+    // Nothing was reconciled: the journal said exactly what was and was not sent.
+    expect(gw.calls.filter((c) => c.op === 'refundSearch')).toHaveLength(0);
   });
 
   it('marks chunks that never reached the gateway as not sent and sends them on resume', async () => {

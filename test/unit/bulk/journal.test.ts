@@ -75,6 +75,24 @@ describe('journal', () => {
     expect(read.records.map((r) => r.chunk)).toEqual(Array.from({ length: 200 }, (_, i) => i));
   });
 
+  it('writes lazy records in order with the next durable append, and at close', async () => {
+    const j = await createRun(root, header);
+    j.appendLazy({ type: 'outcome', chunk: 0 });
+    expect((await readRun(root, j.runId)).records).toEqual([]);
+    await j.append({ type: 'intent', chunk: 1 });
+    expect((await readRun(root, j.runId)).records.map((r) => [r.type, r.chunk])).toEqual([
+      ['outcome', 0],
+      ['intent', 1],
+    ]);
+    j.appendLazy([{ type: 'outcome', chunk: 1 }]);
+    await j.close();
+    expect((await readRun(root, j.runId)).records.map((r) => r.type)).toEqual([
+      'outcome',
+      'intent',
+      'outcome',
+    ]);
+  });
+
   it('ignores a torn last line, and openRun cuts it before appending', async () => {
     const j = await createRun(root, header);
     await j.append({ type: 'intent', chunk: 0 });
