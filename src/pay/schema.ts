@@ -83,7 +83,9 @@ export function checkFormat(value: string, format: StringFormat): string | undef
     case 'dmy':
       return /^\d{2}-\d{2}-\d{4}$/.test(v) ? v : undefined;
     case 'uuid':
-      return UUID.test(v) ? v.toLowerCase() : undefined;
+      // Kept as written: the gateway compares request_ids as text, so changing the case would make
+      // a different request_id.
+      return UUID.test(v) ? v : undefined;
     case 'month':
       return /^(0[1-9]|1[0-2])$/.test(v) ? v : undefined;
     case 'year':
