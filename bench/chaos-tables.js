@@ -15,6 +15,7 @@ const read = (name) => {
 };
 const faults = read('payops-chaos-faults.json');
 const crash = read('payops-chaos-crash.json');
+const sigint = read('payops-chaos-sigint.json');
 const out = [];
 if (faults) {
   out.push(`Fault campaign: ${faults.rows} rows per case.\n`);
@@ -35,21 +36,22 @@ if (faults) {
     );
   }
 }
-if (crash) {
+for (const c of [crash, sigint]) {
+  if (!c) continue;
   out.push(
-    `\nCrash campaign: ${crash.rows} rows, seed ${crash.seed}, refund latency ${crash.latencyMs} ms.\n`,
+    `\n${c.signal ?? 'SIGKILL'} campaign: ${c.rows} rows, seed ${c.seed}, refund latency ${c.latencyMs} ms.\n`,
   );
-  out.push('| kill | SIGKILL after (ms) | refunds committed by then |');
-  out.push('| --- | --- | --- |');
-  crash.killMoments.forEach((ms, i) => {
-    out.push(`| ${i + 1} | ${ms} | ${crash.ledgerAtKill?.[i] ?? 'n/a'} |`);
+  out.push(`| # | ${c.signal ?? 'SIGKILL'} after (ms) | exit | refunds committed by then |`);
+  out.push('| --- | --- | --- | --- |');
+  c.killMoments.forEach((ms, i) => {
+    out.push(`| ${i + 1} | ${ms} | ${c.exitCodes[i]} | ${c.ledgerAtKill?.[i] ?? 'n/a'} |`);
   });
   out.push(
-    `\nAttempts: ${crash.attempts} (exit: ${crash.exitCodes.join(', ')}); journal records: ${Object.entries(
-      crash.journalRecords ?? {},
+    `\nAttempts: ${c.attempts} (exit: ${c.exitCodes.join(', ')}); journal records: ${Object.entries(
+      c.journalRecords ?? {},
     )
       .map(([k, v]) => `${k} ${v}`)
-      .join(', ')}; ledger refunds ${crash.ledgerRefunds}; ${crash.seconds} s.`,
+      .join(', ')}; ledger refunds ${c.ledgerRefunds}; ${c.seconds} s.`,
   );
 }
 process.stdout.write(`${out.join('\n')}\n`);

@@ -109,11 +109,15 @@ export function refundRun(
   home: string,
   file: string,
   out: string,
-  opts: { resume: boolean; extraArgs?: string[]; killAfterMs?: number },
+  opts: { resume: boolean; extraArgs?: string[]; killAfterMs?: number; killSignal?: NodeJS.Signals },
 ): Promise<RunResult> {
   const args = ['refund', '--file', file, '--yes', '--out', out, ...(opts.extraArgs ?? [])];
   if (opts.resume) args.push('--resume');
-  return runPayops(args, { env: payopsEnv(sandbox.url, home), killAfterMs: opts.killAfterMs });
+  return runPayops(args, {
+    env: payopsEnv(sandbox.url, home),
+    killAfterMs: opts.killAfterMs,
+    killSignal: opts.killSignal,
+  });
 }
 
 export interface Outcomes {

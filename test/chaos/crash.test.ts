@@ -1,7 +1,8 @@
 // Crash campaign (issue 7): SIGKILL payops at random moments of one refund run, resume each time,
 // and check that every order was refunded exactly once. The moments come from a seeded PRNG
 // (CHAOS_SEED), printed with the summary so a failure can be replayed.
-// CHAOS_SCALE=full: 20 kills of a 5,000-row run; default (CI): 3 kills of 500 rows.
+// CHAOS_SCALE=full: 20 kills of a 5,000-row run; default (CI): 3 kills of 500 rows. The same with
+// SIGINT (Ctrl-C), which must stop cleanly with exit 130: 10 times full, 2 in CI.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ import { FULL, prng, TestSandbox, tempDir } from './support.js';
 
 const ROWS = Number(process.env.CHAOS_CRASH_ROWS ?? (FULL ? 5000 : 500));
 const KILLS = Number(process.env.CHAOS_KILLS ?? (FULL ? 20 : 3));
+const INTERRUPTS = Number(process.env.CHAOS_INTERRUPTS ?? (FULL ? 10 : 2));
 const SEED = Number(process.env.CHAOS_SEED ?? Date.now() % 1_000_000);
 /**
  * Added to every refund response so the run lasts long enough to be killed KILLS times at varied
@@ -49,14 +51,19 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-test(`SIGKILL at ${KILLS} random moments of a ${ROWS}-row refund run, resumed each time: each order refunded exactly once`, async () => {
-  const dir = tempDir('chaos-crash');
+/**
+ * Interrupts one refund run `count` times with `signal` at random moments, resuming each time, then
+ * resumes it to the end; checks exactly-once against the ledger and writes a summary.
+ */
+async function interruptCampaign(signal: NodeJS.Signals, count: number, rows: number, summaryName: string) {
+  const dir = tempDir(`chaos-${signal.toLowerCase()}`);
   const random = prng(SEED);
   const started = performance.now();
   const attempts: Attempt[] = [];
+  const stderrs: string[] = [];
   try {
     await sandbox.reset();
-    const { file, planned } = await prepareRefundFile(sandbox, dir.path, ROWS);
+    const { file, planned } = await prepareRefundFile(sandbox, dir.path, rows);
     const out = join(dir.path, 'results.csv');
     await sandbox.faults({ mode: 'none', latency_ms: LATENCY_MS, paths: ['/v1/refund'] });
 
@@ -65,10 +72,11 @@ test(`SIGKILL at ${KILLS} random moments of a ${ROWS}-row refund run, resumed ea
     let kills = 0;
     const ledgerAtKill: number[] = [];
     let last: Awaited<ReturnType<typeof refundRun>> | undefined;
-    while (kills < KILLS && attempts.length < KILLS * 3) {
+    while (kills < count && attempts.length < count * 3) {
       const killAfterMs = Math.round(random() < 0.25 ? 20 + random() * 230 : 250 + random() * 1200);
       const resume = attempts.length > 0;
-      last = await refundRun(sandbox, dir.path, file, out, { resume, killAfterMs });
+      last = await refundRun(sandbox, dir.path, file, out, { resume, killAfterMs, killSignal: signal });
+      stderrs.push(last.stderr);
       attempts.push({
         resume,
         code: last.code,
@@ -82,6 +90,12 @@ test(`SIGKILL at ${KILLS} random moments of a ${ROWS}-row refund run, resumed ea
         kills++;
         // How far the run had got when it was killed: refunds the gateway had committed by then.
         ledgerAtKill.push(JSON.parse(await sandbox.admin('health')).ledger as number);
+        if (signal === 'SIGINT') {
+          // Ctrl-C: before payops has installed its handler node dies of the signal (nothing was
+          // sent yet); after, payops stops cleanly, exits 130 and says how to resume.
+          expect([130, null], `SIGINT exit; stderr:\n${last.stderr}`).toContain(last.code);
+          if (last.code === 130) expect(last.stderr).toMatch(/--resume|runs resume/);
+        }
       } else if (finished(last)) break;
     }
 
@@ -97,10 +111,11 @@ test(`SIGKILL at ${KILLS} random moments of a ${ROWS}-row refund run, resumed ea
     // Exactly once: every refundable row succeeded (one ledger entry each, by the invariants) ...
     expect(counts.refundableFailed, 'refundable rows not refunded').toBe(0);
     expect(ledger.length).toBe(planned.filter((p) => p.refundable).length);
-    // ... and the kills really happened (the run was long enough to be killed KILLS times).
-    expect(kills, `only ${kills} of ${KILLS} kills landed before the run finished`).toBe(KILLS);
+    // ... and the interruptions really happened (the run was long enough for all of them).
+    expect(kills, `only ${kills} of ${count} interruptions landed before the run finished`).toBe(count);
 
     const summary = {
+      signal,
       seed: SEED,
       rows: planned.length,
       kills,
@@ -113,14 +128,22 @@ test(`SIGKILL at ${KILLS} random moments of a ${ROWS}-row refund run, resumed ea
       ledgerRefunds: ledger.length,
       seconds: Math.round((performance.now() - started) / 100) / 10,
     };
-    const file2 = join(tmpdir(), 'payops-chaos-crash.json');
+    const file2 = join(tmpdir(), summaryName);
     writeFileSync(file2, `${JSON.stringify(summary, null, 2)}\n`);
-    console.log(`crash campaign summary (${file2}): ${JSON.stringify(summary)}`);
+    console.log(`${signal} campaign summary (${file2}): ${JSON.stringify(summary)}`);
   } catch (err) {
-    console.log(`crash campaign failed with CHAOS_SEED=${SEED}; attempts: ${JSON.stringify(attempts)}`);
+    console.log(`${signal} campaign failed with CHAOS_SEED=${SEED}; attempts: ${JSON.stringify(attempts)}`);
     throw err;
   } finally {
     await sandbox.faults({ mode: 'none' }).catch(() => {});
     dir.remove();
   }
+}
+
+test(`SIGKILL at ${KILLS} random moments of a ${ROWS}-row refund run, resumed each time: each order refunded exactly once`, async () => {
+  await interruptCampaign('SIGKILL', KILLS, ROWS, 'payops-chaos-crash.json');
+});
+
+test(`SIGINT (Ctrl-C) at ${INTERRUPTS} random moments of a ${ROWS}-row refund run: exit 130 with the resume command, resumed each time: each order refunded exactly once`, async () => {
+  await interruptCampaign('SIGINT', INTERRUPTS, ROWS, 'payops-chaos-sigint.json');
 });

@@ -30,8 +30,9 @@ export interface RunOptions {
   env: NodeJS.ProcessEnv;
   input?: string | Buffer;
   cwd?: string;
-  /** SIGKILL the process this many ms after spawn (crash campaign). */
+  /** Send `killSignal` (default SIGKILL) this many ms after spawn (crash campaign). */
   killAfterMs?: number;
+  killSignal?: NodeJS.Signals;
   /** Safety net: SIGKILL after this long and report it; default 120 s. */
   timeoutMs?: number;
 }
@@ -55,7 +56,7 @@ export function runPayops(args: string[], opts: RunOptions): Promise<RunResult> 
         ? undefined
         : setTimeout(() => {
             killed = child.exitCode === null;
-            child.kill('SIGKILL');
+            child.kill(opts.killSignal ?? 'SIGKILL');
           }, opts.killAfterMs);
     const safety = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 120_000);
     child.on('error', reject);
