@@ -121,17 +121,28 @@ function diagnose(s: string, digits: number): [string, string?] {
   const dot = s.indexOf('.');
   if (comma >= 0) {
     const sample = digits === 0 ? '1234' : `1234.${'5'.padEnd(digits, '6')}`;
-    const kind =
-      dot >= 0
-        ? dot < comma
-          ? 'uses a dot for thousands and a comma for decimals'
-          : 'has a thousands separator'
-        : /,\d{3}(?:,|$)/.test(s)
-          ? 'has a comma (thousands separator or decimal comma)'
-          : 'uses a decimal comma';
+    let kind: string;
+    let guess: string | undefined;
+    if (dot >= 0 && dot < comma) {
+      kind = 'uses a dot for thousands and a comma for decimals';
+      guess = s.replace(/\./g, '').replace(',', '.');
+    } else if (dot >= 0) {
+      kind = 'has a thousands separator';
+      guess = s.replace(/,/g, '');
+    } else if (/^\d{1,3}(?:,\d{3})+$/.test(s)) {
+      kind = 'has a comma (thousands separator or decimal comma)';
+      // With fewer than 3 decimals in the currency, 1,234 can only mean one thousand two hundred…
+      guess = digits < 3 || s.indexOf(',') !== s.lastIndexOf(',') ? s.replace(/,/g, '') : undefined;
+    } else {
+      kind = 'uses a decimal comma';
+      guess = s.replace(',', '.');
+    }
+    const valid = guess !== undefined && /^\d+(?:\.\d+)?$/.test(guess) && fractionOf(guess) <= digits;
     return [
       `the amount "${s}" ${kind}`,
-      `write it without thousands separators and with a dot for decimals, e.g. ${sample}`,
+      valid
+        ? `write ${guess} (no thousands separators, a dot for decimals)`
+        : `write it without thousands separators and with a dot for decimals, e.g. ${sample}`,
     ];
   }
   if (/\s/.test(s)) {
@@ -149,6 +160,11 @@ function diagnose(s: string, digits: number): [string, string?] {
   if (/^\.\d+$/.test(s)) return [`the amount "${s}" has no digit before the dot`, `write 0${s}`];
   if (/^\d+\.$/.test(s)) return [`the amount "${s}" ends with a dot`, `write ${s.slice(0, -1)}`];
   return [`"${s}" is not an amount`];
+}
+
+function fractionOf(plain: string): number {
+  const dot = plain.indexOf('.');
+  return dot < 0 ? 0 : plain.length - dot - 1;
 }
 
 /** Canonical wire text: `10.00` for USD, `1000` for JPY, `1.500` for KWD. Throws on an unknown currency. */

@@ -56,6 +56,17 @@ describe('parseAmount', () => {
       const r = refused(t);
       expect(r.hint, t).toMatch(/dot for decimals/);
     }
+    // The hint names the value to write when the meaning is clear.
+    expect(refused('12,50').hint).toBe('write 12.50 (no thousands separators, a dot for decimals)');
+    expect(refused('1.234,56').hint).toMatch(/^write 1234\.56 /);
+    expect(refused('1,234.56').hint).toMatch(/^write 1234\.56 /);
+    expect(refused('1,234').hint).toMatch(/^write 1234 /);
+    expect(refused('1,234,567').hint).toMatch(/^write 1234567 /);
+    // For KWD (3 decimals) "1,234" could be either: no guess.
+    expect(refused('1,234', 'KWD').hint).toMatch(/e\.g\. 1234\.566/);
+    // A guess that would still be wrong for the currency is not offered.
+    expect(refused('12,505').hint).toMatch(/^write 12505 /);
+    expect(refused('1,5', 'JPY').hint).toMatch(/e\.g\. 1234$/);
     expect(refused('1.234,56').message).toMatch(/comma for decimals/);
     expect(refused('12,50').message).toMatch(/decimal comma/);
     expect(refused('1,234.56').message).toMatch(/thousands separator/);
