@@ -187,24 +187,30 @@ export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Prom
         outcomes = outcomes.map((o) => found.get(o.line) ?? o);
       }
     } catch (err) {
-      if (err instanceof AuthError) {
-        // Definite rejection of the whole request: nothing moved. Every further request would fail too.
-        outcomes = sameOutcome(lines, 'failed', err.message);
-        stop('auth', err);
-      } else if (err instanceof TransportError) {
-        // Certainly never reached the gateway: safe to send on resume.
+      // Whole-request rejections that say nothing about the orders — credentials refused, gateway
+      // busy — and requests that never reached it leave the rows unsent: a resumed run sends them.
+      const retryable =
+        err instanceof AuthError ||
+        err instanceof TransportError ||
+        (err instanceof GatewayError && (err.code === 'E9001' || err.status === 429));
+      if (retryable) {
         release();
-        journal.appendLazy({ type: 'not_sent', chunk: chunk.index, message: err.message });
-        stop('unreachable', err);
-        const detail = `not sent: ${err.message}; resume the run to send it`;
-        return merged(chunk, state, sameOutcome(lines, 'not_sent', detail), (line) => ({
-          line,
-          outcome: 'not_sent',
-          detail,
-          fields: {},
-        }));
-      } else if (err instanceof GatewayError) {
-        // Includes GatewayRejectedError (return_status 0) and definite 4xx answers: nothing moved.
+        const message = (err as Error).message;
+        journal.appendLazy({ type: 'not_sent', chunk: chunk.index, message });
+        if (err instanceof AuthError) stop('auth', err);
+        else if (err instanceof TransportError) stop('unreachable', err);
+        const detail =
+          err instanceof AuthError
+            ? `not processed: ${message}; fix the credentials, then resume the run`
+            : err instanceof TransportError
+              ? `not sent: ${message}; resume the run to send it`
+              : `not processed: ${message}; resume the run to send it again`;
+        const rows = sameOutcome(lines, 'not_sent', detail);
+        return merged(chunk, state, rows, (line) => ({ line, outcome: 'not_sent', detail, fields: {} }));
+      }
+      if (err instanceof GatewayError) {
+        // Includes GatewayRejectedError (return_status 0) and definite 4xx answers: nothing moved,
+        // and sending the same request again would be refused the same way.
         outcomes = sameOutcome(lines, 'failed', err.message);
       } else {
         // UnknownOutcomeError, or anything unexpected after the bytes may have left: never re-send.

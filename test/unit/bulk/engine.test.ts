@@ -107,22 +107,39 @@ describe('engine', () => {
     expect(emitted.filter((o) => o.outcome === 'succeeded')).toHaveLength(9);
   });
 
-  it('fails every row of a chunk the gateway rejects as a whole, and goes on', async () => {
+  it('fails every row of a chunk the gateway refuses as malformed, and goes on', async () => {
     const gw = fakeGateway(100);
-    gw.faults = (i) => (i === 0 ? 'reject_whole' : 'ok');
+    gw.faults = (i) => (i === 0 ? 'reject_malformed' : 'ok');
     const { emitted } = await run(gw, refundRows(100), { concurrency: 1 });
-    expect(emitted.slice(0, 50).every((o) => o.outcome === 'failed' && /E9001/.test(o.detail))).toBe(true);
+    expect(emitted.slice(0, 50).every((o) => o.outcome === 'failed' && /E1005/.test(o.detail))).toBe(true);
     expect(emitted.slice(50).every((o) => o.outcome === 'succeeded')).toBe(true);
   });
 
-  it('stops at an authentication rejection', async () => {
+  it('leaves a chunk refused as "temporarily unavailable" unsent, for resume', async () => {
+    const gw = fakeGateway(100);
+    gw.faults = (i) => (i === 0 ? 'reject_whole' : 'ok');
+    const first = await run(gw, refundRows(100), { concurrency: 1 });
+    expect(first.emitted.slice(0, 50).every((o) => o.outcome === 'not_sent' && /E9001/.test(o.detail))).toBe(
+      true,
+    );
+    expect(first.emitted.slice(50).every((o) => o.outcome === 'succeeded')).toBe(true);
+    const second = await run(gw, refundRows(100), { runId: first.runId });
+    expect(second.emitted.every((o) => o.outcome === 'succeeded')).toBe(true);
+    expect(gw.ledger).toHaveLength(100);
+  });
+
+  it('stops at an authentication rejection, leaving every row unsent for a resume', async () => {
     const gw = fakeGateway(200);
     gw.faults = () => 'auth';
-    const { emitted, result } = await run(gw, refundRows(200), { concurrency: 1 });
+    const { emitted, result, runId } = await run(gw, refundRows(200), { concurrency: 1 });
     expect(result.stopped).toBe('auth');
     expect(gw.calls.filter((c) => c.op === 'refund')).toHaveLength(1);
-    expect(emitted.slice(0, 50).every((o) => o.outcome === 'failed')).toBe(true);
-    expect(emitted.slice(50).every((o) => o.outcome === 'not_sent')).toBe(true);
+    expect(emitted.every((o) => o.outcome === 'not_sent')).toBe(true);
+    expect(emitted[0]!.detail).toMatch(/E1001.*fix the credentials/);
+    gw.faults = () => 'ok';
+    const resumed = await run(gw, refundRows(200), { runId });
+    expect(resumed.emitted.every((o) => o.outcome === 'succeeded')).toBe(true);
+    expect(gw.ledger).toHaveLength(200);
   });
 
   it('reconciles a chunk whose answer was lost instead of sending it again', async () => {

@@ -31,6 +31,7 @@ export type Fault =
   | 'lost_before_commit'
   | 'unreachable'
   | 'reject_whole'
+  | 'reject_malformed'
   | 'auth'
   | 'drop_one_result';
 
@@ -157,6 +158,14 @@ export function fakeGateway(orderCount: number, status = '3000'): FakeGateway {
           ...envelope,
           return_status: '0',
           return_message: 'E9001:temporarily unavailable',
+          [`${op}_orders`]: [],
+        });
+      }
+      if (fault === 'reject_malformed') {
+        return respond({
+          ...envelope,
+          return_status: '0',
+          return_message: 'E1005:refund_orders[0].amount is malformed',
           [`${op}_orders`]: [],
         });
       }
