@@ -75,6 +75,10 @@ export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Prom
     updates: RowOutcome[],
     fallback: (line: number) => RowOutcome,
   ): RowOutcome[] {
+    // The common case — a fresh chunk answered row for row — needs no lookup.
+    if (state?.rows === undefined && updates.length === chunk.rows.length) {
+      if (updates.every((o, i) => o.line === chunk.rows[i]!.line)) return updates;
+    }
     const byLine = new Map<number, RowOutcome>();
     for (const o of state?.rows ?? []) byLine.set(o.line, o);
     for (const o of updates) byLine.set(o.line, o);
