@@ -137,6 +137,9 @@ function describeRun(r: RunInfo): string {
 
 export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags): Promise<number> {
   const inline = inlineOrder(op, flags);
+  if (flags.resume && flags.force) {
+    throw new UsageError('--resume continues the earlier run and --force starts a new one: give one of them');
+  }
   const maxAmounts = (flags.maxAmount ?? []).map(parseMaxAmount);
   const config = await ctx.config();
   const dryRun = Boolean(ctx.globals.dryRun);
@@ -167,7 +170,7 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
   let resumeFrom: RunInfo | undefined;
   let note: string | undefined;
 
-  if (flags.resume && !flags.force) {
+  if (flags.resume) {
     if (unfinished) resumeFrom = unfinished;
     else if (finished) {
       ctx.log.info(
@@ -211,7 +214,7 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
   } else {
     journal = await startRun(ctx, state, plan, runId, config, identity, client, Boolean(inline));
   }
-  return execute(ctx, { op, plan, journal, client, config, prior, inline: Boolean(inline) });
+  return execute(ctx, { op, plan, journal, client, config, prior });
 }
 
 function planView(
@@ -314,7 +317,6 @@ interface ExecuteArgs {
   client: GatewayClient;
   config: ResolvedConfig;
   prior: FoldedRun | undefined;
-  inline: boolean;
 }
 
 async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
@@ -351,6 +353,15 @@ async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
         progress.tick(chunk.rows.length);
       },
     });
+  } catch (err) {
+    // Unexpected: keep what was journaled, release the run, let main() report it.
+    journal.appendLazy({
+      type: 'interrupted',
+      reason: 'error',
+      message: String((err as Error)?.message ?? err),
+    });
+    await journal.close();
+    throw err;
   } finally {
     process.off('SIGINT', onSigint);
     progress.stop();
@@ -504,6 +515,5 @@ export async function resumeRun(ctx: Context, runId: string): Promise<number> {
     client,
     config,
     prior: foldRecords(opened.records),
-    inline: Boolean(header.inline),
   });
 }

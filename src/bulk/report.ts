@@ -3,6 +3,7 @@
 import type { BatchOperation } from '../gateway/endpoints.js';
 import { formatMoneyTotals } from '../money/amount.js';
 import { formatCount, plural, renderFacts, renderOutcomes } from '../output/summary.js';
+import type { StopReason } from './engine.js';
 import type { BulkPlan } from './plan.js';
 import type { Outcome, RunTotals } from './types.js';
 
@@ -81,7 +82,7 @@ export interface SummaryView {
   resultsFile?: string;
   journalDir: string;
   /** Set when the run stopped early. */
-  stopped?: 'interrupted' | 'unreachable' | 'auth' | 'journal';
+  stopped?: StopReason;
   resumeCommand?: string;
   /** False for an in-process sandbox: it is gone when the process ends. */
   resumable: boolean;
@@ -124,6 +125,8 @@ export function summaryLines(v: SummaryView): string[] {
   if (v.stopped === 'interrupted')
     lines.push('  interrupted: the requests in flight finished and were journaled.');
   if (v.stopped === 'unreachable') lines.push('  stopped: the gateway could not be reached.');
+  if (v.stopped === 'auth')
+    lines.push('  stopped: the gateway refused the credentials; rows not processed are marked not_sent.');
   if (v.stopped === 'journal')
     lines.push('  stopped: the journal could not be written; nothing more was sent.');
   if ((counts.unknown > 0 || counts.not_sent > 0 || v.stopped) && v.resumeCommand) {

@@ -19,11 +19,6 @@ export interface ChunkState {
 
 export type ChunkAction = 'done' | 'reconcile' | 'send';
 
-/** Rows with these outcomes are settled; `unknown` ones are reconciled, `not_sent` ones sent. */
-export function isSettled(o: RowOutcome | undefined): boolean {
-  return o?.outcome === 'succeeded' || o?.outcome === 'failed';
-}
-
 export function chunkAction(state: ChunkState | undefined): ChunkAction {
   if (state === undefined) return 'send';
   if (state.open) return state.notSent ? 'send' : 'reconcile';
