@@ -1,7 +1,7 @@
 // `payops capture|cancel|review|refund` and `payops runs resume|show`: plan (pass 1), refuse what
 // must be refused, show the plan and confirm, snapshot the input into the run's folder, execute
 // (pass 2) through the engine, write one result per row, summarise. Loaded lazily by the commands.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -16,6 +16,7 @@ import { sha256File } from './csv-reader.js';
 import { runEngine } from './engine.js';
 import { type InlineOrder, type InputSource, inlineSource, inputRows } from './input.js';
 import {
+  acquireLock,
   createRun,
   findRunsByInput,
   newRunId,
@@ -131,6 +132,19 @@ export function inlineOrder(op: BatchOperation, flags: BulkFlags): InlineOrder |
   return ORDER_FLAGS[op].map(([field, key]) => [field, String(flags[key] ?? '')]);
 }
 
+/** Held from the duplicate check to the end of the run: one process per input, operation and gateway. */
+async function lockInput(
+  state: string,
+  sha256: string,
+  op: BatchOperation,
+  identity: string,
+  label: string,
+): Promise<() => Promise<void>> {
+  await mkdir(runsDir(state), { recursive: true, mode: 0o700 });
+  const key = createHash('sha256').update(`${sha256}|${op}|${identity}`).digest('hex').slice(0, 24);
+  return acquireLock(join(runsDir(state), `.input-${key}.lock`), `${label} (${op})`);
+}
+
 function describeRun(r: RunInfo): string {
   return `run ${r.runId} of ${r.header.createdAt.slice(0, 19).replace('T', ' ')} UTC`;
 }
@@ -160,6 +174,9 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
 
   const state = stateDir(ctx.io.env);
   const identity = gatewayIdentity(config);
+  // Two payops started on the same file at once must not both find "no earlier run" and both send.
+  if (!dryRun)
+    ctx.onClose(await lockInput(state, plan.sha256, op, identity, inline ? 'this order' : plan.source.label));
   // A run folder without its input copy was cut off before anything could be sent: not a run.
   const earlier = (await findRunsByInput(state, plan.sha256, op, identity)).filter((r) =>
     existsSync(join(r.dir, String(r.header.snapshot ?? SNAPSHOT_FILE))),
@@ -473,6 +490,9 @@ export async function resumeRun(ctx: Context, runId: string): Promise<number> {
         hint: 'select the same profile or gateway settings as when the run started (--profile, PAYOPS_* variables)',
       },
     );
+  }
+  if (!ctx.globals.dryRun) {
+    ctx.onClose(await lockInput(state, String(header.sha256), op, identity, String(header.label ?? runId)));
   }
   const info = (await findRunsByInput(state, String(header.sha256), op, identity)).find(
     (r) => r.runId === runId,

@@ -163,3 +163,25 @@ describe('SIGINT', () => {
     expect(readResults(out).every((x) => x.outcome === 'succeeded')).toBe(true);
   });
 });
+
+describe('two payops on the same file at once', () => {
+  it('only one of them sends; the other is refused (exit 2)', async () => {
+    // Partial refunds: the gateway itself would accept the same file twice.
+    const orders = await gw.createOrders(300);
+    const partial = refundRows(orders).map((r) => [...r.slice(0, 4), '1.00', 'partial']);
+    const file = writeCsv(join(dir, 'partial.csv'), REFUND_HEADER, partial);
+    await gw.faults({ mode: 'none', latency_ms: 30 });
+    const args = ['refund', '--file', file, '--yes', '--output', 'csv'];
+    const [a, b] = await Promise.all([
+      payops(args, { env: gw.env(dir) }),
+      payops(args, { env: gw.env(dir) }),
+    ]);
+    await gw.faults({ mode: 'none' });
+    expect([a.code, b.code].sort()).toEqual([0, 2]);
+    const refused = a.code === 2 ? a : b;
+    expect(refused.stderr).toMatch(/in use by process|already processed/);
+    const byTx = refundsByTransaction(await gw.ledger());
+    expect(byTx.size).toBe(300);
+    expect([...byTx.values()].every((l) => l.length === 1)).toBe(true);
+  });
+});

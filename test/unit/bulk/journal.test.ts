@@ -156,6 +156,13 @@ describe('lock', () => {
     await expect(openRun(root, j.runId)).rejects.toThrow(/in use by process 1/);
   });
 
+  it('does not take over a lock file that is still being written', async () => {
+    const j = await createRun(root, header);
+    await j.close();
+    await writeFile(join(j.dir, 'lock'), '');
+    await expect(openRun(root, j.runId)).rejects.toThrow(/being opened/);
+  });
+
   it('reports an unknown run as a usage error', async () => {
     await expect(openRun(root, '20260101-000000-0000')).rejects.toBeInstanceOf(UsageError);
   });
