@@ -1,7 +1,6 @@
 // The input of a bulk run as rows: a CSV file, or one order given by flags (written as a one-row
 // CSV so that both go through the same reader and validation). Pass 2 and resumed runs read the
 // run's snapshot of the file, so the user's file may change or move once a run has started.
-import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,14 +26,10 @@ function csvCell(value: string): string {
   return `"${value.replace(/"/g, '""')}"`;
 }
 
-/** The CSV text of one order given by flags; its SHA-256 identifies the "file" for re-run checks. */
+/** The CSV text of one order given by flags; its SHA-256 identifies the order for re-run checks. */
 export function inlineCsv(order: InlineOrder): string {
   const present = order.filter(([, v]) => v !== undefined) as Array<[string, string]>;
   return `${present.map(([k]) => k).join(',')}\n${present.map(([, v]) => csvCell(v)).join(',')}\n`;
-}
-
-export function sha256Text(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
 /** Write one order as a temporary CSV; `cleanup` removes it. */
