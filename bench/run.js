@@ -283,7 +283,18 @@ async function bulk() {
   const p = side('payops');
   const t = tmpfs ? side('payops-tmpfs') : undefined;
   const ratio = c.error || p.error ? undefined : p.ordersPerSec / c.ordersPerSec;
-  return { rows: CFG.rows, concurrency: CFG.concurrency, ceiling: c, payops: p, payopsTmpfs: t, ratio };
+  // Each repetition runs both back to back: their ratio is what load drift during the bench spoils least.
+  const pairedRatios =
+    c.error || p.error ? [] : runs.payops.map((r, i) => r.ordersPerSec / runs.ceiling[i].ordersPerSec);
+  return {
+    rows: CFG.rows,
+    concurrency: CFG.concurrency,
+    ceiling: c,
+    payops: p,
+    payopsTmpfs: t,
+    ratio,
+    pairedRatios,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -498,6 +509,16 @@ function tables(r) {
         cell(t, (x) => int(x.ordersPerSec)),
         cell(c, (x) => int(x.ordersPerSec)),
         t.error || c.error ? 'n/a' : pct(t.ordersPerSec / c.ordersPerSec),
+        '',
+        '',
+      ]);
+    }
+    if (b.pairedRatios?.length > 1) {
+      rows.push([
+        'ratio in each repetition (payops and ceiling back to back)',
+        '',
+        '',
+        b.pairedRatios.map(pct).join(', '),
         '',
         '',
       ]);
