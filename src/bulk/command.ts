@@ -31,6 +31,7 @@ import {
 import { type BulkPlan, parseMaxAmount, planBulk } from './plan.js';
 import { confirmQuestion, type PlanView, planLines, shellQuote, summaryLines } from './report.js';
 import { addToRunTotals, exitCodeFor, newTotals, resultLayout, resultRecord, totalsJson } from './results.js';
+import { RowCache } from './row-cache.js';
 import { chunkAction, type FoldedRun, foldRecords } from './run-state.js';
 import type { RunTotals } from './types.js';
 import { confirmRun, openResultSink, startProgress } from './ui.js';
@@ -167,10 +168,13 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
   } else {
     source = { path: resolve(ctx.io.cwd, flags.file!), label: flags.file! };
   }
-  const plan = await planBulk(op, source, {
-    ...(flags.maxOrders !== undefined ? { maxOrders: flags.maxOrders } : {}),
-    maxAmounts,
-  });
+  const cache = dryRun ? undefined : new RowCache();
+  const plan = await planBulk(
+    op,
+    source,
+    { ...(flags.maxOrders !== undefined ? { maxOrders: flags.maxOrders } : {}), maxAmounts },
+    cache,
+  );
 
   const state = stateDir(ctx.io.env);
   const identity = gatewayIdentity(config);
@@ -231,7 +235,7 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
   } else {
     journal = await startRun(ctx, state, plan, runId, config, identity, client, Boolean(inline));
   }
-  return execute(ctx, { op, plan, journal, client, config, prior });
+  return execute(ctx, { op, plan, journal, client, config, prior, cache });
 }
 
 function planView(
@@ -334,6 +338,8 @@ interface ExecuteArgs {
   client: GatewayClient;
   config: ResolvedConfig;
   prior: FoldedRun | undefined;
+  /** Pass 1's rows, when they all fit: pass 2 then reads nothing. */
+  cache?: RowCache | undefined;
 }
 
 async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
@@ -354,7 +360,10 @@ async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
   try {
     result = await runEngine({
       op,
-      chunks: chunkRows(inputRows(op, snapshot), plan.chunkSize),
+      chunks: chunkRows(
+        a.cache?.complete && a.cache.size === plan.rows ? a.cache.rows() : inputRows(op, snapshot),
+        plan.chunkSize,
+      ),
       send: { client: a.client, journal },
       ...(a.prior ? { prior: a.prior.chunks } : {}),
       concurrency: ctx.globals.concurrency ?? a.config.concurrency,
@@ -505,7 +514,8 @@ export async function resumeRun(ctx: Context, runId: string): Promise<number> {
     path: join(runDir(state, runId), String(header.snapshot ?? SNAPSHOT_FILE)),
     label: String(header.label ?? header.file ?? runId),
   };
-  const plan = await planBulk(op, snapshot);
+  const cache = ctx.globals.dryRun ? undefined : new RowCache();
+  const plan = await planBulk(op, snapshot, {}, cache);
   const prior = foldRecords((await readRun(state, runId)).records);
   const view = planView(
     ctx,
@@ -535,5 +545,6 @@ export async function resumeRun(ctx: Context, runId: string): Promise<number> {
     client,
     config,
     prior: foldRecords(opened.records),
+    cache,
   });
 }

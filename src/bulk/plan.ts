@@ -7,6 +7,7 @@ import { addToTotals, formatMoney, parseAmount } from '../money/amount.js';
 import { currencyInfo, normaliseCurrency } from '../money/currency.js';
 import { chunkSize, requestCount } from './chunk.js';
 import { asFlagProblem, type InputSource, openRows } from './input.js';
+import type { RowCache } from './row-cache.js';
 import { checkRow, crossChecker } from './row-check.js';
 
 export interface MaxAmount {
@@ -53,10 +54,15 @@ export function parseMaxAmount(text: string): MaxAmount {
   return { currency, minor: parsed.minor };
 }
 
+/**
+ * Pass 1. With `cache`, the valid rows are also kept (compactly, within its budget) so that pass 2
+ * need not read the file again.
+ */
 export async function planBulk(
   op: BatchOperation,
   source: InputSource,
   limits: PlanLimits = {},
+  cache?: RowCache,
 ): Promise<BulkPlan> {
   const problems: InputProblem[] = [];
   let dropped = 0;
@@ -87,6 +93,11 @@ export async function planBulk(
     note(rowProblems);
     if (!valid) continue;
     note(cross.add(valid));
+    if (cache?.complete)
+      cache.add(
+        valid,
+        columns.map((c) => row.raw[c] ?? ''),
+      );
     rows++;
     addToTotals(amounts, valid.currency, valid.amountMinor);
     addToTotals(

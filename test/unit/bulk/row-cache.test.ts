@@ -1,0 +1,76 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { inputRows } from '../../../src/bulk/input.js';
+import { planBulk } from '../../../src/bulk/plan.js';
+import { RowCache } from '../../../src/bulk/row-cache.js';
+import type { BatchOperation } from '../../../src/gateway/endpoints.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'payops-cache-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function bothWays(op: BatchOperation, text: string, budget?: number) {
+  const path = join(dir, `${op}.csv`);
+  await writeFile(path, text);
+  const source = { path, label: `${op}.csv` };
+  const cache = new RowCache(budget);
+  const plan = await planBulk(op, source, {}, cache);
+  const reread = [];
+  for await (const r of inputRows(op, source)) reread.push(r);
+  return { plan, cache, reread };
+}
+
+describe('row cache', () => {
+  it('gives refund rows exactly as reading the file again would', async () => {
+    const text =
+      '\uFEFFTransaction_ID;order_no;currency;amount;refund_amount;refund_reason;Note\r\n' +
+      ' T1 ;O1;usd;10;2.5;"late; again";"=x"\r\n' +
+      '\r\n' +
+      'T2;O2;JPY;1200;1200;;\r\n' +
+      'T3;O3;KWD;1.5;0.250;"multi\nline";n\r\n';
+    const { cache, reread, plan } = await bothWays('refund', text);
+    expect(cache.complete).toBe(true);
+    expect(cache.size).toBe(plan.rows);
+    const cached = [...cache.rows()];
+    expect(cached).toEqual(reread.map((r) => ({ ...r })));
+    expect(cached[0]).toMatchObject({
+      currency: 'USD',
+      amountMinor: 1000n,
+      refundMinor: 250n,
+      refund_amount: '2.50',
+    });
+    expect(cached[2]).toMatchObject({
+      line: 5,
+      amountMinor: 1500n,
+      refundMinor: 250n,
+      refund_reason: 'multi\nline',
+    });
+  });
+
+  it('gives review and capture rows exactly as reading the file again would', async () => {
+    for (const [op, text] of [
+      ['review', 'transaction_id,order_no,currency,amount,review_flag\nT1,O1,EUR,5,1\nT2,O2,EUR,6.10,0\n'],
+      ['capture', 'transaction_id,order_no,currency,amount,extra\nT1,O1,USD,5,\nT2,O2,USD,7.00,x\n'],
+    ] as const) {
+      const { cache, reread } = await bothWays(op, text);
+      expect([...cache.rows()], op).toEqual(reread.map((r) => ({ ...r })));
+    }
+  });
+
+  it('drops everything beyond its budget, or when a cell holds its separator', async () => {
+    const rows = Array.from({ length: 50 }, (_, i) => `T${i},O${i},USD,10.00,1.00,r\n`).join('');
+    const head = 'transaction_id,order_no,currency,amount,refund_amount,refund_reason\n';
+    const small = await bothWays('refund', head + rows, 500);
+    expect(small.cache.complete).toBe(false);
+    expect(small.cache.size).toBe(0);
+    expect(() => [...small.cache.rows()]).toThrow();
+    const nul = await bothWays('refund', `${head}T1,O1,USD,10.00,1.00,"a\u0000b"\n`);
+    expect(nul.cache.complete).toBe(false);
+  });
+});
