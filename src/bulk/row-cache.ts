@@ -48,13 +48,17 @@ export class RowCache {
       row.review_flag ?? '',
       ...cells,
     ];
-    for (const p of parts) {
-      if (p.includes(SEP)) return this.drop();
+    if (parts.some((p) => p.includes(SEP))) {
+      this.drop();
+      return;
     }
     // Rows without a refund keep '' and are told apart by refundMinor below.
     const text = (row.refund_amount === undefined ? '\u0001' : '') + parts.join(SEP);
     this.chars += text.length;
-    if (this.chars > this.budget) return this.drop();
+    if (this.chars > this.budget) {
+      this.drop();
+      return;
+    }
     this.packed.push(text);
   }
 
