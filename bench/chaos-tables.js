@@ -41,7 +41,7 @@ for (const c of [crash, sigint]) {
   out.push(
     `\n${c.signal ?? 'SIGKILL'} campaign: ${c.rows} rows, seed ${c.seed}, refund latency ${c.latencyMs} ms.\n`,
   );
-  out.push(`| # | ${c.signal ?? 'SIGKILL'} after (ms) | exit | refunds committed by then |`);
+  out.push(`| # | ${c.signal ?? 'SIGKILL'} sent | exit | refunds committed by then |`);
   out.push('| --- | --- | --- | --- |');
   c.killMoments.forEach((ms, i) => {
     out.push(`| ${i + 1} | ${ms} | ${c.exitCodes[i]} | ${c.ledgerAtKill?.[i] ?? 'n/a'} |`);

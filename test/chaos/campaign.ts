@@ -109,13 +109,20 @@ export function refundRun(
   home: string,
   file: string,
   out: string,
-  opts: { resume: boolean; extraArgs?: string[]; killAfterMs?: number; killSignal?: NodeJS.Signals },
+  opts: {
+    resume: boolean;
+    extraArgs?: string[];
+    killAfterMs?: number;
+    killWhen?: (exited: () => boolean) => Promise<void>;
+    killSignal?: NodeJS.Signals;
+  },
 ): Promise<RunResult> {
   const args = ['refund', '--file', file, '--yes', '--out', out, ...(opts.extraArgs ?? [])];
   if (opts.resume) args.push('--resume');
   return runPayops(args, {
     env: payopsEnv(sandbox.url, home),
     killAfterMs: opts.killAfterMs,
+    killWhen: opts.killWhen,
     killSignal: opts.killSignal,
   });
 }

@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type Attempt, checkInvariants, finished, prepareRefundFile, refundRun } from './campaign.js';
 import { FULL, prng, TestSandbox, tempDir } from './support.js';
@@ -67,15 +68,39 @@ async function interruptCampaign(signal: NodeJS.Signals, count: number, rows: nu
     const out = join(dir.path, 'results.csv');
     await sandbox.faults({ mode: 'none', latency_ms: LATENCY_MS, paths: ['/v1/refund'] });
 
-    // A quarter of the kills land in the first 250 ms (start-up, parsing, validation, journal
-    // creation), the rest anywhere in the next 1.2 s (sending, journaling, reconciling).
+    // Moments spread over the whole run: a quarter by time, in the first 400 ms of a process
+    // (start-up, parsing, validation, journal creation, reconciling what the last one left), the rest
+    // by progress — as soon as the gateway has committed the next of a sorted list of random refund
+    // counts (plus up to 30 ms), i.e. with requests in flight, anywhere from the first to the last.
+    const refundable = planned.filter((p) => p.refundable).length;
+    const targets = Array.from({ length: count }, () => Math.floor(random() * refundable * 0.95)).sort(
+      (a, b) => a - b,
+    );
+    const ledgerCount = async () => JSON.parse(await sandbox.admin('health')).ledger as number;
     let kills = 0;
     const ledgerAtKill: number[] = [];
+    const moments: string[] = [];
     let last: Awaited<ReturnType<typeof refundRun>> | undefined;
     while (kills < count && attempts.length < count * 3) {
-      const killAfterMs = Math.round(random() < 0.25 ? 20 + random() * 230 : 250 + random() * 1200);
+      const byTime = random() < 0.25 || targets.length === 0;
+      const killAfterMs = byTime ? Math.round(20 + random() * 380) : undefined;
+      const target = byTime ? undefined : targets.shift()!;
+      const jitter = Math.round(random() * 30);
+      const killWhen =
+        target === undefined
+          ? undefined
+          : async (exited: () => boolean) => {
+              while (!exited() && (await ledgerCount()) < target) await sleep(5);
+              await sleep(jitter);
+            };
       const resume = attempts.length > 0;
-      last = await refundRun(sandbox, dir.path, file, out, { resume, killAfterMs, killSignal: signal });
+      last = await refundRun(sandbox, dir.path, file, out, {
+        resume,
+        killAfterMs,
+        killWhen,
+        killSignal: signal,
+      });
+      moments.push(byTime ? `${killAfterMs} ms` : `at ${target} refunds +${jitter} ms`);
       stderrs.push(last.stderr);
       attempts.push({
         resume,
@@ -121,7 +146,7 @@ async function interruptCampaign(signal: NodeJS.Signals, count: number, rows: nu
       kills,
       attempts: attempts.length,
       latencyMs: LATENCY_MS,
-      killMoments: attempts.filter((a) => a.killed).map((a) => a.killAfterMs),
+      killMoments: moments.filter((_, i) => attempts[i]?.killed),
       ledgerAtKill,
       journalRecords: journalRecordTypes(dir.path),
       exitCodes: attempts.map((a) => a.code ?? a.signal),

@@ -32,6 +32,8 @@ export interface RunOptions {
   cwd?: string;
   /** Send `killSignal` (default SIGKILL) this many ms after spawn (crash campaign). */
   killAfterMs?: number;
+  /** Or when this resolves (it is told whether the process has exited meanwhile). */
+  killWhen?: (exited: () => boolean) => Promise<void>;
   killSignal?: NodeJS.Signals;
   /** Safety net: SIGKILL after this long and report it; default 120 s. */
   timeoutMs?: number;
@@ -58,9 +60,21 @@ export function runPayops(args: string[], opts: RunOptions): Promise<RunResult> 
             killed = child.exitCode === null;
             child.kill(opts.killSignal ?? 'SIGKILL');
           }, opts.killAfterMs);
+    let exited = false;
+    void opts
+      .killWhen?.(() => exited)
+      .then(() => {
+        if (exited) return;
+        killed = true;
+        child.kill(opts.killSignal ?? 'SIGKILL');
+      });
     const safety = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 120_000);
     child.on('error', reject);
+    child.on('exit', () => {
+      exited = true;
+    });
     child.on('close', (code, signal) => {
+      exited = true;
       clearTimeout(kill);
       clearTimeout(safety);
       resolve({
