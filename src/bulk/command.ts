@@ -225,6 +225,8 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
 
   await confirmRun(ctx, confirmQuestion(view));
   const client = await ctx.client();
+  // Opened before the run exists: an --out that cannot be written leaves no half-started run.
+  const sink = await openSink(ctx, op, plan);
 
   let journal: RunJournal;
   if (resumeFrom) {
@@ -235,7 +237,7 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
   } else {
     journal = await startRun(ctx, state, plan, runId, config, identity, client, Boolean(inline));
   }
-  return execute(ctx, { op, plan, journal, client, config, prior, cache });
+  return execute(ctx, { op, plan, journal, client, config, prior, cache, sink });
 }
 
 function planView(
@@ -340,12 +342,22 @@ interface ExecuteArgs {
   prior: FoldedRun | undefined;
   /** Pass 1's rows, when they all fit: pass 2 then reads nothing. */
   cache?: RowCache | undefined;
+  sink: OpenedSink;
+}
+
+interface OpenedSink {
+  layout: ReturnType<typeof resultLayout>;
+  sink: Awaited<ReturnType<typeof openResultSink>>;
+}
+
+async function openSink(ctx: Context, op: BatchOperation, plan: BulkPlan): Promise<OpenedSink> {
+  const layout = resultLayout(op, plan.columns);
+  return { layout, sink: await openResultSink(ctx, layout.columns, layout.tableColumns) };
 }
 
 async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
   const { op, plan, journal } = a;
-  const layout = resultLayout(op, plan.columns);
-  const sink = await openResultSink(ctx, layout.columns, layout.tableColumns);
+  const { layout, sink } = a.sink;
   const totals = newTotals();
   const progress = await startProgress(ctx, plan.rows, op);
   let interrupted = false;
@@ -536,6 +548,7 @@ export async function resumeRun(ctx: Context, runId: string): Promise<number> {
   if (ctx.globals.dryRun) return ExitCode.ok;
   await confirmRun(ctx, confirmQuestion(view));
   const client = await ctx.client();
+  const sink = await openSink(ctx, op, plan);
   const opened = await openRun(state, runId);
   await opened.journal.append({ type: 'resumed', pid: process.pid });
   return execute(ctx, {
@@ -546,5 +559,6 @@ export async function resumeRun(ctx: Context, runId: string): Promise<number> {
     config,
     prior: foldRecords(opened.records),
     cache,
+    sink,
   });
 }

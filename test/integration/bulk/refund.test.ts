@@ -99,6 +99,21 @@ describe('refund from a CSV file', () => {
     expect((await gw.ledger()).length).toBe(4);
   });
 
+  it('an --out that cannot be written stops before the run exists (exit 2, nothing sent)', async () => {
+    const orders = await gw.createOrders(2);
+    const file = writeCsv(join(dir, 'r.csv'), REFUND_HEADER, refundRows(orders));
+    const bad = await payops(['refund', '--file', file, '--yes', '--out', join(dir, 'no', 'such', 'x.csv')], {
+      env: gw.env(dir),
+    });
+    expect(bad.code, bad.stderr).toBe(2);
+    expect(bad.stderr).toMatch(/cannot write/);
+    expect(await gw.ledger()).toEqual([]);
+    const good = await payops(['refund', '--file', file, '--yes', '--out', join(dir, 'ok.csv')], {
+      env: gw.env(dir),
+    });
+    expect(good.code, good.stderr).toBe(0);
+  });
+
   it('--dry-run prints the plan and sends nothing, writes no journal', async () => {
     const orders = await gw.createOrders(120);
     const file = writeCsv(join(dir, 'r.csv'), REFUND_HEADER, refundRows(orders));
