@@ -65,7 +65,11 @@ export function planLines(v: PlanView): string[] {
 
 export function confirmQuestion(v: PlanView): string {
   const { plan } = v;
-  return `${v.resume ? 'Resume and ' : ''}${VERB[plan.op]} ${n(plan.rows)} order${plan.rows === 1 ? '' : 's'} (${formatMoneyTotals(plan.moving)}) at ${v.sandbox ? 'the sandbox' : v.baseUrl}?`;
+  const verb = VERB[plan.op];
+  const what = `${n(plan.rows)} order${plan.rows === 1 ? '' : 's'} (${formatMoneyTotals(plan.moving)}) at ${v.sandbox ? 'the sandbox' : v.baseUrl}?`;
+  return v.resume
+    ? `Resume run ${v.runId} and ${verb} the rest of ${what}`
+    : `${verb[0]!.toUpperCase()}${verb.slice(1)} ${what}`;
 }
 
 const LABEL: Record<Outcome, string> = {
