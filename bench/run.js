@@ -649,6 +649,10 @@ async function main() {
 
   const { rows, growthRows, targets } = tables(results);
   results.targets = targets;
+  results.markdown = {
+    table: renderMarkdown(rows),
+    growth: growthRows.length > 1 ? renderMarkdown(growthRows) : '',
+  };
   writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
   const m = results.machine;
   const head = `payops bench — ${m.nproc} cores ${m.cpu}, node ${m.node}, ${results.date}`;
