@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Markdown tables of the last chaos campaign (the JSON summaries test/chaos writes to the temp dir),
+// Markdown tables of the last chaos campaign (the JSON summaries test/chaos writes to CHAOS_SUMMARY_DIR,
+// default the temp dir),
 // for docs/reliability.md:   CHAOS_SCALE=full npm run test:chaos && node bench/chaos-tables.js
 // A case is summarised only after all its invariants held, hence "0" duplicate money movements.
 import { readFileSync } from 'node:fs';
@@ -8,7 +9,7 @@ import { join } from 'node:path';
 
 const read = (name) => {
   try {
-    return JSON.parse(readFileSync(join(tmpdir(), name), 'utf8'));
+    return JSON.parse(readFileSync(join(process.env.CHAOS_SUMMARY_DIR ?? tmpdir(), name), 'utf8'));
   } catch {
     return undefined;
   }

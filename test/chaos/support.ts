@@ -13,6 +13,9 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const BIN = join(ROOT, 'bin/payops.js');
 export const SIGN_KEY = 'sandbox-sign-key';
 
+/** Where the campaigns leave their JSON summaries (bench/chaos-tables.js reads them); default the temp dir. */
+export const SUMMARY_DIR = process.env.CHAOS_SUMMARY_DIR ?? tmpdir();
+
 /** `small` (default, CI) or `full` (the documented run): CHAOS_SCALE=full npm run test:chaos. */
 export const FULL = process.env.CHAOS_SCALE === 'full';
 
