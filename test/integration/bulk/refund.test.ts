@@ -1,8 +1,8 @@
 // `payops refund|capture|cancel|review` end to end: the real binary against a sandbox in this process.
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../helpers/run-cli.js';
 import {
   expectHonest,
@@ -27,6 +27,9 @@ afterAll(async () => {
 beforeEach(async () => {
   await gw.reset();
   dir = tempDir();
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('refund from a CSV file', () => {

@@ -1,8 +1,9 @@
 // Never twice: every sandbox fault mode, SIGKILL at several moments, and SIGINT — each followed by
 // --resume until the run is over — must end with each order refunded at most once and every row's
 // outcome matching the ledger.
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   expectHonest,
   Gateway,
@@ -28,6 +29,9 @@ afterAll(async () => {
 beforeEach(async () => {
   await gw.reset();
   dir = tempDir();
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
 });
 
 const over = (r: Result) => r.code === 0 || r.code === 1;
