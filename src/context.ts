@@ -50,6 +50,11 @@ export interface Logger {
   verbose(message: string): void;
   /** --debug only. Callers must pass already-redacted text. */
   debug(message: string): void;
+  /**
+   * False when debug() would print nothing, so hot paths can skip building (redacting) the message.
+   * Loggers that leave it undefined are treated as enabled.
+   */
+  readonly debugEnabled?: boolean;
 }
 
 export interface Context {
@@ -110,6 +115,7 @@ export function createLogger(io: Io, globals: GlobalOptions, secrets: readonly s
     debug: (m) => {
       if (globals.debug) line(m);
     },
+    debugEnabled: Boolean(globals.debug),
   };
 }
 

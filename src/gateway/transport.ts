@@ -111,6 +111,8 @@ export async function createTransport(opts: TransportOptions = {}): Promise<Tran
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const random = opts.random ?? Math.random;
   const log = opts.log;
+  // Redacting bodies costs as much as signing them: do it only when --debug will print it.
+  const debugLog = log && log.debugEnabled !== false ? log : undefined;
   const ua = userAgent();
   const agentOptions = {
     connect: { timeout: timeoutMs },
@@ -172,8 +174,8 @@ export async function createTransport(opts: TransportOptions = {}): Promise<Tran
   async function request(req: TransportRequest): Promise<TransportResponse> {
     const dispatcher = dispatcherFor(req.origin);
     const method = req.method ?? 'POST';
-    if (log && req.body !== undefined)
-      log.debug(`> ${method} ${req.path} ${redactWireBody(req.body, req.contentType)}`);
+    if (debugLog && req.body !== undefined)
+      debugLog.debug(`> ${method} ${req.path} ${redactWireBody(req.body, req.contentType)}`);
     const started = performance.now();
     for (let attempt = 1; ; attempt++) {
       // Stopped between attempts: this attempt sends nothing, and earlier ones never reached the server.
@@ -195,7 +197,7 @@ export async function createTransport(opts: TransportOptions = {}): Promise<Tran
         log?.verbose(
           `${method} ${req.path} → ${res.status} (${ms} ms${attempt > 1 ? `, attempt ${attempt}` : ''})`,
         );
-        if (log) log.debug(`< ${res.status} ${redactWireBody(res.body, res.headers['content-type'])}`);
+        if (debugLog) debugLog.debug(`< ${res.status} ${redactWireBody(res.body, res.headers['content-type'])}`);
         if (retryableStatus(res.status, req.kind) && canRetry) {
           const wait = retryAfterMs(res.headers['retry-after'], policy) ?? backoffMs(attempt, policy, random);
           log?.verbose(`retrying ${req.path} in ${wait} ms (HTTP ${res.status})`);
