@@ -88,7 +88,10 @@ function emitOrdered(path: string, value: unknown, top: boolean, out: string[]):
         const at = keys.indexOf(SIGNATURE_FIELD);
         if (at >= 0) keys.splice(at, 1);
       }
-      keys.sort(compareUtf8);
+      // The built-in sort (UTF-16 order) is several times faster than a comparator and equals byte
+      // order unless a key holds a surrogate or U+E000–U+FFFF character; only then pay for compareUtf8.
+      keys.sort();
+      if (keys.some(hasHighCodeUnit)) keys.sort(compareUtf8);
       for (let j = 0; j < keys.length; j++) {
         const key = keys[j]!;
         const child = obj[key];
@@ -103,6 +106,11 @@ function emitOrdered(path: string, value: unknown, top: boolean, out: string[]):
     default:
       throw new TypeError(`cannot sign a ${typeof value} at ${path}`);
   }
+}
+
+const HIGH_CODE_UNIT = /[\uD800-\uFFFF]/;
+function hasHighCodeUnit(key: string): boolean {
+  return HIGH_CODE_UNIT.test(key);
 }
 
 /** 0..n-1 in the byte order of `i]`: 0, 10, 11, …, 19, 1, 20, …, 2, … */
