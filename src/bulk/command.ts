@@ -438,13 +438,8 @@ async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
 async function headerOf(ctx: Context, runId: string): Promise<{ state: string; header: RunHeader }> {
   const state = stateDir(ctx.io.env);
   const { header } = await readRun(state, runId);
-  if (!['capture', 'cancel', 'review', 'refund'].includes(header.op)) {
-    throw new UsageError(`run ${runId} is a ${header.op} run, not a bulk order run`, {
-      hint:
-        header.op === 'payout'
-          ? 'its results are in its journal; re-run the payout with --resume'
-          : undefined,
-    });
+  if (!['capture', 'cancel', 'review', 'refund', 'payout'].includes(header.op)) {
+    throw new UsageError(`run ${runId} is a ${header.op} run, which payops runs cannot show or resume`);
   }
   return { state, header };
 }
@@ -452,6 +447,7 @@ async function headerOf(ctx: Context, runId: string): Promise<{ state: string; h
 /** Results of a run regenerated from its journal and its input snapshot; sends nothing. */
 export async function showRun(ctx: Context, runId: string): Promise<number> {
   const { state, header } = await headerOf(ctx, runId);
+  if (header.op === 'payout') return (await import('../payout/runs.js')).showPayoutRun(ctx, runId);
   const op = header.op as BatchOperation;
   const { records } = await readRun(state, runId);
   const folded = foldRecords(records);
@@ -495,6 +491,7 @@ export async function showRun(ctx: Context, runId: string): Promise<number> {
 /** `payops runs resume ID`: continue a run against the same gateway, from its own input snapshot. */
 export async function resumeRun(ctx: Context, runId: string): Promise<number> {
   const { state, header } = await headerOf(ctx, runId);
+  if (header.op === 'payout') return (await import('../payout/runs.js')).resumePayoutRun(ctx, runId);
   const op = header.op as BatchOperation;
   const config = await ctx.config();
   assertMayMoveMoney(config, `payops runs resume (${op})`);

@@ -185,6 +185,36 @@ describe('payout', { timeout: 90_000 }, () => {
     expect(nothingLeft.code).toBe(2);
   });
 
+  it('payops runs show and runs resume ID work on payout runs', async () => {
+    await admin(sandbox.url, '/_sandbox/reset', {});
+    const home = tempDir();
+    const file = copySample('payouts.csv');
+    await setFaults(sandbox.url, { mode: 'drop_after_commit', rate: 1, paths: ['/v1/payout'] });
+    try {
+      const lost = await runCli(['--yes', 'payout', '--file', file], { env: sandbox.env, home });
+      expect(lost.code, lost.stderr).toBe(3);
+    } finally {
+      await setFaults(sandbox.url, { mode: 'none' });
+    }
+    const [runId] = readdirSync(join(home, 'state', 'runs'));
+    const shown = await runCli(['--output', 'json', 'runs', 'show', runId!], { env: sandbox.env, home });
+    expect(shown.code, shown.stderr).toBe(3);
+    expect(JSON.parse(shown.stdout).map((r: { outcome: string }) => r.outcome)).toEqual([
+      'unknown',
+      'unknown',
+      'unknown',
+    ]);
+    const resumed = await runCli(['--yes', '--output', 'json', 'runs', 'resume', runId!], {
+      env: sandbox.env,
+      home,
+    });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(JSON.parse(resumed.stdout).every((r: { outcome: string }) => r.outcome === 'completed')).toBe(
+      true,
+    );
+    expect(await payouts()).toHaveLength(3);
+  });
+
   it('Ctrl-C stops after the payouts in flight (exit 130); --resume sends the rest once', async () => {
     await admin(sandbox.url, '/_sandbox/reset', {});
     const home = tempDir();
