@@ -15,6 +15,7 @@ import { registerRuns } from './commands/runs.js';
 import { registerSandbox } from './commands/sandbox.js';
 import { createContext, type GlobalOptions, type Io, processIo } from './context.js';
 import { ExitCode, exitCodeFor, isCommanderError } from './errors.js';
+import { redactText } from './output/redact.js';
 import { reportError } from './output/report-error.js';
 import { readVersion } from './version.js';
 
@@ -52,7 +53,7 @@ export function buildProgram(io: Io, app: App): Command {
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
-      writeErr: (s) => io.stderr.write(s),
+      writeErr: (s) => io.stderr.write(redactText(s)),
     })
     .exitOverride();
 
@@ -70,7 +71,11 @@ export function buildProgram(io: Io, app: App): Command {
   // Subcommands inherit the output settings and the exit override.
   for (const cmd of allCommands(program)) {
     cmd.exitOverride();
-    cmd.configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
+    // Usage errors echo the offending argument: never echo a card number typed in the wrong place.
+    cmd.configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(redactText(s)),
+    });
     cmd.showHelpAfterError('(run with --help for usage)');
   }
   return program;

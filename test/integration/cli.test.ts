@@ -38,6 +38,15 @@ describe('payops command line', () => {
     for (const name of COMMANDS) expect(r.stdout).toMatch(new RegExp(`^  ${name}\\b`, 'm'));
   });
 
+  it('never echoes a card number typed where a command or option was expected', async () => {
+    for (const args of [['4242424242424242'], ['query', '--bogus', '4000000000000002']]) {
+      const r = await runCli(args);
+      expect(r.code).toBe(2);
+      expect(r.stderr).not.toMatch(/4242424242424242|4000000000000002/);
+      expect(r.stderr).toMatch(/424242\*{6}4242|unknown option/);
+    }
+  });
+
   it('has no colour codes when not on a terminal, or with NO_COLOR', async () => {
     for (const env of [{}, { NO_COLOR: '1' }]) {
       const r = await runCli(['call', '/v1/capture', '--data', 'x'], { env });
