@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config';
 // One file at a time: each drives a sandbox and the real binary, and the machine has two cores.
 export default defineConfig({
   test: {
+    globalSetup: ['test/global-setup.ts'],
     include: ['test/chaos/**/*.test.ts'],
     testTimeout: 1_800_000,
     hookTimeout: 60_000,

@@ -2,6 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    globalSetup: ['test/global-setup.ts'],
     include: ['test/**/*.test.ts'],
     exclude: ['test/chaos/**', 'node_modules/**'],
     testTimeout: 30_000,
