@@ -72,7 +72,7 @@ async function interruptCampaign(signal: NodeJS.Signals, count: number, rows: nu
     // by progress — as soon as the gateway has committed the next of a sorted list of random refund
     // counts (plus up to 30 ms), i.e. with requests in flight, anywhere from the first to the last.
     const refundable = planned.filter((p) => p.refundable).length;
-    const targets = Array.from({ length: count }, () => Math.floor(random() * refundable * 0.95)).sort(
+    const targets = Array.from({ length: count * 2 }, () => Math.floor(random() * refundable * 0.95)).sort(
       (a, b) => a - b,
     );
     const ledgerCount = async () => JSON.parse(await sandbox.admin('health')).ledger as number;
@@ -81,6 +81,9 @@ async function interruptCampaign(signal: NodeJS.Signals, count: number, rows: nu
     const moments: string[] = [];
     let last: Awaited<ReturnType<typeof refundRun>> | undefined;
     while (kills < count && attempts.length < count * 3) {
+      // A target the previous process already passed would fire at once, i.e. at start-up.
+      const now = await ledgerCount();
+      while (targets.length > 0 && targets[0]! <= now) targets.shift();
       const byTime = random() < 0.25 || targets.length === 0;
       const killAfterMs = byTime ? Math.round(20 + random() * 380) : undefined;
       const target = byTime ? undefined : targets.shift()!;
