@@ -180,18 +180,22 @@ test('the corpus holds at least 40 malformed inputs', () => {
 });
 
 describe('each malformed input: clear error naming the file and field, exit 2, nothing sent, empty ledger', () => {
-  test.each(CASES)('$name ($why)', async (c) => {
-    const { args, input } = argsFor(c, join(home, 'results.csv'));
-    const r = await runPayops(args, { env: payopsEnv(proxy.url, home), input, timeoutMs: 60_000 });
-    const err = r.stderr;
-    expect(r.code, `exit code; stderr:\n${err.slice(0, 2000)}`).toBe(2);
-    expect(err).toContain(basename(c.file));
-    // A CSV problem is located: file:line (line 1 for whole-file problems such as the encoding).
-    if (c.file.endsWith('.csv')) expect(err).toMatch(new RegExp(`${escapeRegExp(basename(c.file))}:\\d+`));
-    for (const word of c.expect) expect(err.toLowerCase()).toContain(word.toLowerCase());
-    expect(err, 'no stack trace without --debug').not.toMatch(/\n\s+at .+:\d+:\d+\)?\n/);
-    expect(err.length, 'a clear error, not a wall of text').toBeLessThan(20_000);
-    expect(proxy.hits, 'requests sent to the gateway').toEqual([]);
-    expect(await sandbox.ledger()).toEqual([]);
-  });
+  test.each(CASES)(
+    '$name ($why)',
+    async (c) => {
+      const { args, input } = argsFor(c, join(home, 'results.csv'));
+      const r = await runPayops(args, { env: payopsEnv(proxy.url, home), input, timeoutMs: 60_000 });
+      const err = r.stderr;
+      expect(r.code, `exit code; stderr:\n${err.slice(0, 2000)}`).toBe(2);
+      expect(err).toContain(basename(c.file));
+      // A CSV problem is located: file:line (line 1 for whole-file problems such as the encoding).
+      if (c.file.endsWith('.csv')) expect(err).toMatch(new RegExp(`${escapeRegExp(basename(c.file))}:\\d+`));
+      for (const word of c.expect) expect(err.toLowerCase()).toContain(word.toLowerCase());
+      expect(err, 'no stack trace without --debug').not.toMatch(/\n\s+at .+:\d+:\d+\)?\n/);
+      expect(err.length, 'a clear error, not a wall of text').toBeLessThan(20_000);
+      expect(proxy.hits, 'requests sent to the gateway').toEqual([]);
+      expect(await sandbox.ledger()).toEqual([]);
+    },
+    90_000,
+  );
 });

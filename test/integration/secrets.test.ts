@@ -123,4 +123,4 @@ test('a full --debug session leaks neither the sign key nor the card number nor 
     search(name, text, isConfig);
   }
   expect(leaks).toEqual([]);
-});
+}, 180_000);
