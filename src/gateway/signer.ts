@@ -96,7 +96,7 @@ function emitOrdered(path: string, value: unknown, top: boolean, out: string[]):
         const key = keys[j]!;
         const child = obj[key];
         const next = keys[j + 1];
-        if (next !== undefined && next.startsWith(key) && typeof child === 'object' && child !== null) {
+        if (next?.startsWith(key) && typeof child === 'object' && child !== null) {
           return false;
         }
         if (!emitOrdered(top ? key : `${path}.${key}`, child, false, out)) return false;

@@ -197,7 +197,8 @@ export async function createTransport(opts: TransportOptions = {}): Promise<Tran
         log?.verbose(
           `${method} ${req.path} → ${res.status} (${ms} ms${attempt > 1 ? `, attempt ${attempt}` : ''})`,
         );
-        if (debugLog) debugLog.debug(`< ${res.status} ${redactWireBody(res.body, res.headers['content-type'])}`);
+        if (debugLog)
+          debugLog.debug(`< ${res.status} ${redactWireBody(res.body, res.headers['content-type'])}`);
         if (retryableStatus(res.status, req.kind) && canRetry) {
           const wait = retryAfterMs(res.headers['retry-after'], policy) ?? backoffMs(attempt, policy, random);
           log?.verbose(`retrying ${req.path} in ${wait} ms (HTTP ${res.status})`);
