@@ -6,6 +6,7 @@ import type { GatewayClient } from '../gateway/client.js';
 import { assertAccepted } from '../gateway/client.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
 import { ENDPOINTS } from '../gateway/endpoints.js';
+import { formatGatewayTime, parseGatewayTime } from '../gateway/time.js';
 import { PAYMENT_STATUS_LABELS } from '../gateway/types.js';
 import { parseAmount } from '../money/amount.js';
 import type { RowOutcome, WireElement } from './types.js';
@@ -25,18 +26,6 @@ export interface ReconcileOptions {
 }
 
 export const DEFAULT_SKEW_MS = 120_000;
-
-/** `YYYYMMDDhhmmss` (UTC) → epoch ms; NaN when malformed. */
-export function gatewayTimeMs(text: string): number {
-  const m = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})$/.exec(text ?? '');
-  if (!m) return Number.NaN;
-  return Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!);
-}
-
-export function toGatewayTime(ms: number): string {
-  const iso = new Date(ms).toISOString();
-  return iso.slice(0, 19).replace(/[-T:]/g, '');
-}
 
 function statusText(code: string): string {
   const label = PAYMENT_STATUS_LABELS[code];
@@ -108,7 +97,7 @@ async function reconcileRefunds(
   const since = Math.floor((earliest - skew) / 1000) * 1000;
   const res = await client.send('refundSearch', {
     transaction_id: ids.join(','),
-    start_date: toGatewayTime(since),
+    start_date: formatGatewayTime(since),
   });
   assertAccepted(res.data, client);
   const records = Array.isArray(res.data.refund_orders) ? res.data.refund_orders : [];
@@ -123,7 +112,7 @@ async function reconcileRefunds(
         String(r.refund_status ?? '1') !== '0' &&
         sameMoney(r.refund_amount, el.refund_amount, el.currency) &&
         (r.refund_reason ?? '') === (el.refund_reason ?? '') &&
-        gatewayTimeMs(r.refund_date) >= notBefore &&
+        (parseGatewayTime(r.refund_date)?.getTime() ?? Number.NaN) >= notBefore &&
         !(r.refund_reference_id && opts.claimed?.has(r.refund_reference_id)),
     );
     if (idx < 0) {

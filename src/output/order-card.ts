@@ -1,8 +1,10 @@
 // The single-order card a support agent reads while the customer waits: status with its label,
 // money, when (local and ISO UTC), 3-D Secure and fraud checks, shopper, delivery, subscription,
 // and the order's refunds. Sections are data (orderCardSections) so they can be tested without a TTY.
+
+import { parseGatewayTime } from '../gateway/time.js';
 import type { OrderRecord, RefundRecord } from '../gateway/types.js';
-import { formatIsoUtc, formatLocal, parseGatewayDate } from '../query/dates.js';
+import { formatIsoUtc, formatLocal } from '../query/dates.js';
 import { moneyText, type StatusLabels, statusText, successText, yesNo } from '../query/labels.js';
 import { type CardSection, renderCard } from './card.js';
 
@@ -23,7 +25,7 @@ function rows(pairs: Array<[string, unknown]>): CardRow[] {
 
 /** `2026-11-21 10:05:00 +01:00 (2026-11-21T09:05:00Z)`, or the gateway's text when it is not a date. */
 export function whenText(gatewayDate: string | undefined): string {
-  const d = parseGatewayDate(gatewayDate);
+  const d = parseGatewayTime(gatewayDate);
   return d ? `${formatLocal(d)}  (${formatIsoUtc(d)})` : text(gatewayDate);
 }
 
@@ -114,7 +116,7 @@ export function renderOrderCard(order: OrderRecord, opts: OrderCardOptions & { c
 }
 
 function refundLine(r: RefundRecord): string {
-  const d = parseGatewayDate(r.refund_date);
+  const d = parseGatewayTime(r.refund_date);
   return [
     moneyText(r.refund_amount, r.currency),
     successText(r.refund_status),
@@ -129,6 +131,6 @@ function refundLine(r: RefundRecord): string {
 /** When the refund settled, if that is known and not the moment it was made. */
 function processedText(r: RefundRecord): string {
   if (text(r.refund_processing_date) === '' || r.refund_processing_date === r.refund_date) return '';
-  const d = parseGatewayDate(r.refund_processing_date);
+  const d = parseGatewayTime(r.refund_processing_date);
   return `processed ${d ? formatLocal(d) : r.refund_processing_date}`;
 }

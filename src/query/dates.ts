@@ -74,29 +74,6 @@ function zoneOffsetMinutes(zone: string): number | undefined {
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 
-/** The gateway's form: `YYYYMMDDhhmmss` in UTC. */
-export function toGatewayDate(d: Date): string {
-  return (
-    pad(d.getUTCFullYear(), 4) +
-    pad(d.getUTCMonth() + 1) +
-    pad(d.getUTCDate()) +
-    pad(d.getUTCHours()) +
-    pad(d.getUTCMinutes()) +
-    pad(d.getUTCSeconds())
-  );
-}
-
-/** A gateway timestamp (`YYYYMMDDhhmmss`, UTC) as a Date; undefined when it is not one. */
-export function parseGatewayDate(text: string | undefined): Date | undefined {
-  const m = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})$/.exec(text ?? '');
-  if (m === null) return undefined;
-  const [y, mo, d, h, mi, s] = m.slice(1).map(Number) as [number, number, number, number, number, number];
-  const date = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
-  return date.getUTCMonth() === mo - 1 && date.getUTCDate() === d && h < 24 && mi < 60 && s < 60
-    ? date
-    : undefined;
-}
-
 /** ISO 8601 in UTC without milliseconds: `2026-11-21T09:05:00Z`. */
 export function formatIsoUtc(d: Date): string {
   return d.toISOString().replace(/\.\d{3}Z$/, 'Z');

@@ -1,8 +1,9 @@
 // Selection → the requests to send: each list cut into chunks of the endpoint's limit, one
 // request per chunk; a range without a list is one request. Order numbers and transaction ids go
 // in separate requests so that "at most N values per request" holds whatever the gateway counts.
+
+import { formatGatewayTime } from '../gateway/time.js';
 import type { SelectionRequest } from '../gateway/types.js';
-import { toGatewayDate } from './dates.js';
 import type { Selection, SelectorField } from './selection.js';
 
 export type SelectionBody = Omit<SelectionRequest, 'merchant_id' | 'account_id' | 'encryption_data'>;
@@ -23,8 +24,8 @@ export function chunk<T>(items: readonly T[], size: number): T[][] {
 
 export function planRequests(sel: Selection, limit: number): PlannedRequest[] {
   const range: SelectionBody = {};
-  if (sel.start) range.start_date = toGatewayDate(sel.start);
-  if (sel.end) range.end_date = toGatewayDate(sel.end);
+  if (sel.start) range.start_date = formatGatewayTime(sel.start);
+  if (sel.end) range.end_date = formatGatewayTime(sel.end);
   const lists: Array<[SelectorField, string[]]> = [
     ['order_no', sel.orderNos],
     ['transaction_id', sel.transactionIds],

@@ -1,8 +1,10 @@
 // Search outcomes → output rows. JSON/CSV rows carry every field the gateway returned, plus
 // `found` and `payment_status_label`; table rows carry the key columns for people.
+
+import { parseGatewayTime } from '../gateway/time.js';
 import type { FraudCheckResult, OrderRecord, RefundRecord } from '../gateway/types.js';
 import type { NotFound } from './arrange.js';
-import { formatLocalShort, parseGatewayDate } from './dates.js';
+import { formatLocalShort } from './dates.js';
 import { moneyText, type StatusLabels, statusLabel, statusText, successText, yesNo } from './labels.js';
 import type { QueryOutcome, RefundSearchOutcome } from './search.js';
 
@@ -57,7 +59,7 @@ export function fraudSummary(checks: readonly FraudCheckResult[] | undefined): s
 }
 
 function localCell(gatewayDate: string | undefined): string {
-  const d = parseGatewayDate(gatewayDate);
+  const d = parseGatewayTime(gatewayDate);
   return d ? formatLocalShort(d) : (gatewayDate ?? '');
 }
 

@@ -2,6 +2,8 @@
 // HTML form), and the sandbox's issuer / hosted pages that complete a pending (1000) order.
 // The full card number and security code are read, checked and dropped: only the masked number
 // is kept.
+
+import { formatGatewayTime } from '../gateway/time.js';
 import { luhnValid, maskPan } from '../output/redact.js';
 import {
   type Account,
@@ -24,7 +26,7 @@ import {
   type Schema,
   schemaProblem,
 } from './fields.js';
-import { compactTime, escapeHtml, respon, type XmlValue } from './render.js';
+import { escapeHtml, respon, type XmlValue } from './render.js';
 import type { Order, OrderDetails } from './store.js';
 
 type Body = Record<string, unknown>;
@@ -404,7 +406,7 @@ function handleCard(ctx: SandboxContext, body: Body): Reply {
           contract_name: typeof sub.contract_name === 'string' ? sub.contract_name : '',
           recurring_id: '',
           period: `${typeof sub.interval_count === 'string' ? sub.interval_count : '1'} ${typeof sub.interval === 'string' ? sub.interval : 'month'}`,
-          time: compactTime(now),
+          time: formatGatewayTime(now),
         }
       : undefined;
   const order = newOrder(

@@ -37,19 +37,6 @@ function pad(n: number, width = 2): string {
   return String(n).padStart(width, '0');
 }
 
-/** YYYYMMDDhhmmss, UTC. */
-export function compactTime(ms: number): string {
-  const d = new Date(ms);
-  return (
-    pad(d.getUTCFullYear(), 4) +
-    pad(d.getUTCMonth() + 1) +
-    pad(d.getUTCDate()) +
-    pad(d.getUTCHours()) +
-    pad(d.getUTCMinutes()) +
-    pad(d.getUTCSeconds())
-  );
-}
-
 /** YYYY-MM-DDThh:mm:ss+0000 (the payout's created_at shape). */
 export function offsetTime(ms: number): string {
   return `${new Date(ms).toISOString().slice(0, 19)}+0000`;

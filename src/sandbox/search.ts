@@ -1,6 +1,7 @@
 // /v1/retrievalTrans (order query) and /v1/retrievalRefund (refund search): form bodies, selection
 // by order_no / transaction_id lists and a transaction_date / refund_date range (design.md §1.2).
 import { ENDPOINTS } from '../gateway/endpoints.js';
+import { formatGatewayTime } from '../gateway/time.js';
 import type { OrderRecord, RefundRecord } from '../gateway/types.js';
 import {
   authenticate,
@@ -11,7 +12,6 @@ import {
   signInPlace,
 } from './context.js';
 import { formatAmount, parseCompactTime, Rejection } from './fields.js';
-import { compactTime } from './render.js';
 import type { Order, Refund } from './store.js';
 
 type Form = Record<string, string>;
@@ -130,7 +130,7 @@ export function orderRecord(ctx: SandboxContext, o: Order): OrderRecord {
     payment_status: o.status,
     query_result: '1',
     is3ds: d?.is3ds ? '1' : '0',
-    transaction_date: compactTime(o.created),
+    transaction_date: formatGatewayTime(o.created),
     website: d?.website ?? '',
     shopper_email: d?.shopper_email ?? '',
     shopper_phone: d?.shopper_phone ?? '',
@@ -229,8 +229,8 @@ function refundRecord(ctx: SandboxContext, o: Order, r: Refund): RefundRecord {
     refund_reference: r.refund_reference,
     refund_reason: r.refund_reason,
     refund_reference_id: r.refund_reference_id,
-    refund_date: compactTime(r.date),
+    refund_date: formatGatewayTime(r.date),
     // Refunds settle at once in the sandbox.
-    refund_processing_date: compactTime(r.date),
+    refund_processing_date: formatGatewayTime(r.date),
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { gatewayTimeMs, reconcile, toGatewayTime } from '../../../src/bulk/reconcile.js';
+import { reconcile } from '../../../src/bulk/reconcile.js';
 import type { GatewayClient } from '../../../src/gateway/client.js';
 
 function el(id: string, refund: string, reason = 'damaged') {
@@ -40,14 +40,6 @@ const rec = (id: string, amount: string, date: string, ref: string, reason = 'da
   refund_reference_id: ref,
   refund_reference: `R-${ref}`,
   refund_status: '1',
-});
-
-describe('gateway times', () => {
-  it('converts YYYYMMDDhhmmss as UTC both ways', () => {
-    expect(gatewayTimeMs('20261122010000')).toBe(Date.parse('2026-11-22T01:00:00Z'));
-    expect(toGatewayTime(Date.parse('2026-11-22T01:02:03.999Z'))).toBe('20261122010203');
-    expect(gatewayTimeMs('2026-11-22')).toBeNaN();
-  });
 });
 
 describe('refund reconciliation', () => {

@@ -1,12 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/errors.js';
 import {
-  formatIsoUtc,
-  formatLocal,
-  parseDateArg,
-  parseGatewayDate,
-  toGatewayDate,
-} from '../../../src/query/dates.js';
+  parseGatewayTime as parseGatewayDate,
+  formatGatewayTime as toGatewayDate,
+} from '../../../src/gateway/time.js';
+import { formatIsoUtc, formatLocal, parseDateArg } from '../../../src/query/dates.js';
 
 const start = { bound: 'start', utc: true, flag: '--from' } as const;
 const end = { bound: 'end', utc: true, flag: '--to' } as const;
