@@ -1,7 +1,8 @@
-// Streaming CSV output on csv-stringify, safe to open in Excel: CRLF line ends, quotes where
-// needed, and text cells that a spreadsheet would run as formulas neutralised (amounts stay numbers).
+// Streaming CSV output, safe to open in Excel: CRLF line ends, quotes where needed, and text cells
+// that a spreadsheet would run as formulas neutralised (amounts stay numbers). The line writer is
+// hand-written: it quotes exactly as csv-stringify does with these options (a cell holding `,`,
+// `"`, CR or LF is quoted, `"` doubled) at a fraction of its cost — it was ~8% of a 100k-row run.
 
-import { stringify } from 'csv-stringify/sync';
 import { cellText, excelSafe } from './sanitize.js';
 import { openSink } from './sink.js';
 
@@ -18,14 +19,29 @@ export interface CsvWriterOptions {
   bom?: boolean;
 }
 
+const NEEDS_QUOTES = /[",\r\n]/;
+const QUOTE = /"/g;
+
+/** One cell's text as written: neutralised for spreadsheets, quoted when it must be. */
+function csvCell(value: unknown): string {
+  let text = cellText(value);
+  if (text === '') return text;
+  // excelSafe only acts on a first character below 'A' or among the full-width = + - @.
+  const first = text.charCodeAt(0);
+  if (first < 0x41 || first >= 0xff0b) text = excelSafe(text);
+  return NEEDS_QUOTES.test(text) ? `"${text.replace(QUOTE, '""')}"` : text;
+}
+
 /** One CSV line (with CRLF) of already-ordered cells, neutralised for spreadsheets. */
 export function csvLine(cells: readonly unknown[]): string {
-  return stringify([cells.map((c) => excelSafe(cellText(c)))], { record_delimiter: 'windows' });
+  let line = '';
+  for (let i = 0; i < cells.length; i++) line += i === 0 ? csvCell(cells[i]) : `,${csvCell(cells[i])}`;
+  return `${line}\r\n`;
 }
 
 /**
  * Write CSV to `dest` (a path, or a stream such as stdout which is left open), header first.
- * Records are buffered into blocks, so a million rows cost a few thousand writes, not a million.
+ * Lines are gathered into blocks, so a million rows cost a few thousand writes, not a million.
  */
 export function createCsvWriter(
   dest: NodeJS.WritableStream | string,
@@ -33,16 +49,19 @@ export function createCsvWriter(
   opts: CsvWriterOptions = {},
 ): CsvWriter {
   const sink = openSink(dest);
-  let pending: unknown[][] = [];
+  let pending = '';
+  let lines = 0;
   const BLOCK = 512;
   const flush = (): Promise<void> | undefined => {
-    if (pending.length === 0) return undefined;
-    const text = stringify(pending, { record_delimiter: 'windows' });
-    pending = [];
+    if (lines === 0) return undefined;
+    const text = pending;
+    pending = '';
+    lines = 0;
     return sink.write(text);
   };
   const header = (opts.bom ? '\uFEFF' : '') + csvLine(columns);
   let started = false;
+  const width = columns.length;
   return {
     ready: sink.ready,
     write(record) {
@@ -50,10 +69,13 @@ export function createCsvWriter(
         started = true;
         sink.write(header);
       }
-      const cells = new Array<string>(columns.length);
-      for (let i = 0; i < columns.length; i++) cells[i] = excelSafe(cellText(record[columns[i]!]));
-      pending.push(cells);
-      return pending.length >= BLOCK ? flush() : undefined;
+      let line = '';
+      for (let i = 0; i < width; i++) {
+        const cell = csvCell(record[columns[i]!]);
+        line += i === 0 ? cell : `,${cell}`;
+      }
+      pending += `${line}\r\n`;
+      return ++lines >= BLOCK ? flush() : undefined;
     },
     async end() {
       if (!started) {

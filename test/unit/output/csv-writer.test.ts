@@ -115,6 +115,11 @@ describe('createCsvWriter', () => {
     await expect(openCsvWriter(join(dir, 'missing', 'x.csv'), ['a'])).rejects.toBeInstanceOf(UsageError);
   });
 
+  it('quotes a cell with a lone line feed or carriage return, so the row stays one record', () => {
+    expect(csvLine(['a\nb', 'c\rd', 'e'])).toBe('"a\nb","c\rd",e\r\n');
+    expect(parse(csvLine(['a\nb', 'c\rd', 'e']))).toEqual([['a\nb', 'c\rd', 'e']]);
+  });
+
   it('csvLine formats one line', () => {
     expect(csvLine(['a', '@x', 1n, undefined])).toBe("a,'@x,1,\r\n");
   });
