@@ -17,9 +17,22 @@ const SIGNATURE_FIELD = 'encryption_data';
 export function canonical(body: SignableBody): string {
   // Fast path: emit pairs already in order, level by level, with no full-path sort. It is exact
   // unless a key that holds an object or array is a prefix of a sibling key; then sort the pairs.
-  const out: string[] = [];
-  if (emitOrdered('', body, true, out)) return out.join('&');
+  const walk: Walk = { out: [], shapeKeys: undefined, shape: undefined };
+  if (emitOrdered('', body, true, walk)) return walk.out.join('&');
   return canonicalBySort(body);
+}
+
+/** Sorted keys of an object, and which of them are a prefix of the next one. */
+interface Shape {
+  sorted: string[];
+  prefixOfNext: boolean[];
+}
+
+/** State of one `canonical` call: the pairs, and the last object shape (batch elements share one). */
+interface Walk {
+  out: string[];
+  shapeKeys: string[] | undefined;
+  shape: Shape | undefined;
 }
 
 /** The reference definition of `canonical`: flatten everything, sort by path bytes. */
@@ -57,55 +70,84 @@ export function compareUtf8(a: string, b: string): number {
  * `[i]`) sorted among themselves give full-path order, except when one key is a prefix of another
  * and the shorter one has children (`a.x` vs `a_b`): then it returns false.
  */
-function emitOrdered(path: string, value: unknown, top: boolean, out: string[]): boolean {
+function emitOrdered(path: string, value: unknown, top: boolean, walk: Walk): boolean {
   if (value === undefined) return true;
   if (value === null) {
-    out.push(`${path}=`);
+    walk.out.push(`${path}=`);
     return true;
   }
   if (Array.isArray(value)) {
     // `[10]` sorts before `[1]` and `[2]` (`0` < `]`): visit indices in that order.
     for (const i of decimalOrder(value.length)) {
-      if (!emitOrdered(`${path}[${i}]`, value[i], false, out)) return false;
+      if (!emitOrdered(`${path}[${i}]`, value[i], false, walk)) return false;
     }
     return true;
   }
   switch (typeof value) {
     case 'string':
-      out.push(`${path}=${value}`);
+      walk.out.push(`${path}=${value}`);
       return true;
     case 'number':
     case 'boolean':
-      out.push(`${path}=${JSON.stringify(value)}`);
+      walk.out.push(`${path}=${JSON.stringify(value)}`);
       return true;
     case 'bigint':
-      out.push(`${path}=${value.toString()}`);
+      walk.out.push(`${path}=${value.toString()}`);
       return true;
     case 'object': {
       const obj = value as Record<string, unknown>;
-      const keys = Object.keys(obj);
-      if (top) {
-        const at = keys.indexOf(SIGNATURE_FIELD);
-        if (at >= 0) keys.splice(at, 1);
-      }
-      // The built-in sort (UTF-16 order) is several times faster than a comparator and equals byte
-      // order unless a key holds a surrogate or U+E000–U+FFFF character; only then pay for compareUtf8.
-      keys.sort();
-      if (keys.some(hasHighCodeUnit)) keys.sort(compareUtf8);
-      for (let j = 0; j < keys.length; j++) {
-        const key = keys[j]!;
+      const { sorted, prefixOfNext } = shapeOf(Object.keys(obj), top, walk);
+      const base = top ? '' : `${path}.`;
+      const out = walk.out;
+      for (let j = 0; j < sorted.length; j++) {
+        const key = sorted[j]!;
         const child = obj[key];
-        const next = keys[j + 1];
-        if (next?.startsWith(key) && typeof child === 'object' && child !== null) {
-          return false;
+        // Strings are nearly every value: pushed here without a call.
+        if (typeof child === 'string') {
+          out.push(`${base}${key}=${child}`);
+          continue;
         }
-        if (!emitOrdered(top ? key : `${path}.${key}`, child, false, out)) return false;
+        if (prefixOfNext[j] && typeof child === 'object' && child !== null) return false;
+        if (!emitOrdered(base + key, child, false, walk)) return false;
       }
       return true;
     }
     default:
       throw new TypeError(`cannot sign a ${typeof value} at ${path}`);
   }
+}
+
+/** The sorted keys of an object; the elements of a batch array share theirs, so it is reused. */
+function shapeOf(keys: string[], top: boolean, walk: Walk): Shape {
+  if (!top) {
+    const last = walk.shapeKeys;
+    if (last !== undefined && last.length === keys.length) {
+      let same = true;
+      for (let i = 0; i < keys.length; i++) {
+        if (last[i] !== keys[i]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return walk.shape!;
+    }
+  }
+  const sorted = keys.slice();
+  if (top) {
+    const at = sorted.indexOf(SIGNATURE_FIELD);
+    if (at >= 0) sorted.splice(at, 1);
+  }
+  // The built-in sort (UTF-16 order) is several times faster than a comparator and equals byte
+  // order unless a key holds a surrogate or U+E000–U+FFFF character; only then pay for compareUtf8.
+  sorted.sort();
+  if (sorted.some(hasHighCodeUnit)) sorted.sort(compareUtf8);
+  const prefixOfNext = sorted.map((key, j) => j + 1 < sorted.length && sorted[j + 1]!.startsWith(key));
+  const shape = { sorted, prefixOfNext };
+  if (!top) {
+    walk.shapeKeys = keys;
+    walk.shape = shape;
+  }
+  return shape;
 }
 
 const HIGH_CODE_UNIT = /[\uD800-\uFFFF]/;
