@@ -19,7 +19,8 @@ for (const name of Object.keys(env))
   if (name.startsWith('PAYOPS_') && name !== 'PAYOPS_HOME') delete env[name];
 
 function step(title, args, expected = [0]) {
-  process.stderr.write(`\n\x1b[1m▶ ${title}\x1b[0m\n$ payops ${args.join(' ')}\n\n`);
+  const bold = process.stderr.isTTY && !process.env.NO_COLOR ? (s) => `\x1b[1m${s}\x1b[0m` : (s) => s;
+  process.stderr.write(`\n${bold(`▶ ${title}`)}\n$ payops ${args.join(' ')}\n\n`);
   const r = spawnSync(process.execPath, [bin, ...args], { cwd: root, env, stdio: 'inherit' });
   if (r.error) throw r.error;
   if (!expected.includes(r.status)) {
