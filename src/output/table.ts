@@ -21,15 +21,26 @@ export function renderTable(
   const head = columns.map(terminalSafe);
   const body = rows.map((r) => columns.map((c) => terminalSafe(r[c] ?? '')));
   const colWidths = fitWidths(head, body, opts.width);
+  const style = opts.color ? { head: ['cyan'], border: ['grey'] } : { head: [], border: [] };
+  // No rule between body rows (a 1,000-row result stays 1,000 lines, not 2,000); cli-table3 draws
+  // the header rule with the same characters, so it is put back by hand below.
   const table = new Table({
     head,
     colWidths,
     wordWrap: true,
     wrapOnWordBoundary: false,
-    style: opts.color ? { head: ['cyan'], border: ['grey'] } : { head: [], border: [] },
+    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
+    style,
   });
   for (const r of body) table.push(r);
-  const text = table.toString();
+  const lines = table.toString().split('\n');
+  if (body.length > 0) {
+    const headerOnly = new Table({ head, colWidths, wordWrap: true, wrapOnWordBoundary: false, style });
+    const headerHeight = headerOnly.toString().split('\n').length - 2;
+    const rule = lines[0]!.replace('┌', '├').replace(/┬/g, '┼').replace('┐', '┤');
+    lines.splice(1 + headerHeight, 0, rule);
+  }
+  const text = lines.join('\n');
   return `${opts.color ? text : stripAnsi(text)}\n`;
 }
 

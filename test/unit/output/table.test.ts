@@ -17,6 +17,19 @@ describe('renderTable', () => {
     expect(text.endsWith('\n')).toBe(true);
   });
 
+  it('rules off the header but not each body row', () => {
+    const many = Array.from({ length: 5 }, (_, i) => ({ id: `T${i}`, amount: '1.00' }));
+    const lines = renderTable(['id', 'amount'], many, { color: false }).trimEnd().split('\n');
+    expect(lines).toHaveLength(1 + 1 + 1 + 5 + 1);
+    expect(lines[2]).toMatch(/^├─+┼─+┤$/);
+    expect(lines.filter((l) => l.startsWith('├'))).toHaveLength(1);
+    // A header wrapped onto several lines is ruled off below its last line.
+    const ids = many.map((r) => ({ transaction_id: r.id, amount: r.amount }));
+    const narrow = renderTable(['transaction_id', 'amount'], ids, { color: false, width: 19 }).split('\n');
+    const rule = narrow.findIndex((l) => l.startsWith('├'));
+    expect(narrow[rule + 1]).toMatch(/T0/);
+  });
+
   it('may colour the header when asked', () => {
     // @colors/colors decides itself whether to emit codes; all we promise is none when color is off.
     const text = renderTable(['a'], [{ a: '1' }], { color: true });
