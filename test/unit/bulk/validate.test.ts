@@ -257,6 +257,26 @@ describe('CrossRowChecker', () => {
     expect(c.size).toBe(2);
   });
 
+  it('keeps amounts and sums above 2^32 minor units exactly', () => {
+    const c = new CrossRowChecker('refund', FILE);
+    const big = { ...base, amount: '50000000.00' }; // 5,000,000,000 minor units
+    expect(c.add(valid('refund', { ...big, refund_amount: '42949672.95', refund_reason: 'a' }, 2))).toEqual(
+      [],
+    );
+    expect(c.add(valid('refund', { ...big, refund_amount: '7050327.05', refund_reason: 'b' }, 3))).toEqual(
+      [],
+    );
+    expect(
+      c.add(valid('refund', { ...big, refund_amount: '0.01', refund_reason: 'c' }, 4))[0]!.message,
+    ).toMatch(/add up to 50000000\.01 with this line/);
+    expect(c.add(valid('refund', { ...big, amount: '50000000.01', refund_amount: '1' }, 5))[0]).toMatchObject(
+      {
+        field: 'amount',
+        message: expect.stringMatching(/amount 50000000\.00, here 50000000\.01/),
+      },
+    );
+  });
+
   it('names the other line when two refunds cross the amount', () => {
     const c = new CrossRowChecker('refund', FILE);
     c.add(valid('refund', { ...base, refund_amount: '6' }, 2));
