@@ -72,5 +72,18 @@ describe('row cache', () => {
     expect(() => [...small.cache.rows()]).toThrow();
     const nul = await bothWays('refund', `${head}T1,O1,USD,10.00,1.00,"a\u0000b"\n`);
     expect(nul.cache.complete).toBe(false);
+    const marker = await bothWays('refund', `${head}T1,O1,USD,10.00,1.00,\u00021\n`);
+    expect(marker.cache.complete).toBe(false);
+  });
+
+  it('keeps cells that repeat a field, differ from it, or hold non-ASCII text exactly', async () => {
+    const text =
+      'transaction_id,order_no,currency,amount,refund_amount,refund_reason,copy,note\n' +
+      'T1,O1,USD,10.00,10.00,"räson ✓",T1,10.00\n' +
+      'T2,O2, usd ,10,1,O2,O2,"1,0"\n' +
+      'T3,O3,EUR,3.00,3.00,,,\n';
+    const { cache, reread } = await bothWays('refund', text);
+    expect(cache.complete).toBe(true);
+    expect([...cache.rows()]).toEqual(reread.map((r) => ({ ...r })));
   });
 });
