@@ -7,6 +7,7 @@ import { createReadStream } from 'node:fs';
 import { pipeline, Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { InputError, type InputProblem } from '../errors.js';
+import { splitQuoteFreeLines } from './csv-fast-lines.js';
 
 export interface CsvRow {
   /** Physical line (1-based) where the record starts, as a spreadsheet user sees it. */
@@ -435,6 +436,7 @@ async function openParser(
     max_record_size: MAX_RECORD_CHARS,
     bom: false,
   });
+  splitQuoteFreeLines(parser, delimiter, MAX_RECORD_CHARS);
   const source = Readable.from(prepend(pre, text), { objectMode: true, highWaterMark: 1 });
   pipeline(source, parser, () => {
     // Errors are read from parser.errored by waitMore, with the line they belong to.

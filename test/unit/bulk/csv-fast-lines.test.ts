@@ -1,0 +1,88 @@
+import { parse } from 'csv-parse';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { splitQuoteFreeLines } from '../../../src/bulk/csv-fast-lines.js';
+
+const MAX = 24;
+
+/** Records and the error code of a csv-parse stream fed `pieces`, with or without the fast path. */
+async function run(pieces: string[], delimiter: string, fast: boolean) {
+  const parser = parse({
+    delimiter,
+    record_delimiter: '\n',
+    skip_empty_lines: false,
+    relax_column_count: true,
+    relax_quotes: true,
+    max_record_size: MAX,
+    bom: false,
+  });
+  if (fast) splitQuoteFreeLines(parser, delimiter, MAX);
+  const records: string[][] = [];
+  parser.on('data', (r: string[]) => records.push(r));
+  const done = new Promise<string | undefined>((resolve) => {
+    parser.on('end', () => resolve(undefined));
+    parser.on('error', (e: { code?: string }) => resolve(e.code ?? 'error'));
+  });
+  for (const p of pieces) parser.write(p);
+  parser.end();
+  const error = await done;
+  return { records, error };
+}
+
+describe('splitQuoteFreeLines', () => {
+  it('gives exactly what csv-parse gives, however the text is cut (property)', async () => {
+    const text = fc.string({
+      unit: fc.constantFrom('a', 'b', ',', ';', '"', '\n', ' ', 'é', '😀'),
+      maxLength: 120,
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        text,
+        fc.array(fc.nat(120), { maxLength: 6 }),
+        fc.constantFrom(',', ';'),
+        async (t, cuts, d) => {
+          const at = [...new Set(cuts.map((c) => Math.min(c, t.length)))].sort((a, b) => a - b);
+          const pieces: string[] = [];
+          let from = 0;
+          for (const c of at) {
+            // Never cut a surrogate pair: the reader writes whole characters.
+            if (c > from && !/[\uDC00-\uDFFF]/.test(t[c] ?? '')) {
+              pieces.push(t.slice(from, c));
+              from = c;
+            }
+          }
+          pieces.push(t.slice(from));
+          const want = await run(pieces, d, false);
+          const got = await run(pieces, d, true);
+          if (want.error === undefined) expect(got).toEqual(want);
+          else {
+            expect(got.error).toBe(want.error);
+            // Records before the error are the same ones (either may have parsed fewer of them).
+            expect(want.records.slice(0, got.records.length)).toEqual(got.records);
+          }
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('splits quote-free lines and hands over at the first quote', async () => {
+    const got = await run(['a,b\nc,', 'd\n\ne,"f\ng",h\ni,j'], ',', true);
+    expect(got).toEqual({
+      records: [['a', 'b'], ['c', 'd'], [''], ['e', 'f\ng', 'h'], ['i', 'j']],
+      error: undefined,
+    });
+  });
+
+  it('leaves an over-long line to csv-parse, which decides about it', async () => {
+    const got = await run(['ok,1\n', `${'x'.repeat(MAX + 5)}\nlater\n`], ',', true);
+    expect(got.records).toEqual([['ok', '1']]);
+    expect(got.error).toBe('CSV_MAX_RECORD_SIZE');
+    for (let n = MAX - 2; n <= MAX + 6; n++) {
+      for (const line of ['x'.repeat(n), `${'x'.repeat(n - 2)},y`]) {
+        const pieces = ['ok,1\n', `${line}\nlater\n`, 'end'];
+        expect(await run(pieces, ',', true), `${n}`).toEqual(await run(pieces, ',', false));
+      }
+    }
+  });
+});
