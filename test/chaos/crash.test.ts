@@ -3,12 +3,12 @@
 // (CHAOS_SEED), printed with the summary so a failure can be replayed.
 // CHAOS_SCALE=full: 20 kills of a 5,000-row run; default (CI): 3 kills of 500 rows. The same with
 // SIGINT (Ctrl-C), which must stop cleanly with exit 130: 10 times full, 2 in CI.
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type Attempt, checkInvariants, finished, prepareRefundFile, refundRun } from './campaign.js';
-import { FULL, prng, SUMMARY_DIR, TestSandbox, tempDir } from './support.js';
+import { FULL, prng, TestSandbox, tempDir, writeSummary } from './support.js';
 
 const ROWS = Number(process.env.CHAOS_CRASH_ROWS ?? (FULL ? 5000 : 500));
 const KILLS = Number(process.env.CHAOS_KILLS ?? (FULL ? 20 : 3));
@@ -155,8 +155,7 @@ async function interruptCampaign(signal: NodeJS.Signals, count: number, rows: nu
       ledgerRefunds: ledger.length,
       seconds: Math.round((performance.now() - started) / 100) / 10,
     };
-    const file2 = join(SUMMARY_DIR, summaryName);
-    writeFileSync(file2, `${JSON.stringify(summary, null, 2)}\n`);
+    const file2 = writeSummary(summaryName, summary);
     console.log(`${signal} campaign summary (${file2}): ${JSON.stringify(summary)}`);
   } catch (err) {
     console.log(`${signal} campaign failed with CHAOS_SEED=${SEED}; attempts: ${JSON.stringify(attempts)}`);

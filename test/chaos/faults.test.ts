@@ -5,7 +5,6 @@
 // new file"). So each case then refunds those rows in follow-up files until none is left, and
 // checks that every order was refunded exactly once over all of them.
 // CHAOS_SCALE=full refunds 2,000 orders per case (the documented run); the default (CI) 200.
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
@@ -18,7 +17,7 @@ import {
   refundRun,
   writeRefundFile,
 } from './campaign.js';
-import { type FaultConfig, FULL, readCsv, SUMMARY_DIR, TestSandbox, tempDir } from './support.js';
+import { type FaultConfig, FULL, readCsv, TestSandbox, tempDir, writeSummary } from './support.js';
 
 const ROWS = Number(process.env.CHAOS_ROWS ?? (FULL ? 2000 : 200));
 /** Resumes with the faults still on; after that they are cleared and a few more are allowed. */
@@ -55,8 +54,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await sandbox?.close();
-  const file = join(SUMMARY_DIR, 'payops-chaos-faults.json');
-  writeFileSync(file, `${JSON.stringify({ rows: ROWS, cases: summary }, null, 2)}\n`);
+  const file = writeSummary('payops-chaos-faults.json', { rows: ROWS, cases: summary });
   console.log(`fault campaign summary (${file}):\n${summary.map((s) => JSON.stringify(s)).join('\n')}`);
 });
 

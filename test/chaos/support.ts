@@ -2,7 +2,7 @@
 // as a child process (always asynchronously — the sandbox may live in this very process), a sandbox
 // on loopback, its admin API, CSV helpers and a seeded PRNG so a failing campaign can be replayed.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +15,14 @@ export const SIGN_KEY = 'sandbox-sign-key';
 
 /** Where the campaigns leave their JSON summaries (bench/chaos-tables.js reads them); default the temp dir. */
 export const SUMMARY_DIR = process.env.CHAOS_SUMMARY_DIR ?? tmpdir();
+
+/** Writes a campaign's JSON summary into SUMMARY_DIR (created when missing); returns its path. */
+export function writeSummary(name: string, data: unknown): string {
+  mkdirSync(SUMMARY_DIR, { recursive: true });
+  const file = join(SUMMARY_DIR, name);
+  writeFileSync(file, `${JSON.stringify(data, null, 2)}\n`);
+  return file;
+}
 
 /** `small` (default, CI) or `full` (the documented run): CHAOS_SCALE=full npm run test:chaos. */
 export const FULL = process.env.CHAOS_SCALE === 'full';
