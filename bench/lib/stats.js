@@ -20,7 +20,7 @@ export const ms = (n) =>
   n === undefined || Number.isNaN(n) ? 'n/a' : n < 100 ? `${n.toFixed(1)} ms` : `${Math.round(n)} ms`;
 export const mb = (kb) => (kb === undefined || Number.isNaN(kb) ? 'n/a' : `${(kb / 1024).toFixed(0)} MB`);
 export const ratio = (r) => (r === undefined || Number.isNaN(r) ? 'n/a' : `${r.toFixed(2)}×`);
-export const pct = (r) => (r === undefined || Number.isNaN(r) ? 'n/a' : `${(r * 100).toFixed(0)} %`);
+export const pct = (r) => (r === undefined || Number.isNaN(r) ? 'n/a' : `${(r * 100).toFixed(1)} %`);
 
 /** Plain-text table: first row is the header; columns padded to their widest cell. */
 export function renderTable(rows) {
