@@ -49,41 +49,40 @@ export class RowCache {
 
   add(row: ValidRow, cells: readonly string[]): void {
     if (this.dropped) return;
-    const parts = [
-      String(row.line),
-      row.transaction_id,
-      row.order_no,
-      row.currency,
-      row.amount,
-      row.refund_amount ?? '',
-      row.refund_reason ?? '',
-      row.review_flag ?? '',
-    ];
-    for (const c of cells) {
-      let k = 1;
-      while (k < FIXED && parts[k] !== c) k++;
-      parts.push(k < FIXED && c !== '' ? REF + k : c);
+    const reason = row.refund_reason ?? '';
+    // Rows without a refund keep '' and are told apart by refundMinor below.
+    let text = `${row.refund_amount === undefined ? '\u0001' : ''}${row.line}${SEP}${row.transaction_id}${SEP}${row.order_no}${SEP}${row.currency}${SEP}${row.amount}${SEP}${row.refund_amount ?? ''}${SEP}${reason}${SEP}${row.review_flag ?? ''}`;
+    // Ids never hold control characters (validation refuses them); the reason and other cells may.
+    let clean = !hasMarker(reason);
+    for (let i = 0; i < cells.length; i++) {
+      const c = cells[i]!;
+      const k = c === '' ? 0 : fieldIndex(row, c);
+      if (k > 0) text += `${SEP}${REF}${k}`;
+      else {
+        if (clean && hasMarker(c)) clean = false;
+        text += SEP + c;
+      }
     }
-    if (hasMarker(row, cells)) {
+    if (!clean) {
       this.drop();
       return;
     }
-    // Rows without a refund keep '' and are told apart by refundMinor below.
-    const text = (row.refund_amount === undefined ? '\u0001' : '') + parts.join(SEP);
-    const size = Buffer.byteLength(text, 'utf8');
+    // At most 3 UTF-8 bytes per UTF-16 unit: room for that means the row fits the page.
+    const room = text.length * 3;
+    let page = this.pages[this.pages.length - 1];
+    if (page === undefined || this.used + room > page.length) {
+      page = Buffer.allocUnsafe(Math.max(PAGE_BYTES, room));
+      this.pages.push(page);
+      this.used = 0;
+    }
+    const start = this.used;
+    const size = page.write(text, start, 'utf8');
     this.bytes += size;
     if (this.bytes > this.budget) {
       this.drop();
       return;
     }
-    let page = this.pages[this.pages.length - 1];
-    if (page === undefined || this.used + size > page.length) {
-      page = Buffer.allocUnsafe(Math.max(PAGE_BYTES, size));
-      this.pages.push(page);
-      this.used = 0;
-    }
-    const start = this.used;
-    this.used += page.write(text, start, 'utf8');
+    this.used += size;
     if (this.count * 3 + 3 > this.spans.length) {
       const grown = new Uint32Array(this.spans.length * 2);
       grown.set(this.spans);
@@ -137,10 +136,19 @@ export class RowCache {
   }
 }
 
-/** A separator or reference marker inside any value would make the packed row ambiguous. */
-function hasMarker(row: ValidRow, cells: readonly string[]): boolean {
-  const bad = (v: string | undefined) => v !== undefined && (v.includes(SEP) || v.includes(REF));
-  if (bad(row.transaction_id) || bad(row.order_no) || bad(row.refund_reason)) return true;
-  for (const c of cells) if (bad(c)) return true;
-  return false;
+/** Which fixed field (1-7) a cell repeats, or 0. */
+function fieldIndex(row: ValidRow, c: string): number {
+  if (c === row.transaction_id) return 1;
+  if (c === row.order_no) return 2;
+  if (c === row.currency) return 3;
+  if (c === row.amount) return 4;
+  if (c === row.refund_amount) return 5;
+  if (c === row.refund_reason) return 6;
+  if (c === row.review_flag) return 7;
+  return 0;
+}
+
+/** A separator or reference marker inside a value would make the packed row ambiguous. */
+function hasMarker(v: string): boolean {
+  return v.includes(SEP) || v.includes(REF);
 }

@@ -198,6 +198,12 @@ export function formatMoneyTotals(totals: Map<string, bigint>): string {
 
 /** Add `minor` to the running total of `currency` in `totals` (normalised code). */
 export function addToTotals(totals: Map<string, bigint>, currency: string, minor: bigint): void {
+  // Keys are normalised codes: a code found as it is needs no normalising copy (three per row).
+  const known = totals.get(currency);
+  if (known !== undefined) {
+    totals.set(currency, known + minor);
+    return;
+  }
   const code = normaliseCurrency(currency);
   totals.set(code, (totals.get(code) ?? 0n) + minor);
 }
