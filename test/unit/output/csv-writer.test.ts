@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/errors.js';
@@ -118,6 +119,21 @@ describe('createCsvWriter', () => {
   it('quotes a cell with a lone line feed or carriage return, so the row stays one record', () => {
     expect(csvLine(['a\nb', 'c\rd', 'e'])).toBe('"a\nb","c\rd",e\r\n');
     expect(parse(csvLine(['a\nb', 'c\rd', 'e']))).toEqual([['a\nb', 'c\rd', 'e']]);
+  });
+
+  it('writes exactly what csv-stringify writes (the reference), for cells without line breaks', () => {
+    // csv-stringify is the oracle here; the hand-written writer only exists for speed.
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.string().filter((v) => !/[\r\n]/.test(v)),
+          { minLength: 1, maxLength: 6 },
+        ),
+        (cells) => {
+          expect(csvLine(cells)).toBe(stringify([cells.map(excelSafe)], { record_delimiter: 'windows' }));
+        },
+      ),
+    );
   });
 
   it('csvLine formats one line', () => {
