@@ -124,7 +124,8 @@ class AmountColumn {
       this.big?.delete(e);
     } else {
       this.pages[p]![e & PAGE_MASK] = LARGE;
-      (this.big ??= new Map()).set(e, v);
+      this.big ??= new Map();
+      this.big.set(e, v);
     }
   }
 }

@@ -33,10 +33,6 @@ export function respon(children: Readonly<Record<string, XmlValue>>): string {
   return `${out}</respon>\n`;
 }
 
-function pad(n: number, width = 2): string {
-  return String(n).padStart(width, '0');
-}
-
 /** YYYY-MM-DDThh:mm:ss+0000 (the payout's created_at shape). */
 export function offsetTime(ms: number): string {
   return `${new Date(ms).toISOString().slice(0, 19)}+0000`;
