@@ -17,6 +17,10 @@ export interface ErrorDetails {
   cause?: unknown;
 }
 
+// The shell (dist/cli.cjs) and the lazily loaded implementations are separate bundles, each with its
+// own copy of these classes, so `instanceof` cannot tell a payops error across them: a brand can.
+const BRAND = Symbol.for('payops.error');
+
 export abstract class PayopsError extends Error {
   abstract readonly exitCode: ExitCodeValue;
   readonly hint: string | undefined;
@@ -24,6 +28,7 @@ export abstract class PayopsError extends Error {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.name = new.target.name;
     this.hint = details.hint;
+    Object.defineProperty(this, BRAND, { value: true });
   }
 }
 
@@ -116,8 +121,13 @@ export class InterruptedError extends PayopsError {
   readonly exitCode = ExitCode.interrupted;
 }
 
+/** True for any payops error, from whichever bundle it was thrown. */
+export function isPayopsError(err: unknown): err is PayopsError {
+  return typeof err === 'object' && err !== null && (err as { [BRAND]?: unknown })[BRAND] === true;
+}
+
 export function exitCodeFor(err: unknown): ExitCodeValue {
-  if (err instanceof PayopsError) return err.exitCode;
+  if (isPayopsError(err)) return err.exitCode;
   // commander's own parse errors are usage errors.
   if (isCommanderError(err)) return ExitCode.usage;
   return ExitCode.gateway;

@@ -1,7 +1,7 @@
 // Renders an error for a person on stderr: what went wrong, where (file:line, field), and what to
 // do next. Stack traces only with --debug.
 import type { Io } from '../context.js';
-import { InputError, PayopsError } from '../errors.js';
+import { type InputError, isPayopsError } from '../errors.js';
 import { redactText } from './redact.js';
 
 const MAX_PROBLEMS_SHOWN = 50;
@@ -11,8 +11,9 @@ export function reportError(err: unknown, io: Io, opts: { debug: boolean; secret
   const lines: string[] = [];
   const message = err instanceof Error ? err.message : String(err);
   lines.push(`error: ${message}`);
-  if (err instanceof InputError) {
-    for (const p of err.problems.slice(0, MAX_PROBLEMS_SHOWN)) {
+  const problems = isPayopsError(err) ? (err as Partial<InputError>).problems : undefined;
+  if (Array.isArray(problems)) {
+    for (const p of problems.slice(0, MAX_PROBLEMS_SHOWN)) {
       const where = [
         p.file && p.line ? `${p.file}:${p.line}` : (p.file ?? (p.line ? `line ${p.line}` : undefined)),
         p.field,
@@ -23,12 +24,12 @@ export function reportError(err: unknown, io: Io, opts: { debug: boolean; secret
         `  ${where ? `${where}: ` : ''}${p.message}${p.expected ? ` (expected ${p.expected})` : ''}`,
       );
     }
-    if (err.problems.length > MAX_PROBLEMS_SHOWN) {
-      lines.push(`  … and ${err.problems.length - MAX_PROBLEMS_SHOWN} more problems`);
+    if (problems.length > MAX_PROBLEMS_SHOWN) {
+      lines.push(`  … and ${problems.length - MAX_PROBLEMS_SHOWN} more problems`);
     }
   }
-  if (err instanceof PayopsError && err.hint) lines.push(`hint: ${err.hint}`);
-  if (!(err instanceof PayopsError) && !opts.debug) {
+  if (isPayopsError(err) && err.hint) lines.push(`hint: ${err.hint}`);
+  if (!isPayopsError(err) && !opts.debug) {
     lines.push('hint: this is unexpected; run again with --debug and report the output');
   }
   if (opts.debug && err instanceof Error && err.stack) lines.push(err.stack);
