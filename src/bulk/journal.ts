@@ -21,11 +21,8 @@ const JOURNAL_VERSION = 1;
 /** Lazily appended records are written once this much text has gathered. */
 const LAZY_FLUSH_CHARS = 256 * 1024;
 
-/** First record of every journal. Operations may add their own fields. */
-export interface RunHeader {
-  type: 'header';
-  v: number;
-  runId: string;
+/** What the caller gives `createRun`; the journal adds type, v, runId and createdAt. */
+export interface NewRunHeader {
   /** What the run does: `refund`, `capture`, `cancel`, `review`, `payout`, … */
   op: string;
   /** Absolute path of the input file, when there is one. */
@@ -40,24 +37,17 @@ export interface RunHeader {
   gatewayIdentity?: string;
   rows?: number;
   chunkSize?: number;
-  /** ISO 8601 UTC. */
-  createdAt: string;
+  /** Operations may add their own fields. */
   [extra: string]: unknown;
 }
 
-/** What the caller gives `createRun`; the journal adds type, v, runId and createdAt. */
-export interface NewRunHeader {
-  op: string;
-  file?: string;
-  sha256?: string;
-  profile?: string;
-  baseUrl?: string;
-  merchantId?: string;
-  accountId?: string;
-  gatewayIdentity?: string;
-  rows?: number;
-  chunkSize?: number;
-  [extra: string]: unknown;
+/** First record of every journal. */
+export interface RunHeader extends NewRunHeader {
+  type: 'header';
+  v: number;
+  runId: string;
+  /** ISO 8601 UTC. */
+  createdAt: string;
 }
 
 /** Any journal record; `type` says which. `at` (ISO 8601) is added by `append` when absent. */
