@@ -1,45 +1,32 @@
 // `payops refund|capture|cancel|review` end to end: the real binary against a sandbox in this process.
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../helpers/run-cli.js';
 import {
   expectHonest,
-  Gateway,
   payops,
   REFUND_HEADER,
   readResults,
   refundRows,
   refundsByTransaction,
-  tempDir,
+  useBulkSuite,
   writeCsv,
 } from './support.js';
 
-let gw: Gateway;
-let dir: string;
-beforeAll(async () => {
-  gw = await Gateway.start();
-});
-afterAll(async () => {
-  await gw?.close();
-});
-beforeEach(async () => {
-  await gw.reset();
-  dir = tempDir();
-});
-afterEach(() => {
-  rmSync(dir, { recursive: true, force: true });
-});
+const suite = useBulkSuite();
 
 describe('refund from a CSV file', () => {
   it('refunds 1,000 orders in 20 requests, each exactly once, results in input order', async () => {
-    const orders = await gw.createOrders(1000);
-    const file = writeCsv(join(dir, 'refunds.csv'), REFUND_HEADER, refundRows(orders));
-    const out = join(dir, 'results.csv');
-    const r = await payops(['refund', '--file', file, '--yes', '--out', out], { env: gw.env(dir) });
+    const orders = await suite.gw.createOrders(1000);
+    const file = writeCsv(join(suite.dir, 'refunds.csv'), REFUND_HEADER, refundRows(orders));
+    const out = join(suite.dir, 'results.csv');
+    const r = await payops(['refund', '--file', file, '--yes', '--out', out], {
+      env: suite.gw.env(suite.dir),
+    });
     expect(r.code, r.stderr).toBe(0);
-    const ledger = await gw.ledger();
+    const ledger = await suite.gw.ledger();
     const byTx = refundsByTransaction(ledger);
     expect(byTx.size).toBe(1000);
     expect([...byTx.values()].every((l) => l.length === 1)).toBe(true);
@@ -52,16 +39,18 @@ describe('refund from a CSV file', () => {
   });
 
   it('reports partial failures per row with the gateway message, extra columns untouched', async () => {
-    const captured = await gw.createOrders(3);
-    const [authorised] = await gw.createOrders(1, '2000');
+    const captured = await suite.gw.createOrders(3);
+    const [authorised] = await suite.gw.createOrders(1, '2000');
     const rows = [
       ...refundRows(captured).map((r, i) => [...r, `=note ${i}`]),
       [...refundRows([authorised!])[0]!, 'x'],
       ['T9999999999', 'ORD-NOPE', 'USD', '1.00', '1.00', 'r', 'y'],
     ];
-    const file = writeCsv(join(dir, 'mixed.csv'), [...REFUND_HEADER, 'Note'], rows);
-    const out = join(dir, 'results.csv');
-    const r = await payops(['refund', '--file', file, '--yes', '--out', out], { env: gw.env(dir) });
+    const file = writeCsv(join(suite.dir, 'mixed.csv'), [...REFUND_HEADER, 'Note'], rows);
+    const out = join(suite.dir, 'results.csv');
+    const r = await payops(['refund', '--file', file, '--yes', '--out', out], {
+      env: suite.gw.env(suite.dir),
+    });
     expect(r.code, r.stderr).toBe(1);
     const results = readResults(out);
     expect(results.map((x) => x.outcome)).toEqual([
@@ -77,92 +66,99 @@ describe('refund from a CSV file', () => {
     expect(results[0]!.Note).toBe("'=note 0");
     expect(results[3]!.Note).toBe('x');
     expect(r.stderr).toMatch(/failed\s+2/);
-    expect(refundsByTransaction(await gw.ledger()).size).toBe(3);
+    expect(refundsByTransaction(await suite.gw.ledger()).size).toBe(3);
   });
 
   it('refuses to run a finished file again, and --force runs it', async () => {
-    const orders = await gw.createOrders(2);
+    const orders = await suite.gw.createOrders(2);
     const file = writeCsv(
-      join(dir, 'r.csv'),
+      join(suite.dir, 'r.csv'),
       REFUND_HEADER,
       refundRows(orders).map((r) => [...r.slice(0, 4), '1.00', 'part']),
     );
-    const first = await payops(['refund', '--file', file, '--yes', '--output', 'csv'], { env: gw.env(dir) });
+    const first = await payops(['refund', '--file', file, '--yes', '--output', 'csv'], {
+      env: suite.gw.env(suite.dir),
+    });
     expect(first.code, first.stderr).toBe(0);
     const runId = /run id: (\S+)/.exec(first.stderr)![1]!;
-    const again = await payops(['refund', '--file', file, '--yes'], { env: gw.env(dir) });
+    const again = await payops(['refund', '--file', file, '--yes'], { env: suite.gw.env(suite.dir) });
     expect(again.code).toBe(2);
     expect(again.stderr).toContain(runId);
     expect(again.stderr).toMatch(/already processed by run .* of \d{4}-\d\d-\d\d/);
-    expect((await gw.ledger()).length).toBe(2);
+    expect((await suite.gw.ledger()).length).toBe(2);
     const forced = await payops(['refund', '--file', file, '--yes', '--force', '--output', 'csv'], {
-      env: gw.env(dir),
+      env: suite.gw.env(suite.dir),
     });
     expect(forced.code, forced.stderr).toBe(0);
-    expect((await gw.ledger()).length).toBe(4);
+    expect((await suite.gw.ledger()).length).toBe(4);
   });
 
   it('an --out that cannot be written stops before the run exists (exit 2, nothing sent)', async () => {
-    const orders = await gw.createOrders(2);
-    const file = writeCsv(join(dir, 'r.csv'), REFUND_HEADER, refundRows(orders));
-    const bad = await payops(['refund', '--file', file, '--yes', '--out', join(dir, 'no', 'such', 'x.csv')], {
-      env: gw.env(dir),
-    });
+    const orders = await suite.gw.createOrders(2);
+    const file = writeCsv(join(suite.dir, 'r.csv'), REFUND_HEADER, refundRows(orders));
+    const bad = await payops(
+      ['refund', '--file', file, '--yes', '--out', join(suite.dir, 'no', 'such', 'x.csv')],
+      {
+        env: suite.gw.env(suite.dir),
+      },
+    );
     expect(bad.code, bad.stderr).toBe(2);
     expect(bad.stderr).toMatch(/cannot write/);
-    expect(await gw.ledger()).toEqual([]);
-    const good = await payops(['refund', '--file', file, '--yes', '--out', join(dir, 'ok.csv')], {
-      env: gw.env(dir),
+    expect(await suite.gw.ledger()).toEqual([]);
+    const good = await payops(['refund', '--file', file, '--yes', '--out', join(suite.dir, 'ok.csv')], {
+      env: suite.gw.env(suite.dir),
     });
     expect(good.code, good.stderr).toBe(0);
   });
 
   it('--dry-run prints the plan and sends nothing, writes no journal', async () => {
-    const orders = await gw.createOrders(120);
-    const file = writeCsv(join(dir, 'r.csv'), REFUND_HEADER, refundRows(orders));
-    const r = await payops(['refund', '--file', file, '--dry-run'], { env: gw.env(dir) });
+    const orders = await suite.gw.createOrders(120);
+    const file = writeCsv(join(suite.dir, 'r.csv'), REFUND_HEADER, refundRows(orders));
+    const r = await payops(['refund', '--file', file, '--dry-run'], { env: suite.gw.env(suite.dir) });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/refund 120 orders .* in 3 requests of up to 50/);
     expect(r.stderr).toMatch(/to refund: USD [\d,]+\.\d\d/);
-    expect(await gw.ledger()).toEqual([]);
-    expect(() => readdirSync(join(dir, 'state', 'runs'))).toThrow();
+    expect(await suite.gw.ledger()).toEqual([]);
+    expect(() => readdirSync(join(suite.dir, 'state', 'runs'))).toThrow();
   });
 
   it('refuses without a terminal and without --yes (exit 2), nothing sent', async () => {
-    const orders = await gw.createOrders(1);
-    const file = writeCsv(join(dir, 'r.csv'), REFUND_HEADER, refundRows(orders));
-    const r = await payops(['refund', '--file', file], { env: gw.env(dir) });
+    const orders = await suite.gw.createOrders(1);
+    const file = writeCsv(join(suite.dir, 'r.csv'), REFUND_HEADER, refundRows(orders));
+    const r = await payops(['refund', '--file', file], { env: suite.gw.env(suite.dir) });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--yes/);
-    expect(await gw.ledger()).toEqual([]);
+    expect(await suite.gw.ledger()).toEqual([]);
   });
 
   it('refuses under a read-only profile (exit 4), before asking anything', async () => {
-    const orders = await gw.createOrders(1);
-    const file = writeCsv(join(dir, 'r.csv'), REFUND_HEADER, refundRows(orders));
+    const orders = await suite.gw.createOrders(1);
+    const file = writeCsv(join(suite.dir, 'r.csv'), REFUND_HEADER, refundRows(orders));
     writeFileSync(
-      join(dir, 'config.json'),
+      join(suite.dir, 'config.json'),
       JSON.stringify({ current: 'ro', profiles: { ro: { read_only: true } } }),
       { mode: 0o600 },
     );
-    const r = await payops(['refund', '--file', file, '--yes'], { env: gw.env(dir) });
+    const r = await payops(['refund', '--file', file, '--yes'], { env: suite.gw.env(suite.dir) });
     expect(r.code, r.stderr).toBe(4);
     expect(r.stderr).toMatch(/read-only/);
-    expect(await gw.ledger()).toEqual([]);
+    expect(await suite.gw.ledger()).toEqual([]);
   });
 
   it('--max-orders and --max-amount refuse a file above them (exit 2)', async () => {
-    const orders = await gw.createOrders(3);
-    const file = writeCsv(join(dir, 'r.csv'), REFUND_HEADER, refundRows(orders));
-    const many = await payops(['refund', '--file', file, '--yes', '--max-orders', '2'], { env: gw.env(dir) });
+    const orders = await suite.gw.createOrders(3);
+    const file = writeCsv(join(suite.dir, 'r.csv'), REFUND_HEADER, refundRows(orders));
+    const many = await payops(['refund', '--file', file, '--yes', '--max-orders', '2'], {
+      env: suite.gw.env(suite.dir),
+    });
     expect(many.code).toBe(2);
     expect(many.stderr).toMatch(/3 orders, more than --max-orders 2/);
     const much = await payops(['refund', '--file', file, '--yes', '--max-amount', 'USD:0.01'], {
-      env: gw.env(dir),
+      env: suite.gw.env(suite.dir),
     });
     expect(much.code).toBe(2);
     expect(much.stderr).toMatch(/more than --max-amount USD 0\.01/);
-    expect(await gw.ledger()).toEqual([]);
+    expect(await suite.gw.ledger()).toEqual([]);
   });
 });
 
@@ -177,41 +173,41 @@ describe('input errors: exit 2, the line, nothing sent', () => {
     ['missing value', 'T1,,USD,10.00,1.00,r', /:2\b.*order_no/],
   ];
   it.each(cases)('%s', async (_name, line, pattern) => {
-    const file = join(dir, 'bad.csv');
+    const file = join(suite.dir, 'bad.csv');
     writeFileSync(file, `${REFUND_HEADER.join(',')}\n${line}\n`);
-    const r = await payops(['refund', '--file', file, '--yes'], { env: gw.env(dir) });
+    const r = await payops(['refund', '--file', file, '--yes'], { env: suite.gw.env(suite.dir) });
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(pattern);
-    expect(await gw.ledger()).toEqual([]);
+    expect(await suite.gw.ledger()).toEqual([]);
   });
 
   it('lists every problem of a file at once, with line numbers', async () => {
-    const file = join(dir, 'bad.csv');
+    const file = join(suite.dir, 'bad.csv');
     writeFileSync(
       file,
       `${REFUND_HEADER.join(',')}\nT1,O1,USD,10.00,4.00,a\nT1,O1,USD,10.00,4.00,a\nT2,O2,USD,10.00,6.00,a\nT2,O2,USD,10.00,6.00,b\n`,
     );
-    const r = await payops(['refund', '--file', file, '--yes'], { env: gw.env(dir) });
+    const r = await payops(['refund', '--file', file, '--yes'], { env: suite.gw.env(suite.dir) });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/bad\.csv:3\b.*duplicate/);
     expect(r.stderr).toMatch(/bad\.csv:5\b.*add up to/);
-    expect(await gw.ledger()).toEqual([]);
+    expect(await suite.gw.ledger()).toEqual([]);
   });
 
   it('a missing column, a review_flag other than 0/1, invalid UTF-8', async () => {
-    const missing = join(dir, 'missing.csv');
+    const missing = join(suite.dir, 'missing.csv');
     writeFileSync(missing, 'transaction_id,order_no,currency\nT1,O1,USD\n');
-    const a = await payops(['refund', '--file', missing, '--yes'], { env: gw.env(dir) });
+    const a = await payops(['refund', '--file', missing, '--yes'], { env: suite.gw.env(suite.dir) });
     expect(a.code).toBe(2);
     expect(a.stderr).toMatch(/missing column/);
 
-    const review = join(dir, 'review.csv');
+    const review = join(suite.dir, 'review.csv');
     writeFileSync(review, 'transaction_id,order_no,currency,amount,review_flag\nT1,O1,USD,10.00,2\n');
-    const b = await payops(['review', '--file', review, '--yes'], { env: gw.env(dir) });
+    const b = await payops(['review', '--file', review, '--yes'], { env: suite.gw.env(suite.dir) });
     expect(b.code).toBe(2);
     expect(b.stderr).toMatch(/review\.csv:2\b.*review_flag/);
 
-    const latin1 = join(dir, 'latin1.csv');
+    const latin1 = join(suite.dir, 'latin1.csv');
     writeFileSync(
       latin1,
       Buffer.concat([
@@ -220,16 +216,16 @@ describe('input errors: exit 2, the line, nothing sent', () => {
         Buffer.from('\n'),
       ]),
     );
-    const c = await payops(['refund', '--file', latin1, '--yes'], { env: gw.env(dir) });
+    const c = await payops(['refund', '--file', latin1, '--yes'], { env: suite.gw.env(suite.dir) });
     expect(c.code).toBe(2);
     expect(c.stderr).toMatch(/latin1\.csv:2\b.*UTF-8/);
-    expect(await gw.ledger()).toEqual([]);
+    expect(await suite.gw.ledger()).toEqual([]);
   });
 });
 
 describe('single order by flags, and the other operations', () => {
   it('refunds one order given by flags and refuses it a second time', async () => {
-    const [o] = await gw.createOrders(1);
+    const [o] = await suite.gw.createOrders(1);
     const args = [
       'refund',
       '--transaction-id',
@@ -248,7 +244,7 @@ describe('single order by flags, and the other operations', () => {
       '--output',
       'json',
     ];
-    const r = await payops(args, { env: gw.env(dir) });
+    const r = await payops(args, { env: suite.gw.env(suite.dir) });
     expect(r.code, r.stderr).toBe(0);
     const [row] = JSON.parse(r.stdout);
     expect(row).toMatchObject({
@@ -256,25 +252,27 @@ describe('single order by flags, and the other operations', () => {
       outcome: 'succeeded',
       refund_amount: '1.00',
     });
-    const again = await payops(args, { env: gw.env(dir) });
+    const again = await payops(args, { env: suite.gw.env(suite.dir) });
     expect(again.code).toBe(2);
-    const bad = await payops([...args.slice(0, 9), '--refund-amount', '1,5', '--yes'], { env: gw.env(dir) });
+    const bad = await payops([...args.slice(0, 9), '--refund-amount', '1,5', '--yes'], {
+      env: suite.gw.env(suite.dir),
+    });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--refund-amount/);
-    expect((await gw.ledger()).length).toBe(1);
+    expect((await suite.gw.ledger()).length).toBe(1);
   });
 
   it('captures, cancels and reviews from CSV files', async () => {
-    const toCapture = await gw.createOrders(3, '2000');
-    const toCancel = await gw.createOrders(2, '2000');
-    const held = await gw.createOrders(2, '2100');
+    const toCapture = await suite.gw.createOrders(3, '2000');
+    const toCancel = await suite.gw.createOrders(2, '2000');
+    const held = await suite.gw.createOrders(2, '2100');
     const plain = (list: typeof toCapture) =>
       list.map((o) => [o.transaction_id, o.order_no, o.currency, o.amount]);
     const head = ['transaction_id', 'order_no', 'currency', 'amount'];
-    const cap = writeCsv(join(dir, 'capture.csv'), head, plain(toCapture));
-    const can = writeCsv(join(dir, 'cancel.csv'), head, plain(toCancel));
+    const cap = writeCsv(join(suite.dir, 'capture.csv'), head, plain(toCapture));
+    const can = writeCsv(join(suite.dir, 'cancel.csv'), head, plain(toCancel));
     const rev = writeCsv(
-      join(dir, 'review.csv'),
+      join(suite.dir, 'review.csv'),
       [...head, 'review_flag'],
       plain(held).map((r, i) => [...r, i === 0 ? '1' : '0']),
     );
@@ -283,10 +281,12 @@ describe('single order by flags, and the other operations', () => {
       ['cancel', can],
       ['review', rev],
     ] as const) {
-      const r = await payops([op, '--file', file, '--yes', '--output', 'csv'], { env: gw.env(dir) });
+      const r = await payops([op, '--file', file, '--yes', '--output', 'csv'], {
+        env: suite.gw.env(suite.dir),
+      });
       expect(r.code, `${op}: ${r.stderr}`).toBe(0);
     }
-    const kinds = (await gw.ledger()).map((e) => e.kind);
+    const kinds = (await suite.gw.ledger()).map((e) => e.kind);
     expect(kinds.filter((k) => k === 'capture')).toHaveLength(3);
     expect(kinds.filter((k) => k === 'cancel')).toHaveLength(2);
     expect(kinds.filter((k) => k === 'review')).toHaveLength(2);
@@ -295,22 +295,24 @@ describe('single order by flags, and the other operations', () => {
 
 describe('runs', () => {
   it('lists runs and shows a run the same as its results file', async () => {
-    const orders = await gw.createOrders(60);
-    const file = writeCsv(join(dir, 'r.csv'), REFUND_HEADER, refundRows(orders));
-    const out = join(dir, 'results.csv');
-    const r = await payops(['refund', '--file', file, '--yes', '--out', out], { env: gw.env(dir) });
+    const orders = await suite.gw.createOrders(60);
+    const file = writeCsv(join(suite.dir, 'r.csv'), REFUND_HEADER, refundRows(orders));
+    const out = join(suite.dir, 'results.csv');
+    const r = await payops(['refund', '--file', file, '--yes', '--out', out], {
+      env: suite.gw.env(suite.dir),
+    });
     expect(r.code, r.stderr).toBe(0);
     const runId = /run id: (\S+)/.exec(r.stderr)![1]!;
-    const list = await payops(['runs', 'list', '--output', 'json'], { env: gw.env(dir) });
+    const list = await payops(['runs', 'list', '--output', 'json'], { env: suite.gw.env(suite.dir) });
     expect(list.code).toBe(0);
     expect(JSON.parse(list.stdout)).toEqual([
       expect.objectContaining({ id: runId, op: 'refund', rows: '60', succeeded: '60', state: 'finished' }),
     ]);
-    const shown = join(dir, 'shown.csv');
-    const show = await payops(['runs', 'show', runId, '--out', shown], { env: gw.env(dir) });
+    const shown = join(suite.dir, 'shown.csv');
+    const show = await payops(['runs', 'show', runId, '--out', shown], { env: suite.gw.env(suite.dir) });
     expect(show.code, show.stderr).toBe(0);
     expect(readFileSync(shown, 'utf8')).toBe(readFileSync(out, 'utf8'));
-    const honest = expectHonest(readResults(shown), await gw.ledger());
+    const honest = expectHonest(readResults(shown), await suite.gw.ledger());
     expect(honest.problems).toEqual([]);
   });
 });
@@ -324,7 +326,7 @@ describe('samples and the demo', () => {
       ['review', 'samples/review.csv'],
     ] as const) {
       const r = await payops(['--sandbox', op, '--file', file, '--yes', '--output', 'json'], {
-        env: gw.env(dir),
+        env: suite.gw.env(suite.dir),
       });
       expect(r.code, `${op}: ${r.stderr}`).toBe(0);
       const rows = JSON.parse(r.stdout) as Array<{ outcome: string }>;
@@ -334,7 +336,7 @@ describe('samples and the demo', () => {
     const bad = await payops(
       ['--sandbox', 'refund', '--file', 'samples/refunds-with-mistakes.csv', '--yes'],
       {
-        env: gw.env(dir),
+        env: suite.gw.env(suite.dir),
       },
     );
     expect(bad.code).toBe(2);
@@ -346,7 +348,7 @@ describe('samples and the demo', () => {
       const r = await new Promise<{ code: number | null; out: string }>((resolve) => {
         const child = spawn(process.execPath, [join(REPO_ROOT, 'scripts', 'demo.js')], {
           cwd: REPO_ROOT,
-          env: { ...gw.env(dir), PAYOPS_HOME: undefined },
+          env: { ...suite.gw.env(suite.dir), PAYOPS_HOME: undefined },
           stdio: ['ignore', 'pipe', 'pipe'],
         });
         let out = '';

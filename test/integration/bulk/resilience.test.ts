@@ -1,12 +1,7 @@
-// Never twice: every sandbox fault mode, SIGKILL at several moments, and SIGINT — each followed by
-// --resume until the run is over — must end with each order refunded at most once and every row's
-// outcome matching the ledger.
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   expectHonest,
-  Gateway,
   intentsWritten,
   payops,
   REFUND_HEADER,
@@ -14,33 +9,19 @@ import {
   readResults,
   refundRows,
   refundsByTransaction,
-  tempDir,
+  useBulkSuite,
   writeCsv,
 } from './support.js';
 
-let gw: Gateway;
-let dir: string;
-beforeAll(async () => {
-  gw = await Gateway.start();
-});
-afterAll(async () => {
-  await gw?.close();
-});
-beforeEach(async () => {
-  await gw.reset();
-  dir = tempDir();
-});
-afterEach(() => {
-  rmSync(dir, { recursive: true, force: true });
-});
+const suite = useBulkSuite();
 
 const over = (r: Result) => r.code === 0 || r.code === 1;
 
 async function refundFile(rows: number, refundable = rows): Promise<{ file: string; ids: string[] }> {
-  const captured = await gw.createOrders(refundable);
-  const authorised = rows > refundable ? await gw.createOrders(rows - refundable, '2000') : [];
+  const captured = await suite.gw.createOrders(refundable);
+  const authorised = rows > refundable ? await suite.gw.createOrders(rows - refundable, '2000') : [];
   const all = [...captured, ...authorised].sort(() => 0);
-  const file = writeCsv(join(dir, 'refunds.csv'), REFUND_HEADER, refundRows(all));
+  const file = writeCsv(join(suite.dir, 'refunds.csv'), REFUND_HEADER, refundRows(all));
   return { file, ids: all.map((o) => o.transaction_id) };
 }
 
@@ -48,27 +29,27 @@ describe('fault modes at rate 0.3, resumed until done', () => {
   const modes = ['error500', 'drop_before_commit', 'drop_after_commit', 'hang', 'garbage', 'bad_signature'];
   it.each(modes)('%s: nothing refunded twice, every outcome matches the ledger', async (mode) => {
     const { file, ids } = await refundFile(300, 290);
-    const out = join(dir, 'results.csv');
+    const out = join(suite.dir, 'results.csv');
     const extra = mode === 'hang' ? ['--timeout', '400'] : [];
-    await gw.faults({ mode, rate: 0.3, seed: 7 });
+    await suite.gw.faults({ mode, rate: 0.3, seed: 7 });
     const codes: Array<number | null> = [];
     let last = await payops(
       ['refund', '--file', file, '--yes', '--out', out, '--concurrency', '2', ...extra],
       {
-        env: gw.env(dir),
+        env: suite.gw.env(suite.dir),
       },
     );
     codes.push(last.code);
     for (let i = 0; i < 6 && !over(last); i++) {
       last = await payops(['refund', '--file', file, '--yes', '--out', out, '--resume', ...extra], {
-        env: gw.env(dir),
+        env: suite.gw.env(suite.dir),
       });
       codes.push(last.code);
     }
-    await gw.faults({ mode: 'none' });
+    await suite.gw.faults({ mode: 'none' });
     for (let i = 0; i < 3 && !over(last); i++) {
       last = await payops(['refund', '--file', file, '--yes', '--out', out, '--resume', ...extra], {
-        env: gw.env(dir),
+        env: suite.gw.env(suite.dir),
       });
       codes.push(last.code);
     }
@@ -77,7 +58,7 @@ describe('fault modes at rate 0.3, resumed until done', () => {
     expect(codes[0], last.stderr).not.toBe(0);
     const results = readResults(out);
     expect(results.map((r) => r.transaction_id)).toEqual(ids);
-    const honest = expectHonest(results, await gw.ledger());
+    const honest = expectHonest(results, await suite.gw.ledger());
     expect(honest.problems).toEqual([]);
     // The 10 authorised orders can never be refunded.
     expect(honest.failed).toBeGreaterThanOrEqual(10);
@@ -87,16 +68,16 @@ describe('fault modes at rate 0.3, resumed until done', () => {
 describe('SIGKILL at several moments, then --resume', () => {
   it('each order is refunded exactly once', async () => {
     const { file, ids } = await refundFile(400);
-    const out = join(dir, 'results.csv');
+    const out = join(suite.dir, 'results.csv');
     // Slow every answer a little so that kills land in the middle of the run.
-    await gw.faults({ mode: 'none', latency_ms: 40 });
+    await suite.gw.faults({ mode: 'none', latency_ms: 40 });
     // One kill during start-up, then kills after a few more intents each time: mid-run, between an
     // intent and its answer, while resuming and reconciling.
     const steps = [0, 2, 1, 3, 2, 1];
     let killed = 0;
     let last: Result | undefined;
     for (const [i, step] of steps.entries()) {
-      const target = intentsWritten(dir) + step;
+      const target = intentsWritten(suite.dir) + step;
       last = await payops(
         [
           'refund',
@@ -110,25 +91,25 @@ describe('SIGKILL at several moments, then --resume', () => {
           ...(i > 0 ? ['--resume'] : []),
         ],
         {
-          env: gw.env(dir),
+          env: suite.gw.env(suite.dir),
           signal:
             step === 0
               ? { name: 'SIGKILL', afterMs: 60 }
-              : { name: 'SIGKILL', afterMs: 0, when: () => intentsWritten(dir) >= target },
+              : { name: 'SIGKILL', afterMs: 0, when: () => intentsWritten(suite.dir) >= target },
         },
       );
       if (last.signal === 'SIGKILL') killed++;
       if (over(last)) break;
     }
     expect(killed).toBeGreaterThanOrEqual(5);
-    await gw.faults({ mode: 'none' });
+    await suite.gw.faults({ mode: 'none' });
     for (let i = 0; i < 3 && !(last && over(last)); i++) {
       last = await payops(['refund', '--file', file, '--yes', '--out', out, '--resume'], {
-        env: gw.env(dir),
+        env: suite.gw.env(suite.dir),
       });
     }
     expect(last?.code, last?.stderr).toBe(0);
-    const byTx = refundsByTransaction(await gw.ledger());
+    const byTx = refundsByTransaction(await suite.gw.ledger());
     expect(byTx.size).toBe(400);
     expect([...byTx.values()].filter((l) => l.length !== 1)).toEqual([]);
     const results = readResults(out);
@@ -140,12 +121,12 @@ describe('SIGKILL at several moments, then --resume', () => {
 describe('SIGINT', () => {
   it('stops after the requests in flight, exits 130 with the resume command, and resumes', async () => {
     const { file } = await refundFile(500);
-    const out = join(dir, 'results.csv');
-    await gw.faults({ mode: 'none', latency_ms: 100 });
+    const out = join(suite.dir, 'results.csv');
+    await suite.gw.faults({ mode: 'none', latency_ms: 100 });
     const r = await payops(['refund', '--file', file, '--yes', '--out', out, '--concurrency', '1'], {
-      env: gw.env(dir),
+      env: suite.gw.env(suite.dir),
       // Once a few requests have gone out: before that, Ctrl-C simply ends payops (nothing sent).
-      signal: { name: 'SIGINT', afterMs: 0, when: () => intentsWritten(dir) >= 3 },
+      signal: { name: 'SIGINT', afterMs: 0, when: () => intentsWritten(suite.dir) >= 3 },
     });
     expect(r.code, r.stderr).toBe(130);
     expect(r.stderr).toMatch(/resume with: payops refund --file \S+refunds\.csv --resume/);
@@ -155,13 +136,15 @@ describe('SIGINT', () => {
     expect(sent).toBeGreaterThan(0);
     expect(sent).toBeLessThan(500);
     expect(partial.filter((x) => x.outcome === 'not_sent')).toHaveLength(500 - sent);
-    expect(refundsByTransaction(await gw.ledger()).size).toBe(sent);
+    expect(refundsByTransaction(await suite.gw.ledger()).size).toBe(sent);
 
-    await gw.faults({ mode: 'none' });
+    await suite.gw.faults({ mode: 'none' });
     const runId = /runs resume (\S+)\)/.exec(r.stderr)![1]!;
-    const resumed = await payops(['runs', 'resume', runId, '--yes', '--out', out], { env: gw.env(dir) });
+    const resumed = await payops(['runs', 'resume', runId, '--yes', '--out', out], {
+      env: suite.gw.env(suite.dir),
+    });
     expect(resumed.code, resumed.stderr).toBe(0);
-    const byTx = refundsByTransaction(await gw.ledger());
+    const byTx = refundsByTransaction(await suite.gw.ledger());
     expect(byTx.size).toBe(500);
     expect([...byTx.values()].every((l) => l.length === 1)).toBe(true);
     expect(readResults(out).every((x) => x.outcome === 'succeeded')).toBe(true);
@@ -171,20 +154,20 @@ describe('SIGINT', () => {
 describe('two payops on the same file at once', () => {
   it('only one of them sends; the other is refused (exit 2)', async () => {
     // Partial refunds: the gateway itself would accept the same file twice.
-    const orders = await gw.createOrders(300);
+    const orders = await suite.gw.createOrders(300);
     const partial = refundRows(orders).map((r) => [...r.slice(0, 4), '1.00', 'partial']);
-    const file = writeCsv(join(dir, 'partial.csv'), REFUND_HEADER, partial);
-    await gw.faults({ mode: 'none', latency_ms: 30 });
+    const file = writeCsv(join(suite.dir, 'partial.csv'), REFUND_HEADER, partial);
+    await suite.gw.faults({ mode: 'none', latency_ms: 30 });
     const args = ['refund', '--file', file, '--yes', '--output', 'csv'];
     const [a, b] = await Promise.all([
-      payops(args, { env: gw.env(dir) }),
-      payops(args, { env: gw.env(dir) }),
+      payops(args, { env: suite.gw.env(suite.dir) }),
+      payops(args, { env: suite.gw.env(suite.dir) }),
     ]);
-    await gw.faults({ mode: 'none' });
+    await suite.gw.faults({ mode: 'none' });
     expect([a.code, b.code].sort()).toEqual([0, 2]);
     const refused = a.code === 2 ? a : b;
     expect(refused.stderr).toMatch(/in use by process|already processed/);
-    const byTx = refundsByTransaction(await gw.ledger());
+    const byTx = refundsByTransaction(await suite.gw.ledger());
     expect(byTx.size).toBe(300);
     expect([...byTx.values()].every((l) => l.length === 1)).toBe(true);
   });

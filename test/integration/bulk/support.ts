@@ -1,10 +1,11 @@
 // Bulk integration tests: the real binary (child process, never spawnSync — the sandbox lives in
 // this process) against a sandbox started here, its admin API, and CSV helpers.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { PAYOPS_BIN, REPO_ROOT } from '../../helpers/run-cli.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
 
@@ -224,4 +225,34 @@ export function expectHonest(
     }
   }
   return { succeeded, failed, other, problems };
+}
+
+/**
+ * The set-up every bulk suite shares: one sandbox for the file, reset before each test, and a
+ * scratch folder per test (removed after it). Read `suite.gw` and `suite.dir` inside tests.
+ */
+export function useBulkSuite(): { readonly gw: Gateway; readonly dir: string } {
+  let gw: Gateway | undefined;
+  let dir: string | undefined;
+  beforeAll(async () => {
+    gw = await Gateway.start();
+  });
+  afterAll(async () => {
+    await gw?.close();
+  });
+  beforeEach(async () => {
+    await gw!.reset();
+    dir = tempDir();
+  });
+  afterEach(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    get gw() {
+      return gw!;
+    },
+    get dir() {
+      return dir!;
+    },
+  };
 }
