@@ -145,8 +145,9 @@ export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Prom
   async function prepareMany(items: Array<{ chunk: Chunk<R>; rows: R[] }>): Promise<Map<number, Prepared>> {
     const out = new Map<number, Prepared>();
     if (items.length === 0) return out;
-    const made = items.map(({ chunk, rows }) => ({ index: chunk.index, ...intentOf(chunk, rows) }));
+    let made: Array<{ index: number; prepared: Prepared; record: IntentRecord }>;
     try {
+      made = items.map(({ chunk, rows }) => ({ index: chunk.index, ...intentOf(chunk, rows) }));
       await send!.journal.append(made.map((m) => m.record));
     } catch (err) {
       // Without a durable intent nothing may be sent.
@@ -355,15 +356,19 @@ export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Prom
     queue.push(entry);
   };
 
-  // Chunks are taken `concurrency` at a time: their intents share one fsync.
+  // Chunks are taken `concurrency` at a time: their intents share one fsync. The next batch's
+  // intents are written while this batch is dispatched, so that fsync overlaps requests in flight
+  // instead of holding up the next free slot (a crash leaves them to be reconciled, as any intent).
+  interface Planned {
+    chunk: Chunk<R>;
+    state: ChunkState | undefined;
+    action: ReturnType<typeof chunkAction>;
+  }
   const source = opts.chunks[Symbol.asyncIterator]();
-  for (let exhausted = false; !exhausted; ) {
-    const batch: Array<{
-      chunk: Chunk<R>;
-      state: ChunkState | undefined;
-      action: ReturnType<typeof chunkAction>;
-    }> = [];
-    while (batch.length < concurrency) {
+  let exhausted = false;
+  const readBatch = async (): Promise<Planned[]> => {
+    const batch: Planned[] = [];
+    while (!exhausted && batch.length < concurrency) {
       const next = await source.next();
       if (next.done) {
         exhausted = true;
@@ -372,14 +377,23 @@ export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Prom
       const state = prior?.get(next.value.index);
       batch.push({ chunk: next.value, state, action: chunkAction(state) });
     }
-    const prepared =
-      send === undefined || stopped()
-        ? new Map<number, Prepared>()
-        : await prepareMany(
-            batch
-              .filter((b) => b.action === 'send')
-              .map((b) => ({ chunk: b.chunk, rows: rowsToSend(b.chunk, b.state) })),
-          );
+    return batch;
+  };
+  const prepareBatch = (batch: Planned[]): Promise<Map<number, Prepared>> =>
+    send === undefined || stopped() || batch.length === 0
+      ? Promise.resolve(new Map<number, Prepared>())
+      : prepareMany(
+          batch
+            .filter((b) => b.action === 'send')
+            .map((b) => ({ chunk: b.chunk, rows: rowsToSend(b.chunk, b.state) })),
+        );
+
+  let batch = await readBatch();
+  let preparing = prepareBatch(batch);
+  while (batch.length > 0) {
+    const prepared = await preparing;
+    const next = await readBatch();
+    preparing = prepareBatch(next);
     for (const { chunk, state, action } of batch) {
       const ready = prepared.get(chunk.index);
       if (action === 'done' || send === undefined || (action === 'send' && ready === undefined)) {
@@ -401,6 +415,7 @@ export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Prom
       }
       await flush(false);
     }
+    batch = next;
   }
   await flush(true);
   return result;
