@@ -55,7 +55,11 @@ export interface IntentRecord {
   type: 'intent';
   chunk: number;
   lines: number[];
-  elements: WireElement[];
+  /**
+   * The wire elements sent, in `lines` order. Written by older versions only: the elements are
+   * derived from the run's input snapshot, which holds the same rows byte for byte.
+   */
+  elements?: WireElement[];
   /** ISO 8601 UTC; reconciliation only accepts gateway records from (about) this time on. */
   sentAt: string;
   [k: string]: unknown;

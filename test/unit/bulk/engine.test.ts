@@ -188,37 +188,43 @@ describe('engine', () => {
     expect(gw.ledger).toHaveLength(500);
   });
 
-  it('after a crash, reconciles an intent without outcome and never re-sends it', async () => {
-    const gw = fakeGateway(100);
-    const journal = await createRun(root, { op: 'refund' });
-    // Simulate: intent of chunk 0 written, request committed at the gateway, process killed.
-    const rows = refundRows(100);
-    const elements = rows.slice(0, 50).map((r) => ({
-      transaction_id: r.transaction_id,
-      order_no: r.order_no,
-      currency: 'USD',
-      amount: '10.00',
-      refund_amount: '10.00',
-      refund_reason: 'damaged',
-    }));
-    await journal.append({
-      type: 'intent',
-      chunk: 0,
-      lines: rows.slice(0, 50).map((r) => r.line),
-      elements,
-      sentAt: new Date().toISOString(),
-    });
-    await gw.client.send('refund', { refund_orders: elements } as never);
-    await journal.close();
-    gw.calls.length = 0;
+  it.each([
+    ['as written now (rows named by line)', false],
+    ['as older versions wrote it (with its wire elements)', true],
+  ])(
+    'after a crash, reconciles an intent without outcome and never re-sends it: intent %s',
+    async (_, withElements) => {
+      const gw = fakeGateway(100);
+      const journal = await createRun(root, { op: 'refund' });
+      // Simulate: intent of chunk 0 written, request committed at the gateway, process killed.
+      const rows = refundRows(100);
+      const elements = rows.slice(0, 50).map((r) => ({
+        transaction_id: r.transaction_id,
+        order_no: r.order_no,
+        currency: 'USD',
+        amount: '10.00',
+        refund_amount: '10.00',
+        refund_reason: 'damaged',
+      }));
+      await journal.append({
+        type: 'intent',
+        chunk: 0,
+        lines: rows.slice(0, 50).map((r) => r.line),
+        ...(withElements ? { elements } : {}),
+        sentAt: new Date().toISOString(),
+      });
+      await gw.client.send('refund', { refund_orders: elements } as never);
+      await journal.close();
+      gw.calls.length = 0;
 
-    const resumed = await run(gw, rows, { runId: journal.runId });
-    expect(gw.calls.filter((c) => c.op === 'refund')).toHaveLength(1);
-    expect(gw.calls.filter((c) => c.op === 'refundSearch')).toHaveLength(1);
-    expect(resumed.emitted.every((o) => o.outcome === 'succeeded')).toBe(true);
-    expect([...refundsPerOrder(gw).values()].every((n) => n === 1)).toBe(true);
-    expect(gw.ledger).toHaveLength(100);
-  });
+      const resumed = await run(gw, rows, { runId: journal.runId });
+      expect(gw.calls.filter((c) => c.op === 'refund')).toHaveLength(1);
+      expect(gw.calls.filter((c) => c.op === 'refundSearch')).toHaveLength(1);
+      expect(resumed.emitted.every((o) => o.outcome === 'succeeded')).toBe(true);
+      expect([...refundsPerOrder(gw).values()].every((n) => n === 1)).toBe(true);
+      expect(gw.ledger).toHaveLength(100);
+    },
+  );
 
   it('after a crash, sends the rows the gateway never processed, once, after checking', async () => {
     const gw = fakeGateway(100);
@@ -237,7 +243,6 @@ describe('engine', () => {
       type: 'intent',
       chunk: 0,
       lines: rows.slice(0, 50).map((r) => r.line),
-      elements: rows.slice(0, 50).map(wire),
       sentAt: new Date().toISOString(),
     });
     await gw.client.send('refund', { refund_orders: rows.slice(0, 10).map(wire) } as never);
