@@ -2,9 +2,11 @@
 
 import { formatMoneyTotals } from '../money/amount.js';
 
-/** 1234567 → "1,234,567". */
+const THOUSANDS = /\B(?=(\d{3})+$)/g;
+
+/** 1234567 → "1,234,567". Not toLocaleString: its first call loads ICU data, ~17 ms of every run. */
 export function formatCount(n: number): string {
-  return Math.trunc(n).toLocaleString('en-US');
+  return String(Math.trunc(n)).replace(THOUSANDS, ',');
 }
 
 /** "1 row", "2 rows", "1,000 orders"; `plural` defaults to singular + "s". */

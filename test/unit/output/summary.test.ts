@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   addOutcomeMoney,
@@ -13,6 +14,17 @@ describe('summary helpers', () => {
     expect(plural(1, 'row')).toBe('1 row');
     expect(plural(1000, 'row')).toBe('1,000 rows');
     expect(plural(2, 'entry', 'entries')).toBe('2 entries');
+  });
+
+  it('groups thousands exactly as toLocaleString("en-US") does', () => {
+    fc.assert(
+      fc.property(fc.maxSafeInteger(), (n) => {
+        expect(formatCount(n)).toBe(n.toLocaleString('en-US'));
+      }),
+    );
+    for (const n of [0, 7, 999, 1000, 999999, 1000000, -1000]) {
+      expect(formatCount(n)).toBe(n.toLocaleString('en-US'));
+    }
   });
 
   it('renders outcomes with per-currency totals, aligned, skipping empty ones', () => {
