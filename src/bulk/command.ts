@@ -30,7 +30,7 @@ import {
 } from './journal.js';
 import { type BulkPlan, parseMaxAmount, planBulk } from './plan.js';
 import { confirmQuestion, type PlanView, planLines, shellQuote, summaryLines } from './report.js';
-import { addToRunTotals, exitCodeFor, newTotals, resultLayout, resultRecord, totalsJson } from './results.js';
+import { addToRunTotals, exitCodeFor, newTotals, resultCells, resultLayout, totalsJson } from './results.js';
 import { RowCache } from './row-cache.js';
 import { chunkAction, type FoldedRun, foldRecords } from './run-state.js';
 import type { RunTotals } from './types.js';
@@ -385,7 +385,7 @@ async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
           const row = chunk.rows[i]!;
           const o = outcomes[i]!;
           addToRunTotals(totals, op, row, o.outcome);
-          const w = sink.write(resultRecord(layout, row.cells, o));
+          const w = sink.writeCells(resultCells(layout, row.cells, o));
           if (w) await w;
         }
         progress.tick(chunk.rows.length);
@@ -468,7 +468,7 @@ export async function showRun(ctx: Context, runId: string): Promise<number> {
       for (let i = 0; i < chunk.rows.length; i++) {
         const row = chunk.rows[i]!;
         addToRunTotals(totals, op, row, outcomes[i]!.outcome);
-        const w = sink.write(resultRecord(layout, row.cells, outcomes[i]!));
+        const w = sink.writeCells(resultCells(layout, row.cells, outcomes[i]!));
         if (w) await w;
       }
     },

@@ -55,19 +55,16 @@ export function resultLayout(op: BatchOperation, inputColumns: string[]): Result
   };
 }
 
-export function resultRecord(
-  layout: ResultLayout,
-  cells: readonly string[],
-  o: RowOutcome,
-): Record<string, string> {
-  const rec: Record<string, string> = {};
-  layout.inputColumns.forEach((c, i) => {
-    rec[c] = cells[i] ?? '';
-  });
-  for (const [field, column] of layout.gatewayColumns) rec[column] = o.fields[field] ?? '';
-  rec[layout.outcomeColumn] = o.outcome;
-  rec[layout.detailColumn] = o.detail;
-  return rec;
+/** One result row as cells in `layout.columns` order: input cells, gateway fields, outcome, detail. */
+export function resultCells(layout: ResultLayout, cells: readonly string[], o: RowOutcome): string[] {
+  const inputs = layout.inputColumns.length;
+  const gateway = layout.gatewayColumns;
+  const out = new Array<string>(inputs + gateway.length + 2);
+  for (let i = 0; i < inputs; i++) out[i] = cells[i] ?? '';
+  for (let j = 0; j < gateway.length; j++) out[inputs + j] = o.fields[gateway[j]![0]] ?? '';
+  out[inputs + gateway.length] = o.outcome;
+  out[inputs + gateway.length + 1] = o.detail;
+  return out;
 }
 
 export function newTotals(): RunTotals {

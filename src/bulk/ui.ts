@@ -12,6 +12,8 @@ export interface ResultSink {
   readonly format: OutputFormat;
   /** Await the returned promise, when there is one, for backpressure. */
   write(record: Record<string, string>): Promise<void> | undefined;
+  /** One row as cells in column order: a CSV run writes them as they are, with no record per row. */
+  writeCells(cells: readonly string[]): Promise<void> | undefined;
   close(): Promise<void>;
 }
 
@@ -26,13 +28,31 @@ export async function openResultSink(
   const format = resolveFormat(ctx.globals, ctx.io);
   const file = ctx.globals.out ? resolve(ctx.io.cwd, ctx.globals.out) : undefined;
   const dest: NodeJS.WritableStream | string = file ?? ctx.io.stdout;
+  const toRecord = (cells: readonly string[]) => {
+    const r: Record<string, string> = {};
+    for (let i = 0; i < columns.length; i++) r[columns[i]!] = cells[i] ?? '';
+    return r;
+  };
 
-  if (format === 'csv' || format === 'json') {
-    const writer =
-      format === 'csv'
-        ? await (await import('../output/csv-writer.js')).openCsvWriter(dest, columns)
-        : await (await import('../output/json-writer.js')).openJsonWriter(dest);
-    return { file, format, write: (r) => writer.write(r), close: () => writer.end() };
+  if (format === 'csv') {
+    const writer = await (await import('../output/csv-writer.js')).openCsvWriter(dest, columns);
+    return {
+      file,
+      format,
+      write: (r) => writer.write(r),
+      writeCells: (cells) => writer.writeCells(cells),
+      close: () => writer.end(),
+    };
+  }
+  if (format === 'json') {
+    const writer = await (await import('../output/json-writer.js')).openJsonWriter(dest);
+    return {
+      file,
+      format,
+      write: (r) => writer.write(r),
+      writeCells: (cells) => writer.write(toRecord(cells)),
+      close: () => writer.end(),
+    };
   }
 
   // A terminal shows every row of a small run; of a large one, the rows that need attention.
@@ -40,15 +60,17 @@ export async function openResultSink(
   const problems: Record<string, string>[] = [];
   let total = 0;
   const outcomeColumn = tableColumns.includes('outcome') ? 'outcome' : undefined;
+  const write = (r: Record<string, string>): undefined => {
+    total++;
+    if (all.length < TABLE_ROWS) all.push(r);
+    if (outcomeColumn && r[outcomeColumn] !== 'succeeded' && problems.length < TABLE_ROWS) problems.push(r);
+    return undefined;
+  };
   return {
     file,
     format,
-    write(r) {
-      total++;
-      if (all.length < TABLE_ROWS) all.push(r);
-      if (outcomeColumn && r[outcomeColumn] !== 'succeeded' && problems.length < TABLE_ROWS) problems.push(r);
-      return undefined;
-    },
+    write,
+    writeCells: (cells) => write(toRecord(cells)),
     async close() {
       const [{ renderTable }, { openSink }] = await Promise.all([
         import('../output/table.js'),

@@ -11,6 +11,8 @@ export interface CsvWriter {
   ready: Promise<void>;
   /** Write one record (cells by column name; missing cells are empty). Await it for backpressure. */
   write(record: Record<string, unknown>): Promise<void> | undefined;
+  /** The same for cells already in column order (missing ones empty): no record to build per row. */
+  writeCells(cells: readonly unknown[]): Promise<void> | undefined;
   end(): Promise<void>;
 }
 
@@ -62,21 +64,20 @@ export function createCsvWriter(
   const header = (opts.bom ? '\uFEFF' : '') + csvLine(columns);
   let started = false;
   const width = columns.length;
+  const writeCells = (cells: readonly unknown[]): Promise<void> | undefined => {
+    if (!started) {
+      started = true;
+      sink.write(header);
+    }
+    let line = csvCell(cells[0]);
+    for (let i = 1; i < width; i++) line += `,${csvCell(cells[i])}`;
+    pending += `${line}\r\n`;
+    return ++lines >= BLOCK ? flush() : undefined;
+  };
   return {
     ready: sink.ready,
-    write(record) {
-      if (!started) {
-        started = true;
-        sink.write(header);
-      }
-      let line = '';
-      for (let i = 0; i < width; i++) {
-        const cell = csvCell(record[columns[i]!]);
-        line += i === 0 ? cell : `,${cell}`;
-      }
-      pending += `${line}\r\n`;
-      return ++lines >= BLOCK ? flush() : undefined;
-    },
+    write: (record) => writeCells(columns.map((c) => record[c])),
+    writeCells,
     async end() {
       if (!started) {
         started = true;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { inlineCsv } from '../../../src/bulk/input.js';
 import { parseMaxAmount, planBulk } from '../../../src/bulk/plan.js';
-import { exitCodeFor, newTotals, resultLayout, resultRecord } from '../../../src/bulk/results.js';
+import { exitCodeFor, newTotals, resultCells, resultLayout } from '../../../src/bulk/results.js';
 import { InputError, UsageError } from '../../../src/errors.js';
 
 let dir: string;
@@ -120,18 +120,21 @@ describe('result rows', () => {
       'result_outcome',
       'outcome_detail',
     ]);
-    const rec = resultRecord(layout, [' T1 ', 'x', 'y', '=1+1'], {
+    const cells = resultCells(layout, [' T1 ', 'x', 'y', '=1+1'], {
       line: 2,
       outcome: 'failed',
       detail: 'E2003:state 5000',
-      fields: { refund_status: '0' },
+      fields: { refund_status: '0', refund_reference_id: 'T1-01' },
     });
-    expect(rec).toMatchObject({
+    expect(Object.fromEntries(layout.columns.map((c, i) => [c, cells[i]]))).toEqual({
       Transaction_ID: ' T1 ',
       outcome: 'x',
       refund_status: 'y',
       note: '=1+1',
       result_refund_status: '0',
+      refund_message: '',
+      refund_reference: '',
+      refund_reference_id: 'T1-01',
       result_outcome: 'failed',
       outcome_detail: 'E2003:state 5000',
     });

@@ -76,6 +76,21 @@ describe('createCsvWriter', () => {
     expect(out.writableEnded).toBe(false);
   });
 
+  it('writes cells given in column order exactly as the same record', async () => {
+    const viaRecord = capture();
+    const viaCells = capture();
+    const columns = ['transaction_id', 'amount', 'note', 'outcome'];
+    const a = createCsvWriter(viaRecord, columns);
+    const b = createCsvWriter(viaCells, columns);
+    a.write({ transaction_id: 'T1', amount: '-12.50', note: '=HYPERLINK("x")', outcome: 'succeeded' });
+    a.write({ transaction_id: 'T2', note: 'a, "b"\nc' });
+    b.writeCells(['T1', '-12.50', '=HYPERLINK("x")', 'succeeded']);
+    b.writeCells(['T2', undefined, 'a, "b"\nc']);
+    await Promise.all([a.end(), b.end()]);
+    expect(viaCells.text()).toBe(viaRecord.text());
+    expect(viaCells.text()).toContain(`T1,-12.50,"'=HYPERLINK(""x"")",succeeded\r\nT2,,"a, ""b""\nc",\r\n`);
+  });
+
   it('writes just the header when there are no records, with a BOM on request', async () => {
     const out = capture();
     const w = createCsvWriter(out, ['a', '=b'], { bom: true });
