@@ -77,31 +77,31 @@ export function matchResults(
   results: readonly unknown[],
 ): RowOutcome[] {
   const statusField = ENDPOINTS[op].statusField;
-  const byKey = new Map<string, Record<string, unknown>[]>();
-  for (const r of results) {
-    if (!r || typeof r !== 'object') continue;
-    const rec = r as Record<string, unknown>;
-    const k = key(rec.transaction_id, rec.order_no);
-    const list = byKey.get(k);
-    if (list) list.push(rec);
-    else byKey.set(k, [rec]);
-  }
+  const fieldNames = RESULT_FIELDS[op];
+  // A gateway answers in request order almost always: when every result names the order of the
+  // element at its position (and no order repeats there), that is the match, with no index built.
+  // Otherwise results are looked up by transaction_id + order_no.
+  const byKey = alignedResults(elements, results) ? undefined : indexResults(results);
   return elements.map((el, i) => {
     const line = lines[i]!;
-    const list = byKey.get(key(el.transaction_id, el.order_no));
-    let pick = -1;
-    if (list && list.length > 0) {
-      pick = 0;
-      if (list.length > 1 && op === 'refund') {
-        // Partial refunds of one order in one chunk differ by amount or reason (validation ensures it).
-        const exact = list.findIndex(
-          (r) => r.refund_amount === el.refund_amount && r.refund_reason === el.refund_reason,
-        );
-        const byAmount = list.findIndex((r) => r.refund_amount === el.refund_amount);
-        pick = exact >= 0 ? exact : Math.max(byAmount, 0);
+    let result: Record<string, unknown> | undefined;
+    if (byKey === undefined) result = results[i] as Record<string, unknown>;
+    else {
+      const list = byKey.get(key(el.transaction_id, el.order_no));
+      if (list && list.length > 0) {
+        let pick = 0;
+        if (list.length > 1 && op === 'refund') {
+          // Partial refunds of one order in one chunk differ by amount or reason (validation ensures it).
+          const exact = list.findIndex(
+            (r) => r.refund_amount === el.refund_amount && r.refund_reason === el.refund_reason,
+          );
+          const byAmount = list.findIndex((r) => r.refund_amount === el.refund_amount);
+          pick = exact >= 0 ? exact : Math.max(byAmount, 0);
+        }
+        result = list.splice(pick, 1)[0];
       }
     }
-    if (!list || pick < 0) {
+    if (result === undefined) {
       return {
         line,
         outcome: 'unknown',
@@ -109,9 +109,8 @@ export function matchResults(
         fields: {},
       };
     }
-    const result = list.splice(pick, 1)[0]!;
     const fields: Record<string, string> = {};
-    for (const f of RESULT_FIELDS[op]) {
+    for (const f of fieldNames) {
       const v = result[f];
       if (v !== undefined && v !== null) fields[f] = String(v);
     }
@@ -124,6 +123,37 @@ export function matchResults(
       fields,
     };
   });
+}
+
+/** Whether result i is the order of element i for every i, and no order appears twice. */
+function alignedResults(elements: readonly WireElement[], results: readonly unknown[]): boolean {
+  if (results.length !== elements.length) return false;
+  const seen = new Set<string>();
+  for (let i = 0; i < elements.length; i++) {
+    const r = results[i];
+    if (!r || typeof r !== 'object') return false;
+    const rec = r as Record<string, unknown>;
+    const el = elements[i]!;
+    if (rec.transaction_id !== el.transaction_id || rec.order_no !== el.order_no) return false;
+    // Several rows of one order (partial refunds) are matched by amount and reason instead.
+    const before = seen.size;
+    seen.add(String(el.transaction_id));
+    if (seen.size === before) return false;
+  }
+  return true;
+}
+
+function indexResults(results: readonly unknown[]): Map<string, Record<string, unknown>[]> {
+  const byKey = new Map<string, Record<string, unknown>[]>();
+  for (const r of results) {
+    if (!r || typeof r !== 'object') continue;
+    const rec = r as Record<string, unknown>;
+    const k = key(rec.transaction_id, rec.order_no);
+    const list = byKey.get(k);
+    if (list) list.push(rec);
+    else byKey.set(k, [rec]);
+  }
+  return byKey;
 }
 
 /** Every row of a chunk with the same outcome (whole-request rejection, not sent, …). */

@@ -85,6 +85,25 @@ describe('matching results to rows', () => {
     expect(out[2]!.fields).toEqual({ capture_status: '0', error_message: 'E2003:state 5000' });
   });
 
+  it('gives the same outcomes for results in request order as for the same results shuffled', () => {
+    const many = Array.from({ length: 50 }, (_, i) => wireElement('capture', row(i)));
+    const manyLines = many.map((_, i) => i + 2);
+    const results = many.map((el, i) => ({
+      ...el,
+      capture_status: i % 7 === 0 ? '0' : '1',
+      error_message: i % 7 === 0 ? `E2003:state ${i}` : '',
+    }));
+    const inOrder = matchResults('capture', manyLines, many, results);
+    const shuffled = matchResults('capture', manyLines, many, [...results].reverse());
+    expect(inOrder).toEqual(shuffled);
+    expect(inOrder.filter((o) => o.outcome === 'failed').map((o) => o.line)).toEqual([
+      2, 9, 16, 23, 30, 37, 44, 51,
+    ]);
+    // A result in the right place for the wrong order is not taken on position.
+    const swapped = results.map((r, i) => (i === 3 ? { ...r, order_no: 'OTHER' } : r));
+    expect(matchResults('capture', manyLines, many, swapped)[3]!.outcome).toBe('unknown');
+  });
+
   it('leaves a row without a result unknown, and ignores results for other orders', () => {
     const results = [
       { ...elements[0], capture_status: '1', error_message: '' },
