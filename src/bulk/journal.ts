@@ -247,6 +247,8 @@ function journalWriter(
   let flushing: Promise<void> | undefined;
   let failure: unknown;
   let closed = false;
+  /** Lazy records were written since the last fdatasync. */
+  let unsynced = false;
 
   async function flushLoop(): Promise<void> {
     while (queued !== '') {
@@ -260,7 +262,12 @@ function journalWriter(
           const { bytesWritten } = await fh.write(buf, off, buf.length - off);
           off += bytesWritten;
         }
-        await fh.datasync();
+        // Lazy records alone need no fsync (a crash that loses them costs a reconciliation); the
+        // next durable append's fdatasync covers them, since it flushes the whole file.
+        if (batch.length > 0) {
+          await fh.datasync();
+          unsynced = false;
+        } else unsynced = true;
         for (const w of batch) w.resolve();
       } catch (err) {
         failure ??= err;
@@ -297,6 +304,7 @@ function journalWriter(
       closed = true;
       if (queued !== '' && failure === undefined) flushing ??= flushLoop();
       while (flushing !== undefined) await flushing;
+      if (unsynced && failure === undefined) await fh.datasync().catch(() => {});
       await fh.close().catch(() => {});
       await unlock();
     },

@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { appendFile, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   createRun,
   findRunsByInput,
@@ -91,6 +91,28 @@ describe('journal', () => {
       'intent',
       'outcome',
     ]);
+  });
+
+  it('fsyncs before every append resolves, never for lazy records alone, and once more at close', async () => {
+    const probe = await open(join(root, 'probe'), 'w');
+    const proto = Object.getPrototypeOf(probe) as { datasync: () => Promise<void> };
+    await probe.close();
+    const spy = vi.spyOn(proto, 'datasync');
+    try {
+      const j = await createRun(root, header);
+      spy.mockClear();
+      await j.append({ type: 'intent', chunk: 0 });
+      expect(spy).toHaveBeenCalledTimes(1);
+      // Enough lazy text to be written on its own (256 KB): written, not fsync'd.
+      j.appendLazy({ type: 'outcome', chunk: 0, pad: 'x'.repeat(300 * 1024) });
+      await new Promise((r) => setTimeout(r, 50));
+      expect((await readRun(root, j.runId)).records.map((r) => r.type)).toEqual(['intent', 'outcome']);
+      expect(spy).toHaveBeenCalledTimes(1);
+      await j.close();
+      expect(spy).toHaveBeenCalledTimes(2);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('ignores a torn last line, and openRun cuts it before appending', async () => {
