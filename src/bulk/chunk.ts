@@ -58,9 +58,17 @@ function key(transactionId: unknown, orderNo: unknown): string {
   return `${String(transactionId ?? '')}\u0000${String(orderNo ?? '')}`;
 }
 
+/** The per-order field holding the gateway's message (`E2003:…`, `0000:Refund accepted`). */
+export const MESSAGE_FIELD: Record<BatchOperation, string> = {
+  capture: 'error_message',
+  cancel: 'error_message',
+  review: 'error_message',
+  refund: 'refund_message',
+};
+
 /** `E2003:…` or `0000:Refund accepted` → the text a person reads. */
 function messageOf(op: BatchOperation, result: Record<string, unknown>): string {
-  const msg = op === 'refund' ? result.refund_message : result.error_message;
+  const msg = result[MESSAGE_FIELD[op]];
   return typeof msg === 'string' ? msg : '';
 }
 

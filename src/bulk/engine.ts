@@ -7,8 +7,9 @@ import { AuthError, GatewayError, TransportError, UnknownOutcomeError } from '..
 import type { GatewayClient, RequestBody } from '../gateway/client.js';
 import { assertAccepted } from '../gateway/client.js';
 import { type BatchOperation, ENDPOINTS } from '../gateway/endpoints.js';
-import { matchResults, sameOutcome, wireElement } from './chunk.js';
+import { MESSAGE_FIELD, matchResults, sameOutcome, wireElement } from './chunk.js';
 import type { RunJournal } from './journal.js';
+import { toOutcomeTable } from './outcome-table.js';
 import { type ReconcileItem, reconcile } from './reconcile.js';
 import { type ChunkState, chunkAction } from './run-state.js';
 import type { BulkRow, Chunk, IntentRecord, RowOutcome, WireElement } from './types.js';
@@ -239,7 +240,7 @@ export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Prom
       fields: {},
     }));
     // Not fsync'd on its own: lost in a crash, the chunk is simply reconciled on resume.
-    journal.appendLazy({ type, chunk: chunk.index, rows: all });
+    journal.appendLazy({ type, chunk: chunk.index, ...toOutcomeTable(all, MESSAGE_FIELD[op]) });
     return all;
   }
 
@@ -298,7 +299,11 @@ export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Prom
       found,
       (line) => previous.get(line) ?? { line, outcome: 'not_sent', detail: NOT_SENT_DETAIL, fields: {} },
     );
-    send!.journal.appendLazy({ type: 'reconciled', chunk: chunk.index, rows });
+    send!.journal.appendLazy({
+      type: 'reconciled',
+      chunk: chunk.index,
+      ...toOutcomeTable(rows, MESSAGE_FIELD[op]),
+    });
     const after: ChunkState = { ...state, rows, open: false };
     const again = rowsToSend(chunk, after);
     if (again.length === 0 || stopped()) {

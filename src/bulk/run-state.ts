@@ -2,6 +2,7 @@
 // what a resumed run does with a chunk: skip it (done), reconcile it (its bytes may have left), or
 // send the rows of it that certainly never took effect.
 import type { JournalRecord } from './journal.js';
+import { outcomeRows } from './outcome-table.js';
 import type { IntentRecord, RowOutcome } from './types.js';
 
 export interface ChunkState {
@@ -63,7 +64,7 @@ export function foldRecords(records: Iterable<JournalRecord>): FoldedRun {
       case 'outcome':
       case 'reconciled': {
         const s = get(idx);
-        s.rows = rec.rows as RowOutcome[];
+        s.rows = outcomeRows(rec);
         s.open = false;
         break;
       }

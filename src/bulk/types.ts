@@ -69,7 +69,11 @@ export interface IntentRecord {
 export interface OutcomeRecord {
   type: 'outcome' | 'reconciled';
   chunk: number;
-  rows: RowOutcome[];
+  /** The rows as a table (see outcome-table.ts); older journals have `rows` instead. */
+  fields?: string[];
+  table?: Array<Array<string | number | null>>;
+  message?: string;
+  rows?: RowOutcome[];
   [k: string]: unknown;
 }
 
