@@ -9,8 +9,10 @@ import type { ValidRow } from './validate.js';
 export const DEFAULT_CACHE_CHARS = 24 * 1024 * 1024;
 
 const SEP = '\u0000';
-/** A cell equal to the row's k-th fixed field is kept as REF + k (a digit): input columns repeat them. */
-const REF = '\u0002';
+/** First character of a packed row: FLAGS + NO_REFUND / OWN_LAYOUT bits. */
+const FLAGS = 0x40;
+const NO_REFUND = 1;
+const OWN_LAYOUT = 2;
 const FIXED = 8; // line, transaction_id, order_no, currency, amount, refund_amount, refund_reason, review_flag
 /** Rows are packed as UTF-8 into pages of this size (a longer row gets a page of its own). */
 const PAGE_BYTES = 1024 * 1024;
@@ -33,6 +35,8 @@ export class RowCache {
   private count = 0;
   private bytes = 0;
   private dropped = false;
+  /** The cell layout of the first row, shared by (nearly) all: see `add`. */
+  private layout: string | undefined;
 
   constructor(budgetChars: number = DEFAULT_CACHE_CHARS) {
     this.budget = budgetChars;
@@ -50,23 +54,28 @@ export class RowCache {
   add(row: ValidRow, cells: readonly string[]): void {
     if (this.dropped) return;
     const reason = row.refund_reason ?? '';
-    // Rows without a refund keep '' and are told apart by refundMinor below.
-    let text = `${row.refund_amount === undefined ? '\u0001' : ''}${row.line}${SEP}${row.transaction_id}${SEP}${row.order_no}${SEP}${row.currency}${SEP}${row.amount}${SEP}${row.refund_amount ?? ''}${SEP}${reason}${SEP}${row.review_flag ?? ''}`;
     // Ids never hold control characters (validation refuses them); the reason and other cells may.
     let clean = !hasMarker(reason);
+    // Which fixed field (1-7) each cell repeats, 0 for its own text: as a string, the row's layout.
+    let layout = '';
     for (let i = 0; i < cells.length; i++) {
       const c = cells[i]!;
       const k = c === '' ? 0 : fieldIndex(row, c);
-      if (k > 0) text += `${SEP}${REF}${k}`;
-      else {
-        if (clean && hasMarker(c)) clean = false;
-        text += SEP + c;
-      }
+      layout += String.fromCharCode(48 + k);
+      if (k === 0 && clean && hasMarker(c)) clean = false;
     }
     if (!clean) {
       this.drop();
       return;
     }
+    // Rows nearly always share one layout (the first row's): theirs is not stored, and only the
+    // cells with their own text are; any other row stores its layout in full.
+    this.layout ??= layout;
+    const shared = layout === this.layout;
+    const flags = (row.refund_amount === undefined ? NO_REFUND : 0) | (shared ? 0 : OWN_LAYOUT);
+    let text = `${String.fromCharCode(FLAGS + flags)}${row.line}${SEP}${row.transaction_id}${SEP}${row.order_no}${SEP}${row.currency}${SEP}${row.amount}${SEP}${row.refund_amount ?? ''}${SEP}${reason}${SEP}${row.review_flag ?? ''}`;
+    if (!shared) text += SEP + layout;
+    for (let i = 0; i < cells.length; i++) if (layout.charCodeAt(i) === 48) text += SEP + cells[i]!;
     // At most 3 UTF-8 bytes per UTF-16 unit: room for that means the row fits the page.
     const room = text.length * 3;
     let page = this.pages[this.pages.length - 1];
@@ -106,15 +115,19 @@ export class RowCache {
   /** The rows in order, as pass 2 would have read them. Only when `complete`. */
   *rows(): Generator<InputRow> {
     if (this.dropped) throw new Error('row cache was dropped');
+    const shared = this.layout ?? '';
     for (let r = 0; r < this.count; r++) {
       const at = r * 3;
       const packedRow = this.pages[this.spans[at]!]!.toString('utf8', this.spans[at + 1], this.spans[at + 2]);
-      const noRefund = packedRow.charCodeAt(0) === 1;
-      const p = (noRefund ? packedRow.slice(1) : packedRow).split(SEP);
-      const cells = p.slice(FIXED);
-      for (let i = 0; i < cells.length; i++) {
-        const c = cells[i]!;
-        if (c.length === 2 && c.charCodeAt(0) === 2) cells[i] = p[c.charCodeAt(1) - 48]!;
+      const flags = packedRow.charCodeAt(0) - FLAGS;
+      const p = packedRow.slice(1).split(SEP);
+      const own = (flags & OWN_LAYOUT) !== 0;
+      const layout = own ? p[FIXED]! : shared;
+      let next = own ? FIXED + 1 : FIXED;
+      const cells = new Array<string>(layout.length);
+      for (let i = 0; i < layout.length; i++) {
+        const k = layout.charCodeAt(i) - 48;
+        cells[i] = k === 0 ? p[next++]! : p[k]!;
       }
       const row: InputRow = {
         line: Number(p[0]),
@@ -125,6 +138,7 @@ export class RowCache {
         amountMinor: minorOf(p[4]!),
         cells,
       };
+      const noRefund = (flags & NO_REFUND) !== 0;
       if (!noRefund) {
         row.refund_amount = p[5]!;
         row.refundMinor = minorOf(p[5]!);
@@ -148,7 +162,7 @@ function fieldIndex(row: ValidRow, c: string): number {
   return 0;
 }
 
-/** A separator or reference marker inside a value would make the packed row ambiguous. */
+/** A separator inside a value would make the packed row ambiguous. */
 function hasMarker(v: string): boolean {
-  return v.includes(SEP) || v.includes(REF);
+  return v.includes(SEP);
 }
