@@ -14,8 +14,8 @@ export interface CsvRow {
   line: number;
   /** header-normalised (lower-case, trimmed) name → trimmed value */
   fields: Record<string, string>;
-  /** original header → raw value, in original column order (carried to output) */
-  raw: Record<string, string>;
+  /** The raw values in header column order, one per column ('' where the line is short), carried to output. */
+  cells: string[];
   /** Structural problems of this record (wrong number of fields); validateRow reports them. */
   problems?: InputProblem[];
 }
@@ -102,7 +102,7 @@ function rowIterator(
 
   const row = (opened: Opened, rec: { line: number; values: string[] }): CsvRow => {
     const h = opened.header;
-    return toRow(file, rec.line, rec.values, h.columns, h.normalised, h.columns.length, h.delimiter);
+    return toRow(file, rec.line, rec.values, h.normalised, h.columns.length, h.delimiter);
   };
   const fail = (err: unknown): never => {
     finished = true;
@@ -609,19 +609,18 @@ function toRow(
   file: string,
   line: number,
   values: string[],
-  columns: string[],
   normalised: string[],
   width: number,
   delimiter: CsvDelimiter,
 ): CsvRow {
   const fields: Record<string, string> = {};
-  const raw: Record<string, string> = {};
+  const cells = values.length === width ? values : values.slice(0, width);
   for (let i = 0; i < width; i++) {
     const v = values[i] ?? '';
+    if (i >= values.length) cells[i] = v;
     fields[normalised[i]!] = v.trim();
-    raw[columns[i]!] = v;
   }
-  const row: CsvRow = { line, fields, raw };
+  const row: CsvRow = { line, fields, cells };
   if (values.length !== width) {
     let extraEmpty = values.length > width;
     for (let i = width; extraEmpty && i < values.length; i++)

@@ -83,7 +83,7 @@ export async function* inputRows(
     const { valid, problems } = checkRow(op, csvRow, source.label);
     if (!valid || problems.length > 0) throw changed(source, problems[0]?.message);
     const row = valid as InputRow;
-    row.cells = columns.map((c) => csvRow.raw[c] ?? '');
+    row.cells = csvRow.cells;
     yield row;
   }
 }

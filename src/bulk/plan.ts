@@ -93,11 +93,7 @@ export async function planBulk(
     note(rowProblems);
     if (!valid) continue;
     note(cross.add(valid));
-    if (cache?.complete)
-      cache.add(
-        valid,
-        columns.map((c) => row.raw[c] ?? ''),
-      );
+    if (cache?.complete) cache.add(valid, row.cells);
     rows++;
     addToTotals(amounts, valid.currency, valid.amountMinor);
     addToTotals(

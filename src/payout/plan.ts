@@ -118,7 +118,7 @@ export async function loadPayoutCsv(fileArg: string, cwd: string): Promise<Payou
       problems.push(...row.problems);
       continue;
     }
-    const values = header.columns.map((c) => row.raw[c] ?? '');
+    const values = row.cells;
     const checked = checkPayout(rowToObject(map, values), problems, { file: fileArg, line: row.line });
     if (checked) {
       items.push({

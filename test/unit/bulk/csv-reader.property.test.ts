@@ -80,7 +80,7 @@ describe('readCsv properties', () => {
           rows.forEach((row, i) => {
             const values = expected[i]!.values;
             expect(row.problems).toBeUndefined();
-            expect(Object.values(row.raw)).toEqual(values);
+            expect(row.cells).toEqual(values);
             expect(Object.values(row.fields)).toEqual(values.map((v) => v.trim()));
             expect(Object.keys(row.fields)).toEqual(names.map((c) => c.toLowerCase()));
           });

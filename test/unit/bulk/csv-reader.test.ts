@@ -57,12 +57,12 @@ describe('readCsv: what Excel writes', () => {
       {
         line: 2,
         fields: { transaction_id: 'T1', order_no: 'O1', amount: '10.00' },
-        raw: { transaction_id: 'T1', order_no: 'O1', amount: '10.00' },
+        cells: ['T1', 'O1', '10.00'],
       },
       {
         line: 3,
         fields: { transaction_id: 'T2', order_no: 'O2', amount: '5' },
-        raw: { transaction_id: 'T2', order_no: 'O2', amount: '5' },
+        cells: ['T2', 'O2', '5'],
       },
     ]);
   });
@@ -78,7 +78,7 @@ describe('readCsv: what Excel writes', () => {
     expect(header.normalised).toEqual(['transaction_id', 'order_no', 'amount']);
     expect(rows.map((r) => r.line)).toEqual([2, 5]);
     expect(rows[0]!.fields).toEqual({ transaction_id: 'T1', order_no: 'O1', amount: '12.50' });
-    expect(rows[0]!.raw).toEqual({ ' Transaction_ID ': 'T1', Order_No: ' O1 ', Amount: '12.50' });
+    expect(rows[0]!.cells).toEqual(['T1', ' O1 ', '12.50']);
   });
 
   it('detects tabs, and old-Mac CR line endings', async () => {
@@ -143,6 +143,12 @@ describe('readCsv: what Excel writes', () => {
     ]);
     expect(rows[1]!.fields).toEqual({ a: '1', b: '2', c: '' });
     expect(rows[2]!.problems?.[0]?.line).toBe(4);
+    // One cell per header column: a short line padded, a long one cut.
+    expect(rows.map((row) => row.cells)).toEqual([
+      ['1', '2', '3'],
+      ['1', '2', ''],
+      ['1', '2', '3'],
+    ]);
   });
 
   it('computes the SHA-256 of the bytes in the same pass', async () => {

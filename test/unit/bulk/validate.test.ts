@@ -16,7 +16,7 @@ const FILE = 'refunds.csv';
 let nextLine = 2;
 
 function row(fields: Record<string, string>, line = nextLine++): CsvRow {
-  return { line, fields, raw: { ...fields } };
+  return { line, fields, cells: Object.values(fields) };
 }
 
 const base = { transaction_id: 'T1', order_no: 'O1', currency: 'USD', amount: '10.00' };
@@ -145,7 +145,7 @@ describe('validateRow', () => {
       {
         line: 4,
         fields: { transaction_id: '' },
-        raw: {},
+        cells: [],
         problems: [{ file: FILE, line: 4, message: 'ragged' }],
       },
       FILE,
