@@ -5,6 +5,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { stateDir } from '../config/paths.js';
 import { assertMayMoveMoney, type ResolvedConfig } from '../config/resolve.js';
 import type { Context } from '../context.js';
@@ -150,7 +151,20 @@ function describeRun(r: RunInfo): string {
   return `run ${r.runId} of ${r.header.createdAt.slice(0, 19).replace('T', ' ')} UTC`;
 }
 
+/**
+ * A bulk run allocates about 10 KB per order (request and answer text, parsed bodies), nearly all
+ * short-lived; some survives into the old generation. V8 lets that generation grow up to 4x its live
+ * size before collecting it, and on a busy machine, where its concurrent marking falls behind, a
+ * 100,000-refund run peaked at 143 MB RSS instead of 119. Growing it by at most 1.5x keeps the peak
+ * at ~120 MB, busy or not, for a few more (cheap) major collections. Read by V8 at each collection,
+ * so setting it now takes effect.
+ */
+function keepOldGenerationSmall(): void {
+  setFlagsFromString('--heap-growing-percent=50');
+}
+
 export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags): Promise<number> {
+  keepOldGenerationSmall();
   const inline = inlineOrder(op, flags);
   if (flags.resume && flags.force) {
     throw new UsageError('--resume continues the earlier run and --force starts a new one: give one of them');
