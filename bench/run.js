@@ -11,6 +11,7 @@
 //   BENCH_SANDBOX_SEED=100000 BENCH_REPEAT=5 BENCH_CONCURRENCY=4 BENCH_STARTUP_RUNS=100
 //   BENCH_PEER_SAMPLE=2000 BENCH_SHELL_SAMPLE=200
 //   BENCH_ONLY=startup,sandbox,bulk,peer,memory,growth   BENCH_KEEP=1 (keep the temp dir)
+//   BENCH_NO_PERF=1 (skip `perf stat`, which counts each bulk side's instructions where it works)
 // Every server it starts it stops; all traffic is to 127.0.0.1.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -223,7 +224,7 @@ async function runContender(kind, rows, label) {
             '--concurrency',
             String(CFG.concurrency),
           ];
-    const r = await measureNode(args, { env, cwd: tmp, tmp });
+    const r = await measureNode(args, { env, cwd: tmp, tmp, countInstructions: true });
     const after = sb.stats();
     const entries = (await ledger(sb.url)).filter((e) => e.kind === 'refund').length;
     if (r.code !== 0) throw new Error(`${kind} exited ${r.code}: ${r.stderr.slice(-800)}`);
@@ -236,6 +237,7 @@ async function runContender(kind, rows, label) {
       maxRssKb: r.maxRssKb,
       cpuMs: r.cpuMs,
       cpuUsPerRow: (r.cpuMs * 1000) / rows,
+      instructionsPerRow: r.instructions === undefined ? undefined : r.instructions / rows,
       sandboxCpuMs: after && before ? after.cpuMs - before.cpuMs : undefined,
       sandboxHwmKb: after?.hwmKb,
       ledgerRefunds: entries,
@@ -254,6 +256,9 @@ function summarise(runs) {
     maxRssKb: Math.max(...runs.map((r) => r.maxRssKb ?? 0)),
     maxRssKbMedian: best('maxRssKb'),
     cpuUsPerRow: best('cpuUsPerRow'),
+    instructionsPerRow: runs.every((r) => r.instructionsPerRow !== undefined)
+      ? best('instructionsPerRow')
+      : undefined,
     sandboxCpuMs: best('sandboxCpuMs'),
     sandboxHwmKb: Math.max(...runs.map((r) => r.sandboxHwmKb ?? 0)),
   };
@@ -530,6 +535,18 @@ function tables(r) {
     rows.push(['wall time', cell(p, (x) => ms(x.ms)), cell(c, (x) => ms(x.ms)), '', '', '']);
     const us = (x) => `${x.cpuUsPerRow.toFixed(1)} µs`;
     rows.push(['client CPU per order', cell(p, us), cell(c, us), '', '', '']);
+    if (p.instructionsPerRow !== undefined && c.instructionsPerRow !== undefined) {
+      // Load on a shared machine moves times by ±20 %, instruction counts by about 1 %.
+      const k = (x) => `${(x.instructionsPerRow / 1000).toFixed(1)} k`;
+      rows.push([
+        'client instructions per order (user space, perf stat); ratio: ceiling / payops',
+        k(p),
+        k(c),
+        pct(c.instructionsPerRow / p.instructionsPerRow),
+        '',
+        '',
+      ]);
+    }
     rows.push([
       'sandbox CPU for the run',
       cell(p, (x) => ms(x.sandboxCpuMs)),

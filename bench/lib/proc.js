@@ -1,7 +1,7 @@
 // Running whole processes and measuring them: wall time, CPU time and peak RSS. Peak RSS comes from
 // GNU time (`/usr/bin/time -v`) when it is installed, else from a preloaded module that writes
 // `process.resourceUsage()` at exit — both read the kernel's own high-water mark.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +23,22 @@ export function cleanEnv(extra = {}) {
   return env;
 }
 
+let perfWorks;
+/**
+ * Whether `perf stat` can count user-space instructions here (a VM may hide the hardware counters).
+ * Instructions are a figure a shared machine's load barely moves, unlike time; BENCH_NO_PERF=1 skips.
+ */
+export function hasPerf() {
+  if (perfWorks === undefined) {
+    perfWorks = false;
+    if (!process.env.BENCH_NO_PERF) {
+      const r = spawnSync('perf', ['stat', '-x', ',', '-e', 'instructions:u', 'true'], { encoding: 'utf8' });
+      perfWorks = r.status === 0 && /^\d+,/m.test(r.stderr ?? '');
+    }
+  }
+  return perfWorks;
+}
+
 /** BENCH_NO_GNU_TIME=1 forces the fallback (to check it on a machine that has GNU time). */
 export function hasGnuTime() {
   return !process.env.BENCH_NO_GNU_TIME && existsSync(GNU_TIME);
@@ -30,13 +46,21 @@ export function hasGnuTime() {
 
 /**
  * Run `node <args>` to completion and measure it. Resolves { code, ms, maxRssKb, cpuMs, stdout,
- * stderr }; `ms` is the wall time from spawn to exit as the harness sees it.
+ * stderr, instructions }; `ms` is the wall time from spawn to exit as the harness sees it;
+ * `instructions` (user space, all threads) only with `countInstructions` where perf works.
  */
-export function measureNode(args, { env, cwd, tmp, input } = {}) {
-  const statsFile = join(tmp, `rusage-${process.pid}-${Math.random().toString(36).slice(2)}.txt`);
+export function measureNode(args, { env, cwd, tmp, input, countInstructions } = {}) {
+  const tag = `${process.pid}-${Math.random().toString(36).slice(2)}`;
+  const statsFile = join(tmp, `rusage-${tag}.txt`);
+  const perfFile = join(tmp, `perf-${tag}.txt`);
   const gnu = hasGnuTime();
-  const cmd = gnu ? GNU_TIME : process.execPath;
-  const argv = gnu ? ['-v', '-o', statsFile, process.execPath, ...args] : ['--import', PRELOAD, ...args];
+  const perf = Boolean(countInstructions) && hasPerf();
+  let cmd = gnu ? GNU_TIME : process.execPath;
+  let argv = gnu ? ['-v', '-o', statsFile, process.execPath, ...args] : ['--import', PRELOAD, ...args];
+  if (perf) {
+    argv = ['stat', '-x', ',', '-e', 'instructions:u', '-o', perfFile, '--', cmd, ...argv];
+    cmd = 'perf';
+  }
   const childEnv = gnu ? env : { ...env, BENCH_RUSAGE_FILE: statsFile };
   return new Promise((resolve, reject) => {
     const started = performance.now();
@@ -68,7 +92,18 @@ export function measureNode(args, { env, cwd, tmp, input } = {}) {
         // No stats when the child died before writing them; the caller sees the exit code.
       }
       rmSync(statsFile, { force: true });
+      let instructions;
+      if (perf) {
+        try {
+          instructions =
+            Number(/^(\d+),[^,]*,instructions/m.exec(readFileSync(perfFile, 'utf8'))?.[1]) || undefined;
+        } catch {
+          // perf wrote nothing: the figure is simply absent.
+        }
+        rmSync(perfFile, { force: true });
+      }
       resolve({
+        instructions,
         code: code ?? signal,
         ms,
         maxRssKb,
