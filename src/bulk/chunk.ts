@@ -20,11 +20,23 @@ export async function* chunkRows<R extends BulkRow>(
 ): AsyncGenerator<Chunk<R>> {
   let index = 0;
   let current: R[] = [];
-  for await (const row of rows) {
-    current.push(row);
-    if (current.length === size) {
-      yield { index: index++, rows: current };
-      current = [];
+  if (Symbol.asyncIterator in rows) {
+    for await (const row of rows) {
+      current.push(row);
+      if (current.length === size) {
+        yield { index: index++, rows: current };
+        current = [];
+      }
+    }
+  } else {
+    // Rows already in memory (pass 1's cache) are taken synchronously: `for await` over them
+    // would cost a promise and a microtask per row.
+    for (const row of rows) {
+      current.push(row);
+      if (current.length === size) {
+        yield { index: index++, rows: current };
+        current = [];
+      }
     }
   }
   if (current.length > 0) yield { index, rows: current };

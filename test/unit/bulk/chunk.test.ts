@@ -23,16 +23,21 @@ describe('chunking', () => {
     expect(requestCount(101, 'review')).toBe(2);
   });
 
-  it('groups rows in order into numbered chunks, the last one short', async () => {
+  it('groups rows in order into numbered chunks, the last one short, from rows in memory or streamed', async () => {
     const rows = Array.from({ length: 120 }, (_, i) => row(i));
-    const chunks = [];
-    for await (const c of chunkRows(rows, 50)) chunks.push(c);
-    expect(chunks.map((c) => [c.index, c.rows.length])).toEqual([
-      [0, 50],
-      [1, 50],
-      [2, 20],
-    ]);
-    expect(chunks.flatMap((c) => c.rows.map((r) => r.line))).toEqual(rows.map((r) => r.line));
+    async function* streamed() {
+      for (const r of rows) yield r;
+    }
+    for (const source of [rows, streamed()]) {
+      const chunks = [];
+      for await (const c of chunkRows(source, 50)) chunks.push(c);
+      expect(chunks.map((c) => [c.index, c.rows.length])).toEqual([
+        [0, 50],
+        [1, 50],
+        [2, 20],
+      ]);
+      expect(chunks.flatMap((c) => c.rows.map((r) => r.line))).toEqual(rows.map((r) => r.line));
+    }
   });
 
   it('yields nothing for no rows', async () => {

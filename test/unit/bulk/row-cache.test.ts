@@ -100,7 +100,11 @@ describe('row cache', () => {
       'transaction_id,order_no,currency,amount,refund_amount,refund_reason,copy,note\n' +
       'T1,O1,USD,10.00,10.00,"räson ✓",T1,10.00\n' +
       'T2,O2, usd ,10,1,O2,O2,"1,0"\n' +
-      'T3,O3,EUR,3.00,3.00,,,\n';
+      'T3,O3,EUR,3.00,3.00,,,\n' +
+      // Amounts of every length: up to 15 characters are summed by hand, longer ones by BigInt.
+      'T4,O4,JPY,123456789012345,123456789012345,,,\n' +
+      'T5,O5,USD,999999999999999.99,999999999999.99,,,\n' +
+      'T6,O6,KWD,0.001,0.001,,,\n';
     const { cache, reread } = await bothWays('refund', text);
     expect(cache.complete).toBe(true);
     expect([...cache.rows()]).toEqual(reread.map((r) => ({ ...r })));
