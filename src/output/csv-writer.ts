@@ -21,17 +21,39 @@ export interface CsvWriterOptions {
   bom?: boolean;
 }
 
-const NEEDS_QUOTES = /[",\r\n]/;
 const QUOTE = /"/g;
+
+/** Whether excelSafe could change a cell starting with this character: = + - @ tab CR, or full-width = + - @. */
+function formulaStart(c: number): boolean {
+  return (
+    c === 0x3d ||
+    c === 0x2b ||
+    c === 0x2d ||
+    c === 0x40 ||
+    c === 0x09 ||
+    c === 0x0d ||
+    c === 0xff1d ||
+    c === 0xff0b ||
+    c === 0xff0d ||
+    c === 0xff20
+  );
+}
+
+/** Whether a cell needs quotes: it holds `,`, `"`, CR or LF. A loop: most cells are short. */
+function needsQuotes(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x2c || c === 0x22 || c === 0x0d || c === 0x0a) return true;
+  }
+  return false;
+}
 
 /** One cell's text as written: neutralised for spreadsheets, quoted when it must be. */
 function csvCell(value: unknown): string {
-  let text = cellText(value);
+  let text = typeof value === 'string' ? value : cellText(value);
   if (text === '') return text;
-  // excelSafe only acts on a first character below 'A' or among the full-width = + - @.
-  const first = text.charCodeAt(0);
-  if (first < 0x41 || first >= 0xff0b) text = excelSafe(text);
-  return NEEDS_QUOTES.test(text) ? `"${text.replace(QUOTE, '""')}"` : text;
+  if (formulaStart(text.charCodeAt(0))) text = excelSafe(text);
+  return needsQuotes(text) ? `"${text.replace(QUOTE, '""')}"` : text;
 }
 
 /** One CSV line (with CRLF) of already-ordered cells, neutralised for spreadsheets. */

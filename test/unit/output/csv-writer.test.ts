@@ -76,6 +76,16 @@ describe('createCsvWriter', () => {
     expect(out.writableEnded).toBe(false);
   });
 
+  it('neutralises every formula start, full-width ones included, and keeps amounts as numbers', async () => {
+    const risky = ['=1', '+cmd', '-cmd', '@SUM(A1)', '\tx', '\rx', '＝1', '＋1', '－1', '＠A'];
+    const out = capture();
+    const w = createCsvWriter(out, ['v']);
+    for (const v of [...risky, '-12.50', '10.00']) w.writeCells([v]);
+    await w.end();
+    const back = (parse(out.text()) as string[][]).slice(1).map((r) => r[0]);
+    expect(back).toEqual([...risky.map((v) => `'${v}`), '-12.50', '10.00']);
+  });
+
   it('writes cells given in column order exactly as the same record', async () => {
     const viaRecord = capture();
     const viaCells = capture();
