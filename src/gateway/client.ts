@@ -115,8 +115,8 @@ export function createClient(opts: ClientOptions): GatewayClient {
   const { origin, prefix } = splitBaseUrl(baseUrl);
 
   function signedBody(body: Record<string, unknown>): Record<string, unknown> {
-    const full: Record<string, unknown> = { ...body };
-    delete full.encryption_data;
+    // Rest syntax rather than `delete`, which would turn the body into a slow dictionary object.
+    const { encryption_data: _ignored, ...full } = body;
     if (full.merchant_id === undefined || full.merchant_id === '') full.merchant_id = merchantId;
     if (full.account_id === undefined || full.account_id === '') full.account_id = accountId;
     full.encryption_data = signer.sign(full as SignableBody);
