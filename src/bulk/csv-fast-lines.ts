@@ -9,7 +9,12 @@ import type { Transform, TransformCallback } from 'node:stream';
  * comments) split quote-free lines itself. Text must arrive with `\n` line ends, each write whole
  * characters.
  */
-export function splitQuoteFreeLines(parser: Transform, delimiter: string, maxRecordChars: number): void {
+export function splitQuoteFreeLines(parser: Transform, delimiter: string, maxRecordBytes: number): void {
+  // csv-parse counts a record's size in UTF-8 bytes, without delimiters: a line of at most
+  // maxRecordBytes bytes always fits. A UTF-16 unit is at most 3 bytes, so only a line longer than
+  // a third of the limit needs measuring; one that does not fit goes to csv-parse, which decides.
+  const fits = (text: string, from: number, to: number) =>
+    (to - from) * 3 <= maxRecordBytes || Buffer.byteLength(text.slice(from, to), 'utf8') <= maxRecordBytes;
   const parseChunk = parser._transform.bind(parser);
   const parseEnd = parser._flush?.bind(parser);
   let handedOver = false;
@@ -34,13 +39,12 @@ export function splitQuoteFreeLines(parser: Transform, delimiter: string, maxRec
     const end = quote < 0 ? text.length : quote;
     let start = 0;
     for (let nl = text.indexOf('\n'); nl >= 0 && nl < end; nl = text.indexOf('\n', start)) {
-      // csv-parse counts a record's size without delimiters: a line within the limit always fits.
-      if (nl - start > maxRecordChars) break;
+      if (!fits(text, start, nl)) break;
       parser.push(text.slice(start, nl).split(delimiter));
       start = nl + 1;
     }
     const rest = start === 0 ? text : text.slice(start);
-    if (quote >= 0 || rest.length > maxRecordChars || rest.indexOf('\n') >= 0) {
+    if (quote >= 0 || !fits(rest, 0, rest.length) || rest.indexOf('\n') >= 0) {
       handOver(rest, encoding, callback);
       return;
     }

@@ -52,8 +52,8 @@ export interface CsvReader {
   sha256: Promise<string>;
 }
 
-/** A record (or the header line) longer than this is refused rather than buffered. */
-export const MAX_RECORD_CHARS = 1024 * 1024;
+/** A record longer than this many UTF-8 bytes (as csv-parse counts them), or a header line longer than this many characters, is refused rather than buffered. */
+export const MAX_RECORD_BYTES = 1024 * 1024;
 
 const SAVE_AS_UTF8 = 'in Excel use File › Save As › "CSV UTF-8 (Comma delimited) (*.csv)"';
 
@@ -391,9 +391,9 @@ async function openParser(
       firstLine = stripped.slice(0, nl);
       break;
     }
-    if (stripped.length > MAX_RECORD_CHARS) {
+    if (stripped.length > MAX_RECORD_BYTES) {
       await text.return(undefined);
-      throw new InputError(`${file}:1: the first line is longer than ${MAX_RECORD_CHARS} characters`, [
+      throw new InputError(`${file}:1: the first line is longer than ${MAX_RECORD_BYTES} characters`, [
         { file, line: 1, message: 'the header line is too long', expected: 'a header line of column names' },
       ]);
     }
@@ -438,10 +438,10 @@ async function openParser(
     relax_column_count: true,
     // A stray quote inside an unquoted value (12" pipe) is kept as text; a quoted field must still close.
     relax_quotes: true,
-    max_record_size: MAX_RECORD_CHARS,
+    max_record_size: MAX_RECORD_BYTES,
     bom: false,
   });
-  splitQuoteFreeLines(parser, delimiter, MAX_RECORD_CHARS);
+  splitQuoteFreeLines(parser, delimiter, MAX_RECORD_BYTES);
   const source = Readable.from(prepend(pre, text), { objectMode: true, highWaterMark: 1 });
   pipeline(source, parser, () => {
     // Errors are read from parser.errored by waitMore, with the line they belong to.
@@ -656,7 +656,7 @@ function parseError(file: string, line: number, err: unknown, columns: string[])
       expected = 'every opening " closed by another "; a " inside a quoted value is written ""';
       break;
     case 'CSV_MAX_RECORD_SIZE':
-      message = `the record that starts on this line is longer than ${MAX_RECORD_CHARS} characters (a huge value, or a quote that is never closed)`;
+      message = `the record that starts on this line is longer than ${MAX_RECORD_BYTES} bytes (a huge value, or a quote that is never closed)`;
       expected = 'values of reasonable size, every opening " closed';
       break;
     case 'CSV_INVALID_CLOSING_QUOTE':

@@ -74,6 +74,19 @@ describe('splitQuoteFreeLines', () => {
     });
   });
 
+  it('measures a line in UTF-8 bytes, as csv-parse does (found by the property above)', async () => {
+    // 15 UTF-16 units but 26 bytes: over the limit of 24 for csv-parse.
+    for (const pieces of [['aaa😀😀😀😀éa😀'], ['aaa😀😀😀😀éa😀\nok\n'], ['ok\n', 'aaa😀😀😀😀éa😀']]) {
+      const want = await run(pieces, ',', false);
+      expect(want.error).toBe('CSV_MAX_RECORD_SIZE');
+      expect(await run(pieces, ',', true)).toEqual(want);
+    }
+    // Just within the limit in bytes: split by the fast path, the same records.
+    const within = await run(['😀😀😀😀😀😀\n'], ',', true);
+    expect(within).toEqual(await run(['😀😀😀😀😀😀\n'], ',', false));
+    expect(within.error).toBeUndefined();
+  });
+
   it('leaves an over-long line to csv-parse, which decides about it', async () => {
     const got = await run(['ok,1\n', `${'x'.repeat(MAX + 5)}\nlater\n`], ',', true);
     expect(got.records).toEqual([['ok', '1']]);
