@@ -278,15 +278,15 @@ describe('engine', () => {
 
   it('an intent written ahead but not sent when the run stops is sent on resume', async () => {
     const gw = fakeGateway(300);
-    // Chunks 0 and 1 get their intents in one append, and chunks 2 and 3 theirs while 0 and 1 are
-    // dispatched; the stop comes once chunk 0 is on its way, so 1, 2 and 3 have intents but are
-    // never sent.
+    // Chunks 0 and 1 get their intents in one append, and the next two batches (2-3, 4-5) theirs
+    // before 0 and 1 are dispatched; the stop comes once chunk 0 is on its way, so 1 to 5 have
+    // intents but are never sent.
     const first = await run(gw, refundRows(300), { concurrency: 2, shouldStop: () => gw.calls.length >= 1 });
     expect(first.result.stopped).toBe('interrupted');
     expect(gw.calls).toHaveLength(1);
     const { records } = await readRun(root, first.runId);
-    expect(records.filter((r) => r.type === 'intent').map((r) => r.chunk)).toEqual([0, 1, 2, 3]);
-    expect(records.filter((r) => r.type === 'not_sent').map((r) => r.chunk)).toEqual([1, 2, 3]);
+    expect(records.filter((r) => r.type === 'intent').map((r) => r.chunk)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(records.filter((r) => r.type === 'not_sent').map((r) => r.chunk)).toEqual([1, 2, 3, 4, 5]);
     expect(first.emitted.filter((o) => o.outcome === 'succeeded')).toHaveLength(50);
     expect(first.emitted.filter((o) => o.outcome === 'not_sent')).toHaveLength(250);
     const second = await run(gw, refundRows(300), { runId: first.runId });
