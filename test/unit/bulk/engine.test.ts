@@ -29,6 +29,18 @@ function refundRows(n: number, from = 1): BulkRow[] {
   }));
 }
 
+/** The wire element payops sends for a row of refundRows, written out by hand. */
+function wire(r: BulkRow) {
+  return {
+    transaction_id: r.transaction_id,
+    order_no: r.order_no,
+    currency: 'USD',
+    amount: '10.00',
+    refund_amount: '10.00',
+    refund_reason: 'damaged',
+  };
+}
+
 async function run(
   gw: ReturnType<typeof fakeGateway>,
   rows: BulkRow[],
@@ -198,14 +210,7 @@ describe('engine', () => {
       const journal = await createRun(root, { op: 'refund' });
       // Simulate: intent of chunk 0 written, request committed at the gateway, process killed.
       const rows = refundRows(100);
-      const elements = rows.slice(0, 50).map((r) => ({
-        transaction_id: r.transaction_id,
-        order_no: r.order_no,
-        currency: 'USD',
-        amount: '10.00',
-        refund_amount: '10.00',
-        refund_reason: 'damaged',
-      }));
+      const elements = rows.slice(0, 50).map(wire);
       await journal.append({
         type: 'intent',
         chunk: 0,
@@ -230,14 +235,6 @@ describe('engine', () => {
     const gw = fakeGateway(100);
     const journal = await createRun(root, { op: 'refund' });
     const rows = refundRows(100);
-    const wire = (r: BulkRow) => ({
-      transaction_id: r.transaction_id,
-      order_no: r.order_no,
-      currency: 'USD',
-      amount: '10.00',
-      refund_amount: '10.00',
-      refund_reason: 'damaged',
-    });
     // Intent of chunk 0 written; only its first 10 rows reached the gateway before the crash.
     await journal.append({
       type: 'intent',
