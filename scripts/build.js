@@ -44,6 +44,25 @@ const lazyImports = {
   },
 };
 
+// commander requires node:child_process when it loads, for executable subcommands, which payops
+// never uses; loading it (and net, dgram and the streams behind it) was ~4 ms of every
+// `payops --help`. The shell gets a stand-in that requires it on first use.
+const lazyChildProcess = {
+  name: 'lazy-child-process',
+  setup(b) {
+    b.onResolve({ filter: /^node:child_process$/ }, (args) =>
+      /[\\/]commander[\\/]/.test(args.importer)
+        ? { path: 'child-process-on-first-use', namespace: 'payops-lazy' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'payops-lazy' }, () => ({
+      contents:
+        "let real; module.exports = new Proxy({}, { get: (_t, key) => (real ??= require('node:child_process'))[key] });",
+      loader: 'js',
+    }));
+  },
+};
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -58,7 +77,7 @@ await build({
   entryPoints: [resolve(src, 'cli.ts')],
   outfile: resolve(fresh, 'cli.cjs'),
   format: 'cjs',
-  plugins: [lazyImports],
+  plugins: [lazyImports, lazyChildProcess],
   // version.ts finds package.json from its own URL; in CommonJS that is the file's path.
   define: { 'import.meta.url': '__payopsUrl' },
   banner: { js: "const __payopsUrl = require('node:url').pathToFileURL(__filename).href;" },

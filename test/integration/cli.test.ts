@@ -1,5 +1,7 @@
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/run-cli.js';
+import { PAYOPS_BIN, runCli } from '../helpers/run-cli.js';
 
 // design.md §2, in order.
 const COMMANDS = [
@@ -32,6 +34,16 @@ const SUBCOMMANDS = [
 ];
 
 describe('payops command line', () => {
+  it('loads no child_process, net or stream module just to start (they cost --help ~4 ms)', () => {
+    const shell = join(dirname(PAYOPS_BIN), '..', 'dist', 'cli.cjs');
+    const probe = `const before = new Set(process.moduleLoadList); require(${JSON.stringify(shell)});
+      console.log(JSON.stringify(process.moduleLoadList.filter((m) => !before.has(m))));`;
+    const r = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    const loaded = JSON.parse(r.stdout) as string[];
+    expect(loaded.filter((m) => /\b(child_process|net|dgram|stream)\b/.test(m))).toEqual([]);
+  });
+
   it('--help lists every command of design.md §2', async () => {
     const r = await runCli(['--help']);
     expect(r.code).toBe(0);
