@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { pipeline, Readable } from 'node:stream';
-import { parse } from 'csv-parse';
+import { type Parser, parse } from 'csv-parse';
 import { InputError, type InputProblem } from '../errors.js';
 import { splitQuoteFreeLines } from './csv-fast-lines.js';
 
@@ -367,7 +367,7 @@ function countChar(s: string, ch: string): number {
 
 interface Opened {
   header: CsvHeader;
-  parser: ReturnType<typeof parse>;
+  parser: Parser;
   /** Line where the next record starts. */
   nextLine: number;
   /** Resolves the pending wait for more records, if any. */
@@ -430,18 +430,7 @@ async function openParser(
     delimiter = detectDelimiter(firstLine);
   }
 
-  const parser = parse({
-    delimiter,
-    record_delimiter: '\n',
-    // Blank lines arrive as one empty field and are skipped below, which keeps line counting exact.
-    skip_empty_lines: false,
-    relax_column_count: true,
-    // A stray quote inside an unquoted value (12" pipe) is kept as text; a quoted field must still close.
-    relax_quotes: true,
-    max_record_size: MAX_RECORD_BYTES,
-    bom: false,
-  });
-  splitQuoteFreeLines(parser, delimiter, MAX_RECORD_BYTES);
+  const parser = recordParser(delimiter, MAX_RECORD_BYTES);
   const source = Readable.from(prepend(pre, text), { objectMode: true, highWaterMark: 1 });
   pipeline(source, parser, () => {
     // Errors are read from parser.errored by waitMore, with the line they belong to.
@@ -478,6 +467,26 @@ async function openParser(
     throw err;
   }
   return opened;
+}
+
+/**
+ * The csv-parse stream the reader uses, over text with `\n` line ends; with `fastPath` (the
+ * default) quote-free lines are split in front of it (csv-fast-lines.ts).
+ */
+export function recordParser(delimiter: string, maxRecordBytes: number, fastPath = true): Parser {
+  const parser = parse({
+    delimiter,
+    record_delimiter: '\n',
+    // Blank lines arrive as one empty field and are skipped by the reader, which keeps line counting exact.
+    skip_empty_lines: false,
+    relax_column_count: true,
+    // A stray quote inside an unquoted value (12" pipe) is kept as text; a quoted field must still close.
+    relax_quotes: true,
+    max_record_size: maxRecordBytes,
+    bom: false,
+  });
+  if (fastPath) splitQuoteFreeLines(parser, delimiter, maxRecordBytes);
+  return parser;
 }
 
 async function* prepend(first: string, rest: AsyncGenerator<string>): AsyncGenerator<string> {

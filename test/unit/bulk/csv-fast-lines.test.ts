@@ -1,22 +1,12 @@
-import { parse } from 'csv-parse';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { splitQuoteFreeLines } from '../../../src/bulk/csv-fast-lines.js';
+import { recordParser } from '../../../src/bulk/csv-reader.js';
 
 const MAX = 24;
 
-/** Records and the error code of a csv-parse stream fed `pieces`, with or without the fast path. */
+/** Records and the error code of the reader's csv-parse stream fed `pieces`, with or without the fast path. */
 async function run(pieces: string[], delimiter: string, fast: boolean) {
-  const parser = parse({
-    delimiter,
-    record_delimiter: '\n',
-    skip_empty_lines: false,
-    relax_column_count: true,
-    relax_quotes: true,
-    max_record_size: MAX,
-    bom: false,
-  });
-  if (fast) splitQuoteFreeLines(parser, delimiter, MAX);
+  const parser = recordParser(delimiter, MAX, fast);
   const records: string[][] = [];
   parser.on('data', (r: string[]) => records.push(r));
   const done = new Promise<string | undefined>((resolve) => {
