@@ -35,6 +35,13 @@ export type Fault =
   | 'auth'
   | 'drop_one_result';
 
+/** Faults answered by rejecting the whole request (return_status 0), with this message. */
+const WHOLE_REJECTIONS: Partial<Record<Fault, string>> = {
+  reject_whole: 'E9001:temporarily unavailable',
+  reject_malformed: 'E1005:refund_orders[0].amount is malformed',
+  auth: 'E1001:invalid signature',
+};
+
 export interface FakeGateway {
   client: GatewayClient;
   orders: Map<string, FakeOrder>;
@@ -153,29 +160,9 @@ export function fakeGateway(orderCount: number, status = '3000'): FakeGateway {
       const fault = gw.faults(moneyCalls++, op);
       if (fault === 'unreachable') throw new TransportError('connection refused');
       if (fault === 'lost_before_commit') throw new UnknownOutcomeError('socket hang up', 'reset');
-      if (fault === 'reject_whole') {
-        return respond({
-          ...envelope,
-          return_status: '0',
-          return_message: 'E9001:temporarily unavailable',
-          [`${op}_orders`]: [],
-        });
-      }
-      if (fault === 'reject_malformed') {
-        return respond({
-          ...envelope,
-          return_status: '0',
-          return_message: 'E1005:refund_orders[0].amount is malformed',
-          [`${op}_orders`]: [],
-        });
-      }
-      if (fault === 'auth') {
-        return respond({
-          ...envelope,
-          return_status: '0',
-          return_message: 'E1001:invalid signature',
-          [`${op}_orders`]: [],
-        });
+      const rejection = WHOLE_REJECTIONS[fault];
+      if (rejection !== undefined) {
+        return respond({ ...envelope, return_status: '0', return_message: rejection, [`${op}_orders`]: [] });
       }
       const arrayName = `${op}_orders`;
       const elements = b[arrayName] as Record<string, string>[];
