@@ -1,5 +1,5 @@
 // Rows → chunks of the operation's limit → wire elements; gateway results → per-row outcomes,
-// matched by transaction_id + order_no (never by position).
+// matched by transaction_id + order_no (by position only where each result names its row's order).
 import { type BatchOperation, ENDPOINTS } from '../gateway/endpoints.js';
 import { formatAmount } from '../money/amount.js';
 import type { BulkRow, Chunk, RowOutcome, WireElement } from './types.js';
@@ -20,23 +20,25 @@ export async function* chunkRows<R extends BulkRow>(
 ): AsyncGenerator<Chunk<R>> {
   let index = 0;
   let current: R[] = [];
+  /** Add a row; the chunk it completes, if it does. */
+  const add = (row: R): Chunk<R> | undefined => {
+    current.push(row);
+    if (current.length < size) return undefined;
+    const full = { index: index++, rows: current };
+    current = [];
+    return full;
+  };
   if (Symbol.asyncIterator in rows) {
     for await (const row of rows) {
-      current.push(row);
-      if (current.length === size) {
-        yield { index: index++, rows: current };
-        current = [];
-      }
+      const full = add(row);
+      if (full) yield full;
     }
   } else {
     // Rows already in memory (pass 1's cache) are taken synchronously: `for await` over them
     // would cost a promise and a microtask per row.
     for (const row of rows) {
-      current.push(row);
-      if (current.length === size) {
-        yield { index: index++, rows: current };
-        current = [];
-      }
+      const full = add(row);
+      if (full) yield full;
     }
   }
   if (current.length > 0) yield { index, rows: current };

@@ -92,8 +92,8 @@ export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Prom
   /** Outcomes without touching the gateway: from the journal, or not sent / pending. */
   function passive(chunk: Chunk<R>): RowOutcome[] {
     const state = prior?.get(chunk.index);
-    const pending = new Set(state?.open && !state.notSent ? state.intent!.lines : []);
-    const updates = [...pending].map((line) => ({
+    const pending = state?.open && !state.notSent ? state.intent!.lines : [];
+    const updates = pending.map((line) => ({
       line,
       outcome: 'unknown' as const,
       detail: PENDING_DETAIL,
@@ -117,7 +117,8 @@ export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Prom
 
   /** Rows of a chunk still to send: those without a settled, unknown or pending outcome. */
   function rowsToSend(chunk: Chunk<R>, state: ChunkState | undefined): R[] {
-    const byLine = new Map((state?.rows ?? []).map((o) => [o.line, o]));
+    if (state?.rows === undefined) return chunk.rows;
+    const byLine = new Map(state.rows.map((o) => [o.line, o]));
     return chunk.rows.filter((r) => {
       const o = byLine.get(r.line);
       return o === undefined || o.outcome === 'not_sent';
@@ -125,7 +126,6 @@ export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Prom
   }
 
   interface Prepared {
-    rows: R[];
     lines: number[];
     elements: WireElement[];
     sentAt: string;
@@ -136,7 +136,7 @@ export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Prom
     const elements: WireElement[] = rows.map((r) => wireElement(op, r));
     const sentAt = now().toISOString();
     return {
-      prepared: { rows, lines, elements, sentAt },
+      prepared: { lines, elements, sentAt },
       // The elements are not journaled: they are a pure function of the rows, which the run's input
       // snapshot (same SHA-256) gives back byte for byte; 40 % of the journal's bytes were these.
       record: { type: 'intent', chunk: chunk.index, lines, sentAt },
@@ -164,9 +164,9 @@ export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Prom
     return out;
   }
 
-  async function prepare(chunk: Chunk<R>, rows: R[]): Promise<Prepared | Error> {
-    const p = (await prepareMany([{ chunk, rows }])).get(chunk.index);
-    return p ?? result.error ?? new Error('the journal could not be written');
+  /** One chunk's intent, durable; undefined when the journal could not be written (the run stops). */
+  async function prepare(chunk: Chunk<R>, rows: R[]): Promise<Prepared | undefined> {
+    return (await prepareMany([{ chunk, rows }])).get(chunk.index);
   }
 
   /**
@@ -287,8 +287,7 @@ export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Prom
       }
     });
     const found = (await reconcileRows(items)).map((o): RowOutcome => {
-      if (!o.absent) return settleLost(o);
-      if (!crashed) return settleLost(o);
+      if (!o.absent || !crashed) return settleLost(o);
       return {
         line: o.line,
         outcome: 'not_sent',
@@ -296,12 +295,12 @@ export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Prom
         fields: {},
       };
     });
-    const rows = merged(
-      chunk,
-      state,
-      found,
-      (line) => previous.get(line) ?? { line, outcome: 'not_sent', detail: NOT_SENT_DETAIL, fields: {} },
-    );
+    const rows = merged(chunk, state, found, (line) => ({
+      line,
+      outcome: 'not_sent',
+      detail: NOT_SENT_DETAIL,
+      fields: {},
+    }));
     send!.journal.appendLazy({
       type: 'reconciled',
       chunk: chunk.index,
@@ -314,7 +313,7 @@ export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Prom
       return rows;
     }
     const p = await prepare(chunk, again);
-    if (p instanceof Error) {
+    if (p === undefined) {
       release();
       return rows;
     }
