@@ -89,10 +89,6 @@ await build({
   outdir: fresh,
   format: 'esm',
   splitting: true,
-  // commander is CommonJS: give the ESM bundle a real `require` for node built-ins.
-  banner: {
-    js: "import { createRequire as __payopsRequire } from 'node:module'; const require = __payopsRequire(import.meta.url);",
-  },
 });
 
 try {

@@ -16,9 +16,6 @@ export async function runCompletion(ctx: Context, shell: string, cmd: Command): 
   if (!(SHELLS as readonly string[]).includes(shell)) {
     throw new UsageError(`unsupported shell "${shell}"`, { hint: `choose one of ${SHELLS.join(', ')}` });
   }
-  const root = rootOf(cmd);
-  // The pay commands generate their ~200 field flags only when they run; completion lists them all.
-  await (await import('../commands/pay.js')).addAllPayFieldFlags(root);
-  printText(ctx.io, completionScript(shell as Shell, describeTree(root)));
+  printText(ctx.io, completionScript(shell as Shell, describeTree(rootOf(cmd))));
   return 0;
 }

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PAYOPS_BIN, runCli } from '../helpers/run-cli.js';
@@ -42,6 +43,14 @@ describe('payops command line', () => {
     expect(r.status).toBe(0);
     const loaded = JSON.parse(r.stdout) as string[];
     expect(loaded.filter((m) => /\b(child_process|net|dgram|stream)\b/.test(m))).toEqual([]);
+  });
+
+  it('keeps commander in the shell only: no implementation bundle carries a copy of it', () => {
+    const dist = join(dirname(PAYOPS_BIN), '..', 'dist');
+    const copies = readdirSync(dist).filter(
+      (f) => f.endsWith('.js') && readFileSync(join(dist, f), 'utf8').includes('commander/lib/'),
+    );
+    expect(copies).toEqual([]);
   });
 
   it('--help lists every command of design.md §2', async () => {
