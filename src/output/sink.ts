@@ -15,7 +15,8 @@ export interface TextSink {
 
 export function openSink(dest: NodeJS.WritableStream | string): TextSink {
   const own = typeof dest === 'string';
-  const stream: NodeJS.WritableStream = own ? createWriteStream(dest, { flags: 'w' }) : dest;
+  // Results name customers' orders and amounts: a file we create is readable by its owner only.
+  const stream: NodeJS.WritableStream = own ? createWriteStream(dest, { flags: 'w', mode: 0o600 }) : dest;
   let failure: unknown;
   const ready = own
     ? new Promise<void>((resolve, reject) => {

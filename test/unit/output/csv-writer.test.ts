@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -135,6 +135,8 @@ describe('createCsvWriter', () => {
     expect(lines[0]).toBe('n');
     expect(lines[5000]).toBe('4999');
     expect(lines).toHaveLength(5002);
+    // Results are private to their owner, as the journal and the config are.
+    expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
   it('fails early with a UsageError when the file cannot be created', async () => {
