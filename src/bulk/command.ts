@@ -152,7 +152,7 @@ function describeRun(r: RunInfo): string {
 }
 
 /**
- * A bulk run allocates about 10 KB per order (request and answer text, parsed bodies), nearly all
+ * Sending allocates about 10 KB per order (request and answer text, parsed bodies), nearly all
  * short-lived; some survives into the old generation. V8 lets that generation grow up to 4x its live
  * size before collecting it, and on a busy machine, where its concurrent marking falls behind, a
  * 100,000-refund run peaked at 143 MB RSS instead of 119. Growing it by at most 1.5x keeps the peak
@@ -164,7 +164,6 @@ function keepOldGenerationSmall(): void {
 }
 
 export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags): Promise<number> {
-  keepOldGenerationSmall();
   const inline = inlineOrder(op, flags);
   if (flags.resume && flags.force) {
     throw new UsageError('--resume continues the earlier run and --force starts a new one: give one of them');
@@ -370,6 +369,7 @@ async function openSink(ctx: Context, op: BatchOperation, plan: BulkPlan): Promi
 }
 
 async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
+  keepOldGenerationSmall();
   const { op, plan, journal } = a;
   const { layout, sink } = a.sink;
   const totals = newTotals();
