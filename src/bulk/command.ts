@@ -365,7 +365,10 @@ interface OpenedSink {
 
 async function openSink(ctx: Context, op: BatchOperation, plan: BulkPlan): Promise<OpenedSink> {
   const layout = resultLayout(op, plan.columns);
-  return { layout, sink: await openResultSink(ctx, layout.columns, layout.tableColumns) };
+  return {
+    layout,
+    sink: await openResultSink(ctx, layout.columns, layout.tableColumns, layout.outcomeColumn),
+  };
 }
 
 async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
@@ -467,7 +470,7 @@ export async function showRun(ctx: Context, runId: string): Promise<number> {
   const folded = foldRecords(records);
   const columns = Array.isArray(header.columns) ? (header.columns as string[]) : [];
   const layout = resultLayout(op, columns);
-  const sink = await openResultSink(ctx, layout.columns, layout.tableColumns);
+  const sink = await openResultSink(ctx, layout.columns, layout.tableColumns, layout.outcomeColumn);
   const totals: RunTotals = newTotals();
   const snapshot: InputSource = {
     path: join(runDir(state, runId), String(header.snapshot ?? SNAPSHOT_FILE)),

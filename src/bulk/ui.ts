@@ -3,13 +3,11 @@
 // load lazily: a CSV run never loads the table library, a piped run never the progress bar.
 import { resolve } from 'node:path';
 import type { Context } from '../context.js';
-import type { OutputFormat } from '../output/format.js';
 import { resolveFormat } from '../output/format.js';
 
 export interface ResultSink {
   /** Where the results went: a file path, or undefined for stdout. */
   readonly file: string | undefined;
-  readonly format: OutputFormat;
   /** Await the returned promise, when there is one, for backpressure. */
   write(record: Record<string, string>): Promise<void> | undefined;
   /** One row as cells in column order: a CSV run writes them as they are, with no record per row. */
@@ -24,6 +22,8 @@ export async function openResultSink(
   ctx: Context,
   columns: string[],
   tableColumns: string[] = columns,
+  /** The column holding each row's outcome: a large run's table shows the rows that did not succeed. */
+  outcomeColumn?: string,
 ): Promise<ResultSink> {
   const format = resolveFormat(ctx.globals, ctx.io);
   const file = ctx.globals.out ? resolve(ctx.io.cwd, ctx.globals.out) : undefined;
@@ -38,7 +38,6 @@ export async function openResultSink(
     const writer = await (await import('../output/csv-writer.js')).openCsvWriter(dest, columns);
     return {
       file,
-      format,
       write: (r) => writer.write(r),
       writeCells: (cells) => writer.writeCells(cells),
       close: () => writer.end(),
@@ -48,7 +47,6 @@ export async function openResultSink(
     const writer = await (await import('../output/json-writer.js')).openJsonWriter(dest);
     return {
       file,
-      format,
       write: (r) => writer.write(r),
       writeCells: (cells) => writer.write(toRecord(cells)),
       close: () => writer.end(),
@@ -59,24 +57,28 @@ export async function openResultSink(
   const all: Record<string, string>[] = [];
   const problems: Record<string, string>[] = [];
   let total = 0;
-  const outcomeColumn = tableColumns.includes('outcome') ? 'outcome' : undefined;
-  const write = (r: Record<string, string>): undefined => {
+  const outcomeAt = outcomeColumn === undefined ? -1 : columns.indexOf(outcomeColumn);
+  // Only rows the table may show become records.
+  const writeCells = (cells: readonly string[]): undefined => {
     total++;
-    if (all.length < TABLE_ROWS) all.push(r);
-    if (outcomeColumn && r[outcomeColumn] !== 'succeeded' && problems.length < TABLE_ROWS) problems.push(r);
+    const problem = outcomeAt >= 0 && cells[outcomeAt] !== 'succeeded' && problems.length < TABLE_ROWS;
+    if (all.length < TABLE_ROWS || problem) {
+      const r = toRecord(cells);
+      if (all.length < TABLE_ROWS) all.push(r);
+      if (problem) problems.push(r);
+    }
     return undefined;
   };
   return {
     file,
-    format,
-    write,
-    writeCells: (cells) => write(toRecord(cells)),
+    write: (r) => writeCells(columns.map((c) => r[c] ?? '')),
+    writeCells,
     async close() {
       const [{ renderTable }, { openSink }] = await Promise.all([
         import('../output/table.js'),
         import('../output/sink.js'),
       ]);
-      const kept = total <= TABLE_ROWS || !outcomeColumn ? all : problems;
+      const kept = total <= TABLE_ROWS || outcomeAt < 0 ? all : problems;
       // Columns nobody filled (e.g. refund fields of a run that failed as a whole) only take room.
       const shown = tableColumns.filter((c) => kept.some((r) => (r[c] ?? '') !== ''));
       const width = file === undefined ? ctx.io.stdout.columns : undefined;
