@@ -1,14 +1,29 @@
 // Cell hygiene shared by the writers: what a spreadsheet would execute, and what a terminal would.
 
-// A spreadsheet treats a cell starting with one of these as a formula (OWASP "CSV injection"),
-// including the full-width forms some locales accept.
-const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
+/**
+ * Whether a spreadsheet treats a cell starting with this character (code) as a formula (OWASP
+ * "CSV injection"): = + - @ tab CR, and the full-width = + - @ some locales accept.
+ */
+export function formulaStart(c: number): boolean {
+  return (
+    c === 0x3d ||
+    c === 0x2b ||
+    c === 0x2d ||
+    c === 0x40 ||
+    c === 0x09 ||
+    c === 0x0d ||
+    c === 0xff1d ||
+    c === 0xff0b ||
+    c === 0xff0d ||
+    c === 0xff20
+  );
+}
 // Plain numbers and amounts (-12.50, 10.00, +3) are data, not formulas: keep them numbers.
 const PLAIN_NUMBER = /^[+-]?\d+(?:\.\d+)?$/;
 
 /** The cell as Excel should see it: formula-looking text gets a leading `'`; numbers stay numbers. */
 export function excelSafe(value: string): string {
-  if (value === '' || !FORMULA_START.test(value) || PLAIN_NUMBER.test(value)) return value;
+  if (value === '' || !formulaStart(value.charCodeAt(0)) || PLAIN_NUMBER.test(value)) return value;
   return `'${value}`;
 }
 
