@@ -10,7 +10,6 @@ import type { PayoutResultRow } from '../payout/send.js';
 import { type CardSection, renderCard } from './card.js';
 import { confirmOrExit } from './confirm.js';
 import { openCsvWriter } from './csv-writer.js';
-import { resolveFormat } from './format.js';
 
 export interface PayOutputOptions {
   format: OutputFormat;
@@ -359,11 +358,6 @@ export async function writePayoutPlan(
   else io.stdout.write(await table(io, columns, records, opts.color));
 }
 
-/** Format of payout results: the shared rule (--output, else --out's extension, else table on a terminal, CSV). */
-export function payoutFormat(io: Io, globals: GlobalOptions): OutputFormat {
-  return resolveFormat(globals, io);
-}
-
 /** Results to --out FILE when given (mode 0600), else to stdout. */
 export async function writePayoutResults(
   io: Io,
@@ -388,7 +382,7 @@ export async function writePayoutResults(
 export function writePayoutSummary(
   io: Io,
   rows: readonly PayoutResultRow[],
-  info: { runId: string; plan: PayoutPlan; color: boolean; unsent?: number },
+  info: { runId: string; plan: PayoutPlan; unsent?: number },
 ): void {
   const count = (o: PayoutResultRow['outcome']) => rows.filter((r) => r.outcome === o).length;
   const [completed, failed, unknown] = [count('completed'), count('failed'), count('unknown')];

@@ -48,18 +48,3 @@ export function renderFacts(facts: Array<[label: string, value: string | undefin
   const width = Math.max(...shown.map(([l]) => l.length)) + 1;
   return `${shown.map(([l, v]) => `${`${l}:`.padEnd(width)} ${v}`).join('\n')}\n`;
 }
-
-/** Add `minor` in `currency` to `outcome`'s totals. */
-export function addOutcomeMoney(
-  totals: Map<string, Map<string, bigint>>,
-  outcome: string,
-  currency: string,
-  minor: bigint,
-): void {
-  let byCurrency = totals.get(outcome);
-  if (!byCurrency) {
-    byCurrency = new Map();
-    totals.set(outcome, byCurrency);
-  }
-  byCurrency.set(currency, (byCurrency.get(currency) ?? 0n) + minor);
-}

@@ -7,9 +7,9 @@ import { stateDir } from '../config/paths.js';
 import { assertMayMoveMoney, type ResolvedConfig } from '../config/resolve.js';
 import type { Context } from '../context.js';
 import { ExitCode, InputError, UsageError } from '../errors.js';
+import { resolveFormat } from '../output/format.js';
 import {
   confirmPayouts,
-  payoutFormat,
   writePayoutPlan,
   writePayoutResults,
   writePayoutSummary,
@@ -146,7 +146,7 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
         ? { reusedFrom: { ...reusedFrom, count: reuse.reused }, resume: Boolean(opts.resume) }
         : {}),
     };
-    const format = payoutFormat(ctx.io, ctx.globals);
+    const format = resolveFormat(ctx.globals, ctx.io);
 
     if (ctx.globals.dryRun) {
       await writePayoutPlan(ctx.io, summary, { format, color: ctx.color });
@@ -223,7 +223,7 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
       ...(ctx.globals.out ? { out: ctx.globals.out } : {}),
     });
     const unsent = plan.items.length - rows.length;
-    writePayoutSummary(ctx.io, rows, { runId: journal.runId, plan, color: ctx.color, unsent });
+    writePayoutSummary(ctx.io, rows, { runId: journal.runId, plan, unsent });
     return interrupted ? ExitCode.interrupted : payoutExitCode(rows);
   } catch (err) {
     await resumedJournal?.close().catch(() => {});

@@ -4,7 +4,8 @@ import { readRun } from '../bulk/journal.js';
 import { stateDir } from '../config/paths.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { payoutFormat, writePayoutResults } from '../output/payment-card.js';
+import { resolveFormat } from '../output/format.js';
+import { writePayoutResults } from '../output/payment-card.js';
 import { PAYOUT_OP, payoutExitCode, runPayout } from './run.js';
 import type { PayoutResultRow } from './send.js';
 
@@ -33,7 +34,7 @@ export async function showPayoutRun(ctx: Context, runId: string): Promise<number
   const { records } = await payoutHeader(ctx, runId);
   const rows = latestResults(records);
   await writePayoutResults(ctx.io, rows, {
-    format: payoutFormat(ctx.io, ctx.globals),
+    format: resolveFormat(ctx.globals, ctx.io),
     color: ctx.color,
     ...(ctx.globals.out ? { out: ctx.globals.out } : {}),
   });

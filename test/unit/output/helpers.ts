@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import type { GlobalOptions, Io } from '../../../src/context.js';
+import type { Io } from '../../../src/context.js';
 
 export interface Captured extends PassThrough {
   isTTY?: boolean;
@@ -26,5 +26,3 @@ export function fakeIo(opts: { stdoutTTY?: boolean; stderrTTY?: boolean; stdinTT
   const io: Io = { stdin, stdout, stderr, env: {}, cwd: process.cwd() };
   return { io, stdout, stderr, stdin };
 }
-
-export const noGlobals: GlobalOptions = {};

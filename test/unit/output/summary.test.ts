@@ -1,12 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  addOutcomeMoney,
-  formatCount,
-  plural,
-  renderFacts,
-  renderOutcomes,
-} from '../../../src/output/summary.js';
+import { addToTotals } from '../../../src/money/amount.js';
+import { formatCount, plural, renderFacts, renderOutcomes } from '../../../src/output/summary.js';
 
 describe('summary helpers', () => {
   it('formats counts', () => {
@@ -28,14 +23,15 @@ describe('summary helpers', () => {
   });
 
   it('renders outcomes with per-currency totals, aligned, skipping empty ones', () => {
-    const totals = new Map<string, Map<string, bigint>>();
-    addOutcomeMoney(totals, 'succeeded', 'USD', 123400n);
-    addOutcomeMoney(totals, 'succeeded', 'EUR', 1000n);
-    addOutcomeMoney(totals, 'succeeded', 'USD', 50n);
-    addOutcomeMoney(totals, 'failed', 'JPY', 1500n);
+    const succeeded = new Map<string, bigint>();
+    const failed = new Map<string, bigint>();
+    addToTotals(succeeded, 'USD', 123400n);
+    addToTotals(succeeded, 'EUR', 1000n);
+    addToTotals(succeeded, 'USD', 50n);
+    addToTotals(failed, 'JPY', 1500n);
     const text = renderOutcomes([
-      { outcome: 'succeeded', count: 998, totals: totals.get('succeeded')! },
-      { outcome: 'failed', count: 2, totals: totals.get('failed')! },
+      { outcome: 'succeeded', count: 998, totals: succeeded },
+      { outcome: 'failed', count: 2, totals: failed },
       { outcome: 'unknown', count: 0 },
     ]);
     expect(text).toBe('succeeded  998  USD 1,234.50 · EUR 10.00\nfailed       2  JPY 1,500\n');
