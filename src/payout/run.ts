@@ -37,18 +37,23 @@ export function gatewayIdentity(config: ResolvedConfig): string | undefined {
   return `${config.baseUrl.replace(/\/+$/, '')}|${config.merchantId}|${config.accountId}`;
 }
 
-/** Rows with a definite result (completed or failed) in a run: they are not sent again on --resume. */
-export function settledFromRecords(records: readonly JournalRecord[]): Map<number, PayoutResultRow> {
-  const settled = new Map<number, PayoutResultRow>();
+/** The last `result` record of each line that `keep` accepts, without its journal fields. */
+export function resultsByLine(
+  records: ReadonlyArray<{ type: string; [k: string]: unknown }>,
+  keep: (row: PayoutResultRow) => boolean = () => true,
+): Map<number, PayoutResultRow> {
+  const byLine = new Map<number, PayoutResultRow>();
   for (const r of records) {
     if (r.type !== 'result') continue;
-    const row = r as unknown as PayoutResultRow & { type: string; at?: string };
-    if (row.outcome === 'completed' || row.outcome === 'failed') {
-      const { type: _t, at: _a, ...rest } = row;
-      settled.set(row.line, rest);
-    }
+    const { type: _t, at: _a, ...row } = r as unknown as PayoutResultRow & { type: string; at?: string };
+    if (keep(row)) byLine.set(row.line, row);
   }
-  return settled;
+  return byLine;
+}
+
+/** Rows with a definite result (completed or failed) in a run: they are not sent again on --resume. */
+export function settledFromRecords(records: readonly JournalRecord[]): Map<number, PayoutResultRow> {
+  return resultsByLine(records, (row) => row.outcome === 'completed' || row.outcome === 'failed');
 }
 
 export function payoutExitCode(rows: readonly PayoutResultRow[]): number {

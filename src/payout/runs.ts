@@ -6,20 +6,14 @@ import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { resolveFormat } from '../output/format.js';
 import { writePayoutResults } from '../output/payment-card.js';
-import { PAYOUT_OP, payoutExitCode, runPayout } from './run.js';
+import { PAYOUT_OP, payoutExitCode, resultsByLine, runPayout } from './run.js';
 import type { PayoutResultRow } from './send.js';
 
 /** The last result of each line, in line order. */
 export function latestResults(
   records: ReadonlyArray<{ type: string; [k: string]: unknown }>,
 ): PayoutResultRow[] {
-  const byLine = new Map<number, PayoutResultRow>();
-  for (const r of records) {
-    if (r.type !== 'result') continue;
-    const { type: _t, at: _a, ...row } = r as unknown as PayoutResultRow & { type: string; at?: string };
-    byLine.set(row.line, row);
-  }
-  return [...byLine.values()].sort((a, b) => a.line - b.line);
+  return [...resultsByLine(records).values()].sort((a, b) => a.line - b.line);
 }
 
 async function payoutHeader(ctx: Context, runId: string) {
