@@ -66,8 +66,6 @@ const log = (msg) => process.stderr.write(`· ${msg}\n`);
 
 const tmp = mkdtempSync(join(tmpdir(), 'payops-bench-'));
 let homeCounter = 0;
-/** Folders outside `tmp` (on /dev/shm) to remove at the end. */
-const cleanups = [];
 const freshHome = () => {
   const dir = join(tmp, `home-${++homeCounter}`);
   mkdirSync(dir);
@@ -79,11 +77,16 @@ process.on('SIGINT', () => {
   process.exitCode = 130;
 });
 
+let hyperfine;
 /** hyperfine's version line, or null when absent (BENCH_NO_HYPERFINE=1 forces the own loop). */
 function hyperfineVersion() {
-  if (process.env.BENCH_NO_HYPERFINE) return null;
-  const r = spawnSync('hyperfine', ['--version'], { encoding: 'utf8' });
-  return r.status === 0 ? r.stdout.trim() : null;
+  if (hyperfine === undefined) {
+    const r = process.env.BENCH_NO_HYPERFINE
+      ? undefined
+      : spawnSync('hyperfine', ['--version'], { encoding: 'utf8' });
+    hyperfine = r?.status === 0 ? r.stdout.trim() : null;
+  }
+  return hyperfine;
 }
 
 function machine() {
@@ -203,12 +206,13 @@ async function preparedSandbox(rows, label) {
 
 async function runContender(kind, rows, label) {
   const { sb, file } = await preparedSandbox(rows, label);
+  // payops-tmpfs: the same run with its journal on tmpfs, where fsync costs nothing — not a
+  // supported set-up, a diagnostic that shows how much of the wall time is waiting for the disk.
+  // That home is in memory, outside `tmp`: removed as soon as the run is over.
+  const tmpfs = kind === 'payops-tmpfs';
+  const home = tmpfs ? mkdtempSync('/dev/shm/payops-bench-') : freshHome();
   try {
     const before = sb.stats();
-    // payops-tmpfs: the same run with its journal on tmpfs, where fsync costs nothing — not a
-    // supported set-up, a diagnostic that shows how much of the wall time is waiting for the disk.
-    const home = kind === 'payops-tmpfs' ? mkdtempSync('/dev/shm/payops-bench-') : freshHome();
-    cleanups.push(() => rmSync(home, { recursive: true, force: true }));
     const env = cleanEnv({ ...CREDS, PAYOPS_BASE_URL: sb.url, PAYOPS_HOME: home });
     const args =
       kind === 'ceiling'
@@ -244,6 +248,7 @@ async function runContender(kind, rows, label) {
     };
   } finally {
     await sb.stop();
+    if (tmpfs) rmSync(home, { recursive: true, force: true });
   }
 }
 
@@ -701,6 +706,5 @@ try {
   await main();
 } finally {
   stopAll();
-  for (const c of cleanups) c();
   if (!process.env.BENCH_KEEP) rmSync(tmp, { recursive: true, force: true });
 }

@@ -60,7 +60,6 @@ async function interruptCampaign(signal: NodeJS.Signals, count: number, rows: nu
   const random = prng(SEED);
   const started = performance.now();
   const attempts: Attempt[] = [];
-  const stderrs: string[] = [];
   try {
     await sandbox.reset();
     const { file, planned } = await prepareRefundFile(sandbox, dir.path, rows);
@@ -106,7 +105,6 @@ async function interruptCampaign(signal: NodeJS.Signals, count: number, rows: nu
         killSignal: signal,
       });
       moments.push(byTime ? `${killAfterMs} ms` : `at ${target} refunds +${jitter} ms`);
-      stderrs.push(last.stderr);
       attempts.push({
         resume,
         code: last.code,
@@ -119,7 +117,7 @@ async function interruptCampaign(signal: NodeJS.Signals, count: number, rows: nu
       if (last.killed) {
         kills++;
         // How far the run had got when it was killed: refunds the gateway had committed by then.
-        ledgerAtKill.push(JSON.parse(await sandbox.admin('health')).ledger as number);
+        ledgerAtKill.push(await ledgerCount());
         if (signal === 'SIGINT') {
           // Ctrl-C: before payops has installed its handler node dies of the signal (nothing was
           // sent yet); after, payops stops cleanly, exits 130 and says how to resume.
