@@ -88,7 +88,6 @@ export async function planBulk(
   const moving = new Map<string, bigint>();
   let rows = 0;
   for await (const row of opened.rows) {
-    note(row.problems);
     const { valid, problems: rowProblems } = checkRow(op, row, source.label);
     note(rowProblems);
     if (!valid) continue;

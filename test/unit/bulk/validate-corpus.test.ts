@@ -1,33 +1,24 @@
 // The bad-input corpus (test/fixtures/bad-csv/): every malformed file ends in an InputError that names
-// the file, the line and the field, through the same path the bulk engine takes
-// (readCsv → validateRow → CrossRowChecker). Huge inputs are generated here rather than committed.
+// the file, the line and the field, through pass 1 of a bulk run itself (planBulk: readCsv →
+// validateRow → CrossRowChecker). Huge inputs are generated here rather than committed.
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readCsv } from '../../../src/bulk/csv-reader.js';
-import { type BulkOp, CrossRowChecker, REQUIRED_COLUMNS, validateRow } from '../../../src/bulk/validate.js';
-import { InputError, type InputProblem } from '../../../src/errors.js';
+import { planBulk } from '../../../src/bulk/plan.js';
+import type { BulkOp } from '../../../src/bulk/validate.js';
+import { InputError } from '../../../src/errors.js';
 
 const CORPUS = join(import.meta.dirname, '../../fixtures/bad-csv');
 
 async function inputErrorOf(op: BulkOp, file: string): Promise<InputError> {
-  const reader = readCsv({ file, required: REQUIRED_COLUMNS[op] });
-  const checker = new CrossRowChecker(op, file);
-  const problems: InputProblem[] = [];
   try {
-    for await (const row of reader.rows) {
-      const v = validateRow(op, row, file);
-      if (v.ok) problems.push(...checker.add(v.row));
-      else problems.push(...v.problems);
-    }
-    problems.push(...checker.finish());
+    await planBulk(op, { path: file, label: file });
   } catch (err) {
     if (err instanceof InputError) return err;
     throw err;
   }
-  if (problems.length === 0) throw new Error(`${file}: no problem found`);
-  return new InputError(`${file}: ${problems.length} problem(s)`, problems);
+  throw new Error(`${file}: no problem found`);
 }
 
 // file → operation, line and field of the first problem, and what its message says.
