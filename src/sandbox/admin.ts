@@ -72,7 +72,7 @@ export function handleAdmin(
           ledger: ctx.store.ledger.length,
           payouts: ctx.store.payouts.size,
           uptime_ms: Date.now() - state.startedAt,
-          // Of the whole process: for `payops sandbox` that is the sandbox alone (benchmarks read it).
+          // Of the whole process: for `payops sandbox` that is the sandbox alone (see docs/sandbox.md).
           process: { ...process.cpuUsage(), rss: process.memoryUsage.rss() },
         });
       case 'POST /_sandbox/orders': {

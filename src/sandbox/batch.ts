@@ -86,6 +86,11 @@ interface Batch {
   readonly atMs: number;
 }
 
+/** E2003: the order's state does not allow the operation. */
+function wrongState(batch: Batch, result: Result, order: Order): Result {
+  return fail(batch, result, codedMessage('E2003', stateText(order.status)));
+}
+
 function fail(batch: Batch, result: Result, message: string): Result {
   if (batch.op === 'refund') result.refund_message = message;
   else result.error_message = message;
@@ -143,23 +148,22 @@ function applyOne(batch: Batch, raw: unknown, i: number): Result {
     const detail = `the order is ${formatAmount(order.amount, digits)} ${order.currency}`;
     return fail(batch, result, codedMessage('E2002', detail));
   }
-  const wrongState = () => fail(batch, result, codedMessage('E2003', stateText(order.status)));
 
   switch (op) {
     case 'capture':
-      if (order.status !== '2000') return wrongState();
+      if (order.status !== '2000') return wrongState(batch, result, order);
       ctx.store.setStatus(order, '3000');
       ctx.store.addLedger(ledgerEntry(batch, 'capture', order, el.amount as string));
       result.capture_status = '1';
       return result;
     case 'cancel':
-      if (order.status !== '2000' && order.status !== '2100') return wrongState();
+      if (order.status !== '2000' && order.status !== '2100') return wrongState(batch, result, order);
       ctx.store.setStatus(order, '5000');
       ctx.store.addLedger(ledgerEntry(batch, 'cancel', order, el.amount as string));
       result.cancel_status = '1';
       return result;
     case 'review': {
-      if (order.status !== '2100') return wrongState();
+      if (order.status !== '2100') return wrongState(batch, result, order);
       ctx.store.setStatus(order, el.review_flag === '1' ? '2000' : '5000');
       const entry = ledgerEntry(batch, 'review', order, el.amount as string);
       entry.review_flag = el.review_flag as string;
@@ -168,7 +172,7 @@ function applyOne(batch: Batch, raw: unknown, i: number): Result {
       return result;
     }
     case 'refund': {
-      if (order.status !== '3000' && order.status !== '4100') return wrongState();
+      if (order.status !== '3000' && order.status !== '4100') return wrongState(batch, result, order);
       const balance = order.amount - order.refunded;
       if (refundAmount > balance) {
         const detail = `refundable balance is ${formatAmount(balance, digits)} ${order.currency}`;
