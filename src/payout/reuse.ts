@@ -4,19 +4,13 @@
 // not silently go out again as a new one.
 import { createHash } from 'node:crypto';
 import type { InputProblem } from '../errors.js';
+import { canonical } from '../gateway/signer.js';
 import type { PayoutItem } from './plan.js';
 
-/** Canonical JSON: keys sorted at every depth, so equal requests give equal text. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const keys = Object.keys(value).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
-
-/** Identifies a payout's content, request_id aside. */
+/**
+ * Identifies a payout's content, request_id aside: the signature's canonical text (every field,
+ * sorted), which the sandbox also compares to tell a repeated request_id's payout apart.
+ */
 export function payoutKey(request: Record<string, unknown>): string {
   const { request_id: _id, ...rest } = request;
   return createHash('sha256').update(canonical(rest)).digest('hex').slice(0, 32);
