@@ -62,16 +62,17 @@ export function runPayops(args: string[], opts: RunOptions): Promise<RunResult> 
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let killed = false;
+    let exited = false;
     child.stdout!.on('data', (b: Buffer) => out.push(b));
     child.stderr!.on('data', (b: Buffer) => err.push(b));
+    // Killed means: still running when the signal was sent (by the timer or by killWhen).
     const kill =
       opts.killAfterMs === undefined
         ? undefined
         : setTimeout(() => {
-            killed = child.exitCode === null;
+            killed = !exited;
             child.kill(opts.killSignal ?? 'SIGKILL');
           }, opts.killAfterMs);
-    let exited = false;
     void opts
       .killWhen?.(() => exited)
       .then(() => {
@@ -85,7 +86,6 @@ export function runPayops(args: string[], opts: RunOptions): Promise<RunResult> 
       exited = true;
     });
     child.on('close', (code, signal) => {
-      exited = true;
       clearTimeout(kill);
       clearTimeout(safety);
       resolve({
