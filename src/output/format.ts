@@ -5,8 +5,13 @@ import type { GlobalOptions, Io, OutputFormat } from '../context.js';
 
 export type { OutputFormat };
 
+/** The data format a results file takes from its name: JSON for *.json, CSV otherwise. */
+export function formatForFile(path: string): 'json' | 'csv' {
+  return path.toLowerCase().endsWith('.json') ? 'json' : 'csv';
+}
+
 export function resolveFormat(globals: GlobalOptions, io: Io): OutputFormat {
   if (globals.output) return globals.output;
-  if (globals.out) return globals.out.toLowerCase().endsWith('.json') ? 'json' : 'csv';
+  if (globals.out) return formatForFile(globals.out);
   return io.stdout.isTTY ? 'table' : 'csv';
 }

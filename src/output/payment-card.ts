@@ -10,6 +10,7 @@ import type { PayoutResultRow } from '../payout/send.js';
 import { type CardSection, renderCard } from './card.js';
 import { confirmOrExit } from './confirm.js';
 import { openCsvWriter } from './csv-writer.js';
+import { formatForFile } from './format.js';
 
 export interface PayOutputOptions {
   format: OutputFormat;
@@ -195,7 +196,7 @@ export async function writePayResult(io: Io, result: PayResult, opts: PayOutputO
   const row = payResultRow(result, opts.savedTo);
   if (opts.resultFile !== undefined) {
     // --out for card and APM: the data goes to the file, the card to stderr.
-    const json = opts.resultFile.toLowerCase().endsWith('.json');
+    const json = formatForFile(opts.resultFile) === 'json';
     const { writeFile } = await import('node:fs/promises');
     if (json) await writeFile(opts.resultFile, payJson(result, opts.savedTo), { mode: 0o600 });
     else await writeCsvRecords(opts.resultFile, Object.keys(row), [row]);

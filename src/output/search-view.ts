@@ -16,7 +16,7 @@ import {
 } from '../query/rows.js';
 import type { QueryOutcome, RefundSearchOutcome } from '../query/search.js';
 import { openCsvWriter } from './csv-writer.js';
-import { type OutputFormat, resolveFormat } from './format.js';
+import { formatForFile, type OutputFormat, resolveFormat } from './format.js';
 import { openJsonWriter } from './json-writer.js';
 import { renderOrderCard } from './order-card.js';
 
@@ -100,7 +100,7 @@ async function writeData(ctx: Context, format: OutputFormat, rows: DataRow[]): P
 /** --out FILE takes data, never a table: JSON for *.json, CSV otherwise. */
 function formatOf(ctx: Context): OutputFormat {
   const format = resolveFormat(ctx.globals, ctx.io);
-  if (format === 'table' && ctx.globals.out) return /\.json$/i.test(ctx.globals.out) ? 'json' : 'csv';
+  if (format === 'table' && ctx.globals.out) return formatForFile(ctx.globals.out);
   return format;
 }
 
