@@ -20,6 +20,11 @@ import { reportError } from './output/report-error.js';
 import { readVersion } from './version.js';
 
 export function buildProgram(io: Io, app: App): Command {
+  // Usage errors echo the offending argument: never echo a card number typed in the wrong place.
+  const output = {
+    writeOut: (s: string) => io.stdout.write(s),
+    writeErr: (s: string) => io.stderr.write(redactText(s)),
+  };
   const program = new Command('payops')
     .description(
       'Operate a merchant account on the payment gateway: refunds, captures, queries, payments, payouts.',
@@ -51,10 +56,7 @@ export function buildProgram(io: Io, app: App): Command {
     .option('--debug', 'also log request and response bodies (card data masked, secrets removed)')
     .option('-q, --quiet', 'print nothing on stderr but errors')
     .showHelpAfterError('(run with --help for usage)')
-    .configureOutput({
-      writeOut: (s) => io.stdout.write(s),
-      writeErr: (s) => io.stderr.write(redactText(s)),
-    })
+    .configureOutput(output)
     .exitOverride();
 
   registerConfig(program, app);
@@ -71,11 +73,7 @@ export function buildProgram(io: Io, app: App): Command {
   // Subcommands inherit the output settings and the exit override.
   for (const cmd of allCommands(program)) {
     cmd.exitOverride();
-    // Usage errors echo the offending argument: never echo a card number typed in the wrong place.
-    cmd.configureOutput({
-      writeOut: (s) => io.stdout.write(s),
-      writeErr: (s) => io.stderr.write(redactText(s)),
-    });
+    cmd.configureOutput(output);
     cmd.showHelpAfterError('(run with --help for usage)');
   }
   return program;

@@ -4,6 +4,7 @@
 import { resolve } from 'node:path';
 import type { Context } from '../context.js';
 import { resolveFormat } from '../output/format.js';
+import type { Progress } from '../output/progress.js';
 
 export interface ResultSink {
   /** Where the results went: a file path, or undefined for stdout. */
@@ -99,11 +100,6 @@ export async function openResultSink(
 export async function confirmRun(ctx: Context, question: string): Promise<void> {
   const { confirmOrExit } = await import('../output/confirm.js');
   await confirmOrExit(ctx.io, ctx.globals, question);
-}
-
-export interface Progress {
-  tick(rows: number): void;
-  stop(): void;
 }
 
 /** A progress bar on a terminal's stderr; nothing otherwise or with --quiet. */
