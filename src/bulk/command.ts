@@ -191,16 +191,15 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
 
   const state = stateDir(ctx.io.env);
   const identity = gatewayIdentity(config);
+  const what = inline ? 'this order' : plan.source.label;
   // Two payops started on the same file at once must not both find "no earlier run" and both send.
-  if (!dryRun)
-    ctx.onClose(await lockInput(state, plan.sha256, op, identity, inline ? 'this order' : plan.source.label));
+  if (!dryRun) ctx.onClose(await lockInput(state, plan.sha256, op, identity, what));
   // A run folder without its input copy was cut off before anything could be sent: not a run.
   const earlier = (await findRunsByInput(state, plan.sha256, op, identity)).filter((r) =>
     existsSync(join(r.dir, String(r.header.snapshot ?? SNAPSHOT_FILE))),
   );
   const unfinished = earlier.find((r) => r.state !== 'finished');
   const finished = earlier.find((r) => r.state === 'finished');
-  const what = inline ? 'this order' : plan.source.label;
   let resumeFrom: RunInfo | undefined;
   let note: string | undefined;
 
@@ -389,10 +388,7 @@ async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
   try {
     result = await runEngine({
       op,
-      chunks: chunkRows(
-        a.cache?.complete && a.cache.size === plan.rows ? a.cache.rows() : inputRows(op, snapshot),
-        plan.chunkSize,
-      ),
+      chunks: chunkRows(a.cache?.complete ? a.cache.rows() : inputRows(op, snapshot), plan.chunkSize),
       send: { client: a.client, journal },
       ...(a.prior ? { prior: a.prior.chunks } : {}),
       concurrency: ctx.globals.concurrency ?? a.config.concurrency,

@@ -66,19 +66,13 @@ export function openRows(op: BatchOperation, source: InputSource): OpenedRows {
  * Pass 2: the validated rows of an input already planned (so every row is valid), with their raw
  * cells in column order. A row that no longer validates means the file changed under us.
  */
-export async function* inputRows(
-  op: BatchOperation,
-  source: InputSource,
-  columnsOut?: (columns: string[]) => void,
-): AsyncGenerator<InputRow> {
+export async function* inputRows(op: BatchOperation, source: InputSource): AsyncGenerator<InputRow> {
   const opened = openRows(op, source);
-  let columns: string[];
   try {
-    columns = await opened.columns;
+    await opened.columns;
   } catch (err) {
     throw changed(source, err);
   }
-  columnsOut?.(columns);
   for await (const csvRow of opened.rows) {
     const { valid, problems } = checkRow(op, csvRow, source.label);
     if (!valid || problems.length > 0) throw changed(source, problems[0]?.message);

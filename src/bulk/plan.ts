@@ -92,7 +92,7 @@ export async function planBulk(
     note(rowProblems);
     if (!valid) continue;
     note(cross.add(valid));
-    if (cache?.complete) cache.add(valid, row.cells);
+    cache?.add(valid, row.cells);
     rows++;
     addToTotals(amounts, valid.currency, valid.amountMinor);
     addToTotals(
