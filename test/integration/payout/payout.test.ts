@@ -22,6 +22,17 @@ async function payouts() {
 }
 
 /** A private copy of a sample, so each test's input file (and its SHA-256 runs) is its own. */
+/** A resumed run (JSON output) that ended with all three sample payouts completed, each paid once. */
+async function expectEveryPayoutCompletedOnce(resumed: {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}) {
+  expect(resumed.code, resumed.stderr).toBe(0);
+  expect(JSON.parse(resumed.stdout).every((r: { outcome: string }) => r.outcome === 'completed')).toBe(true);
+  expect(await payouts()).toHaveLength(3);
+}
+
 function copySample(name: string, transform?: (text: string) => string): string {
   const dir = tempDir();
   const file = join(dir, name);
@@ -172,11 +183,7 @@ describe('payout', { timeout: 90_000 }, () => {
       env: sandbox.env,
       home,
     });
-    expect(resumed.code, resumed.stderr).toBe(0);
-    expect(JSON.parse(resumed.stdout).every((r: { outcome: string }) => r.outcome === 'completed')).toBe(
-      true,
-    );
-    expect(await payouts()).toHaveLength(3);
+    await expectEveryPayoutCompletedOnce(resumed);
 
     const nothingLeft = await runCli(['--yes', 'payout', '--file', file, '--resume'], {
       env: sandbox.env,
@@ -208,11 +215,7 @@ describe('payout', { timeout: 90_000 }, () => {
       env: sandbox.env,
       home,
     });
-    expect(resumed.code, resumed.stderr).toBe(0);
-    expect(JSON.parse(resumed.stdout).every((r: { outcome: string }) => r.outcome === 'completed')).toBe(
-      true,
-    );
-    expect(await payouts()).toHaveLength(3);
+    await expectEveryPayoutCompletedOnce(resumed);
   });
 
   it('Ctrl-C stops after the payouts in flight (exit 130); --resume sends the rest once', async () => {
