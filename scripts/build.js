@@ -24,7 +24,8 @@ const entryName = (file) =>
     .replace(/[\\/]/g, '-');
 
 // Build beside dist/ and swap it in at the end, so a binary already running from dist/ (a test in
-// another terminal) never sees a half-written or missing bundle.
+// another terminal) never sees a half-written bundle; dist/ is missing only for the instant between
+// the two renames.
 const dist = resolve(root, 'dist');
 const fresh = resolve(root, `dist.new-${process.pid}`);
 const stale = resolve(root, `dist.old-${process.pid}`);
