@@ -13,10 +13,11 @@ import { registerQuery } from './commands/query.js';
 import { registerRefunds } from './commands/refunds.js';
 import { registerRuns } from './commands/runs.js';
 import { registerSandbox } from './commands/sandbox.js';
-import { createContext, type GlobalOptions, type Io, processIo } from './context.js';
+import { type ContextOverrides, createContext, processIo } from './context.js';
 import { ExitCode, exitCodeFor, isCommanderError } from './errors.js';
-import { redactText } from './output/redact.js';
+import type { GlobalOptions, Io } from './io.js';
 import { reportError } from './output/report-error.js';
+import { redactText } from './redact.js';
 import { readVersion } from './version.js';
 
 export function buildProgram(io: Io, app: App): Command {
@@ -83,7 +84,16 @@ export function allCommands(cmd: Command): Command[] {
   return cmd.commands.flatMap((c) => [c, ...allCommands(c)]);
 }
 
-export async function main(argv: string[], io: Io = processIo()): Promise<number> {
+/**
+ * Run one invocation. `io` carries the streams, environment and working directory; `overrides`
+ * replaces how the Context builds its config and gateway client — in-process tests pass a fake
+ * gateway here: `main(argv, io, { clientFactory: () => fake.client })` (see ContextOverrides).
+ */
+export async function main(
+  argv: string[],
+  io: Io = processIo(),
+  overrides: ContextOverrides = {},
+): Promise<number> {
   let code: number = ExitCode.ok;
   let debug = argv.includes('--debug');
   // The sign key(s) this invocation knows, masked in any error report.
@@ -95,7 +105,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
         const cmd = args[args.length - 1] as Command;
         const globals = cmd.optsWithGlobals() as GlobalOptions;
         debug = Boolean(globals.debug);
-        const ctx = createContext(io, globals);
+        const ctx = createContext(io, globals, overrides);
         secrets = ctx.secrets;
         try {
           code = await runner(ctx, cmd.opts() as never, args.slice(0, -2) as string[], cmd);

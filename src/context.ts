@@ -1,66 +1,14 @@
 // Per-invocation context: streams, global options, and lazily created config and gateway client.
 // Nothing here runs on import; `createContext` is called once by main() for each invocation, so
-// tests can run many invocations in one process without shared state.
+// tests can run many invocations in one process without shared state. How the config and the
+// client are built is a seam (ContextOverrides, in the spirit of gh's cmdutil.Factory): the real
+// builders load lazily from config/load.ts and factory.ts; a test passes its own.
 
 import type { ResolvedConfig } from './config/resolve.js';
 import type { GatewayClient } from './gateway/client.js';
+import type { GlobalOptions, Invocation, Io, Logger } from './io.js';
 
-export interface OutStream {
-  write(chunk: string | Uint8Array): boolean;
-  isTTY?: boolean;
-  columns?: number;
-}
-
-export interface Io {
-  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
-  stdout: OutStream & NodeJS.WritableStream;
-  stderr: OutStream & NodeJS.WritableStream;
-  env: NodeJS.ProcessEnv;
-  cwd: string;
-}
-
-export type OutputFormat = 'table' | 'csv' | 'json';
-
-/** Options that every command accepts (design.md §2). */
-export interface GlobalOptions {
-  profile?: string;
-  sandbox?: boolean;
-  output?: OutputFormat;
-  out?: string;
-  yes?: boolean;
-  dryRun?: boolean;
-  concurrency?: number;
-  timeout?: number;
-  verbose?: boolean;
-  quiet?: boolean;
-  debug?: boolean;
-  baseUrl?: string;
-  merchantId?: string;
-  accountId?: string;
-  signKey?: string;
-  allowInsecureHttp?: boolean;
-}
-
-export interface Logger {
-  /** Human progress and summaries (stderr); silent with --quiet. */
-  info(message: string): void;
-  /** Always shown on stderr, even with --quiet. */
-  warn(message: string): void;
-  /** --verbose and --debug only. */
-  verbose(message: string): void;
-  /** --debug only. Callers must pass already-redacted text. */
-  debug(message: string): void;
-  /**
-   * False when debug() would print nothing, so hot paths can skip building (redacting) the message.
-   * Loggers that leave it undefined are treated as enabled.
-   */
-  readonly debugEnabled?: boolean;
-}
-
-export interface Context {
-  readonly io: Io;
-  readonly globals: GlobalOptions;
-  readonly log: Logger;
+export interface Context extends Invocation {
   readonly color: boolean;
   /** Resolved configuration (flag > environment > profile); starts the in-process sandbox with --sandbox. */
   config(): Promise<ResolvedConfig>;
@@ -68,10 +16,27 @@ export interface Context {
   client(): Promise<GatewayClient>;
   /** Values masked in every error report and log line of this invocation (the sign key). */
   readonly secrets: readonly string[];
-  addSecret(secret: string | undefined): void;
-  /** Register cleanup (close pools, stop the sandbox) run when the command ends. */
-  onClose(fn: () => Promise<void> | void): void;
   close(): Promise<void>;
+}
+
+/**
+ * Replacements for how an invocation builds its config and its gateway client; each defaults to the
+ * real one. In-process command tests use them through `main(argv, io, overrides)`:
+ *
+ *   const fake = fakeGateway(10);
+ *   await main(['refund', '--file', f, '--yes'], io, { clientFactory: () => fake.client });
+ *
+ * Without `loadConfig` the real resolution runs on `io.env` (PAYOPS_HOME: where the config file and
+ * run journals are). With no gateway configured it starts the embedded sandbox, so a test with a
+ * fake client sets PAYOPS_BASE_URL (any https:// URL), PAYOPS_MERCHANT_ID, PAYOPS_ACCOUNT_ID and
+ * PAYOPS_SIGN_KEY in `io.env`, or passes `loadConfig`. The Context does not close an injected
+ * client: it belongs to the test.
+ */
+export interface ContextOverrides {
+  /** Replaces config/load.ts's loadConfig (flags, environment, profile; the embedded sandbox). */
+  loadConfig?: (ctx: Context) => Promise<ResolvedConfig>;
+  /** Replaces factory.ts's clientFromConfig; called once per invocation, with the loaded config. */
+  clientFactory?: (ctx: Context, config: ResolvedConfig) => GatewayClient | Promise<GatewayClient>;
 }
 
 export function processIo(): Io {
@@ -119,7 +84,7 @@ export function createLogger(io: Io, globals: GlobalOptions, secrets: readonly s
   };
 }
 
-export function createContext(io: Io, globals: GlobalOptions): Context {
+export function createContext(io: Io, globals: GlobalOptions, overrides: ContextOverrides = {}): Context {
   const secrets: string[] = [];
   const log = createLogger(io, globals, secrets);
   const closers: Array<() => Promise<void> | void> = [];
@@ -140,13 +105,16 @@ export function createContext(io: Io, globals: GlobalOptions): Context {
     secrets,
     addSecret,
     config() {
-      configPromise ??= import('./config/load.js').then((m) => m.loadConfig(ctx));
+      configPromise ??= overrides.loadConfig
+        ? overrides.loadConfig(ctx)
+        : import('./config/load.js').then((m) => m.loadConfig(ctx));
       return configPromise;
     },
     client() {
       clientPromise ??= (async () => {
         const config = await ctx.config();
-        const { clientFromConfig } = await import('./gateway/client.js');
+        if (overrides.clientFactory) return overrides.clientFactory(ctx, config);
+        const { clientFromConfig } = await import('./factory.js');
         return clientFromConfig(ctx, config);
       })();
       return clientPromise;

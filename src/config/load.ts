@@ -2,12 +2,12 @@
 // starts the in-process sandbox when asked to (--sandbox, base_url "sandbox") or when no gateway
 // is configured at all.
 import { existsSync } from 'node:fs';
-import type { Context } from '../context.js';
 import { ConfigError } from '../errors.js';
+import type { Invocation } from '../io.js';
 import { readStoredConfig } from './file.js';
 import { type ResolvedConfig, resolveConfig } from './resolve.js';
 
-export async function loadConfig(ctx: Context): Promise<ResolvedConfig> {
+export async function loadConfig(ctx: Invocation): Promise<ResolvedConfig> {
   const { env } = ctx.io;
   if (ctx.globals.signKey) {
     ctx.log.warn(
@@ -31,7 +31,7 @@ export async function loadConfig(ctx: Context): Promise<ResolvedConfig> {
   return startEmbeddedSandbox(ctx, config);
 }
 
-async function startEmbeddedSandbox(ctx: Context, config: ResolvedConfig): Promise<ResolvedConfig> {
+async function startEmbeddedSandbox(ctx: Invocation, config: ResolvedConfig): Promise<ResolvedConfig> {
   if (config.sandboxReason === 'unconfigured') {
     ctx.log.warn(
       'no gateway configured: using the built-in sandbox — run `payops config init` to set one up',

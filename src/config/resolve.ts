@@ -1,7 +1,8 @@
 // Configuration resolution: flag > environment > profile > default, in one pure function that also
 // records where each value came from (shown by `payops config list` and in error hints).
-import type { GlobalOptions } from '../context.js';
+
 import { ConfigError } from '../errors.js';
+import type { GlobalOptions } from '../io.js';
 import {
   type ConfigKey,
   DEFAULT_CONCURRENCY,

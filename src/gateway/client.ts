@@ -1,8 +1,6 @@
 // The signed gateway client: fills the credentials, signs, encodes the body as the endpoints table
 // says, sends through the one transport, parses and verifies the answer, and turns definite
 // rejections into typed errors. Every other module codes against `GatewayClient`.
-import type { ResolvedConfig } from '../config/resolve.js';
-import type { Context, Logger } from '../context.js';
 import {
   AuthError,
   ConfigError,
@@ -12,7 +10,7 @@ import {
   type UnknownOutcomeReason,
 } from '../errors.js';
 import { type Endpoint, endpointFor, type OperationName } from './endpoints.js';
-import { createSigner, type SignableBody, type Signer } from './signer.js';
+import type { SignableBody, Signer } from './signer.js';
 import type { Transport, TransportResponse } from './transport.js';
 import { type Credentials, type RequestOf, type ResponseOf, splitCodedMessage } from './types.js';
 
@@ -79,7 +77,6 @@ export interface ClientOptions {
   baseUrl: string;
   merchantId: string;
   accountId: string;
-  log?: Logger;
 }
 
 const AUTH_CODES = new Set(['E1001', 'E1002', 'E1003']);
@@ -374,45 +371,4 @@ export function assertAccepted(
       hint: 'nothing in this request was processed; fix what the message says and send it again',
     },
   );
-}
-
-export async function clientFromConfig(ctx: Context, config: ResolvedConfig): Promise<GatewayClient> {
-  if (!config.signKey) {
-    throw new ConfigError(`no sign key configured for profile "${config.profile}"`, {
-      hint: 'set one with `payops config set sign_key` (it asks for the key, or reads one line from stdin) or export PAYOPS_SIGN_KEY',
-    });
-  }
-  if (!config.baseUrl) {
-    throw new ConfigError('no gateway base_url configured', { hint: 'payops config set base_url https://…' });
-  }
-  for (const [key, value] of [
-    ['merchant_id', config.merchantId],
-    ['account_id', config.accountId],
-  ] as const) {
-    if (!value) {
-      throw new ConfigError(`no ${key} configured for profile "${config.profile}"`, {
-        hint: `payops config set ${key} VALUE, or export PAYOPS_${key.toUpperCase()}`,
-      });
-    }
-  }
-  ctx.addSecret(config.signKey);
-  const { createTransport, assertSecureOrigin } = await import('./transport.js');
-  // Fail before anything is read or built when the URL would be refused anyway.
-  assertSecureOrigin(config.baseUrl, Boolean(ctx.globals.allowInsecureHttp));
-  const transport = await createTransport({
-    timeoutMs: config.timeoutMs,
-    allowInsecureHttp: Boolean(ctx.globals.allowInsecureHttp),
-    env: ctx.io.env,
-    log: ctx.log,
-  });
-  const client = createClient({
-    transport,
-    signer: createSigner(config.signKey),
-    baseUrl: config.baseUrl,
-    merchantId: config.merchantId,
-    accountId: config.accountId,
-    log: ctx.log,
-  });
-  ctx.onClose(() => client.close());
-  return client;
 }

@@ -3,7 +3,6 @@
 // --verbose/--debug request log. Tests inject an undici MockAgent through `dispatcher`.
 import { setFlagsFromString } from 'node:v8';
 import type { Dispatcher } from 'undici';
-import type { Logger } from '../context.js';
 import {
   ConfigError,
   GatewayError,
@@ -12,7 +11,7 @@ import {
   UnknownOutcomeError,
   type UnknownOutcomeReason,
 } from '../errors.js';
-import { redactWireBody } from '../output/redact.js';
+import { redactWireBody } from '../redact.js';
 import { userAgent } from '../version.js';
 import {
   backoffMs,
@@ -28,6 +27,18 @@ import {
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
+/**
+ * Where the transport writes its --verbose request lines and --debug bodies. The CLI's Logger
+ * (src/io.ts) fits it; declared here so that the gateway depends on nothing of the CLI.
+ */
+export interface TransportLog {
+  verbose(message: string): void;
+  /** Given already-redacted text. */
+  debug(message: string): void;
+  /** False when debug() would print nothing: the bodies are then not redacted at all. */
+  readonly debugEnabled?: boolean;
+}
+
 export interface TransportOptions {
   /** Connect, headers and body timeout, each (ms). */
   timeoutMs?: number;
@@ -36,7 +47,7 @@ export interface TransportOptions {
   env?: NodeJS.ProcessEnv;
   /** Replaces the Agent (tests: undici MockAgent). Not closed by `close()`. */
   dispatcher?: Dispatcher;
-  log?: Logger;
+  log?: TransportLog;
   retry?: Partial<RetryPolicy>;
   /** Injected by tests to avoid real waits. */
   sleep?: (ms: number) => Promise<void>;

@@ -2,7 +2,7 @@
 // one status line on stderr.
 import type { Context } from '../context.js';
 import type { RawResponse } from '../gateway/client.js';
-import { redactText } from './redact.js';
+import { redactText } from '../redact.js';
 
 const SIGNATURE_NOTE = {
   valid: 'signature verified',

@@ -1,5 +1,5 @@
 // Rendering of the config commands' results. The sign key is never rendered: only whether it is set.
-import type { Io } from '../context.js';
+import type { Io } from '../io.js';
 
 export interface ProfileView {
   name: string;

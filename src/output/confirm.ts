@@ -1,8 +1,8 @@
 // Asking before money moves. --yes answers for the user; without a terminal to ask on (cron, CI,
 // a pipe) and without --yes, refuse rather than hang or guess. The prompt goes to stderr.
 
-import type { GlobalOptions, Io } from '../context.js';
 import { UsageError } from '../errors.js';
+import type { GlobalOptions, Io } from '../io.js';
 
 export async function confirmOrExit(io: Io, globals: GlobalOptions, question: string): Promise<void> {
   if (globals.yes) return;

@@ -1,7 +1,7 @@
 // Which format results take: an explicit --output wins; --out FILE picks JSON for *.json and CSV
 // otherwise; without either, a table for a person at a terminal and CSV for a pipe or a file.
 
-import type { GlobalOptions, Io, OutputFormat } from '../context.js';
+import type { GlobalOptions, Io, OutputFormat } from '../io.js';
 
 export type { OutputFormat };
 

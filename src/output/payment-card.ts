@@ -1,7 +1,8 @@
 // Renders a payment result (pay card|apm|checkout): a card for people, JSON or one CSV row for
 // scripts. Data goes to stdout; the "outcome unknown" advice and APM summary go to stderr.
-import type { GlobalOptions, Io, OutputFormat } from '../context.js';
+
 import { splitCodedMessage } from '../gateway/types.js';
+import type { GlobalOptions, Io, OutputFormat } from '../io.js';
 import { formatMoneyTotals } from '../money/amount.js';
 import type { PaymentKind } from '../pay/fields.js';
 import type { PayResult } from '../pay/pay.js';

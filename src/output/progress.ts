@@ -2,7 +2,7 @@
 // --quiet is off. Otherwise a no-op, so callers never branch on it.
 
 import cliProgress from 'cli-progress';
-import type { GlobalOptions, Io } from '../context.js';
+import type { GlobalOptions, Io } from '../io.js';
 
 export interface Progress {
   tick(n: number): void;

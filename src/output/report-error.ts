@@ -1,8 +1,9 @@
 // Renders an error for a person on stderr: what went wrong, where (file:line, field), and what to
 // do next. Stack traces only with --debug.
-import type { Io } from '../context.js';
+
 import { type InputError, isPayopsError } from '../errors.js';
-import { redactText } from './redact.js';
+import type { Io } from '../io.js';
+import { redactText } from '../redact.js';
 
 const MAX_PROBLEMS_SHOWN = 50;
 

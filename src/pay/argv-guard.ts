@@ -2,7 +2,7 @@
 // output and CI logs. This check runs on the raw argv before commander parses it, so a card number
 // typed as an argument is refused even when the flag it follows does not exist.
 import { UsageError } from '../errors.js';
-import { luhnValid } from '../output/redact.js';
+import { luhnValid } from '../redact.js';
 
 /**
  * True when the text is a card number as people type it: 13–19 digits that pass Luhn, optionally

@@ -1,9 +1,10 @@
 // Reads the card number and security code: a hidden prompt on a terminal, otherwise stdin, one per
 // line (card number, then security code). The values live only in memory for the one request; they
 // are never put in an error message, a log line or a file.
-import type { Io } from '../context.js';
+
 import { InterruptedError, UsageError } from '../errors.js';
-import { luhnValid } from '../output/redact.js';
+import type { Io } from '../io.js';
+import { luhnValid } from '../redact.js';
 
 export interface CardSecrets {
   /** Digits only. */

@@ -4,7 +4,7 @@
 import { ExitCode, UnknownOutcomeError } from '../errors.js';
 import type { GatewayClient } from '../gateway/client.js';
 import type { ApmPaymentResult, CardPaymentResult, RiskReason } from '../gateway/types.js';
-import { maskPan } from '../output/redact.js';
+import { maskPan } from '../redact.js';
 import type { CardSecrets } from './card-input.js';
 import { type CheckoutForm, parseCheckoutForm } from './checkout-form.js';
 

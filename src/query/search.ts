@@ -1,9 +1,10 @@
 // Core of `payops query` and `payops refunds search`: plan the requests, send them with bounded
 // concurrency through the gateway client, and arrange what came back. Returns data; prints nothing.
-import type { Logger } from '../context.js';
+
 import { assertAccepted, type GatewayClient, type RequestBody } from '../gateway/client.js';
 import { ENDPOINTS } from '../gateway/endpoints.js';
 import type { OrderRecord, RefundRecord } from '../gateway/types.js';
+import type { Logger } from '../io.js';
 import { arrange, type NotFound } from './arrange.js';
 import { type PlannedRequest, planRequests } from './plan.js';
 import { mapLimit } from './pool.js';

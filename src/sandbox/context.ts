@@ -1,8 +1,8 @@
 // What every handler of the sandbox works with: the store, the demo accounts, the signer and the
 // replies it builds. One instance per running sandbox; nothing here is module state.
 import { createSigner, type Signer } from '../gateway/signer.js';
+import { SANDBOX_AUTO_CAPTURE_ACCOUNT, SANDBOX_CREDENTIALS } from './accounts.js';
 import { type CurrencyDigits, codedMessage, Rejection, requiredString } from './fields.js';
-import { SANDBOX_AUTO_CAPTURE_ACCOUNT, SANDBOX_CREDENTIALS } from './index.js';
 import type { Store } from './store.js';
 
 export interface Account {

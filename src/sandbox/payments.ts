@@ -4,7 +4,7 @@
 // is kept.
 
 import { formatGatewayTime } from '../gateway/time.js';
-import { luhnValid, maskPan } from '../output/redact.js';
+import { luhnValid, maskPan } from '../redact.js';
 import {
   type Account,
   authenticate,

@@ -1,8 +1,8 @@
 // Orders made without a payment: `--seed N`, the seed CSV files and `POST /_sandbox/orders`.
 import { readFileSync } from 'node:fs';
+import { SANDBOX_CREDENTIALS } from './accounts.js';
 import type { SandboxContext } from './context.js';
 import { formatAmount, parseAmount, Rejection } from './fields.js';
-import { SANDBOX_CREDENTIALS } from './index.js';
 import { csvCell } from './render.js';
 import type { Order } from './store.js';
 

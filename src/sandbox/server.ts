@@ -16,13 +16,33 @@ import {
 } from './context.js';
 import { Faults } from './faults.js';
 import { loadCurrencyDigits, Rejection } from './fields.js';
-import type { SandboxHandle, SandboxOptions } from './index.js';
 import { Journal } from './journal.js';
 import { handleAuthorise, handleCheckout, hostedPage } from './payments.js';
 import { handlePayout } from './payout.js';
 import { handleQuery, handleRefundSearch } from './search.js';
 import { createOrders, loadSeedFile } from './seed.js';
 import { Store } from './store.js';
+
+export interface SandboxOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 8787; 0 picks an ephemeral port. */
+  port?: number;
+  /** Create N captured (3000) orders at start. */
+  seed?: number;
+  /** Persist state in an append-only log there and reload it at start. */
+  dataDir?: string;
+  /** CSV files (transaction_id,order_no,currency,amount,payment_status) to load at start. */
+  seedFiles?: string[];
+  /** Callers allowed on the query endpoint; default 127.0.0.1 and ::1 (::ffff:127.0.0.1 too). */
+  registeredIps?: string[];
+}
+
+export interface SandboxHandle {
+  /** Base URL without a trailing slash, e.g. http://127.0.0.1:43121. */
+  url: string;
+  close(): Promise<void>;
+}
 
 export const DEFAULT_REGISTERED_IPS: readonly string[] = ['127.0.0.1', '::1'];
 const MAX_BODY = 8 * 1024 * 1024;

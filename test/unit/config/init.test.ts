@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { configInit } from '../../../src/config/commands.js';
-import { createContext, type Io } from '../../../src/context.js';
+import { createContext } from '../../../src/context.js';
+import type { Io } from '../../../src/io.js';
 
 function fakeTerminal(env: NodeJS.ProcessEnv) {
   const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => stdin });

@@ -1,8 +1,8 @@
 import { errors, MockAgent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Logger } from '../../../src/context.js';
 import { ConfigError, GatewayError, TransportError, UnknownOutcomeError } from '../../../src/errors.js';
 import { createTransport, type TransportRequest } from '../../../src/gateway/transport.js';
+import type { Logger } from '../../../src/io.js';
 
 const ORIGIN = 'https://gateway.test';
 

@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import type { Io } from '../../../src/context.js';
+import type { Io } from '../../../src/io.js';
 
 export interface Captured extends PassThrough {
   isTTY?: boolean;

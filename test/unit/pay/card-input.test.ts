@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { Io } from '../../../src/context.js';
 import { UsageError } from '../../../src/errors.js';
+import type { Io } from '../../../src/io.js';
 import { checkCardSecrets, readCardSecrets, secretsFromLines } from '../../../src/pay/card-input.js';
 
 function message(fn: () => unknown): string {

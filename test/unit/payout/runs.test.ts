@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createRun } from '../../../src/bulk/journal.js';
-import { createContext, type Io } from '../../../src/context.js';
+import { createContext } from '../../../src/context.js';
+import type { Io } from '../../../src/io.js';
 import { showPayoutRun } from '../../../src/payout/runs.js';
 
 function capture() {

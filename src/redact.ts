@@ -1,6 +1,7 @@
-// Masking of card data and secrets, shared by the transport's --debug log, error reports and
-// journals. A card number is shown at most as first 6 and last 4 digits; a security code and a
-// sign key are never shown at all.
+// Card helpers (Luhn check, PAN masking) and the masking of card data and secrets in text and wire
+// bodies: a leaf module, imported by the gateway's --debug log, the sandbox, the payment input
+// checks and every writer of output. A card number is shown at most as first 6 and last 4 digits;
+// a security code and a sign key are never shown at all.
 
 const SECRET_FIELDS = new Set(['security_code', 'cvv', 'cvc', 'sign_key', 'signKey', 'password']);
 const PAN_FIELDS = new Set(['card', 'card_number', 'pan']);

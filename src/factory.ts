@@ -1,0 +1,50 @@
+// Builds the gateway client of an invocation from its resolved configuration: checks that the
+// configuration can sign, registers the sign key as a secret, and wires transport + signer + client
+// (in the spirit of gh's cmdutil.Factory). It lives outside src/gateway/ so that the gateway knows
+// nothing of configuration or of the CLI; the Context loads it lazily, and tests replace it through
+// ContextOverrides.clientFactory (src/context.ts).
+import type { ResolvedConfig } from './config/resolve.js';
+import { ConfigError } from './errors.js';
+import { createClient, type GatewayClient } from './gateway/client.js';
+import { createSigner } from './gateway/signer.js';
+import { assertSecureOrigin, createTransport } from './gateway/transport.js';
+import type { Invocation } from './io.js';
+
+export async function clientFromConfig(inv: Invocation, config: ResolvedConfig): Promise<GatewayClient> {
+  if (!config.signKey) {
+    throw new ConfigError(`no sign key configured for profile "${config.profile}"`, {
+      hint: 'set one with `payops config set sign_key` (it asks for the key, or reads one line from stdin) or export PAYOPS_SIGN_KEY',
+    });
+  }
+  if (!config.baseUrl) {
+    throw new ConfigError('no gateway base_url configured', { hint: 'payops config set base_url https://…' });
+  }
+  for (const [key, value] of [
+    ['merchant_id', config.merchantId],
+    ['account_id', config.accountId],
+  ] as const) {
+    if (!value) {
+      throw new ConfigError(`no ${key} configured for profile "${config.profile}"`, {
+        hint: `payops config set ${key} VALUE, or export PAYOPS_${key.toUpperCase()}`,
+      });
+    }
+  }
+  inv.addSecret(config.signKey);
+  // Fail before anything is read or built when the URL would be refused anyway.
+  assertSecureOrigin(config.baseUrl, Boolean(inv.globals.allowInsecureHttp));
+  const transport = await createTransport({
+    timeoutMs: config.timeoutMs,
+    allowInsecureHttp: Boolean(inv.globals.allowInsecureHttp),
+    env: inv.io.env,
+    log: inv.log,
+  });
+  const client = createClient({
+    transport,
+    signer: createSigner(config.signKey),
+    baseUrl: config.baseUrl,
+    merchantId: config.merchantId,
+    accountId: config.accountId,
+  });
+  inv.onClose(() => client.close());
+  return client;
+}
