@@ -1,6 +1,8 @@
 // The admin API under /_sandbox/ (design.md §1.5): loopback only, unsigned JSON. Health, orders
 // (create in any state, export as CSV), the ledger, fault injection, reset, and the registered
 // query IPs. Also the issuer pages that APM and checkout payments send the shopper to.
+
+import { completeOnIssuer, issuerPage } from './checkout.js';
 import {
   errorReply,
   isLoopback,
@@ -11,7 +13,6 @@ import {
 } from './context.js';
 import type { Faults } from './faults.js';
 import { Rejection } from './fields.js';
-import { completeOnIssuer, issuerPage } from './payments.js';
 import { createOrders, ordersCsv, parseCreateOrders, summarise } from './seed.js';
 
 export interface StreamReply {

@@ -6,6 +6,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { type Endpoint, endpointByPath } from '../gateway/endpoints.js';
 import { type AdminState, handleAdmin, type StreamReply } from './admin.js';
 import { handleBatch } from './batch.js';
+import { handleCheckout, hostedPage } from './checkout.js';
 import {
   createSandboxContext,
   errorReply,
@@ -17,7 +18,7 @@ import {
 import { Faults } from './faults.js';
 import { loadCurrencyDigits, Rejection } from './fields.js';
 import { Journal } from './journal.js';
-import { handleAuthorise, handleCheckout, hostedPage } from './payments.js';
+import { handleAuthorise } from './payments.js';
 import { handlePayout } from './payout.js';
 import { handleQuery, handleRefundSearch } from './search.js';
 import { createOrders, loadSeedFile } from './seed.js';

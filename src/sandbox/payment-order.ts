@@ -1,0 +1,254 @@
+// What every payment request of the sandbox shares (/v1/authorise card and APM, /v1/checkout): the
+// types of every field of the spec, the checks, and the order a payment creates, with its ledger
+// entry once captured.
+import { type Account, authenticate, type SandboxContext } from './context.js';
+import {
+  amountProblem,
+  currencyProblem,
+  formatAmount,
+  parseAmount,
+  Rejection,
+  requiredString,
+  type Schema,
+  schemaProblem,
+} from './fields.js';
+import type { Order, OrderDetails } from './store.js';
+
+type Body = Record<string, unknown>;
+
+const PERSON_SCHEMA: Schema = {
+  document_number: 'string',
+  document_type: 'string',
+  social_name: 'string',
+  email: 'string',
+  phone_country_code: 'country',
+  phone_area_code: 'string',
+  phone_number: 'string',
+  birth_date: 'string',
+  net_monthly_average_income: 'string',
+  address_street: 'string',
+  address_number: 'string',
+  address_complement: 'string',
+  address_postal_code: 'string',
+  address_city: 'string',
+  address_state: 'string',
+  address_country: 'country',
+  fiscal_country: 'country',
+  documents: {
+    file_type: 'string',
+    file_data: 'string',
+    file_url: 'string',
+    labels: {
+      person_bank_account_id: 'string',
+      bank_account: {
+        account_type: 'string',
+        account_number: 'string',
+        branch_number: 'string',
+        owner_document_number: 'string',
+        owner_name: 'string',
+        branch_country: 'country',
+        currency: 'currency',
+        bank: { code: 'string', name: 'string' },
+      },
+    },
+  },
+};
+
+/** Types of every payment request field of the spec (design.md §1.7: checked when present). */
+const PAYMENT_SCHEMA: Schema = {
+  order_no: 'string',
+  item_total: 'decimal',
+  shipping: 'decimal',
+  handling: 'decimal',
+  tax_total: 'decimal',
+  insurance: 'decimal',
+  shipping_discount: 'decimal',
+  discount: 'decimal',
+  website: 'string',
+  items: 'string',
+  note: 'string',
+  shopper_id: 'string',
+  shopper_email: 'string',
+  shopper_ip: 'string',
+  shopper_phone: 'string',
+  shopper_level: 'string',
+  open3d: 'string',
+  token_flag: 'string',
+  token_id: 'string',
+  first_name: 'string',
+  last_name: 'string',
+  notify_url: 'string',
+  document: 'string',
+  birth_date: 'dmyDate',
+  billing_country: 'country',
+  billing_state: 'string',
+  billing_city: 'string',
+  billing_address: 'string',
+  billing_postal_code: 'string',
+  os: 'string',
+  browser: 'string',
+  browser_lang: 'string',
+  time_zone: 'string',
+  resolution: 'string',
+  cookie_new: 'string',
+  cookie_old: 'string',
+  challenge_window_size: 'string',
+  session_id: 'string',
+  delivery_firstname: 'string',
+  delivery_lastname: 'string',
+  delivery_country: 'country',
+  delivery_state: 'string',
+  delivery_city: 'string',
+  delivery_address: 'string',
+  delivery_postal_code: 'string',
+  custom: 'string',
+  installments: 'string',
+  installments_id: 'string',
+  device_fingerprint: 'string',
+  platform_source: 'string',
+  device_type: 'string',
+  order_type: 'string',
+  checkout_time: 'integer',
+  user_agent: 'string',
+  vendor_token_cookie: 'string',
+  cart_items: [
+    {
+      basic_item_data: {
+        name: 'string',
+        quantity: 'string',
+        type: 'string',
+        category: 'string',
+        productId: 'string',
+        price: { amount_usd: 'number', amount_local_currency: 'number', currency: 'currency' },
+      },
+    },
+  ],
+  account_owner: [
+    {
+      first_name: 'string',
+      last_name: 'string',
+      email: 'string',
+      account_id: 'string',
+      created: 'number',
+      past_orders_count: 'number',
+      past_orders_sum: 'number',
+      lastLogin_ip: 'string',
+      registration_ip: 'string',
+    },
+  ],
+  total_discount: [{ coupon_code_used: 'string', discount_type: 'string' }],
+  additional_information: [
+    { mpi_info: { eci: 'string', cavv: 'string', xid: 'string', dsTransID: 'string' } },
+  ],
+  price_id: 'string',
+  quote_id: 'string',
+  quote_price: 'string',
+  color_depth: 'string',
+  storefront_domains: 'string',
+  accept: 'string',
+  subscription: {
+    contract: 'string',
+    contract_name: 'string',
+    contract_amount: 'decimal',
+    interval: 'string',
+    interval_count: 'string',
+    billing_cycle: 'integer',
+    promotion_cycle: 'integer',
+    contract_start: 'string',
+    contract_end: 'string',
+    price_id: 'string',
+  },
+  payment_method: 'string',
+  bank_code: 'string',
+  delivery_district_name: 'string',
+  delivery_street_name: 'string',
+  return_url: 'string',
+  person: PERSON_SCHEMA,
+};
+
+export const CARD_FIELDS = ['card', 'expiration_month', 'expiration_year', 'security_code'] as const;
+
+/** Checks shared by every payment: credentials, required fields, field types, unique order_no. */
+export function checkPayment(ctx: SandboxContext, body: Body): { account: Account; amount: bigint } {
+  const account = authenticate(ctx, body);
+  for (const field of ['order_no', 'currency', 'amount'] as const) {
+    const p = requiredString(body[field]);
+    if (p) throw new Rejection('E1005', `${field} ${p}`);
+  }
+  const cp = currencyProblem(body.currency, ctx.currencies);
+  if (cp) throw new Rejection('E1005', `currency ${cp}`);
+  const digits = ctx.currencies.get(body.currency as string)!;
+  const ap = amountProblem(body.amount, digits);
+  if (ap) throw new Rejection('E1005', `amount ${ap}`);
+  const amount = parseAmount(body.amount as string, digits)!;
+  if (amount === 0n) throw new Rejection('E1005', 'amount must be greater than zero');
+  const sp = schemaProblem(body, PAYMENT_SCHEMA, ctx.currencies);
+  if (sp) throw new Rejection('E1005', sp);
+  if (ctx.store.byOrderNo.has(body.order_no as string)) throw new Rejection('E2005', String(body.order_no));
+  return { account, amount };
+}
+
+export function orderDetails(body: Body, extra: OrderDetails): OrderDetails {
+  const delivery: Record<string, string> = {};
+  for (const k of [
+    'delivery_address',
+    'delivery_city',
+    'delivery_country',
+    'delivery_firstname',
+    'delivery_lastname',
+    'delivery_postal_code',
+    'delivery_state',
+  ]) {
+    if (typeof body[k] === 'string') delivery[k] = body[k] as string;
+  }
+  const d: OrderDetails = { ...extra, delivery };
+  for (const k of ['website', 'shopper_email', 'shopper_phone', 'notify_url'] as const) {
+    if (typeof body[k] === 'string') d[k] = body[k] as string;
+  }
+  return d;
+}
+
+export function newOrder(
+  ctx: SandboxContext,
+  body: Body,
+  amount: bigint,
+  status: string,
+  d: OrderDetails,
+): Order {
+  const { id, seq } = ctx.store.nextTransactionId();
+  const order: Order = {
+    transaction_id: id,
+    order_no: body.order_no as string,
+    account_id: body.account_id as string,
+    currency: body.currency as string,
+    amount,
+    status,
+    refunded: 0n,
+    refunds: 0,
+    created: ctx.now(),
+    details: {
+      ...d,
+      reference_no: `R${id.slice(1)}`,
+      // The recurring id derives from the transaction id, known only now.
+      ...(d.subscription ? { subscription: { ...d.subscription, recurring_id: `RC${id.slice(1)}` } } : {}),
+    },
+  };
+  ctx.store.addOrder(order, seq);
+  return order;
+}
+
+export function captureLedger(ctx: SandboxContext, order: Order): void {
+  ctx.store.addLedger({
+    kind: 'capture',
+    transaction_id: order.transaction_id,
+    order_no: order.order_no,
+    currency: order.currency,
+    amount: formatAmountOf(ctx, order),
+    at: new Date(ctx.now()).toISOString(),
+    request_id: '',
+  });
+}
+
+export function formatAmountOf(ctx: SandboxContext, order: Order): string {
+  return formatAmount(order.amount, ctx.currencies.get(order.currency) ?? 2);
+}
