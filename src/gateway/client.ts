@@ -9,10 +9,23 @@ import {
   UnknownOutcomeError,
   type UnknownOutcomeReason,
 } from '../errors.js';
-import { type Endpoint, endpointFor, type OperationName } from './endpoints.js';
+import {
+  type BatchOperation,
+  ENDPOINTS,
+  type Endpoint,
+  endpointFor,
+  type OperationName,
+} from './endpoints.js';
 import type { SignableBody, Signer } from './signer.js';
 import type { Transport, TransportResponse } from './transport.js';
-import { type Credentials, type RequestOf, type ResponseOf, splitCodedMessage } from './types.js';
+import {
+  type BatchOrderOf,
+  type BatchResultOf,
+  type Credentials,
+  type RequestOf,
+  type ResponseOf,
+  splitCodedMessage,
+} from './types.js';
 
 /** A request body without the fields the client fills in itself. */
 export type RequestBody<K extends OperationName> = Omit<RequestOf[K], keyof Credentials> &
@@ -26,6 +39,17 @@ export interface GatewayResponse<T> {
   /** `valid` when the body carried a correct encryption_data; `absent` when it carried none. */
   signature: 'valid' | 'absent';
   durationMs: number;
+}
+
+/** The answer to a batch operation, with its per-order result elements typed. */
+export interface BatchResponse<K extends BatchOperation> extends GatewayResponse<ResponseOf[K]> {
+  /**
+   * The answer's per-order results (`refund_orders`, …) in the gateway's order; empty when it has
+   * none. Returned whatever `return_status` says: per-order results may come with a return_status
+   * other than success, and a batch answer's elements decide their rows (design.md). Callers that
+   * need the whole request accepted call `assertAccepted(res.data)` themselves.
+   */
+  results: BatchResultOf[K][];
 }
 
 export interface RawResponse {
@@ -62,6 +86,17 @@ export interface GatewayClient {
     body: RequestBody<K>,
     opts?: SendOptions,
   ): Promise<GatewayResponse<ResponseOf[K]>>;
+  /**
+   * One batch operation (capture, cancel, review, refund): `elements` go in the endpoint's array
+   * (`refund_orders`, …) and are sent exactly as `send(op, { [batchArray]: elements })` would send
+   * them, with the same errors. The answer comes back parsed and verified, with its per-order
+   * results typed (see BatchResponse); a return_status `0` does not throw here.
+   */
+  sendBatch<K extends BatchOperation>(
+    op: K,
+    elements: readonly BatchOrderOf[K][],
+    opts?: SendOptions,
+  ): Promise<BatchResponse<K>>;
   /** Signed raw request to any path (payops call). Never retried once sent. */
   raw(
     path: string,
@@ -229,9 +264,28 @@ export function createClient(opts: ClientOptions): GatewayClient {
     merchantId,
     accountId,
     send,
+    sendBatch: (op, elements, batchOpts) => sendBatchWith(send, op, elements, batchOpts),
     raw,
     close: () => transport.close(),
   };
+}
+
+/**
+ * `sendBatch` written with `send`: the client's own, and one for a test double that implements only
+ * `send` (`sendBatch: (op, els, o) => sendBatchWith(fake.send, op, els, o)`).
+ */
+export async function sendBatchWith<K extends BatchOperation>(
+  send: GatewayClient['send'],
+  op: K,
+  elements: readonly BatchOrderOf[K][],
+  opts?: SendOptions,
+): Promise<BatchResponse<K>> {
+  const arrayName = ENDPOINTS[op].batchArray;
+  // The one place a batch body is built: every batch request is its credentials plus this array.
+  const body = { [arrayName]: elements } as unknown as RequestBody<K>;
+  const res = await send(op, body, opts);
+  const list = (res.data as unknown as Record<string, unknown>)[arrayName];
+  return { ...res, results: Array.isArray(list) ? (list as BatchResultOf[K][]) : [] };
 }
 
 async function parseXml(text: string) {

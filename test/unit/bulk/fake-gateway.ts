@@ -1,7 +1,7 @@
 // A tiny in-memory gateway behind the GatewayClient interface, for engine and reconciliation unit
 // tests: refunds and captures with per-call fault injection, and a ledger of money movements.
 import { TransportError, UnknownOutcomeError } from '../../../src/errors.js';
-import type { GatewayClient, GatewayResponse } from '../../../src/gateway/client.js';
+import { type GatewayClient, type GatewayResponse, sendBatchWith } from '../../../src/gateway/client.js';
 import type { OperationName } from '../../../src/gateway/endpoints.js';
 
 export interface FakeOrder {
@@ -173,6 +173,7 @@ export function fakeGateway(orderCount: number, status = '3000'): FakeGateway {
       results = [...results].reverse();
       return respond({ ...envelope, return_status: '1', return_message: 'OK', [arrayName]: results });
     },
+    sendBatch: (op, elements, opts) => sendBatchWith(gw.client.send, op, elements, opts),
     async raw() {
       throw new Error('not used');
     },
