@@ -1,6 +1,8 @@
 // `payops sandbox`: start the sandbox, say where it is, serve until SIGINT/SIGTERM, close cleanly.
-import type { Context } from '../context.js';
+// It takes only the invocation's streams and log (a Context is one), so the sandbox depends on
+// nothing of the CLI.
 import { ExitCode, UsageError } from '../errors.js';
+import type { Invocation } from '../io.js';
 import { isLoopback } from './context.js';
 import {
   SANDBOX_AUTO_CAPTURE_ACCOUNT,
@@ -20,7 +22,10 @@ export interface SandboxCommandOptions {
   allowRemote?: boolean;
 }
 
-export async function runSandbox(ctx: Context, opts: SandboxCommandOptions): Promise<number> {
+export async function runSandbox(
+  ctx: Pick<Invocation, 'io' | 'log'>,
+  opts: SandboxCommandOptions,
+): Promise<number> {
   const loopbackHost = opts.host === 'localhost' || isLoopback(opts.host);
   if (!loopbackHost && !opts.allowRemote) {
     throw new UsageError(`refusing to serve the sandbox on ${opts.host}: it accepts a public demo key`, {
