@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createRun } from '../../../src/bulk/journal.js';
 import { createContext, type Io } from '../../../src/context.js';
 import { showPayoutRun } from '../../../src/payout/runs.js';
+import { createRun } from '../../../src/runs/journal.js';
 
 function capture() {
   let text = '';
