@@ -3,8 +3,9 @@
 // bulk engine and query's look-ups both use it; what an item means is theirs, not the pool's.
 //
 // Items are read `concurrency` at a time. Each batch may be `stage`d (the bulk engine writes the
-// intents of a whole batch with one fsync there) up to `ahead` batches before it is dispatched, so
-// that the staging overlaps work in flight instead of holding up the next free slot.
+// intents of a whole batch with one fsync there) before it is dispatched: while one batch is being
+// dispatched, the next `ahead + 1` are already read and staged, so that the staging overlaps work
+// in flight instead of holding up the next free slot.
 
 /** What `dispatch` decides for one item: a result known now, or a job that needs a slot. */
 export type Dispatch<R> = { now: R } | { job: (release: () => void) => Promise<R> };
@@ -13,9 +14,9 @@ export interface OrderedPoolOptions<T, S, R> {
   source: AsyncIterable<T> | Iterable<T>;
   /** Jobs in flight at most. */
   concurrency: number;
-  /** Run once per batch, before its items are dispatched, up to `ahead` batches early. */
+  /** Run once per batch, before its items are dispatched. */
   stage?: (batch: readonly T[]) => Promise<S>;
-  /** Batches staged ahead of the one being dispatched (default 0). */
+  /** Read-ahead: while a batch is dispatched, `ahead + 1` later batches are staged (default 0). */
   ahead?: number;
   /**
    * Decide one item, in input order. A job is started once a slot is free; it may call `release`
