@@ -2,7 +2,7 @@ import { appendFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type BulkRecord, parseBulkRecord } from '../../../src/bulk/records.js';
+import { type OutcomeRecord, parseBulkRecord } from '../../../src/bulk/records.js';
 import { parsePayoutRecord } from '../../../src/payout/records.js';
 import { createRun, readRun } from '../../../src/runs/journal.js';
 import { parseHeader, type RawRecord } from '../../../src/runs/records.js';
@@ -40,7 +40,7 @@ describe('journal records, parsed once on read', () => {
     expect(header.chunkSize).toBe(50);
     expect(header.columns).toEqual(['transaction_id']);
     expect(records.map((r) => r.type)).toEqual(['intent', 'outcome', 'unknown', 'not_sent', 'finished']);
-    const outcome = records[1] as Extract<BulkRecord, { type: 'outcome' }>;
+    const outcome = records[1] as OutcomeRecord;
     expect(outcome.rows).toEqual([
       { line: 2, outcome: 'succeeded', detail: 'ok', fields: { refund_status: '1', refund_message: 'ok' } },
       {
