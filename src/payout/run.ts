@@ -18,7 +18,7 @@ import { decidePayoutRun } from '../runs/decide.js';
 import { payoutGatewayIdentity } from '../runs/identity.js';
 import { whileInterruptible } from '../runs/interrupt.js';
 import { openRun, type RunJournal } from '../runs/journal.js';
-import { beginRun, endRun } from '../runs/lifecycle.js';
+import { beginRun, endRun, lockInput } from '../runs/lifecycle.js';
 import { findRunsByInput, listRuns, readRun } from '../runs/read.js';
 import { loadPayoutCsv, loadPayoutRequest, type PayoutPlan, type PayoutPlanSummary } from './plan.js';
 import { type PayoutJournalRecord, type PayoutRecord, parsePayoutRecord } from './records.js';
@@ -82,6 +82,16 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
   assertMayMoveMoney(config, 'payout');
   const state = stateDir(ctx.io.env);
   const identity = payoutGatewayIdentity(config);
+  // As for bulk runs: one process at a time per input and gateway, from choosing the run to its end.
+  if (identity && !ctx.globals.dryRun) {
+    ctx.onClose(
+      await lockInput(
+        state,
+        { sha256: plan.sha256, op: PAYOUT_OP, gatewayIdentity: identity },
+        plan.displayFile,
+      ),
+    );
+  }
 
   let resumedJournal: RunJournal<PayoutJournalRecord> | undefined;
   let settled = new Map<number, PayoutResultRow>();
