@@ -4,7 +4,7 @@
 // - the shell, dist/cli.cjs: src/cli.ts, the command files and commander in ONE CommonJS file
 //   (a CommonJS file loads ~10 ms faster than the same code as ES modules);
 // - the implementations, dist/<area>-<module>.js: every module the shell imports lazily
-//   (`await import('../bulk/command.js')`), as ES modules with shared chunks, loaded only by the
+//   (`await import('../bulk/run.js')`), as ES modules with shared chunks, loaded only by the
 //   command that runs. The shell's dynamic imports are rewritten to point at them.
 // Dependencies other than commander stay external. Type checking is `npm run typecheck`.
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
@@ -17,7 +17,7 @@ const src = resolve(root, 'src');
 const pkg = (await import('../package.json', { with: { type: 'json' } })).default;
 const external = Object.keys(pkg.dependencies).filter((name) => name !== 'commander');
 
-/** src/bulk/command.ts → bulk-command */
+/** src/bulk/run.ts → bulk-run */
 const entryName = (file) =>
   relative(src, file)
     .replace(/\.[cm]?[jt]s$/, '')

@@ -1,9 +1,8 @@
 // What a journal says about each chunk of a bulk run, folded from its records in order. Decides
 // what a resumed run does with a chunk: skip it (done), reconcile it (its bytes may have left), or
 // send the rows of it that certainly never took effect.
-import type { JournalRecord } from './journal.js';
-import { outcomeRows } from './outcome-table.js';
-import type { IntentRecord, RowOutcome } from './types.js';
+import type { BulkRecord, IntentRecord } from './records.js';
+import type { RowOutcome } from './types.js';
 
 export interface ChunkState {
   /** The latest intent (its lines may be a subset of the chunk when only some rows were re-sent). */
@@ -33,7 +32,7 @@ export interface FoldedRun {
   chunks: Map<number, ChunkState>;
 }
 
-export function foldRecords(records: Iterable<JournalRecord>): FoldedRun {
+export function foldRecords(records: Iterable<BulkRecord>): FoldedRun {
   const chunks = new Map<number, ChunkState>();
   const get = (i: number) => {
     let s = chunks.get(i);
@@ -44,27 +43,25 @@ export function foldRecords(records: Iterable<JournalRecord>): FoldedRun {
     return s;
   };
   for (const rec of records) {
-    const idx = typeof rec.chunk === 'number' ? rec.chunk : undefined;
-    if (idx === undefined) continue;
     switch (rec.type) {
       case 'intent': {
-        const s = get(idx);
-        s.intent = rec as unknown as IntentRecord;
+        const s = get(rec.chunk);
+        s.intent = rec;
         s.open = true;
         s.notSent = false;
         s.lostAnswer = false;
         break;
       }
       case 'not_sent':
-        get(idx).notSent = true;
+        get(rec.chunk).notSent = true;
         break;
       case 'unknown':
-        get(idx).lostAnswer = true;
+        get(rec.chunk).lostAnswer = true;
         break;
       case 'outcome':
       case 'reconciled': {
-        const s = get(idx);
-        s.rows = outcomeRows(rec);
+        const s = get(rec.chunk);
+        s.rows = rec.rows;
         s.open = false;
         break;
       }

@@ -49,57 +49,12 @@ export interface RowOutcome {
   absent?: boolean;
 }
 
-// ---------------------------------------------------------------- journal records of a bulk run
-
-export interface IntentRecord {
-  type: 'intent';
-  chunk: number;
-  lines: number[];
-  /**
-   * The wire elements sent, in `lines` order. Written by older versions only: the elements are
-   * derived from the run's input snapshot, which holds the same rows byte for byte.
-   */
-  elements?: WireElement[];
-  /** ISO 8601 UTC; reconciliation only accepts gateway records from (about) this time on. */
-  sentAt: string;
-  [k: string]: unknown;
-}
-
-/** The chunk's rows as established by the gateway's answer (`outcome`) or by reconciliation (`reconciled`). */
-export interface OutcomeRecord {
-  type: 'outcome' | 'reconciled';
-  chunk: number;
-  /** The rows as a table (see outcome-table.ts); older journals have `rows` instead. */
-  fields?: string[];
-  table?: Array<Array<string | number | null>>;
-  message?: string;
-  rows?: RowOutcome[];
-  [k: string]: unknown;
-}
-
-/** The chunk's request may have reached the gateway, but no trustworthy answer came back. */
-export interface UnknownRecord {
-  type: 'unknown';
-  chunk: number;
-  reason: string;
-  message: string;
-  [k: string]: unknown;
-}
-
-/** The chunk certainly never reached the gateway (connection refused, …): it may be sent on resume. */
-export interface NotSentRecord {
-  type: 'not_sent';
-  chunk: number;
-  message: string;
-  [k: string]: unknown;
-}
-
-export interface OutcomeCounts {
+export type OutcomeCounts = {
   succeeded: number;
   failed: number;
   unknown: number;
   not_sent: number;
-}
+};
 
 /** Counts and money per outcome; money is what the operation moves (refund_amount for refunds). */
 export interface RunTotals {

@@ -57,7 +57,7 @@ Examples:
   payops ${op} --file ${op}.csv --resume --yes --out ${op}-results.csv`,
       )
       .action(
-        app.action(async (ctx, opts) => (await import('../bulk/command.js')).runBulk(ctx, op, opts as never)),
+        app.action(async (ctx, opts) => (await import('../bulk/run.js')).runBulk(ctx, op, opts as never)),
       );
   }
 }

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import type { InputProblem } from '../errors.js';
 import { canonical } from '../gateway/signer.js';
 import type { PayoutItem } from './plan.js';
+import type { PayoutRecord } from './records.js';
 
 /**
  * Identifies a payout's content, request_id aside: the signature's canonical text (every field,
@@ -27,11 +28,11 @@ export interface PriorPayout {
 }
 
 /** Reads an earlier run's plan, intents and results. */
-export function priorPayouts(records: ReadonlyArray<{ type: string; [k: string]: unknown }>): PriorPayout[] {
+export function priorPayouts(records: readonly PayoutRecord[]): PriorPayout[] {
   const byLine = new Map<number, PriorPayout>();
   for (const r of records) {
-    if (r.type === 'plan' && Array.isArray(r.items)) {
-      for (const item of r.items as Array<{ line: number; request_id: string; key?: string }>) {
+    if (r.type === 'plan') {
+      for (const item of r.items) {
         byLine.set(item.line, {
           line: item.line,
           request_id: item.request_id,
@@ -40,10 +41,10 @@ export function priorPayouts(records: ReadonlyArray<{ type: string; [k: string]:
         });
       }
     } else if (r.type === 'intent' || r.type === 'result') {
-      const p = byLine.get(Number(r.line));
+      const p = byLine.get(r.line);
       if (!p) continue;
       if (r.type === 'intent' && p.outcome === 'unsent') p.outcome = 'unknown';
-      if (r.type === 'result') p.outcome = r.outcome as PriorPayout['outcome'];
+      if (r.type === 'result') p.outcome = r.outcome;
     }
   }
   return [...byLine.values()];

@@ -2,9 +2,8 @@
 // input, or new) journaled before anything is sent → confirmation → send → results. Loaded lazily
 // by src/commands/payout.ts.
 import { randomUUID } from 'node:crypto';
-import type { JournalRecord, RunJournal } from '../bulk/journal.js';
 import { stateDir } from '../config/paths.js';
-import { assertMayMoveMoney, type ResolvedConfig } from '../config/resolve.js';
+import { assertMayMoveMoney } from '../config/resolve.js';
 import type { Context } from '../context.js';
 import { ExitCode, InputError, UsageError } from '../errors.js';
 import { resolveFormat } from '../output/format.js';
@@ -15,7 +14,14 @@ import {
   writePayoutSummary,
 } from '../output/payment-card.js';
 import { assertOutWritable } from '../pay/out-file.js';
+import { decidePayoutRun } from '../runs/decide.js';
+import { payoutGatewayIdentity } from '../runs/identity.js';
+import { whileInterruptible } from '../runs/interrupt.js';
+import { openRun, type RunJournal } from '../runs/journal.js';
+import { beginRun, endRun, lockInput } from '../runs/lifecycle.js';
+import { findRunsByInput, listRuns, readRun } from '../runs/read.js';
 import { loadPayoutCsv, loadPayoutRequest, type PayoutPlan, type PayoutPlanSummary } from './plan.js';
+import { type PayoutJournalRecord, type PayoutRecord, parsePayoutRecord } from './records.js';
 import { type PriorPayout, priorPayouts, reuseRequestIds } from './reuse.js';
 import { type PayoutResultRow, sendPayouts } from './send.js';
 
@@ -30,29 +36,22 @@ export interface PayoutFlags {
 
 export const PAYOUT_OP = 'payout';
 
-/** The gateway and account the money moves at; an in-process sandbox is new on every run. */
-export function gatewayIdentity(config: ResolvedConfig): string | undefined {
-  if (config.sandbox && (config.sandboxReason === 'flag' || config.sandboxReason === 'unconfigured'))
-    return undefined;
-  return `${config.baseUrl.replace(/\/+$/, '')}|${config.merchantId}|${config.accountId}`;
-}
-
 /** The last `result` record of each line that `keep` accepts, without its journal fields. */
 export function resultsByLine(
-  records: ReadonlyArray<{ type: string; [k: string]: unknown }>,
+  records: readonly PayoutRecord[],
   keep: (row: PayoutResultRow) => boolean = () => true,
 ): Map<number, PayoutResultRow> {
   const byLine = new Map<number, PayoutResultRow>();
   for (const r of records) {
     if (r.type !== 'result') continue;
-    const { type: _t, at: _a, ...row } = r as unknown as PayoutResultRow & { type: string; at?: string };
+    const { type: _t, at: _a, ...row } = r;
     if (keep(row)) byLine.set(row.line, row);
   }
   return byLine;
 }
 
 /** Rows with a definite result (completed or failed) in a run: they are not sent again on --resume. */
-export function settledFromRecords(records: readonly JournalRecord[]): Map<number, PayoutResultRow> {
+export function settledFromRecords(records: readonly PayoutRecord[]): Map<number, PayoutResultRow> {
   return resultsByLine(records, (row) => row.outcome === 'completed' || row.outcome === 'failed');
 }
 
@@ -82,51 +81,58 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
   const config = await ctx.config();
   assertMayMoveMoney(config, 'payout');
   const state = stateDir(ctx.io.env);
-  const identity = gatewayIdentity(config);
-  const journalMod = await import('../bulk/journal.js');
+  const identity = payoutGatewayIdentity(config);
+  // As for bulk runs: one process at a time per input and gateway, from choosing the run to its end.
+  if (identity && !ctx.globals.dryRun) {
+    ctx.onClose(
+      await lockInput(
+        state,
+        { sha256: plan.sha256, op: PAYOUT_OP, gatewayIdentity: identity },
+        plan.displayFile,
+      ),
+    );
+  }
 
-  let resumedJournal: RunJournal | undefined;
+  let resumedJournal: RunJournal<PayoutJournalRecord> | undefined;
   let settled = new Map<number, PayoutResultRow>();
   let prior: PriorPayout[] = [];
   let reusedFrom: { runId: string; createdAt: string } | undefined;
 
-  if (opts.resume) {
-    const sameInput = identity
-      ? await journalMod.findRunsByInput(state, plan.sha256, PAYOUT_OP, identity)
-      : [];
-    const run = sameInput.find(
-      (r) => r.state === 'interrupted' && (opts.runId === undefined || r.runId === opts.runId),
-    );
-    if (run === undefined) {
-      throw new UsageError(`there is no unfinished payout run of ${plan.displayFile} to resume`, {
-        hint:
-          sameInput.length > 0
-            ? `its last run ${sameInput[0]!.runId} finished; run without --resume to send the same request_ids again (the gateway will not pay twice)`
-            : 'run it without --resume',
-      });
-    }
-    let records: JournalRecord[];
-    if (ctx.globals.dryRun) records = (await journalMod.readRun(state, run.runId)).records;
+  const decision = decidePayoutRun({
+    sameInput: identity ? await findRunsByInput(state, plan.sha256, PAYOUT_OP, identity) : [],
+    // The newest run of this file (same path, or same bytes elsewhere) at this gateway and account.
+    latest:
+      identity && !opts.resume && !opts.force
+        ? (await listRuns(state)).find(
+            (r) =>
+              r.header.op === PAYOUT_OP &&
+              r.header.gatewayIdentity === identity &&
+              (r.header.file === plan.file || r.header.sha256 === plan.sha256),
+          )
+        : undefined,
+    resume: Boolean(opts.resume),
+    force: Boolean(opts.force),
+    runId: opts.runId,
+    what: plan.displayFile,
+  });
+  if (decision.action === 'refuse') throw decision.error;
+  if (decision.action === 'resume') {
+    const run = decision.run;
+    let records: PayoutRecord[];
+    if (ctx.globals.dryRun) records = (await readRun(state, run.runId, parsePayoutRecord)).records;
     else {
-      const opened = await journalMod.openRun(state, run.runId);
+      // The `resumed` record is written once the payouts are confirmed, with how many are left.
+      const opened = await openRun<PayoutRecord, PayoutJournalRecord>(state, run.runId, parsePayoutRecord);
       resumedJournal = opened.journal;
       records = opened.records;
     }
     prior = priorPayouts(records);
     settled = settledFromRecords(records);
     reusedFrom = { runId: run.runId, createdAt: run.header.createdAt };
-  } else if (identity && !opts.force) {
-    // The newest run of this file (same path, or same bytes elsewhere) at this gateway and account.
-    const last = (await journalMod.listRuns(state)).find(
-      (r) =>
-        r.header.op === PAYOUT_OP &&
-        r.header.gatewayIdentity === identity &&
-        (r.header.file === plan.file || r.header.sha256 === plan.sha256),
-    );
-    if (last) {
-      prior = priorPayouts((await journalMod.readRun(state, last.runId)).records);
-      reusedFrom = { runId: last.runId, createdAt: last.header.createdAt };
-    }
+  } else if (decision.reuseFrom) {
+    const last = decision.reuseFrom;
+    prior = priorPayouts((await readRun(state, last.runId, parsePayoutRecord)).records);
+    reusedFrom = { runId: last.runId, createdAt: last.header.createdAt };
   }
 
   try {
@@ -160,12 +166,12 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
     await confirmPayouts(ctx.io, ctx.globals, summary);
 
     const client = await ctx.client();
-    let journal: RunJournal;
+    let journal: RunJournal<PayoutJournalRecord>;
     if (resumedJournal) {
       journal = resumedJournal;
       await journal.append({ type: 'resumed', toSend: toSend.length });
     } else {
-      journal = await journalMod.createRun(state, {
+      journal = await beginRun<PayoutJournalRecord>(state, {
         op: PAYOUT_OP,
         file: plan.file,
         sha256: plan.sha256,
@@ -182,32 +188,36 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
         type: 'plan',
         items: plan.items.map((i) => ({
           line: i.line,
-          request_id: i.request.request_id,
+          request_id: String(i.request.request_id),
           from: i.requestIdFrom,
-          key: i.key,
+          ...(i.key === undefined ? {} : { key: i.key }),
         })),
       });
     }
 
     let sent: PayoutResultRow[] = [];
     let interrupted = false;
-    const onSigint = () => {
-      if (!interrupted) ctx.log.warn('\ninterrupted: finishing the payouts in flight, then stopping…');
-      interrupted = true;
-    };
-    process.on('SIGINT', onSigint);
     try {
-      sent = await sendPayouts(
-        {
-          client,
-          journal,
-          concurrency: ctx.globals.concurrency ?? config.concurrency,
-          shouldStop: () => interrupted,
+      sent = await whileInterruptible(
+        ctx.log,
+        '\ninterrupted: finishing the payouts in flight, then stopping…',
+        async (signal) => {
+          try {
+            return await sendPayouts(
+              {
+                client,
+                journal,
+                concurrency: ctx.globals.concurrency ?? config.concurrency,
+                shouldStop: () => signal.aborted,
+              },
+              toSend,
+            );
+          } finally {
+            interrupted = signal.aborted;
+          }
         },
-        toSend,
       );
     } finally {
-      process.off('SIGINT', onSigint);
       const all = [...settled.values(), ...sent];
       const counts = {
         completed: all.filter((r) => r.outcome === 'completed').length,
@@ -216,9 +226,10 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
         unsent: plan.items.length - all.length,
       };
       // Unknown or unsent payouts keep the run open for --resume (same request_ids, so no double pay).
-      const terminal = counts.unknown === 0 && counts.unsent === 0 ? 'finished' : 'interrupted';
-      await journal.append({ type: terminal, counts }).catch(() => {});
-      await journal.close();
+      await endRun(journal, {
+        type: counts.unknown === 0 && counts.unsent === 0 ? 'finished' : 'interrupted',
+        counts,
+      });
     }
 
     const rows = [...settled.values(), ...sent].sort((a, b) => a.line - b.line);

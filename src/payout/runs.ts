@@ -1,23 +1,22 @@
 // Payout runs by id, for `payops runs show|resume ID`: results regenerated from the journal (nothing
 // sent), and resumption of an unfinished run from its input file.
-import { readRun } from '../bulk/journal.js';
 import { stateDir } from '../config/paths.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { resolveFormat } from '../output/format.js';
 import { writePayoutResults } from '../output/payment-card.js';
+import { readRun } from '../runs/read.js';
+import { type PayoutRecord, parsePayoutRecord } from './records.js';
 import { PAYOUT_OP, payoutExitCode, resultsByLine, runPayout } from './run.js';
 import type { PayoutResultRow } from './send.js';
 
 /** The last result of each line, in line order. */
-export function latestResults(
-  records: ReadonlyArray<{ type: string; [k: string]: unknown }>,
-): PayoutResultRow[] {
+export function latestResults(records: readonly PayoutRecord[]): PayoutResultRow[] {
   return [...resultsByLine(records).values()].sort((a, b) => a.line - b.line);
 }
 
 async function payoutHeader(ctx: Context, runId: string) {
-  const read = await readRun(stateDir(ctx.io.env), runId);
+  const read = await readRun(stateDir(ctx.io.env), runId, parsePayoutRecord);
   if (read.header.op !== PAYOUT_OP)
     throw new UsageError(`run ${runId} is a ${read.header.op} run, not a payout run`);
   return read;
@@ -38,7 +37,7 @@ export async function showPayoutRun(ctx: Context, runId: string): Promise<number
 /** `payops runs resume ID` for a payout run: `payops payout --file|--request FILE --resume` on that run. */
 export async function resumePayoutRun(ctx: Context, runId: string): Promise<number> {
   const { header } = await payoutHeader(ctx, runId);
-  if (typeof header.file !== 'string') throw new UsageError(`run ${runId} does not name its input file`);
+  if (header.file === undefined) throw new UsageError(`run ${runId} does not name its input file`);
   const input = header.inputKind === 'json' ? { request: header.file } : { file: header.file };
   return runPayout(ctx, { ...input, resume: true, runId });
 }

@@ -2,11 +2,12 @@
 // send, the result after. The gateway is idempotent on request_id, so a payout whose answer was
 // lost is safe to send again later with the same id (re-run or --resume) — never with a new one.
 
-import type { RunJournal } from '../bulk/journal.js';
 import { AuthError, ConfigError, GatewayError, TransportError, UnknownOutcomeError } from '../errors.js';
 import type { GatewayClient } from '../gateway/client.js';
 import type { PayoutResponse } from '../gateway/types.js';
+import type { RunJournal } from '../runs/journal.js';
 import type { PayoutItem } from './plan.js';
+import type { PayoutJournalRecord } from './records.js';
 
 export type PayoutOutcome = 'completed' | 'failed' | 'unknown';
 
@@ -73,7 +74,7 @@ function emptyRow(item: PayoutItem, outcome: PayoutOutcome, reason: string, type
 
 export interface SendPayoutsOptions {
   client: GatewayClient;
-  journal: RunJournal;
+  journal: RunJournal<PayoutJournalRecord>;
   concurrency: number;
   /** Called after each payout (progress). */
   onResult?: (row: PayoutResultRow) => void;
@@ -83,7 +84,7 @@ export interface SendPayoutsOptions {
 
 /** Sends one payout; a definite rejection is a failed row, a lost answer an unknown one. */
 async function sendOne(opts: SendPayoutsOptions, item: PayoutItem): Promise<PayoutResultRow> {
-  await opts.journal.append({ type: 'intent', line: item.line, request_id: item.request.request_id });
+  await opts.journal.append({ type: 'intent', line: item.line, request_id: String(item.request.request_id) });
   let row: PayoutResultRow;
   try {
     const res = await opts.client.send('payout', item.request as never);

@@ -269,6 +269,34 @@ describe('payout', { timeout: 90_000 }, () => {
     expect(new Set(entries.map((e) => e.request_id)).size).toBe(10);
   });
 
+  it('one process at a time per input: a second payops on the same file is refused, nothing sent', async () => {
+    await admin(sandbox.url, '/_sandbox/reset', {});
+    const home = tempDir();
+    const file = copySample('payouts.csv');
+    // Another payops holds the input: taken here the way a running one takes it.
+    const { createHash } = await import('node:crypto');
+    const { lockInput } = await import('../../../src/runs/lifecycle.js');
+    const { stateDir } = await import('../../../src/config/paths.js');
+    const identity = `${sandbox.url.replace(/\/+$/, '')}|${sandbox.env.PAYOPS_MERCHANT_ID}|${sandbox.env.PAYOPS_ACCOUNT_ID}`;
+    const sha256 = createHash('sha256').update(readFileSync(file)).digest('hex');
+    const release = await lockInput(
+      stateDir({ ...process.env, PAYOPS_HOME: home }),
+      { sha256, op: 'payout', gatewayIdentity: identity },
+      'payouts.csv',
+    );
+    try {
+      const r = await runCli(['--yes', 'payout', '--file', file], { env: sandbox.env, home });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/payouts\.csv \(payout\) is in use by process \d+/);
+      expect(await payouts()).toHaveLength(0);
+    } finally {
+      await release();
+    }
+    const after = await runCli(['--yes', 'payout', '--file', file], { env: sandbox.env, home });
+    expect(after.code, after.stderr).toBe(0);
+    expect(await payouts()).toHaveLength(3);
+  });
+
   it('reports a failed payout (exit 1) with failure_reason and failure_type', async () => {
     await admin(sandbox.url, '/_sandbox/reset', {});
     // Valid for payops, refused by the gateway: the same request_id with other content (E4002).

@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chunkRows } from '../../../src/bulk/chunk.js';
 import { runEngine } from '../../../src/bulk/engine.js';
-import { createRun, openRun, readRun } from '../../../src/bulk/journal.js';
+import { parseBulkRecord } from '../../../src/bulk/records.js';
 import { foldRecords } from '../../../src/bulk/run-state.js';
 import type { BulkRow, RowOutcome } from '../../../src/bulk/types.js';
+import { createRun, openRun, readRun } from '../../../src/runs/journal.js';
 import { type Fault, fakeGateway } from './fake-gateway.js';
 
 let root: string;
@@ -41,6 +42,14 @@ function wire(r: BulkRow) {
   };
 }
 
+function pollingSignal(shouldStop: () => boolean): AbortSignal {
+  return {
+    get aborted() {
+      return shouldStop();
+    },
+  } as AbortSignal;
+}
+
 async function run(
   gw: ReturnType<typeof fakeGateway>,
   rows: BulkRow[],
@@ -50,7 +59,7 @@ async function run(
   let journal: Awaited<ReturnType<typeof createRun>>;
   let prior: ReturnType<typeof foldRecords> | undefined;
   if (opts.runId) {
-    const opened = await openRun(root, opts.runId);
+    const opened = await openRun(root, opts.runId, parseBulkRecord);
     journal = opened.journal;
     prior = foldRecords(opened.records);
   } else {
@@ -60,10 +69,12 @@ async function run(
   const result = await runEngine({
     op,
     chunks: chunkRows(rows, 50),
-    send: { client: gw.client, journal },
+    client: gw.client,
+    journal,
     ...(prior ? { prior: prior.chunks } : {}),
     concurrency: opts.concurrency ?? 4,
-    ...(opts.shouldStop ? { shouldStop: opts.shouldStop } : {}),
+    // The engine reads only `aborted`: here it is the test's predicate, polled as SIGINT's would be.
+    ...(opts.shouldStop ? { signal: pollingSignal(opts.shouldStop) } : {}),
     emit: (_chunk, outcomes) => {
       emitted.push(...outcomes);
     },

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { PayoutItem } from '../../../src/payout/plan.js';
+import { parsePayoutRecord } from '../../../src/payout/records.js';
 import { payoutKey, priorPayouts, reuseRequestIds } from '../../../src/payout/reuse.js';
+import type { RawRecord } from '../../../src/runs/records.js';
 
 const item = (line: number, amount: string, id?: string): PayoutItem => ({
   line,
@@ -30,7 +32,7 @@ function journal(rows: Array<[line: number, amount: string, id: string, outcome?
     records.push({ type: 'intent', line, request_id: id });
     if (outcome !== 'intent') records.push({ type: 'result', line, request_id: id, outcome });
   }
-  return priorPayouts(records);
+  return priorPayouts(records.map((r) => parsePayoutRecord(r as RawRecord)!));
 }
 
 describe('payoutKey', () => {

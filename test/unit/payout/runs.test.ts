@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createRun } from '../../../src/bulk/journal.js';
 import { createContext } from '../../../src/context.js';
 import type { Io } from '../../../src/io.js';
 import { showPayoutRun } from '../../../src/payout/runs.js';
+import { createRun } from '../../../src/runs/journal.js';
 
 function capture() {
   let text = '';

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { InputProblem } from '../../../src/errors.js';
+import { parsePayoutRecord } from '../../../src/payout/records.js';
 import { payoutExitCode, settledFromRecords } from '../../../src/payout/run.js';
+import type { RawRecord } from '../../../src/runs/records.js';
+
+/** Journal records as a payout run reads them back. */
+const parsed = (r: object) => parsePayoutRecord(r as RawRecord)!;
+
 import type { PayoutResultRow } from '../../../src/payout/send.js';
 import { checkPayout, ibanValid } from '../../../src/payout/validate.js';
 
@@ -121,7 +127,7 @@ describe('run records', () => {
       row(2, 'completed'),
       row(3, 'unknown'),
     ];
-    expect([...settledFromRecords(records).keys()]).toEqual([2]);
+    expect([...settledFromRecords(records.map(parsed)).keys()]).toEqual([2]);
   });
 
   it('maps outcomes to exit codes', () => {
@@ -135,12 +141,14 @@ describe('run records', () => {
 describe('latestResults', () => {
   it('keeps the last result of each line, in line order', async () => {
     const { latestResults } = await import('../../../src/payout/runs.js');
-    const rows = latestResults([
-      { type: 'plan', items: [] },
-      { type: 'result', line: 3, outcome: 'unknown', at: 'x' },
-      { type: 'result', line: 2, outcome: 'completed' },
-      { type: 'result', line: 3, outcome: 'completed' },
-    ]);
+    const rows = latestResults(
+      [
+        { type: 'plan', items: [] },
+        { type: 'result', line: 3, outcome: 'unknown', at: 'x' },
+        { type: 'result', line: 2, outcome: 'completed' },
+        { type: 'result', line: 3, outcome: 'completed' },
+      ].map(parsed),
+    );
     expect(rows.map((r) => [r.line, r.outcome])).toEqual([
       [2, 'completed'],
       [3, 'completed'],

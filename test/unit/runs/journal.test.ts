@@ -3,6 +3,7 @@ import { appendFile, mkdtemp, open, readFile, rm, stat, writeFile } from 'node:f
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { UsageError } from '../../../src/errors.js';
 import {
   createRun,
   findRunsByInput,
@@ -12,8 +13,7 @@ import {
   openRun,
   readRecords,
   readRun,
-} from '../../../src/bulk/journal.js';
-import { UsageError } from '../../../src/errors.js';
+} from '../../../src/runs/journal.js';
 
 let root: string;
 beforeEach(async () => {

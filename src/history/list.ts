@@ -1,8 +1,9 @@
 // `payops runs list`: every run (bulk and payout), newest first, with its counts when it recorded them.
+
+import { openResultSink } from '../bulk/ui.js';
 import { stateDir } from '../config/paths.js';
 import type { Context } from '../context.js';
-import { listRuns } from './journal.js';
-import { openResultSink } from './ui.js';
+import { listRuns } from '../runs/read.js';
 
 export const RUN_LIST_COLUMNS = [
   'id',
@@ -20,7 +21,7 @@ export async function listRunsCommand(ctx: Context): Promise<number> {
   const runs = await listRuns(stateDir(ctx.io.env));
   const sink = await openResultSink(ctx, [...RUN_LIST_COLUMNS]);
   for (const r of runs) {
-    const counts = (r.terminal?.counts ?? {}) as Record<string, number>;
+    const counts = r.terminal?.counts ?? {};
     const count = (k: string) => (typeof counts[k] === 'number' ? String(counts[k]) : '');
     const w = sink.write({
       id: r.runId,

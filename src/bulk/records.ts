@@ -1,0 +1,132 @@
+// The journal records of a bulk run (capture, cancel, review, refund), as written and as read back.
+// Read back once, by parseBulkRecord, into the BulkRecord union: the fold (run-state.ts) and replay
+// use them without casts.
+import {
+  type CommonRecord,
+  num,
+  optStr,
+  parseCommonRecord,
+  type RawRecord,
+  RecordShapeError,
+  str,
+} from '../runs/records.js';
+import { type OutcomeTable, outcomeRows } from './outcome-table.js';
+import type { RowOutcome, WireElement } from './types.js';
+
+/** Written, durably, before a chunk's request may leave: which rows it sends, and when. */
+export interface IntentRecord {
+  type: 'intent';
+  at?: string;
+  chunk: number;
+  lines: number[];
+  /**
+   * The wire elements sent, in `lines` order. Written by older versions only: the elements are
+   * derived from the run's input snapshot, which holds the same rows byte for byte.
+   */
+  elements?: WireElement[];
+  /** ISO 8601 UTC, on this machine's clock. */
+  sentAt: string;
+}
+
+/** The chunk's rows as established by the gateway's answer (`outcome`) or by reconciliation (`reconciled`). */
+export interface OutcomeRecord {
+  type: 'outcome' | 'reconciled';
+  at?: string;
+  chunk: number;
+  rows: RowOutcome[];
+}
+
+/** How an outcome record is written: its rows as a table (outcome-table.ts). */
+export interface OutcomeRecordWritten extends OutcomeTable {
+  type: 'outcome' | 'reconciled';
+  at?: string;
+  chunk: number;
+}
+
+/** The chunk's request may have reached the gateway, but no trustworthy answer came back. */
+export interface UnknownRecord {
+  type: 'unknown';
+  at?: string;
+  chunk: number;
+  reason: string;
+  message: string;
+}
+
+/** The chunk certainly never reached the gateway (connection refused, …): it may be sent on resume. */
+export interface NotSentRecord {
+  type: 'not_sent';
+  at?: string;
+  chunk: number;
+  message: string;
+}
+
+/** Every record of a bulk run's journal after its header, as read. */
+export type BulkRecord = IntentRecord | OutcomeRecord | UnknownRecord | NotSentRecord | CommonRecord;
+
+/** What the bulk engine and command write. */
+export type BulkRecordWritten =
+  | IntentRecord
+  | OutcomeRecordWritten
+  | UnknownRecord
+  | NotSentRecord
+  | CommonRecord;
+
+function lines(raw: RawRecord): number[] {
+  const v = raw.lines;
+  if (!Array.isArray(v) || !v.every((n) => typeof n === 'number')) {
+    throw new RecordShapeError(`${raw.type} record without lines`);
+  }
+  return v as number[];
+}
+
+function elements(raw: RawRecord): WireElement[] | undefined {
+  const v = raw.elements;
+  if (v === undefined) return undefined;
+  if (!Array.isArray(v) || !v.every((e) => typeof e === 'object' && e !== null)) {
+    throw new RecordShapeError('intent record with unreadable elements');
+  }
+  return v as WireElement[];
+}
+
+function at(raw: RawRecord): { at?: string } {
+  const v = optStr(raw, 'at');
+  return v === undefined ? {} : { at: v };
+}
+
+/** One bulk journal record, checked; undefined for a type a bulk run does not write. */
+export function parseBulkRecord(raw: RawRecord): BulkRecord | undefined {
+  switch (raw.type) {
+    case 'intent': {
+      const rec: IntentRecord = {
+        type: 'intent',
+        ...at(raw),
+        chunk: num(raw, 'chunk'),
+        lines: lines(raw),
+        sentAt: str(raw, 'sentAt'),
+      };
+      const els = elements(raw);
+      if (els !== undefined) rec.elements = els;
+      return rec;
+    }
+    case 'outcome':
+    case 'reconciled':
+      return { type: raw.type, ...at(raw), chunk: num(raw, 'chunk'), rows: outcomeRows(raw) };
+    case 'unknown':
+      return {
+        type: 'unknown',
+        ...at(raw),
+        chunk: num(raw, 'chunk'),
+        reason: optStr(raw, 'reason') ?? '',
+        message: optStr(raw, 'message') ?? '',
+      };
+    case 'not_sent':
+      return {
+        type: 'not_sent',
+        ...at(raw),
+        chunk: num(raw, 'chunk'),
+        message: optStr(raw, 'message') ?? '',
+      };
+    default:
+      return parseCommonRecord(raw);
+  }
+}

@@ -1,0 +1,54 @@
+// What the journal alone says about each chunk, without the gateway: the outcomes a settled chunk
+// recorded, `unknown` for rows sent without an answer, `not_sent` for the rest. Used by `runs show`
+// (which sends nothing: there is no send path here at all) and by the engine for chunks it passes.
+import type { ChunkState } from './run-state.js';
+import type { BulkRow, Chunk, RowOutcome } from './types.js';
+
+export const NOT_SENT_DETAIL = 'not sent: the run stopped before this row; resume it to send';
+export const PENDING_DETAIL =
+  'sent, but its outcome is not known yet: resume the run to reconcile it with the gateway';
+
+/** One outcome per chunk row: `updates` first, then what the journal had, else `fallback`. */
+export function mergeOutcomes<R extends BulkRow>(
+  chunk: Chunk<R>,
+  state: ChunkState | undefined,
+  updates: RowOutcome[],
+  fallback: (line: number) => RowOutcome,
+): RowOutcome[] {
+  // The common case — a fresh chunk answered row for row — needs no lookup.
+  if (state?.rows === undefined && updates.length === chunk.rows.length) {
+    if (updates.every((o, i) => o.line === chunk.rows[i]!.line)) return updates;
+  }
+  const byLine = new Map<number, RowOutcome>();
+  for (const o of state?.rows ?? []) byLine.set(o.line, o);
+  for (const o of updates) byLine.set(o.line, o);
+  return chunk.rows.map((r) => byLine.get(r.line) ?? fallback(r.line));
+}
+
+export function notSent(line: number, detail = NOT_SENT_DETAIL): RowOutcome {
+  return { line, outcome: 'not_sent', detail, fields: {} };
+}
+
+export function pending(line: number): RowOutcome {
+  return { line, outcome: 'unknown', detail: PENDING_DETAIL, fields: {} };
+}
+
+/** A chunk's outcomes from the journal alone: recorded, pending (sent, no answer) or not sent. */
+export function journaledOutcomes<R extends BulkRow>(
+  chunk: Chunk<R>,
+  state: ChunkState | undefined,
+): RowOutcome[] {
+  const open = state?.open && !state.notSent ? state.intent!.lines : [];
+  return mergeOutcomes(chunk, state, open.map(pending), (line) => notSent(line));
+}
+
+/** Every chunk's outcomes as the journal has them, in input order. Sends nothing. */
+export async function replayRun<R extends BulkRow>(opts: {
+  chunks: AsyncIterable<Chunk<R>>;
+  prior: Map<number, ChunkState>;
+  emit: (chunk: Chunk<R>, outcomes: RowOutcome[]) => void | Promise<void>;
+}): Promise<void> {
+  for await (const chunk of opts.chunks) {
+    await opts.emit(chunk, journaledOutcomes(chunk, opts.prior.get(chunk.index)));
+  }
+}

@@ -1,0 +1,246 @@
+// `payops capture|cancel|review|refund` and `payops runs resume ID` for those runs: plan (pass 1),
+// decide which run this is (runs/decide.ts), show the plan and confirm, start or reopen the run's
+// journal, then execute (pass 2, execute.ts). Loaded lazily by the commands.
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { stateDir } from '../config/paths.js';
+import { assertMayMoveMoney, type ResolvedConfig } from '../config/resolve.js';
+import type { Context } from '../context.js';
+import { ExitCode, UsageError } from '../errors.js';
+import type { BatchOperation } from '../gateway/endpoints.js';
+import { decideRun } from '../runs/decide.js';
+import { gatewayIdentity } from '../runs/identity.js';
+import { beginRun, lockInput, resumeRunJournal } from '../runs/lifecycle.js';
+import { newRunId, runDir } from '../runs/paths.js';
+import { findRunsByInput, type RunInfo, readRun } from '../runs/read.js';
+import type { RunHeader } from '../runs/records.js';
+import { SNAPSHOT_FILE, stageInput } from '../runs/snapshot.js';
+import { sha256File } from './csv-reader.js';
+import { execute, openSink } from './execute.js';
+import { type BulkFlags, inlineOrder } from './flags.js';
+import { type InputSource, inlineSource } from './input.js';
+import { type BulkPlan, parseMaxAmount, planBulk } from './plan.js';
+import { type BulkRecord, type BulkRecordWritten, parseBulkRecord } from './records.js';
+import { confirmQuestion, type PlanView, planLines } from './report.js';
+import { RowCache } from './row-cache.js';
+import { chunkAction, type FoldedRun, foldRecords } from './run-state.js';
+import { showRun } from './show.js';
+import { confirmRun } from './ui.js';
+
+export type { BulkFlags };
+
+export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags): Promise<number> {
+  const inline = inlineOrder(op, flags);
+  if (flags.resume && flags.force) {
+    throw new UsageError('--resume continues the earlier run and --force starts a new one: give one of them');
+  }
+  const maxAmounts = (flags.maxAmount ?? []).map(parseMaxAmount);
+  const config = await ctx.config();
+  const dryRun = Boolean(ctx.globals.dryRun);
+  if (!dryRun) assertMayMoveMoney(config, `payops ${op}`);
+
+  let source: InputSource;
+  if (inline) {
+    const made = await inlineSource(inline);
+    ctx.onClose(made.cleanup);
+    source = made.source;
+  } else {
+    source = { path: resolve(ctx.io.cwd, flags.file!), label: flags.file! };
+  }
+  const cache = dryRun ? undefined : new RowCache();
+  const plan = await planBulk(
+    op,
+    source,
+    { ...(flags.maxOrders !== undefined ? { maxOrders: flags.maxOrders } : {}), maxAmounts },
+    cache,
+  );
+
+  const state = stateDir(ctx.io.env);
+  const identity = gatewayIdentity(config);
+  const what = inline ? 'this order' : plan.source.label;
+  if (!dryRun) {
+    ctx.onClose(await lockInput(state, { sha256: plan.sha256, op, gatewayIdentity: identity }, what));
+  }
+  // A run folder without its input copy was cut off before anything could be sent: not a run.
+  const earlier = (await findRunsByInput(state, plan.sha256, op, identity)).filter((r) =>
+    existsSync(join(r.dir, r.header.snapshot ?? SNAPSHOT_FILE)),
+  );
+  const decision = decideRun({
+    earlier,
+    resume: Boolean(flags.resume),
+    force: Boolean(flags.force),
+    dryRun,
+    what,
+  });
+  switch (decision.action) {
+    case 'refuse':
+      throw decision.error;
+    case 'show':
+      ctx.log.info(decision.note);
+      return showRun(ctx, decision.run.runId);
+    case 'resume':
+      return proceed(ctx, { op, plan, config, state, cache, dryRun, resumeFrom: decision.run });
+    case 'new':
+      return proceed(ctx, {
+        op,
+        plan,
+        config,
+        state,
+        cache,
+        dryRun,
+        start: { identity, inline: Boolean(inline) },
+        ...(decision.note ? { note: decision.note } : {}),
+      });
+  }
+}
+
+/** `payops runs resume ID` for a bulk run: continue it against the same gateway, from its own input snapshot. */
+export async function resumeBulkRun(ctx: Context, header: RunHeader): Promise<number> {
+  const { runId } = header;
+  const op = header.op as BatchOperation;
+  const config = await ctx.config();
+  assertMayMoveMoney(config, `payops runs resume (${op})`);
+  if (header.sandbox) {
+    throw new UsageError(
+      `run ${runId} was made against an in-process sandbox, which is gone: it cannot be resumed`,
+    );
+  }
+  const identity = gatewayIdentity(config);
+  if (identity !== header.gatewayIdentity) {
+    throw new UsageError(
+      `run ${runId} was made at ${header.baseUrl} (merchant ${header.merchantId}, account ${header.accountId}), not at the gateway configured now`,
+      {
+        hint: 'select the same profile or gateway settings as when the run started (--profile, PAYOPS_* variables)',
+      },
+    );
+  }
+  const state = stateDir(ctx.io.env);
+  const dryRun = Boolean(ctx.globals.dryRun);
+  const sha256 = header.sha256 ?? '';
+  if (!dryRun) {
+    ctx.onClose(await lockInput(state, { sha256, op, gatewayIdentity: identity }, header.label ?? runId));
+  }
+  const info = (await findRunsByInput(state, sha256, op, identity)).find((r) => r.runId === runId);
+  if (info?.state === 'finished') {
+    ctx.log.info(`run ${runId} is already finished: its results follow.`);
+    return showRun(ctx, runId);
+  }
+  const snapshot: InputSource = {
+    path: join(runDir(state, runId), header.snapshot ?? SNAPSHOT_FILE),
+    label: header.label ?? header.file ?? runId,
+  };
+  const cache = dryRun ? undefined : new RowCache();
+  const plan = await planBulk(op, snapshot, {}, cache);
+  const resumeFrom = info ?? { runId, dir: runDir(state, runId), header, state: 'interrupted' };
+  return proceed(ctx, { op, plan, config, state, cache, dryRun, resumeFrom });
+}
+
+interface Proceed {
+  op: BatchOperation;
+  plan: BulkPlan;
+  config: ResolvedConfig;
+  state: string;
+  cache: RowCache | undefined;
+  dryRun: boolean;
+  /** Continue this run… */
+  resumeFrom?: RunInfo;
+  /** …or start a new one at this gateway. */
+  start?: { identity: string; inline: boolean };
+  note?: string;
+}
+
+/** Show the plan, confirm, open the run (new or resumed), execute: the one path for both. */
+async function proceed(ctx: Context, p: Proceed): Promise<number> {
+  const { op, plan, config, state } = p;
+  let prior: FoldedRun | undefined;
+  if (p.resumeFrom) prior = foldRecords((await readRun(state, p.resumeFrom.runId, parseBulkRecord)).records);
+  const runId = p.resumeFrom?.runId ?? newRunId();
+  const view = planView(ctx, config, plan, runId, p.dryRun, prior, p.resumeFrom, p.note);
+  for (const line of planLines(view)) ctx.log.info(line);
+  if (p.dryRun) return ExitCode.ok;
+
+  await confirmRun(ctx, confirmQuestion(view));
+  const client = await ctx.client();
+  // Opened before the run exists: an --out that cannot be written leaves no half-started run.
+  const sink = await openSink(ctx, op, plan.columns);
+
+  if (p.resumeFrom) {
+    const opened = await resumeRunJournal<BulkRecord, BulkRecordWritten>(
+      state,
+      p.resumeFrom.runId,
+      parseBulkRecord,
+      { pid: process.pid },
+    );
+    return execute(ctx, {
+      op,
+      plan,
+      journal: opened.journal,
+      client,
+      config,
+      prior: foldRecords(opened.records),
+      cache: p.cache,
+      sink,
+    });
+  }
+  const start = p.start!;
+  // The copy is made and checked before the run exists, so a file edited since pass 1 leaves no run.
+  const input = await stageInput(state, runId, plan.source, plan.sha256, sha256File);
+  const journal = await beginRun<BulkRecordWritten>(
+    state,
+    {
+      op: plan.op,
+      file: start.inline ? undefined : plan.source.path,
+      label: plan.source.label,
+      inline: start.inline,
+      sha256: plan.sha256,
+      profile: config.profile,
+      baseUrl: client.baseUrl,
+      merchantId: config.merchantId,
+      accountId: config.accountId,
+      gatewayIdentity: start.identity,
+      sandbox: config.sandbox,
+      rows: plan.rows,
+      chunkSize: plan.chunkSize,
+      requests: plan.requests,
+      columns: plan.columns,
+      snapshot: SNAPSHOT_FILE,
+    },
+    { runId, input },
+  );
+  ctx.log.verbose(`journal: ${journal.path}`);
+  return execute(ctx, { op, plan, journal, client, config, prior: undefined, cache: p.cache, sink });
+}
+
+function planView(
+  ctx: Context,
+  config: ResolvedConfig,
+  plan: BulkPlan,
+  runId: string,
+  dryRun: boolean,
+  prior: FoldedRun | undefined,
+  resumeFrom: RunInfo | undefined,
+  note: string | undefined,
+): PlanView {
+  const view: PlanView = {
+    plan,
+    runId,
+    profile: config.profile,
+    baseUrl: config.baseUrl,
+    merchantId: config.merchantId,
+    accountId: config.accountId,
+    sandbox: config.sandbox,
+    concurrency: ctx.globals.concurrency ?? config.concurrency,
+    dryRun,
+  };
+  if (note) view.note = note;
+  if (resumeFrom && prior) {
+    let settled = 0;
+    let pending = 0;
+    for (const s of prior.chunks.values()) {
+      if (chunkAction(s) === 'done') settled += s.rows!.length;
+      else pending++;
+    }
+    view.resume = { settledRows: settled, pendingChunks: pending, createdAt: resumeFrom.header.createdAt };
+  }
+  return view;
+}

@@ -1,0 +1,32 @@
+// `payops runs show ID` and `payops runs resume ID`: find what kind of run ID is, and hand it to
+// the module that owns that kind (bulk operations or payouts).
+import { stateDir } from '../config/paths.js';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import { readRun } from '../runs/read.js';
+import type { RunHeader } from '../runs/records.js';
+
+const BULK_OPS = ['capture', 'cancel', 'review', 'refund'];
+
+async function headerOf(ctx: Context, runId: string): Promise<RunHeader> {
+  // Only the header is needed: no record of the run is parsed here.
+  const { header } = await readRun(stateDir(ctx.io.env), runId, () => undefined);
+  if (header.op !== 'payout' && !BULK_OPS.includes(header.op)) {
+    throw new UsageError(`run ${runId} is a ${header.op} run, which payops runs cannot show or resume`);
+  }
+  return header;
+}
+
+/** Results of a run regenerated from its journal; sends nothing. */
+export async function showRun(ctx: Context, runId: string): Promise<number> {
+  const header = await headerOf(ctx, runId);
+  if (header.op === 'payout') return (await import('../payout/runs.js')).showPayoutRun(ctx, runId);
+  return (await import('../bulk/show.js')).showRun(ctx, runId);
+}
+
+/** Continue an unfinished run against the same gateway. */
+export async function resumeRun(ctx: Context, runId: string): Promise<number> {
+  const header = await headerOf(ctx, runId);
+  if (header.op === 'payout') return (await import('../payout/runs.js')).resumePayoutRun(ctx, runId);
+  return (await import('../bulk/run.js')).resumeBulkRun(ctx, header);
+}

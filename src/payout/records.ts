@@ -1,0 +1,103 @@
+// The journal records of a payout run, as written and as read back (parsed once, by
+// parsePayoutRecord): the plan (every request_id, before the first payout leaves), an intent before
+// each payout is sent, and its result after.
+import {
+  type CommonRecord,
+  num,
+  optStr,
+  parseCommonRecord,
+  type RawRecord,
+  RecordShapeError,
+} from '../runs/records.js';
+import type { PayoutOutcome, PayoutResultRow } from './send.js';
+
+export interface PlannedPayout {
+  line: number;
+  request_id: string;
+  /** Where the request_id came from: the input, an earlier run, or generated. */
+  from?: string;
+  /** The payout's content identity (request_id aside); absent in older journals. */
+  key?: string;
+}
+
+export interface PlanRecord {
+  type: 'plan';
+  at?: string;
+  items: PlannedPayout[];
+}
+
+export interface PayoutIntentRecord {
+  type: 'intent';
+  at?: string;
+  line: number;
+  request_id?: string;
+}
+
+export interface PayoutResultRecord extends PayoutResultRow {
+  type: 'result';
+  at?: string;
+}
+
+export type PayoutRecord = PlanRecord | PayoutIntentRecord | PayoutResultRecord | CommonRecord;
+
+const OUTCOMES: readonly PayoutOutcome[] = ['completed', 'failed', 'unknown'];
+
+const RESULT_TEXT_FIELDS = [
+  'request_id',
+  'status',
+  'payment_amount',
+  'payment_currency',
+  'amount_beneficiary_receives',
+  'amount_payer_pays',
+  'fee_amount',
+  'fee_currency',
+  'short_reference_id',
+  'transaction_id',
+  'failure_reason',
+  'failure_type',
+] as const;
+
+function planned(v: unknown): PlannedPayout {
+  const item = v as Record<string, unknown>;
+  if (typeof item?.line !== 'number' || typeof item.request_id !== 'string') {
+    throw new RecordShapeError('plan record with an unreadable item');
+  }
+  return {
+    line: item.line,
+    request_id: item.request_id,
+    ...(typeof item.from === 'string' ? { from: item.from } : {}),
+    ...(typeof item.key === 'string' && item.key !== '' ? { key: item.key } : {}),
+  };
+}
+
+/** One payout journal record, checked; undefined for a type a payout run does not write. */
+export function parsePayoutRecord(raw: RawRecord): PayoutRecord | undefined {
+  const at = optStr(raw, 'at');
+  const base = at === undefined ? {} : { at };
+  switch (raw.type) {
+    case 'plan':
+      if (!Array.isArray(raw.items)) throw new RecordShapeError('plan record without items');
+      return { type: 'plan', ...base, items: raw.items.map(planned) };
+    case 'intent': {
+      const id = optStr(raw, 'request_id');
+      return {
+        type: 'intent',
+        ...base,
+        line: num(raw, 'line'),
+        ...(id === undefined ? {} : { request_id: id }),
+      };
+    }
+    case 'result': {
+      const outcome = raw.outcome as PayoutOutcome;
+      if (!OUTCOMES.includes(outcome)) throw new RecordShapeError('result record without an outcome');
+      const row = { type: 'result', ...base, line: num(raw, 'line'), outcome } as PayoutResultRecord;
+      for (const f of RESULT_TEXT_FIELDS) row[f] = optStr(raw, f) ?? '';
+      return row;
+    }
+    default:
+      return parseCommonRecord(raw);
+  }
+}
+
+/** What a payout run writes. */
+export type PayoutJournalRecord = PayoutRecord;

@@ -1,0 +1,224 @@
+// Append-only run journal: one JSON object per line in `<stateDir>/runs/<runId>/journal.jsonl`,
+// fsync'd before `append` resolves, one process per run at a time (an O_EXCL lock file). Generic:
+// the bulk engine and payouts both write their own record types (typed by the caller, see
+// records.ts); this module only knows the header.
+//
+// Durability rule the callers rely on: when `append` resolves, the records are on disk. Appends made
+// while a previous write+fsync is in flight are grouped into one write+fsync (group commit), so
+// concurrent chunks cost one fsync per batch of records, not one per record.
+import { type FileHandle, mkdir, open, stat, truncate } from 'node:fs/promises';
+import { join } from 'node:path';
+import { lockRun } from './lock.js';
+import { assertRunExists, isRunId, JOURNAL_FILE, newRunId, runDir, runsDir } from './paths.js';
+import { type ReadRunResult, readRun } from './read.js';
+import type { JournalRecord, NewRunHeader, RawRecord, RecordParser, RunHeader } from './records.js';
+
+// The journal's public face: reading runs back and their paths live beside it.
+export { isRunId, newRunId, runDir, runsDir } from './paths.js';
+export { findRunsByInput, listRuns, type ReadRunResult, type RunInfo, readRecords, readRun } from './read.js';
+
+const JOURNAL_VERSION = 1;
+/** Lazily appended records are written once this much text has gathered. */
+const LAZY_FLUSH_CHARS = 256 * 1024;
+
+/** An open run, written by one process. `W` is the record types this kind of run writes. */
+export interface RunJournal<W extends JournalRecord = RawRecord> {
+  readonly runId: string;
+  readonly dir: string;
+  readonly path: string;
+  readonly header: RunHeader;
+  /** Append records; resolves once they are written and fsync'd. Rejects forever after a failed write. */
+  append(records: W | readonly W[]): Promise<void>;
+  /**
+   * Append records whose loss in a crash is harmless (the reader then sees an earlier state): they
+   * are written, in order, with the next `append`, at `close`, or once enough have gathered.
+   */
+  appendLazy(records: W | readonly W[]): void;
+  /** Flush, close and release the lock. Idempotent. */
+  close(): Promise<void>;
+}
+
+async function fsyncDir(dir: string): Promise<void> {
+  // Makes a newly created file's directory entry durable; not every platform allows it.
+  try {
+    const fh = await open(dir, 'r');
+    try {
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+  } catch {
+    // best effort
+  }
+}
+
+function serialise(records: readonly JournalRecord[], now: string): string {
+  let out = '';
+  for (const r of records) out += `${JSON.stringify(r.at === undefined ? { ...r, at: now } : r)}\n`;
+  return out;
+}
+
+function journalWriter<W extends JournalRecord>(
+  fh: FileHandle,
+  unlock: () => Promise<void>,
+  meta: { runId: string; dir: string; path: string; header: RunHeader },
+): RunJournal<W> {
+  let queued = '';
+  let waiters: Array<{ resolve: () => void; reject: (e: unknown) => void }> = [];
+  let flushing: Promise<void> | undefined;
+  let failure: unknown;
+  let closed = false;
+  /** Lazy records were written since the last fdatasync. */
+  let unsynced = false;
+
+  async function flushLoop(): Promise<void> {
+    while (queued !== '') {
+      const buf = Buffer.from(queued, 'utf8');
+      const batch = waiters;
+      queued = '';
+      waiters = [];
+      try {
+        let off = 0;
+        while (off < buf.length) {
+          const { bytesWritten } = await fh.write(buf, off, buf.length - off);
+          off += bytesWritten;
+        }
+        // Lazy records alone need no fsync (a crash that loses them costs a reconciliation); the
+        // next durable append's fdatasync covers them, since it flushes the whole file.
+        if (batch.length > 0) {
+          await fh.datasync();
+          unsynced = false;
+        } else unsynced = true;
+        for (const w of batch) w.resolve();
+      } catch (err) {
+        failure ??= err;
+        for (const w of batch) w.reject(err);
+        for (const w of waiters) w.reject(err);
+        waiters = [];
+        queued = '';
+      }
+    }
+    flushing = undefined;
+  }
+
+  return {
+    ...meta,
+    append(records) {
+      if (closed) return Promise.reject(new Error(`journal of run ${meta.runId} is closed`));
+      if (failure !== undefined) return Promise.reject(failure);
+      const list: readonly W[] = Array.isArray(records) ? records : [records as W];
+      if (list.length === 0) return Promise.resolve();
+      queued += serialise(list, new Date().toISOString());
+      const done = new Promise<void>((resolve, reject) => waiters.push({ resolve, reject }));
+      flushing ??= flushLoop();
+      return done;
+    },
+    appendLazy(records) {
+      if (closed || failure !== undefined) return;
+      const list: readonly W[] = Array.isArray(records) ? records : [records as W];
+      queued += serialise(list, new Date().toISOString());
+      // Bound what a crash can lose and what waits in memory.
+      if (queued.length >= LAZY_FLUSH_CHARS) flushing ??= flushLoop();
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (queued !== '' && failure === undefined) flushing ??= flushLoop();
+      while (flushing !== undefined) await flushing;
+      if (unsynced && failure === undefined) await fh.datasync().catch(() => {});
+      await fh.close().catch(() => {});
+      await unlock();
+    },
+  };
+}
+
+/** Create a new run: its folder, lock and journal with the header record (fsync'd). */
+export async function createRun<W extends JournalRecord = RawRecord>(
+  stateDir: string,
+  header: NewRunHeader,
+  opts: { now?: Date; runId?: string } = {},
+): Promise<RunJournal<W>> {
+  const now = opts.now ?? new Date();
+  await mkdir(runsDir(stateDir), { recursive: true, mode: 0o700 });
+  for (let attempt = 0; ; attempt++) {
+    // A caller-chosen id (shown in the plan before the run exists) is used once; collisions get a new one.
+    const runId = attempt === 0 && opts.runId && isRunId(opts.runId) ? opts.runId : newRunId(now);
+    const dir = runDir(stateDir, runId);
+    try {
+      await mkdir(dir, { mode: 0o700 });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST' && attempt < 20) continue;
+      throw err;
+    }
+    const unlock = await lockRun(dir, runId);
+    try {
+      const full: RunHeader = {
+        ...header,
+        type: 'header',
+        v: JOURNAL_VERSION,
+        runId,
+        createdAt: now.toISOString(),
+      };
+      const path = join(dir, JOURNAL_FILE);
+      const fh = await open(path, 'wx', 0o600);
+      await fh.write(`${JSON.stringify(full)}\n`);
+      await fh.datasync();
+      await fsyncDir(dir);
+      return journalWriter<W>(fh, unlock, { runId, dir, path, header: full });
+    } catch (err) {
+      await unlock();
+      throw err;
+    }
+  }
+}
+
+/**
+ * Open an existing run to continue it: takes the lock, cuts a torn last line (left by a crash
+ * mid-write, so the next record starts on a line of its own), and returns what was recorded.
+ */
+export async function openRun<R = RawRecord, W extends JournalRecord = RawRecord>(
+  stateDir: string,
+  runId: string,
+  parse?: RecordParser<R>,
+): Promise<{ journal: RunJournal<W> } & ReadRunResult<R>> {
+  const dir = runDir(stateDir, runId);
+  const path = join(dir, JOURNAL_FILE);
+  await assertRunExists(path, runId);
+  const unlock = await lockRun(dir, runId);
+  try {
+    await cutTornTail(path);
+    const read = await readRun(stateDir, runId, parse);
+    const fh = await open(path, 'a');
+    const journal = journalWriter<W>(fh, unlock, { runId, dir, path, header: read.header });
+    return { journal, ...read };
+  } catch (err) {
+    await unlock();
+    throw err;
+  }
+}
+
+async function cutTornTail(path: string): Promise<void> {
+  const size = (await stat(path)).size;
+  if (size === 0) return;
+  const fh = await open(path, 'r');
+  try {
+    // Walk back to the last newline; everything after it is a partial record.
+    const step = 64 * 1024;
+    let end = size;
+    while (end > 0) {
+      const start = Math.max(0, end - step);
+      const buf = Buffer.alloc(end - start);
+      await fh.read(buf, 0, buf.length, start);
+      const nl = buf.lastIndexOf(0x0a);
+      if (nl >= 0) {
+        const keep = start + nl + 1;
+        if (keep < size) await truncate(path, keep);
+        return;
+      }
+      end = start;
+    }
+    await truncate(path, 0);
+  } finally {
+    await fh.close();
+  }
+}

@@ -1,0 +1,197 @@
+// Reading runs back: one run's records (parsed once, by the reader of that kind of run), and the list
+// of every run with its state, for the re-run guard, resume and `payops runs list`.
+import { createReadStream } from 'node:fs';
+import { open, readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { isLocked } from './lock.js';
+import { assertRunExists, isRunId, JOURNAL_FILE, runDir, runsDir } from './paths.js';
+import {
+  parseCommonRecord,
+  parseHeader,
+  type RawRecord,
+  type RecordParser,
+  type RunHeader,
+  rawRecords,
+  type TerminalRecord,
+} from './records.js';
+
+export type RunState = 'finished' | 'interrupted' | 'running';
+
+export interface RunInfo {
+  runId: string;
+  dir: string;
+  header: RunHeader;
+  /** `running` only while a live process holds the lock; a crashed run reads as `interrupted`. */
+  state: RunState;
+  /** The last record when it is a terminal one (`finished` / `interrupted`): callers keep counts there. */
+  terminal?: TerminalRecord;
+}
+
+export interface ReadRunResult<R = RawRecord> {
+  header: RunHeader;
+  /** Every record after the header that the parser reads, in file order. */
+  records: R[];
+  /** True when the last line was incomplete (a crash mid-write) and was ignored. */
+  torn: boolean;
+}
+
+function damaged(runId: string, line: number, cause: unknown): Error {
+  return new Error(`journal of run ${runId} is damaged at line ${line}`, { cause });
+}
+
+function asRaw(value: unknown): RawRecord {
+  if (typeof value !== 'object' || value === null || typeof (value as RawRecord).type !== 'string') {
+    throw new Error('not a journal record');
+  }
+  return value as RawRecord;
+}
+
+/** Records of a run in file order (header first), unchecked; a torn last line is skipped. */
+export async function* readRecords(stateDir: string, runId: string): AsyncGenerator<RawRecord> {
+  const path = join(runDir(stateDir, runId), JOURNAL_FILE);
+  await assertRunExists(path, runId);
+  const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
+  let pendingBad: { lineNo: number; err: unknown } | undefined;
+  let lineNo = 0;
+  for await (const line of lines) {
+    lineNo++;
+    if (line === '') continue;
+    if (pendingBad !== undefined) throw damaged(runId, pendingBad.lineNo, pendingBad.err);
+    try {
+      yield asRaw(JSON.parse(line));
+    } catch (err) {
+      // Only acceptable as the very last line (a crash mid-write); decided when the next line comes.
+      pendingBad = { lineNo, err };
+    }
+  }
+}
+
+/**
+ * A run's header and records, each parsed once by `parse` (records it does not read are skipped).
+ * A line that is not JSON, or a record that is not what its type says, is damage — except a torn
+ * last line, which a crash mid-write leaves and which is ignored.
+ */
+export async function readRun<R = RawRecord>(
+  stateDir: string,
+  runId: string,
+  parse?: RecordParser<R>,
+): Promise<ReadRunResult<R>> {
+  const read = (parse ?? rawRecords) as RecordParser<R>;
+  const path = join(runDir(stateDir, runId), JOURNAL_FILE);
+  await assertRunExists(path, runId);
+  const text = await readFile(path, 'utf8');
+  const lines = text.split('\n');
+  const records: R[] = [];
+  let header: RunHeader | undefined;
+  let torn = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line === '') continue;
+    let raw: RawRecord;
+    try {
+      raw = asRaw(JSON.parse(line));
+    } catch (err) {
+      const isLast = lines.slice(i + 1).every((l) => l === '');
+      if (!isLast) throw damaged(runId, i + 1, err);
+      torn = true;
+      continue;
+    }
+    try {
+      if (header === undefined) {
+        header = parseHeader(raw);
+        continue;
+      }
+      const rec = read(raw);
+      if (rec !== undefined) records.push(rec);
+    } catch (err) {
+      if (header === undefined) throw new Error(`journal of run ${runId} has no header`, { cause: err });
+      throw damaged(runId, i + 1, err);
+    }
+  }
+  if (header === undefined) throw new Error(`journal of run ${runId} has no header`);
+  return { header, records, torn };
+}
+
+async function readHeader(path: string): Promise<RunHeader | undefined> {
+  const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
+  try {
+    for await (const line of lines) return parseHeader(asRaw(JSON.parse(line)));
+  } catch {
+    return undefined;
+  } finally {
+    lines.close();
+  }
+  return undefined;
+}
+
+/** The last complete record, read from the file's tail only. */
+async function readLastRecord(path: string): Promise<RawRecord | undefined> {
+  const size = (await stat(path)).size;
+  const fh = await open(path, 'r');
+  try {
+    let span = Math.min(size, 64 * 1024);
+    for (;;) {
+      const buf = Buffer.alloc(span);
+      await fh.read(buf, 0, span, size - span);
+      const lines = buf.toString('utf8').split('\n');
+      // The first piece may be a cut line unless we read from the file's start.
+      const from = span === size ? 0 : 1;
+      for (let i = lines.length - 1; i >= from; i--) {
+        const line = lines[i]!;
+        if (line === '') continue;
+        try {
+          return asRaw(JSON.parse(line));
+        } catch {
+          // torn tail: try the line before
+        }
+      }
+      if (span === size) return undefined;
+      span = Math.min(size, span * 4);
+    }
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Every run, newest first, with its state. Journals that cannot be read are skipped. */
+export async function listRuns(stateDir: string): Promise<RunInfo[]> {
+  let names: string[];
+  try {
+    names = await readdir(runsDir(stateDir));
+  } catch {
+    return [];
+  }
+  const ids = names.filter(isRunId).sort().reverse();
+  const out: RunInfo[] = [];
+  for (const runId of ids) {
+    const dir = runDir(stateDir, runId);
+    const path = join(dir, JOURNAL_FILE);
+    try {
+      const header = await readHeader(path);
+      if (header === undefined) continue;
+      const lastRaw = await readLastRecord(path);
+      const last = lastRaw === undefined ? undefined : parseCommonRecord(lastRaw);
+      const info: RunInfo = { runId, dir, header, state: 'interrupted' };
+      if (last?.type === 'finished') info.state = 'finished';
+      else if (await isLocked(dir)) info.state = 'running';
+      if (last?.type === 'finished' || last?.type === 'interrupted') info.terminal = last;
+      out.push(info);
+    } catch {
+      // a run folder without a readable journal (created, then crashed before the header landed)
+    }
+  }
+  return out;
+}
+
+/** Runs of the same input (SHA-256), operation and gateway identity, newest first. */
+export async function findRunsByInput(
+  stateDir: string,
+  sha256: string,
+  op: string,
+  gatewayIdentity: string,
+): Promise<RunInfo[]> {
+  return (await listRuns(stateDir)).filter(
+    (r) => r.header.sha256 === sha256 && r.header.op === op && r.header.gatewayIdentity === gatewayIdentity,
+  );
+}

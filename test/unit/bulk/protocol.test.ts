@@ -1,0 +1,168 @@
+// The per-chunk protocol on its own, one chunk at a time, against the in-memory fake gateway and a
+// real journal: what each kind of answer becomes, what is journaled, and what is never sent twice.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ChunkProtocol, type StopReason } from '../../../src/bulk/protocol.js';
+import { type BulkRecord, type BulkRecordWritten, parseBulkRecord } from '../../../src/bulk/records.js';
+import { foldRecords } from '../../../src/bulk/run-state.js';
+import type { BulkRow, Chunk } from '../../../src/bulk/types.js';
+import { createRun, openRun, readRun } from '../../../src/runs/journal.js';
+import { type Fault, fakeGateway } from './fake-gateway.js';
+
+let root: string;
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'payops-protocol-'));
+});
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+function chunk(n: number, index = 0): Chunk<BulkRow> {
+  return {
+    index,
+    rows: Array.from({ length: n }, (_, i) => ({
+      line: i + 2,
+      transaction_id: `T${String(i + 1).padStart(5, '0')}`,
+      order_no: `O${i + 1}`,
+      currency: 'USD',
+      amountMinor: 1000n,
+      refundMinor: 1000n,
+      refund_reason: 'damaged',
+    })),
+  };
+}
+
+async function setUp(fault: Fault, orders = 10) {
+  const gw = fakeGateway(orders);
+  gw.faults = (i) => (i === 0 ? fault : 'ok');
+  const journal = await createRun<BulkRecordWritten>(root, { op: 'refund' });
+  const stops: StopReason[] = [];
+  const protocol = new ChunkProtocol({
+    op: 'refund',
+    client: gw.client,
+    journal,
+    onStop: (reason) => stops.push(reason),
+  });
+  return { gw, journal, protocol, stops };
+}
+
+/** Prepare and send one chunk; the journal's records after it, as a resumed run reads them. */
+async function sendOne(s: Awaited<ReturnType<typeof setUp>>, c: Chunk<BulkRow>) {
+  const prepared = await s.protocol.prepareMany([{ chunk: c, rows: c.rows }]);
+  let released = 0;
+  const outcomes = await s.protocol.send(c, undefined, prepared.get(c.index)!, () => released++);
+  await s.journal.close();
+  const { records } = await readRun(root, s.journal.runId, parseBulkRecord);
+  return { outcomes, records, released };
+}
+
+describe('ChunkProtocol', () => {
+  it('an answered chunk: one request, every row succeeded, intent then outcome in the journal', async () => {
+    const s = await setUp('ok');
+    const { outcomes, records, released } = await sendOne(s, chunk(10));
+    expect(s.gw.ledger).toHaveLength(10);
+    expect(outcomes.map((o) => o.outcome)).toEqual(Array(10).fill('succeeded'));
+    expect(records.map((r) => r.type)).toEqual(['intent', 'outcome']);
+    expect(s.protocol.requests).toBe(1);
+    expect(released).toBeGreaterThan(0);
+    expect(foldRecords(records).chunks.get(0)?.open).toBe(false);
+  });
+
+  it('a lost answer after the gateway committed: reconciled, never sent again', async () => {
+    const s = await setUp('lost_after_commit');
+    const { outcomes, records } = await sendOne(s, chunk(10));
+    expect(outcomes.every((o) => o.outcome === 'succeeded')).toBe(true);
+    expect(s.gw.calls.map((c) => c.op)).toEqual(['refund', 'refundSearch']);
+    expect(s.gw.ledger).toHaveLength(10);
+    expect(records.map((r) => r.type)).toEqual(['intent', 'unknown', 'reconciled']);
+  });
+
+  it('a lost answer before the gateway committed: failed (not refunded), never sent again', async () => {
+    const s = await setUp('lost_before_commit');
+    const { outcomes } = await sendOne(s, chunk(10));
+    expect(outcomes.every((o) => o.outcome === 'failed' && /not refunded/.test(o.detail))).toBe(true);
+    expect(s.gw.calls.filter((c) => c.op === 'refund')).toHaveLength(1);
+    expect(s.gw.ledger).toHaveLength(0);
+  });
+
+  it('an unreachable gateway: rows not sent, the run is told to stop', async () => {
+    const s = await setUp('unreachable');
+    const { outcomes, records } = await sendOne(s, chunk(10));
+    expect(outcomes.every((o) => o.outcome === 'not_sent')).toBe(true);
+    expect(s.stops).toEqual(['unreachable']);
+    expect(records.map((r) => r.type)).toEqual(['intent', 'not_sent']);
+  });
+
+  it('refused credentials: rows not processed, the run stops for auth', async () => {
+    const s = await setUp('auth');
+    const { outcomes } = await sendOne(s, chunk(10));
+    expect(outcomes.every((o) => o.outcome === 'not_sent' && /credentials/.test(o.detail))).toBe(true);
+    expect(s.stops).toEqual(['auth']);
+  });
+
+  it('a malformed request refused whole: every row failed with the gateway message', async () => {
+    const s = await setUp('reject_malformed');
+    const { outcomes } = await sendOne(s, chunk(10));
+    expect(outcomes.every((o) => o.outcome === 'failed' && /E1005/.test(o.detail))).toBe(true);
+    expect(s.stops).toEqual([]);
+  });
+
+  it('settles a chunk a crashed process left open: sends only the rows the gateway never saw', async () => {
+    const s = await setUp('ok');
+    const c = chunk(10);
+    await s.protocol.prepareMany([{ chunk: c, rows: c.rows }]);
+    // The crashed process got its first 4 rows to the gateway.
+    await s.gw.client.send('refund', {
+      refund_orders: c.rows.slice(0, 4).map((r) => ({
+        transaction_id: r.transaction_id,
+        order_no: r.order_no,
+        currency: 'USD',
+        amount: '10.00',
+        refund_amount: '10.00',
+        refund_reason: 'damaged',
+      })),
+    } as never);
+    await s.journal.close();
+    s.gw.calls.length = 0;
+
+    const { records } = await readRun(root, s.journal.runId, parseBulkRecord);
+    const state = foldRecords(records).chunks.get(0)!;
+    const { journal: resumedJournal } = await openRun<BulkRecord, BulkRecordWritten>(
+      root,
+      s.journal.runId,
+      parseBulkRecord,
+    );
+    const protocol = new ChunkProtocol({
+      op: 'refund',
+      client: s.gw.client,
+      journal: resumedJournal,
+      onStop: () => {},
+    });
+    const outcomes = await protocol.settleEarlier(
+      c,
+      state,
+      () => {},
+      () => true,
+    );
+    await resumedJournal.close();
+    expect(s.gw.calls.map((call) => call.op)).toEqual(['refundSearch', 'refund']);
+    expect((s.gw.calls[1]!.body.refund_orders as unknown[]).length).toBe(6);
+    expect(outcomes.every((o) => o.outcome === 'succeeded')).toBe(true);
+    expect(s.gw.ledger).toHaveLength(10);
+  });
+
+  it('a stopped run marks a prepared chunk not sent, and sends nothing', async () => {
+    const s = await setUp('ok');
+    const c = chunk(10);
+    await s.protocol.prepareMany([{ chunk: c, rows: c.rows }]);
+    const outcomes = s.protocol.unsend(c, undefined);
+    await s.journal.close();
+    expect(outcomes.every((o) => o.outcome === 'not_sent')).toBe(true);
+    expect(s.gw.calls).toEqual([]);
+    const { records } = await readRun(root, s.journal.runId, parseBulkRecord);
+    expect(records.map((r) => r.type)).toEqual(['intent', 'not_sent']);
+    expect(foldRecords(records).chunks.get(0)?.notSent).toBe(true);
+  });
+});

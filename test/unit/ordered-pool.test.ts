@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest';
+import { runOrderedPool } from '../../src/ordered-pool.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function* slowSource(n: number, reads: number[]) {
+  for (let i = 0; i < n; i++) {
+    reads.push(i);
+    yield i;
+  }
+}
+
+describe('runOrderedPool', () => {
+  it('bounds the jobs in flight and emits every result in input order', async () => {
+    let inFlight = 0;
+    let peak = 0;
+    const emitted: Array<[number, number]> = [];
+    await runOrderedPool<number, undefined, number>({
+      source: [7, 1, 5, 2, 6, 1, 3, 1, 4],
+      concurrency: 3,
+      dispatch: (n) => ({
+        job: async () => {
+          inFlight++;
+          peak = Math.max(peak, inFlight);
+          await sleep(n);
+          inFlight--;
+          return n * 10;
+        },
+      }),
+      emit: (n, r) => {
+        emitted.push([n, r]);
+      },
+    });
+    expect(peak).toBe(3);
+    expect(emitted).toEqual([7, 1, 5, 2, 6, 1, 3, 1, 4].map((n) => [n, n * 10]));
+  });
+
+  it('results known at once take no slot and keep their place in the order', async () => {
+    const emitted: string[] = [];
+    let inFlight = 0;
+    await runOrderedPool<number, undefined, string>({
+      source: [1, 2, 3, 4, 5, 6],
+      concurrency: 1,
+      dispatch: (n) =>
+        n % 2 === 0
+          ? { now: `now ${n}` }
+          : {
+              job: async () => {
+                inFlight++;
+                expect(inFlight).toBe(1);
+                await sleep(2);
+                inFlight--;
+                return `job ${n}`;
+              },
+            },
+      emit: (_, r) => {
+        emitted.push(r);
+      },
+    });
+    expect(emitted).toEqual(['job 1', 'now 2', 'job 3', 'now 4', 'job 5', 'now 6']);
+  });
+
+  it('stages each batch of `concurrency` items early: the next ahead + 1 while one is dispatched', async () => {
+    const events: string[] = [];
+    await runOrderedPool<number, string, number>({
+      source: [0, 1, 2, 3, 4, 5, 6, 7],
+      concurrency: 2,
+      ahead: 2,
+      stage: async (batch) => {
+        events.push(`stage ${batch.join(',')}`);
+        return `staged ${batch.join(',')}`;
+      },
+      dispatch: (n, staged) => ({
+        job: async () => {
+          events.push(`run ${n} (${staged})`);
+          await sleep(1);
+          return n;
+        },
+      }),
+      emit: () => {},
+    });
+    // Batch 0 and the next three are staged before its first item runs; every item sees its own
+    // batch's staging.
+    expect(events.slice(0, 5)).toEqual([
+      'stage 0,1',
+      'stage 2,3',
+      'stage 4,5',
+      'stage 6,7',
+      'run 0 (staged 0,1)',
+    ]);
+    expect(events.filter((e) => e.startsWith('stage'))).toHaveLength(4);
+    expect(events).toContain('run 7 (staged 6,7)');
+  });
+
+  it('a job that releases its slot early lets the next one start', async () => {
+    const order: string[] = [];
+    let releaseFirst: (() => void) | undefined;
+    const firstDone = new Promise<void>((r) => {
+      releaseFirst = r;
+    });
+    await runOrderedPool<number, undefined, number>({
+      source: [1, 2],
+      concurrency: 1,
+      dispatch: (n) => ({
+        job: async (release) => {
+          order.push(`start ${n}`);
+          if (n === 1) {
+            release();
+            await firstDone;
+          } else releaseFirst!();
+          order.push(`end ${n}`);
+          return n;
+        },
+      }),
+      emit: () => {},
+    });
+    expect(order).toEqual(['start 1', 'start 2', 'end 2', 'end 1']);
+  });
+
+  it('reads the source lazily: never more than the batches it may stage ahead', async () => {
+    const reads: number[] = [];
+    let emittedWhenFirstRan = -1;
+    let emittedCount = 0;
+    await runOrderedPool<number, undefined, number>({
+      source: slowSource(100, reads),
+      concurrency: 2,
+      ahead: 1,
+      dispatch: (n) => ({
+        job: async () => {
+          if (n === 0) emittedWhenFirstRan = reads.length;
+          return n;
+        },
+      }),
+      emit: () => {
+        emittedCount++;
+      },
+    });
+    // Batch 0 and the two after it (ahead 1, plus one refilled before dispatching): 3 batches of 2.
+    expect(emittedWhenFirstRan).toBe(6);
+    expect(emittedCount).toBe(100);
+  });
+
+  it('a rejected job rejects the pool once the results before it are emitted', async () => {
+    const emitted: number[] = [];
+    await expect(
+      runOrderedPool<number, undefined, number>({
+        source: [1, 2, 3],
+        concurrency: 1,
+        dispatch: (n) => ({
+          job: async () => {
+            if (n === 2) throw new Error('boom');
+            return n;
+          },
+        }),
+        emit: (n) => {
+          emitted.push(n);
+        },
+      }),
+    ).rejects.toThrow('boom');
+    expect(emitted).toEqual([1]);
+  });
+});
