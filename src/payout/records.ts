@@ -9,7 +9,26 @@ import {
   type RawRecord,
   RecordShapeError,
 } from '../runs/records.js';
-import type { PayoutOutcome, PayoutResultRow } from './send.js';
+
+export type PayoutOutcome = 'completed' | 'failed' | 'unknown';
+
+/** One payout's result as shown and journaled. */
+export interface PayoutResultRow {
+  line: number;
+  request_id: string;
+  outcome: PayoutOutcome;
+  status: string;
+  payment_amount: string;
+  payment_currency: string;
+  amount_beneficiary_receives: string;
+  amount_payer_pays: string;
+  fee_amount: string;
+  fee_currency: string;
+  short_reference_id: string;
+  transaction_id: string;
+  failure_reason: string;
+  failure_type: string;
+}
 
 export interface PlannedPayout {
   line: number;

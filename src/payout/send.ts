@@ -7,27 +7,9 @@ import type { GatewayClient } from '../gateway/client.js';
 import type { PayoutResponse } from '../gateway/types.js';
 import type { RunJournal } from '../runs/journal.js';
 import type { PayoutItem } from './plan.js';
-import type { PayoutJournalRecord } from './records.js';
+import type { PayoutJournalRecord, PayoutOutcome, PayoutResultRow } from './records.js';
 
-export type PayoutOutcome = 'completed' | 'failed' | 'unknown';
-
-/** One payout's result as shown and journaled. */
-export interface PayoutResultRow {
-  line: number;
-  request_id: string;
-  outcome: PayoutOutcome;
-  status: string;
-  payment_amount: string;
-  payment_currency: string;
-  amount_beneficiary_receives: string;
-  amount_payer_pays: string;
-  fee_amount: string;
-  fee_currency: string;
-  short_reference_id: string;
-  transaction_id: string;
-  failure_reason: string;
-  failure_type: string;
-}
+export type { PayoutOutcome, PayoutResultRow };
 
 function text(v: unknown): string {
   return v === undefined || v === null ? '' : String(v);
