@@ -176,7 +176,10 @@ export const OPERATIONS: Readonly<Record<BatchOperation, OperationSpec>> = {
     sample: 'samples/refunds.csv',
     optional: ['refund_reason'],
     resultColumns: ['refund_status', 'refund_message', 'refund_reference', 'refund_reference_id'],
-    table: { input: ['transaction_id', 'order_no', 'currency', 'refund_amount'], result: ['refund_reference_id'] },
+    table: {
+      input: ['transaction_id', 'order_no', 'currency', 'refund_amount'],
+      result: ['refund_reference_id'],
+    },
     moves: 'refundMinor',
     distinctBy: ['refund_amount', 'refund_reason'],
     words: {

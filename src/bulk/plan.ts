@@ -7,8 +7,8 @@ import { addToTotals, formatMoney, parseAmount } from '../money/amount.js';
 import { currencyInfo, normaliseCurrency } from '../money/currency.js';
 import { chunkSize, requestCount } from './chunk.js';
 import { asFlagProblem, type InputSource, openRows } from './input.js';
-import type { RowCache } from './row-cache.js';
 import { OPERATIONS } from './operations.js';
+import type { RowCache } from './row-cache.js';
 import { checkRow, crossChecker } from './row-check.js';
 
 export interface MaxAmount {

@@ -7,7 +7,10 @@ export function registerBulk(program: Command, app: App): void {
     const cmd = program
       .command(op)
       .description(description)
-      .option('--file <csv>', `orders to ${op}, one per row (columns ${[...columns.required, ...columns.optional].join(',')})`);
+      .option(
+        '--file <csv>',
+        `orders to ${op}, one per row (columns ${[...columns.required, ...columns.optional].join(',')})`,
+      );
     for (const f of flags) cmd.option(`${f.option} <${f.arg}>`, f.help);
     cmd
       .option('--resume', 'continue the unfinished run of this file (nothing is sent twice)')

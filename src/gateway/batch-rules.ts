@@ -80,7 +80,10 @@ export const BATCH_RULES: Readonly<Record<BatchOperation, BatchRules>> = {
 };
 
 /** Whether an element has every field value of `when` (no condition: every element). */
-export function elementMatches(when: ElementCondition | undefined, element: Readonly<Record<string, unknown>>): boolean {
+export function elementMatches(
+  when: ElementCondition | undefined,
+  element: Readonly<Record<string, unknown>>,
+): boolean {
   if (when === undefined) return true;
   for (const field in when) if (element[field] !== when[field]) return false;
   return true;
