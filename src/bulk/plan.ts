@@ -7,6 +7,7 @@ import { addToTotals, formatMoney, parseAmount } from '../money/amount.js';
 import { currencyInfo, normaliseCurrency } from '../money/currency.js';
 import { chunkSize, requestCount } from './chunk.js';
 import { asFlagProblem, type InputSource, openRows } from './input.js';
+import { OPERATIONS } from './operations.js';
 import type { RowCache } from './row-cache.js';
 import { checkRow, crossChecker } from './row-check.js';
 
@@ -86,6 +87,7 @@ export async function planBulk(
   const cross = crossChecker(op, source.label);
   const amounts = new Map<string, bigint>();
   const moving = new Map<string, bigint>();
+  const moves = OPERATIONS[op].moves;
   let rows = 0;
   for await (const row of opened.rows) {
     const { valid, problems: rowProblems } = checkRow(op, row, source.label);
@@ -95,11 +97,7 @@ export async function planBulk(
     cache?.add(valid, row.cells);
     rows++;
     addToTotals(amounts, valid.currency, valid.amountMinor);
-    addToTotals(
-      moving,
-      valid.currency,
-      op === 'refund' ? (valid.refundMinor ?? valid.amountMinor) : valid.amountMinor,
-    );
+    addToTotals(moving, valid.currency, valid[moves] ?? valid.amountMinor);
   }
   note(cross.finish());
   const sha256 = await opened.sha256;
@@ -161,12 +159,12 @@ function enforceLimits(
   }
   const maxAmounts = limits.maxAmounts ?? [];
   if (maxAmounts.length === 0) return;
-  const what = op === 'refund' ? 'refunds' : `${op}s`;
+  const { plural: what, moneyVerb } = OPERATIONS[op].words;
   for (const [currency, total] of moving) {
     const limit = maxAmounts.find((m) => m.currency === currency);
     if (limit === undefined) {
       throw new InputError(
-        `the file ${op === 'refund' ? 'refunds' : 'moves'} ${formatMoney(total, currency)}, but --max-amount sets no limit for ${currency}; nothing was sent`,
+        `the file ${moneyVerb} ${formatMoney(total, currency)}, but --max-amount sets no limit for ${currency}; nothing was sent`,
         [],
         { hint: `add --max-amount ${currency}:AMOUNT` },
       );

@@ -1,14 +1,17 @@
 // Reconciliation: what did the gateway do with rows whose request may have reached it but whose
 // answer was lost? Only read-only requests (refund search, query), which may be retried freely.
-// Refunds are matched to refund records (transaction, amount, reason, date after the intent), each
+// Which request, and what counts as done, is the operation's `reconcile` rule (operations.ts):
+// refunds are matched to refund records (transaction, amount, reason, date after the intent), each
 // record used once; capture/cancel/review are decided by the order's payment_status now.
+import { allowedFrom, elementMatches } from '../gateway/batch-rules.js';
 import type { GatewayClient } from '../gateway/client.js';
 import { assertAccepted } from '../gateway/client.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
 import { ENDPOINTS } from '../gateway/endpoints.js';
+import { PAYMENT_STATUS_LABELS } from '../gateway/status.js';
 import { formatGatewayTime, parseGatewayTime } from '../gateway/time.js';
-import { PAYMENT_STATUS_LABELS } from '../gateway/types.js';
 import { parseAmount } from '../money/amount.js';
+import { type DoneRule, OPERATIONS } from './operations.js';
 import type { RowOutcome, WireElement } from './types.js';
 
 export interface ReconcileItem {
@@ -64,7 +67,8 @@ export async function reconcile(
   opts: ReconcileOptions = {},
 ): Promise<RowOutcome[]> {
   if (items.length === 0) return [];
-  const limit = op === 'refund' ? ENDPOINTS.refundSearch.limit : ENDPOINTS.query.limit;
+  const rule = OPERATIONS[op].reconcile;
+  const limit = ENDPOINTS[rule.by].limit;
   const byLine = new Map<number, RowOutcome>();
   // Group by distinct transaction ids so that no request names more than `limit` of them.
   const ids = [...new Set(items.map((it) => it.element.transaction_id!))];
@@ -74,9 +78,9 @@ export async function reconcile(
     let outcomes: RowOutcome[];
     try {
       outcomes =
-        op === 'refund'
+        rule.by === 'refundSearch'
           ? await reconcileRefunds(client, idBatch, these, opts)
-          : await reconcileByState(op, client, idBatch, these);
+          : await reconcileByState(op, rule.done, client, idBatch, these);
     } catch (err) {
       outcomes = unknownAll(these, err);
     }
@@ -140,43 +144,14 @@ async function reconcileRefunds(
   });
 }
 
-/** payment_status values that mean the operation took effect. */
-function effectiveStates(op: BatchOperation, reviewFlag: string | undefined): readonly string[] {
-  switch (op) {
-    case 'capture':
-      return ['3000', '4100', '4000'];
-    case 'cancel':
-      return ['5000'];
-    case 'review':
-      return reviewFlag === '1' ? ['2000', '3000', '4100', '4000'] : ['5000'];
-    default:
-      return [];
-  }
+/** payment_status values that mean the operation took effect for this element. */
+function doneStates(done: readonly DoneRule[], element: WireElement): readonly string[] {
+  return done.find((rule) => elementMatches(rule.when, element))?.states ?? [];
 }
-
-/** payment_status values from which the operation can still take effect. */
-function eligibleStates(op: BatchOperation): readonly string[] {
-  switch (op) {
-    case 'capture':
-      return ['2000'];
-    case 'cancel':
-      return ['2000', '2100'];
-    case 'review':
-      return ['2100'];
-    default:
-      return [];
-  }
-}
-
-const DONE_WORD: Record<BatchOperation, string> = {
-  capture: 'captured',
-  cancel: 'cancelled',
-  review: 'reviewed',
-  refund: 'refunded',
-};
 
 async function reconcileByState(
   op: BatchOperation,
+  done: readonly DoneRule[],
   client: GatewayClient,
   ids: string[],
   items: ReconcileItem[],
@@ -185,6 +160,9 @@ async function reconcileByState(
   assertAccepted(res.data, client);
   const orders = Array.isArray(res.data.orders_list) ? res.data.orders_list : [];
   const byId = new Map(orders.map((o) => [o.transaction_id, o]));
+  const doneWord = OPERATIONS[op].words.done;
+  // From these the operation can still take effect: not done means it certainly did not happen.
+  const eligible: readonly string[] = allowedFrom(op);
   return items.map((it): RowOutcome => {
     const el = it.element;
     const order = byId.get(el.transaction_id!);
@@ -192,21 +170,21 @@ async function reconcileByState(
       return {
         line: it.line,
         outcome: 'failed',
-        detail: `not ${DONE_WORD[op]}: the gateway does not know this order (checked by query)`,
+        detail: `not ${doneWord}: the gateway does not know this order (checked by query)`,
         fields: {},
       };
     }
     const status = String(order.payment_status ?? '');
-    const ok = effectiveStates(op, el.review_flag).includes(status);
+    const ok = doneStates(done, el).includes(status);
     const out: RowOutcome = {
       line: it.line,
       outcome: ok ? 'succeeded' : 'failed',
       detail: ok
-        ? `${DONE_WORD[op]}: the order is now ${statusText(status)} (checked by query)`
-        : `not ${DONE_WORD[op]}: the order is ${statusText(status)} (checked by query)`,
+        ? `${doneWord}: the order is now ${statusText(status)} (checked by query)`
+        : `not ${doneWord}: the order is ${statusText(status)} (checked by query)`,
       fields: {},
     };
-    if (!ok && eligibleStates(op).includes(status)) out.absent = true;
+    if (!ok && eligible.includes(status)) out.absent = true;
     return out;
   });
 }

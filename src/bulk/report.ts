@@ -4,22 +4,9 @@ import type { BatchOperation } from '../gateway/endpoints.js';
 import { formatMoneyTotals } from '../money/amount.js';
 import { formatCount, plural, renderFacts, renderOutcomes } from '../output/summary.js';
 import type { StopReason } from './engine.js';
+import { OPERATIONS } from './operations.js';
 import type { BulkPlan } from './plan.js';
 import type { Outcome, RunTotals } from './types.js';
-
-const VERB: Record<BatchOperation, string> = {
-  capture: 'capture',
-  cancel: 'cancel',
-  review: 'review',
-  refund: 'refund',
-};
-
-const MONEY_LABEL: Record<BatchOperation, string> = {
-  capture: 'to capture',
-  cancel: 'order amounts',
-  review: 'order amounts',
-  refund: 'to refund',
-};
 
 export interface PlanView {
   plan: BulkPlan;
@@ -41,13 +28,15 @@ const n = formatCount;
 
 export function planLines(v: PlanView): string[] {
   const { plan } = v;
+  const spec = OPERATIONS[plan.op];
   const lines: string[] = [];
   const head = v.dryRun ? 'dry run — nothing will be sent' : v.resume ? 'resuming run' : 'plan';
   lines.push(
-    `${head}: ${VERB[plan.op]} ${n(plan.rows)} order${plan.rows === 1 ? '' : 's'} from ${plan.source.label} in ${n(plan.requests)} request${plan.requests === 1 ? '' : 's'} of up to ${plan.chunkSize}`,
+    `${head}: ${spec.words.verb} ${n(plan.rows)} order${plan.rows === 1 ? '' : 's'} from ${plan.source.label} in ${n(plan.requests)} request${plan.requests === 1 ? '' : 's'} of up to ${plan.chunkSize}`,
   );
-  lines.push(`  ${MONEY_LABEL[plan.op]}: ${formatMoneyTotals(plan.moving)}`);
-  if (plan.op === 'refund') lines.push(`  order amounts: ${formatMoneyTotals(plan.amounts)}`);
+  lines.push(`  ${spec.words.moneyLabel}: ${formatMoneyTotals(plan.moving)}`);
+  // What moves is not the order amount (a refund's amount): show the order amounts as well.
+  if (spec.moves !== 'amountMinor') lines.push(`  order amounts: ${formatMoneyTotals(plan.amounts)}`);
   lines.push(
     `  gateway: ${v.sandbox ? `in-process sandbox ${v.baseUrl}` : v.baseUrl} · merchant ${v.merchantId} · account ${v.accountId} · profile ${v.profile}`,
   );
@@ -65,7 +54,7 @@ export function planLines(v: PlanView): string[] {
 
 export function confirmQuestion(v: PlanView): string {
   const { plan } = v;
-  const verb = VERB[plan.op];
+  const verb = OPERATIONS[plan.op].words.verb;
   const what = `${n(plan.rows)} order${plan.rows === 1 ? '' : 's'} (${formatMoneyTotals(plan.moving)}) at ${v.sandbox ? 'the sandbox' : v.baseUrl}?`;
   return v.resume
     ? `Resume run ${v.runId} and ${verb} the rest of ${what}`

@@ -3,7 +3,7 @@
 // exit code they mean. Data only: src/output/ renders it.
 import type { BatchOperation } from '../gateway/endpoints.js';
 import { addToTotals } from '../money/amount.js';
-import { RESULT_FIELDS } from './chunk.js';
+import { OPERATIONS } from './operations.js';
 import type { InputRow, Outcome, RowOutcome, RunTotals } from './types.js';
 
 export const OUTCOMES: readonly Outcome[] = ['succeeded', 'failed', 'unknown', 'not_sent'];
@@ -20,13 +20,6 @@ export interface ResultLayout {
   tableColumns: string[];
 }
 
-const TABLE_INPUT: Record<BatchOperation, readonly string[]> = {
-  capture: ['transaction_id', 'order_no', 'currency', 'amount'],
-  cancel: ['transaction_id', 'order_no', 'currency', 'amount'],
-  review: ['transaction_id', 'order_no', 'currency', 'amount', 'review_flag'],
-  refund: ['transaction_id', 'order_no', 'currency', 'refund_amount'],
-};
-
 export function resultLayout(op: BatchOperation, inputColumns: string[]): ResultLayout {
   const taken = new Set(inputColumns.map((c) => c.trim().toLowerCase()));
   const free = (name: string) => {
@@ -35,13 +28,14 @@ export function resultLayout(op: BatchOperation, inputColumns: string[]): Result
     taken.add(n);
     return n;
   };
-  const gatewayColumns = RESULT_FIELDS[op].map((f) => [f, free(f)] as [string, string]);
+  const { resultColumns, table } = OPERATIONS[op];
+  const gatewayColumns = resultColumns.map((f) => [f, free(f)] as [string, string]);
   const outcomeColumn = free('outcome');
   const detailColumn = free('outcome_detail');
   const byName = new Map(inputColumns.map((c) => [c.trim().toLowerCase(), c]));
   const tableColumns = [
-    ...TABLE_INPUT[op].flatMap((name) => (byName.has(name) ? [byName.get(name)!] : [])),
-    ...gatewayColumns.filter(([f]) => f === 'refund_reference_id').map(([, c]) => c),
+    ...table.input.flatMap((name) => (byName.has(name) ? [byName.get(name)!] : [])),
+    ...gatewayColumns.filter(([f]) => table.result.includes(f)).map(([, c]) => c),
     outcomeColumn,
     detailColumn,
   ];
@@ -77,7 +71,7 @@ export function newTotals(): RunTotals {
 /** Count a row under its outcome, with the money the operation moves for it. */
 export function addToRunTotals(t: RunTotals, op: BatchOperation, row: InputRow, outcome: Outcome): void {
   t.counts[outcome]++;
-  const minor = op === 'refund' ? (row.refundMinor ?? row.amountMinor) : row.amountMinor;
+  const minor = row[OPERATIONS[op].moves] ?? row.amountMinor;
   addToTotals(t.money[outcome], row.currency, minor);
 }
 

@@ -3,10 +3,11 @@
 import type { InputProblem } from '../errors.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
 import type { CsvRow } from './csv-reader.js';
-import { CrossRowChecker, REQUIRED_COLUMNS, type ValidRow, validateRow } from './validate.js';
+import { OPERATIONS } from './operations.js';
+import { CrossRowChecker, type ValidRow, validateRow } from './validate.js';
 
 export function requiredColumns(op: BatchOperation): readonly string[] {
-  return REQUIRED_COLUMNS[op];
+  return OPERATIONS[op].columns.required;
 }
 
 export function checkRow(

@@ -21,6 +21,15 @@ export interface BulkRow {
   refund_amount?: string;
 }
 
+/** A row that passed validation (validate.ts), with its amounts in canonical wire text. */
+export interface ValidRow extends BulkRow {
+  /** ISO 4217 code, upper case. */
+  currency: string;
+  /** canonical wire text */
+  amount: string;
+  review_flag?: '0' | '1';
+}
+
 /** A row with its raw input cells, in the file's column order, for the results file. */
 export interface InputRow extends BulkRow {
   cells: string[];

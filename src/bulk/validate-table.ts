@@ -4,7 +4,7 @@
 // transactions look like one, which produces a (false) problem, never a missed one, and at 64 bits
 // is vanishingly unlikely (~3e-8 for a million ids).
 
-import type { ValidRow } from './validate.js';
+import type { ValidRow } from './types.js';
 
 export function hashA(s: string): number {
   let h = 0x811c9dc5;

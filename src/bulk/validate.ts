@@ -6,40 +6,29 @@ import type { BatchOperation } from '../gateway/endpoints.js';
 import { formatAmount, parseAmountDigits } from '../money/amount.js';
 import { type CurrencyInfo, currencyInfo } from '../money/currency.js';
 import type { CsvRow } from './csv-reader.js';
+import { OPERATIONS } from './operations.js';
+import type { ValidRow } from './types.js';
 import { TxTable } from './validate-table.js';
 
 export type BulkOp = BatchOperation;
+export type { ValidRow };
 
-const ORDER_COLUMNS = ['transaction_id', 'order_no', 'currency', 'amount'];
+/** Which operation-specific columns an operation reads; each is checked here, field by field. */
+interface OpColumns {
+  /** refund_amount (and refund_reason, which may be empty). */
+  refund: boolean;
+  reviewFlag: boolean;
+}
+const opColumns = new Map<BulkOp, OpColumns>();
 
-export const REQUIRED_COLUMNS: Record<BulkOp, string[]> = {
-  capture: [...ORDER_COLUMNS],
-  cancel: [...ORDER_COLUMNS],
-  review: [...ORDER_COLUMNS, 'review_flag'],
-  refund: [...ORDER_COLUMNS, 'refund_amount'],
-};
-
-/** Columns an operation reads when present (refund_reason defaults to ''). */
-export const OPTIONAL_COLUMNS: Record<BulkOp, string[]> = {
-  capture: [],
-  cancel: [],
-  review: [],
-  refund: ['refund_reason'],
-};
-
-export interface ValidRow {
-  line: number;
-  transaction_id: string;
-  order_no: string;
-  /** ISO 4217 code, upper case. */
-  currency: string;
-  /** canonical wire text */
-  amount: string;
-  amountMinor: bigint;
-  refund_amount?: string;
-  refundMinor?: bigint;
-  refund_reason?: string;
-  review_flag?: '0' | '1';
+function columnsOf(op: BulkOp): OpColumns {
+  let cols = opColumns.get(op);
+  if (cols === undefined) {
+    const fields = OPERATIONS[op].elementFields;
+    cols = { refund: fields.includes('refund_amount'), reviewFlag: fields.includes('review_flag') };
+    opColumns.set(op, cols);
+  }
+  return cols;
 }
 
 export type ValidateResult =
@@ -165,9 +154,10 @@ export function validateRow(op: BulkOp, row: CsvRow, file: string): ValidateResu
     );
   }
 
+  const cols = columnsOf(op);
   let refund: AmountResult | undefined;
   let reviewFlag: '0' | '1' | undefined;
-  if (op === 'refund') {
+  if (cols.refund) {
     refund = amountField(f, 'refund_amount', info);
     if (refund.problem)
       problems = add(problems, file, line, 'refund_amount', refund.problem[0], refund.problem[1]);
@@ -190,7 +180,8 @@ export function validateRow(op: BulkOp, row: CsvRow, file: string): ValidateResu
         `at most the order amount, ${amount.text}`,
       );
     }
-  } else if (op === 'review') {
+  }
+  if (cols.reviewFlag) {
     const v = f.review_flag ?? '';
     if (v === '0' || v === '1') reviewFlag = v;
     else if (v === '') problems = add(problems, file, line, 'review_flag', 'review_flag is empty', '0 or 1');
@@ -212,9 +203,8 @@ export function validateRow(op: BulkOp, row: CsvRow, file: string): ValidateResu
     valid.refundMinor = refund.minor!;
     valid.refund_amount = refund.text;
     valid.refund_reason = f.refund_reason ?? '';
-  } else if (op === 'review') {
-    valid.review_flag = reviewFlag!;
   }
+  if (reviewFlag !== undefined) valid.review_flag = reviewFlag;
   return { ok: true, row: valid, problems: [] };
 }
 
@@ -264,11 +254,14 @@ export class CrossRowChecker {
   private readonly op: BulkOp;
   private readonly file: string;
   private readonly table: TxTable;
+  /** Several rows of one order allowed: partial refunds (OPERATIONS[op].distinctBy). */
+  private readonly partial: boolean;
 
   constructor(op: BulkOp, file: string) {
     this.op = op;
     this.file = file;
-    this.table = new TxTable(op === 'refund');
+    this.partial = OPERATIONS[op].distinctBy.length > 0;
+    this.table = new TxTable(this.partial);
   }
 
   add(row: ValidRow): InputProblem[] {
@@ -307,7 +300,7 @@ export class CrossRowChecker {
       );
     }
 
-    if (this.op !== 'refund') {
+    if (!this.partial) {
       t.touch(e, row.line);
       return at(
         'transaction_id',

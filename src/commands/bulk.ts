@@ -1,37 +1,17 @@
 import type { Command } from 'commander';
-import type { BatchOperation } from '../gateway/endpoints.js';
+import { OPERATIONS } from '../bulk/operations.js';
 import { type App, collect, positiveInt } from './app.js';
 
-const DESCRIPTIONS: Record<BatchOperation, string> = {
-  capture: 'capture authorised orders from a CSV file or one order by flags',
-  cancel: 'cancel authorised or held orders from a CSV file or one order by flags',
-  review: 'approve (1) or reject (0) orders held for review, from a CSV file or by flags',
-  refund: 'refund captured orders, fully or partially, from a CSV file or one order by flags',
-};
-
-const COLUMNS: Record<BatchOperation, string> = {
-  capture: 'transaction_id,order_no,currency,amount',
-  cancel: 'transaction_id,order_no,currency,amount',
-  review: 'transaction_id,order_no,currency,amount,review_flag',
-  refund: 'transaction_id,order_no,currency,amount,refund_amount,refund_reason',
-};
-
 export function registerBulk(program: Command, app: App): void {
-  for (const op of ['capture', 'cancel', 'review', 'refund'] as const) {
+  for (const { op, description, columns, flags, sample } of Object.values(OPERATIONS)) {
     const cmd = program
       .command(op)
-      .description(DESCRIPTIONS[op])
-      .option('--file <csv>', `orders to ${op}, one per row (columns ${COLUMNS[op]})`)
-      .option('--transaction-id <id>', 'one order: its transaction_id')
-      .option('--order-no <no>', 'one order: its order_no')
-      .option('--currency <code>', 'one order: ISO 4217 currency code')
-      .option('--amount <amount>', 'one order: the order amount, e.g. 10.50');
-    if (op === 'refund') {
-      cmd
-        .option('--refund-amount <amount>', 'one order: the amount to refund (≤ amount)')
-        .option('--refund-reason <text>', 'one order: the refund reason');
-    }
-    if (op === 'review') cmd.option('--review-flag <0|1>', 'one order: 1 approves, 0 rejects');
+      .description(description)
+      .option(
+        '--file <csv>',
+        `orders to ${op}, one per row (columns ${[...columns.required, ...columns.optional].join(',')})`,
+      );
+    for (const f of flags) cmd.option(`${f.option} <${f.arg}>`, f.help);
     cmd
       .option('--resume', 'continue the unfinished run of this file (nothing is sent twice)')
       .option('--force', 'run a file again that an earlier run already processed')
@@ -52,7 +32,7 @@ Results: one row per input row with outcome succeeded|failed|unknown (table on a
 with --out or when piped). Exit 0 all succeeded, 1 some failed, 3 some unknown, 2 invalid input.
 
 Examples:
-  payops ${op} --file samples/${op === 'refund' ? 'refunds' : op}.csv --dry-run
+  payops ${op} --file ${sample} --dry-run
   payops ${op} --file ${op}.csv --yes --out ${op}-results.csv
   payops ${op} --file ${op}.csv --resume --yes --out ${op}-results.csv`,
       )

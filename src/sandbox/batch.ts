@@ -1,24 +1,20 @@
 // /v1/capture, /v1/cancel, /v1/review, /v1/refund: batch envelopes, one result per order in request
 // order, the state machine of design.md §1.4, a signed response. This is the hot path of every
 // benchmark, so it does one pass over the orders with O(1) lookups and signs once.
+// The element and result fields and the state machine are the gateway's batch rules
+// (gateway/batch-rules.ts), the same table the CLI reads; what each operation does beyond them is
+// its handler below.
 import { randomUUID } from 'node:crypto';
+import { allowedFrom, BATCH_RULES, nextStatus } from '../gateway/batch-rules.js';
 import { type BatchOperation, ENDPOINTS } from '../gateway/endpoints.js';
-import { PAYMENT_STATUS_LABELS } from '../gateway/types.js';
+import { PAYMENT_STATUS_LABELS } from '../gateway/status.js';
 import { authenticate, jsonReply, type Reply, type SandboxContext, signInPlace } from './context.js';
 import { codedMessage, formatAmount, parseAmount, Rejection } from './fields.js';
 import { refundReference } from './seed.js';
-import type { LedgerEntry, LedgerKind, Order } from './store.js';
+import type { LedgerEntry, Order } from './store.js';
 
 type Element = Record<string, unknown>;
 type Result = Record<string, string>;
-
-const KEY_FIELDS = ['transaction_id', 'order_no', 'currency', 'amount'] as const;
-const ELEMENT_FIELDS: Record<BatchOperation, readonly string[]> = {
-  capture: KEY_FIELDS,
-  cancel: KEY_FIELDS,
-  review: [...KEY_FIELDS, 'review_flag'],
-  refund: [...KEY_FIELDS, 'refund_amount', 'refund_reason'],
-};
 
 function text(value: unknown): string {
   return typeof value === 'string'
@@ -92,13 +88,104 @@ function wrongState(batch: Batch, result: Result, order: Order): Result {
 }
 
 function fail(batch: Batch, result: Result, message: string): Result {
-  if (batch.op === 'refund') result.refund_message = message;
-  else result.error_message = message;
+  result[BATCH_RULES[batch.op].messageField] = message;
+  return result;
+}
+
+function succeed(batch: Batch, result: Result): Result {
+  result[ENDPOINTS[batch.op].statusField] = '1';
   return result;
 }
 
 function malformedAt(batch: Batch, result: Result, i: number, problem: string): Result {
   return fail(batch, result, codedMessage('E1005', `${batch.arrayName}[${i}]${problem}`));
+}
+
+/** What one operation does beyond the common checks and the state rule of the table. */
+interface Handler {
+  /** The element field with the amount to move when it is not the order's amount: a positive amount. */
+  readonly movesField?: string;
+  /** Checks of the operation's own element fields: the E1005 detail (after `[i]`), or undefined. */
+  readonly check?: (el: Element) => string | undefined;
+  /**
+   * Apply to an order the table allows the operation on; `moving` is the amount moved, in minor
+   * units. Moves the order to the table's next state and fills in the result.
+   */
+  readonly apply: (
+    batch: Batch,
+    order: Order,
+    el: Element,
+    result: Result,
+    moving: bigint,
+    digits: number,
+  ) => Result;
+}
+
+/** A change of state and a ledger entry (with the element's `ledgerFields`), nothing more. */
+function stateChange(ledgerFields: ReadonlyArray<'review_flag'> = []): Handler['apply'] {
+  return (batch, order, el, result) => {
+    const to = nextStatus(batch.op, order.status, el);
+    if (to === undefined) return wrongState(batch, result, order);
+    batch.ctx.store.setStatus(order, to);
+    const entry = ledgerEntry(batch, order, el.amount as string);
+    for (const f of ledgerFields) entry[f] = el[f] as string;
+    batch.ctx.store.addLedger(entry);
+    return succeed(batch, result);
+  };
+}
+
+const HANDLERS: Readonly<Record<BatchOperation, Handler>> = {
+  capture: { apply: stateChange() },
+  cancel: { apply: stateChange() },
+  review: {
+    check: (el) =>
+      el.review_flag === '1' || el.review_flag === '0'
+        ? undefined
+        : '.review_flag must be 1 (approve) or 0 (reject)',
+    apply: stateChange(['review_flag']),
+  },
+  refund: { movesField: 'refund_amount', apply: applyRefund },
+};
+
+function applyRefund(
+  batch: Batch,
+  order: Order,
+  el: Element,
+  result: Result,
+  refundAmount: bigint,
+  digits: number,
+): Result {
+  const { ctx } = batch;
+  const balance = order.amount - order.refunded;
+  if (refundAmount > balance) {
+    const detail = `refundable balance is ${formatAmount(balance, digits)} ${order.currency}`;
+    return fail(batch, result, codedMessage('E2004', detail));
+  }
+  const to = nextStatus(batch.op, order.status, el, refundAmount < balance);
+  if (to === undefined) return wrongState(batch, result, order);
+  const n = order.refunds + 1;
+  const referenceId = `${order.transaction_id}-${n < 10 ? '0' : ''}${n}`;
+  const reference = refundReference(ctx);
+  ctx.store.addRefund(
+    order,
+    {
+      transaction_id: order.transaction_id,
+      refund_amount: refundAmount,
+      refund_reason: el.refund_reason as string,
+      refund_reference: reference,
+      refund_reference_id: referenceId,
+      date: batch.atMs,
+    },
+    to,
+  );
+  const entry = ledgerEntry(batch, order, el.amount as string);
+  entry.refund_amount = el.refund_amount as string;
+  entry.refund_reference_id = referenceId;
+  ctx.store.addLedger(entry);
+  result.refund_message = '0000:Refund accepted';
+  result.refund_reference = reference;
+  result.refund_reference_id = referenceId;
+  return succeed(batch, result);
 }
 
 /** Validate, look up and apply one order; every failure is that order's own result. */
@@ -108,7 +195,7 @@ function applyOne(batch: Batch, raw: unknown, i: number): Result {
   const el = (isObject ? raw : {}) as Element;
   const result = echo(op, el);
   if (!isObject) return malformedAt(batch, result, i, ' must be an object');
-  for (const field of ELEMENT_FIELDS[op]) {
+  for (const field of BATCH_RULES[op].elementFields) {
     const v = el[field];
     if (typeof v !== 'string' || v === '') {
       const why = v === undefined || v === '' ? 'is required' : 'must be a string';
@@ -123,22 +210,22 @@ function applyOne(batch: Batch, raw: unknown, i: number): Result {
   if (amount === undefined) {
     return malformedAt(batch, result, i, `.amount must be a decimal with at most ${digits} fraction digits`);
   }
-  let refundAmount = 0n;
-  if (op === 'refund') {
-    const r = parseAmount(el.refund_amount as string, digits);
-    if (r === undefined || r === 0n) {
+  const handler = HANDLERS[op];
+  let moving = amount;
+  if (handler.movesField !== undefined) {
+    const m = parseAmount(el[handler.movesField] as string, digits);
+    if (m === undefined || m === 0n) {
       return malformedAt(
         batch,
         result,
         i,
-        `.refund_amount must be a positive decimal with at most ${digits} fraction digits`,
+        `.${handler.movesField} must be a positive decimal with at most ${digits} fraction digits`,
       );
     }
-    refundAmount = r;
+    moving = m;
   }
-  if (op === 'review' && el.review_flag !== '1' && el.review_flag !== '0') {
-    return malformedAt(batch, result, i, '.review_flag must be 1 (approve) or 0 (reject)');
-  }
+  const problem = handler.check?.(el);
+  if (problem !== undefined) return malformedAt(batch, result, i, problem);
 
   const order = ctx.store.byTransactionId.get(el.transaction_id as string);
   if (!order || order.order_no !== el.order_no || order.account_id !== batch.accountId) {
@@ -148,67 +235,13 @@ function applyOne(batch: Batch, raw: unknown, i: number): Result {
     const detail = `the order is ${formatAmount(order.amount, digits)} ${order.currency}`;
     return fail(batch, result, codedMessage('E2002', detail));
   }
-
-  switch (op) {
-    case 'capture':
-      if (order.status !== '2000') return wrongState(batch, result, order);
-      ctx.store.setStatus(order, '3000');
-      ctx.store.addLedger(ledgerEntry(batch, 'capture', order, el.amount as string));
-      result.capture_status = '1';
-      return result;
-    case 'cancel':
-      if (order.status !== '2000' && order.status !== '2100') return wrongState(batch, result, order);
-      ctx.store.setStatus(order, '5000');
-      ctx.store.addLedger(ledgerEntry(batch, 'cancel', order, el.amount as string));
-      result.cancel_status = '1';
-      return result;
-    case 'review': {
-      if (order.status !== '2100') return wrongState(batch, result, order);
-      ctx.store.setStatus(order, el.review_flag === '1' ? '2000' : '5000');
-      const entry = ledgerEntry(batch, 'review', order, el.amount as string);
-      entry.review_flag = el.review_flag as string;
-      ctx.store.addLedger(entry);
-      result.review_status = '1';
-      return result;
-    }
-    case 'refund': {
-      if (order.status !== '3000' && order.status !== '4100') return wrongState(batch, result, order);
-      const balance = order.amount - order.refunded;
-      if (refundAmount > balance) {
-        const detail = `refundable balance is ${formatAmount(balance, digits)} ${order.currency}`;
-        return fail(batch, result, codedMessage('E2004', detail));
-      }
-      const n = order.refunds + 1;
-      const referenceId = `${order.transaction_id}-${n < 10 ? '0' : ''}${n}`;
-      const reference = refundReference(ctx);
-      ctx.store.addRefund(
-        order,
-        {
-          transaction_id: order.transaction_id,
-          refund_amount: refundAmount,
-          refund_reason: el.refund_reason as string,
-          refund_reference: reference,
-          refund_reference_id: referenceId,
-          date: batch.atMs,
-        },
-        refundAmount === balance ? '4000' : '4100',
-      );
-      const entry = ledgerEntry(batch, 'refund', order, el.amount as string);
-      entry.refund_amount = el.refund_amount as string;
-      entry.refund_reference_id = referenceId;
-      ctx.store.addLedger(entry);
-      result.refund_message = '0000:Refund accepted';
-      result.refund_reference = reference;
-      result.refund_reference_id = referenceId;
-      result.refund_status = '1';
-      return result;
-    }
-  }
+  if (!(allowedFrom(op) as readonly string[]).includes(order.status)) return wrongState(batch, result, order);
+  return handler.apply(batch, order, el, result, moving, digits);
 }
 
-function ledgerEntry(batch: Batch, kind: LedgerKind, order: Order, amount: string): LedgerEntry {
+function ledgerEntry(batch: Batch, order: Order, amount: string): LedgerEntry {
   return {
-    kind,
+    kind: batch.op,
     transaction_id: order.transaction_id,
     order_no: order.order_no,
     currency: order.currency,
@@ -218,30 +251,35 @@ function ledgerEntry(batch: Batch, kind: LedgerKind, order: Order, amount: strin
   };
 }
 
+/**
+ * An operation's result element before it is applied: every result field in the spec's order,
+ * the request's fields echoed, the status '0' and the rest empty (the failure defaults).
+ */
+interface ResultShape {
+  readonly template: Result;
+  readonly echoed: readonly string[];
+}
+const shapes = new Map<BatchOperation, ResultShape>();
+
+function resultShape(op: BatchOperation): ResultShape {
+  let shape = shapes.get(op);
+  if (shape === undefined) {
+    const { elementFields, resultFields } = BATCH_RULES[op];
+    const statusField = ENDPOINTS[op].statusField;
+    const template: Result = {};
+    for (const f of resultFields) template[f] = f === statusField ? '0' : '';
+    shape = { template, echoed: resultFields.filter((f) => elementFields.includes(f)) };
+    shapes.set(op, shape);
+  }
+  return shape;
+}
+
 /** The result element with the request's fields echoed and failure defaults, in the spec's order. */
 function echo(op: BatchOperation, el: Element): Result {
-  if (op === 'refund') {
-    return {
-      amount: text(el.amount),
-      currency: text(el.currency),
-      order_no: text(el.order_no),
-      refund_amount: text(el.refund_amount),
-      refund_reason: text(el.refund_reason),
-      transaction_id: text(el.transaction_id),
-      refund_message: '',
-      refund_reference: '',
-      refund_reference_id: '',
-      refund_status: '0',
-    };
-  }
-  const result: Result = {
-    transaction_id: text(el.transaction_id),
-    order_no: text(el.order_no),
-    currency: text(el.currency),
-    amount: text(el.amount),
-  };
-  if (op === 'review') result.review_flag = text(el.review_flag);
-  result[ENDPOINTS[op].statusField] = '0';
-  result.error_message = '';
+  const { template, echoed } = resultShape(op);
+  // A copy of a template keeps one object shape per operation, and the field order, whatever
+  // order the fields are then filled in.
+  const result: Result = { ...template };
+  for (let i = 0; i < echoed.length; i++) result[echoed[i]!] = text(el[echoed[i]!]);
   return result;
 }

@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CsvRow } from '../../../src/bulk/csv-reader.js';
+import { OPERATIONS } from '../../../src/bulk/operations.js';
 import {
   type BulkOp,
   CrossRowChecker,
   idProblem,
   orderKey,
-  REQUIRED_COLUMNS,
   type ValidRow,
   validateRow,
 } from '../../../src/bulk/validate.js';
@@ -46,8 +46,14 @@ function fieldsOf(problems: InputProblem[]): string[] {
   return problems.map((p) => p.field!);
 }
 
-describe('REQUIRED_COLUMNS', () => {
+describe('required columns', () => {
   it('lists the API fields of each operation', () => {
+    const REQUIRED_COLUMNS = {
+      capture: OPERATIONS.capture.columns.required,
+      cancel: OPERATIONS.cancel.columns.required,
+      review: OPERATIONS.review.columns.required,
+      refund: OPERATIONS.refund.columns.required,
+    };
     expect(REQUIRED_COLUMNS.capture).toEqual(['transaction_id', 'order_no', 'currency', 'amount']);
     expect(REQUIRED_COLUMNS.cancel).toEqual(REQUIRED_COLUMNS.capture);
     expect(REQUIRED_COLUMNS.review).toEqual([...REQUIRED_COLUMNS.capture, 'review_flag']);
