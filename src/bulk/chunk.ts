@@ -95,11 +95,6 @@ export function wireElement(op: BatchOperation, row: BulkRow): WireElement {
   return el;
 }
 
-/** @deprecated read OPERATIONS[op].messageField (kept until engine.ts does). */
-export const MESSAGE_FIELD = Object.fromEntries(
-  Object.values(OPERATIONS).map((spec) => [spec.op, spec.messageField]),
-) as { readonly [op in BatchOperation]: string };
-
 function key(transactionId: unknown, orderNo: unknown): string {
   return `${String(transactionId ?? '')}\u0000${String(orderNo ?? '')}`;
 }

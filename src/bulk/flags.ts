@@ -2,6 +2,7 @@
 import { UsageError } from '../errors.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
 import type { InlineOrder } from './input.js';
+import { ALL_ORDER_FLAGS, OPERATIONS } from './operations.js';
 
 export interface BulkFlags {
   file?: string;
@@ -17,46 +18,6 @@ export interface BulkFlags {
   maxOrders?: number;
   maxAmount?: string[];
 }
-
-const ORDER_FLAGS: Record<BatchOperation, Array<[string, keyof BulkFlags]>> = {
-  capture: [
-    ['transaction_id', 'transactionId'],
-    ['order_no', 'orderNo'],
-    ['currency', 'currency'],
-    ['amount', 'amount'],
-  ],
-  cancel: [
-    ['transaction_id', 'transactionId'],
-    ['order_no', 'orderNo'],
-    ['currency', 'currency'],
-    ['amount', 'amount'],
-  ],
-  review: [
-    ['transaction_id', 'transactionId'],
-    ['order_no', 'orderNo'],
-    ['currency', 'currency'],
-    ['amount', 'amount'],
-    ['review_flag', 'reviewFlag'],
-  ],
-  refund: [
-    ['transaction_id', 'transactionId'],
-    ['order_no', 'orderNo'],
-    ['currency', 'currency'],
-    ['amount', 'amount'],
-    ['refund_amount', 'refundAmount'],
-    ['refund_reason', 'refundReason'],
-  ],
-};
-
-const ALL_ORDER_FLAGS: Array<keyof BulkFlags> = [
-  'transactionId',
-  'orderNo',
-  'currency',
-  'amount',
-  'refundAmount',
-  'refundReason',
-  'reviewFlag',
-];
 
 function flagName(key: string): string {
   return `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
@@ -75,10 +36,10 @@ export function inlineOrder(op: BatchOperation, flags: BulkFlags): InlineOrder |
   }
   if (given.length === 0) {
     throw new UsageError(
-      `give --file FILE.csv, or one order with ${ORDER_FLAGS[op].map(([, k]) => flagName(k)).join(' ')}`,
+      `give --file FILE.csv, or one order with ${OPERATIONS[op].flags.map((f) => f.option).join(' ')}`,
     );
   }
-  const allowed = new Set(ORDER_FLAGS[op].map(([, k]) => k));
+  const allowed = new Set<keyof BulkFlags>(OPERATIONS[op].flags.map((f) => f.key));
   const foreign = given.filter((k) => !allowed.has(k));
   if (foreign.length > 0) {
     throw new UsageError(
@@ -86,5 +47,5 @@ export function inlineOrder(op: BatchOperation, flags: BulkFlags): InlineOrder |
     );
   }
   // Missing values become empty cells, so validation names each missing flag.
-  return ORDER_FLAGS[op].map(([field, key]) => [field, String(flags[key] ?? '')]);
+  return OPERATIONS[op].flags.map((f) => [f.column, String(flags[f.key] ?? '')]);
 }

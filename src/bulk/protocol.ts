@@ -9,7 +9,8 @@ import { assertAccepted } from '../gateway/client.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
 import type { BatchOrderOf } from '../gateway/types.js';
 import type { RunJournal } from '../runs/journal.js';
-import { MESSAGE_FIELD, matchResults, sameOutcome, wireElement } from './chunk.js';
+import { matchResults, sameOutcome, wireElement } from './chunk.js';
+import { OPERATIONS } from './operations.js';
 import { toOutcomeTable } from './outcome-table.js';
 import { type ReconcileItem, reconcile } from './reconcile.js';
 import type { BulkRecordWritten, IntentRecord } from './records.js';
@@ -119,6 +120,8 @@ export class ChunkProtocol {
     let type: 'outcome' | 'reconciled' = 'outcome';
     try {
       this.requests++;
+      // Elements are built field by field from the operations table (chunk.ts wireElement), which a
+      // test holds to the gateway's element shapes; their static type is the table's, not the API's.
       const res = await client.sendBatch(op, elements as unknown as readonly BatchOrderOf[typeof op][]);
       assertAccepted(res.data, client);
       outcomes = matchResults(op, lines, elements, res.results);
@@ -154,7 +157,7 @@ export class ChunkProtocol {
     release();
     const all = mergeOutcomes(chunk, state, outcomes, pending);
     // Not fsync'd on its own: lost in a crash, the chunk is simply reconciled on resume.
-    journal.appendLazy({ type, chunk: chunk.index, ...toOutcomeTable(all, MESSAGE_FIELD[op]) });
+    journal.appendLazy({ type, chunk: chunk.index, ...toOutcomeTable(all, OPERATIONS[op].messageField) });
     return all;
   }
 
@@ -230,7 +233,7 @@ export class ChunkProtocol {
     this.o.journal.appendLazy({
       type: 'reconciled',
       chunk: chunk.index,
-      ...toOutcomeTable(rows, MESSAGE_FIELD[op]),
+      ...toOutcomeTable(rows, OPERATIONS[op].messageField),
     });
     const after: ChunkState = { ...state, rows, open: false };
     const again = rowsToSend(chunk, after);

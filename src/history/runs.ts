@@ -3,15 +3,14 @@
 import { stateDir } from '../config/paths.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
+import { BATCH_OPERATIONS } from '../gateway/endpoints.js';
 import { readRun } from '../runs/read.js';
 import type { RunHeader } from '../runs/records.js';
-
-const BULK_OPS = ['capture', 'cancel', 'review', 'refund'];
 
 async function headerOf(ctx: Context, runId: string): Promise<RunHeader> {
   // Only the header is needed: no record of the run is parsed here.
   const { header } = await readRun(stateDir(ctx.io.env), runId, () => undefined);
-  if (header.op !== 'payout' && !BULK_OPS.includes(header.op)) {
+  if (header.op !== 'payout' && !(BATCH_OPERATIONS as readonly string[]).includes(header.op)) {
     throw new UsageError(`run ${runId} is a ${header.op} run, which payops runs cannot show or resume`);
   }
   return header;

@@ -41,15 +41,6 @@ const RULES: BoundaryRule[] = [
 /** Modules everything may import because they import nothing from src/ themselves. */
 const LEAVES = ['src/io.ts', 'src/redact.ts', 'src/sandbox/accounts.ts'];
 
-/**
- * Cycles being removed on another branch, tolerated here until it merges: each is listed by the set
- * of modules it runs through. Keep this list empty once they are gone.
- */
-const KNOWN_CYCLES: ReadonlyArray<ReadonlySet<string>> = [
-  // removed by reshape-ops
-  new Set(['src/bulk/validate.ts', 'src/bulk/validate-table.ts']),
-];
-
 describe('the import graph of src/', () => {
   it('is read completely: every relative import names a file, lazy and type-only edges included', () => {
     expect(unresolved).toEqual([]);
@@ -61,10 +52,7 @@ describe('the import graph of src/', () => {
   });
 
   it('has no cycle', () => {
-    const cycles = findCycles(graph).filter(
-      (cycle) => !KNOWN_CYCLES.some((known) => cycle.every((m) => known.has(m))),
-    );
-    expect(cycles.map((c) => c.join(' → '))).toEqual([]);
+    expect(findCycles(graph).map((c) => c.join(' → '))).toEqual([]);
   });
 
   it('keeps the gateway free of the CLI and the sandbox free of the CLI', () => {
