@@ -25,15 +25,31 @@ function fakeTerminal(env: NodeJS.ProcessEnv) {
 
 const tick = () => new Promise((r) => setTimeout(r, 100));
 
+/** Waits until the prompt whose message starts with `text` has been drawn (a loaded machine is slow). */
+async function promptShown(drawn: () => string, text: string): Promise<void> {
+  for (let waited = 0; !drawn().includes(text); waited += 10) {
+    if (waited > 10_000) throw new Error(`the prompt "${text}" never appeared`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
 describe('config init', () => {
   it('asks for each value, masks the sign key, and saves the profile as current', async () => {
     const home = mkdtempSync(join(tmpdir(), 'payops-init-'));
     const term = fakeTerminal({ PAYOPS_HOME: home });
     const ctx = createContext(term.io, {});
     const done = configInit(ctx);
-    const answers = ['ops', 'https://gw.example.com', '800001', '800001001', 'typed-secret-key-1', 'n'];
-    // Text and Enter as separate keystrokes, as a person types them.
-    for (const answer of answers) {
+    const answers: Array<[prompt: string, answer: string]> = [
+      ['Profile name', 'ops'],
+      ['base_url', 'https://gw.example.com'],
+      ['merchant_id', '800001'],
+      ['account_id', '800001001'],
+      ['sign key', 'typed-secret-key-1'],
+      ['read-only profile', 'n'],
+    ];
+    // Text and Enter as separate keystrokes, as a person types them, each once its prompt is shown.
+    for (const [prompt, answer] of answers) {
+      await promptShown(term.drawn, prompt);
       await tick();
       term.stdin.write(answer);
       await tick();
