@@ -6,6 +6,8 @@
 // - the implementations, dist/<area>-<module>.js: every module the shell imports lazily
 //   (`await import('../bulk/run.js')`), as ES modules with shared chunks, loaded only by the
 //   command that runs. The shell's dynamic imports are rewritten to point at them.
+// Both halves share one copy of src/errors.ts, dist/errors.cjs, so `instanceof PayopsError` holds
+// for an error thrown by either half.
 // Dependencies other than commander stay external. Type checking is `npm run typecheck`.
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
@@ -64,6 +66,22 @@ const lazyChildProcess = {
   },
 };
 
+// src/errors.ts is built on its own as dist/errors.cjs, and both bundles import it from there instead
+// of carrying a copy each: the shell `require`s it, and the ES module chunks `import` it (node gives
+// an ES module the exports of a CommonJS file it has already loaded, the same objects). CommonJS,
+// because the shell loads it at every start and a CommonJS file is the cheaper one to load.
+const errorsModule = resolve(src, 'errors.ts');
+const sharedErrors = {
+  name: 'shared-errors',
+  setup(b) {
+    b.onResolve({ filter: /^\..*[\\/]errors\.js$/ }, (args) =>
+      resolve(args.resolveDir, args.path).replace(/\.js$/, '.ts') === errorsModule
+        ? { path: './errors.cjs', external: true }
+        : undefined,
+    );
+  },
+};
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -75,10 +93,17 @@ const common = {
 
 await build({
   ...common,
+  entryPoints: [errorsModule],
+  outfile: resolve(fresh, 'errors.cjs'),
+  format: 'cjs',
+});
+
+await build({
+  ...common,
   entryPoints: [resolve(src, 'cli.ts')],
   outfile: resolve(fresh, 'cli.cjs'),
   format: 'cjs',
-  plugins: [lazyImports, lazyChildProcess],
+  plugins: [lazyImports, lazyChildProcess, sharedErrors],
   // version.ts finds package.json from its own URL; in CommonJS that is the file's path.
   define: { 'import.meta.url': '__payopsUrl' },
   banner: { js: "const __payopsUrl = require('node:url').pathToFileURL(__filename).href;" },
@@ -90,6 +115,7 @@ await build({
   outdir: fresh,
   format: 'esm',
   splitting: true,
+  plugins: [sharedErrors],
 });
 
 try {

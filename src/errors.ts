@@ -17,9 +17,8 @@ export interface ErrorDetails {
   cause?: unknown;
 }
 
-// The shell (dist/cli.cjs) and the lazily loaded implementations are separate bundles, each with its
-// own copy of these classes, so `instanceof` cannot tell a payops error across them: a brand can.
-const BRAND = Symbol.for('payops.error');
+// The shell (dist/cli.cjs) and the lazily loaded implementations share one build of this file
+// (dist/errors.cjs, scripts/build.js), so `instanceof` tells a payops error from either of them.
 
 export abstract class PayopsError extends Error {
   abstract readonly exitCode: ExitCodeValue;
@@ -28,7 +27,6 @@ export abstract class PayopsError extends Error {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.name = new.target.name;
     this.hint = details.hint;
-    Object.defineProperty(this, BRAND, { value: true });
   }
 }
 
@@ -121,13 +119,8 @@ export class InterruptedError extends PayopsError {
   readonly exitCode = ExitCode.interrupted;
 }
 
-/** True for any payops error, from whichever bundle it was thrown. */
-export function isPayopsError(err: unknown): err is PayopsError {
-  return typeof err === 'object' && err !== null && (err as { [BRAND]?: unknown })[BRAND] === true;
-}
-
 export function exitCodeFor(err: unknown): ExitCodeValue {
-  if (isPayopsError(err)) return err.exitCode;
+  if (err instanceof PayopsError) return err.exitCode;
   // commander's own parse errors are usage errors.
   if (isCommanderError(err)) return ExitCode.usage;
   return ExitCode.gateway;

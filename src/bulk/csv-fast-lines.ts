@@ -1,64 +1,120 @@
 // A fast path in front of csv-parse: it costs ~4 µs a record, and most bulk files hold no quote
 // at all. Lines before the first `"` (and no longer than the record limit) are split on the
-// delimiter here; from the line holding the first quote on, every byte goes to csv-parse itself,
-// so quoting, relaxed quotes and every parse error stay exactly csv-parse's.
-import type { Transform, TransformCallback } from 'node:stream';
+// delimiter here; from the line holding the first quote on, every byte goes to a csv-parse parser,
+// so quoting, relaxed quotes and every parse error stay exactly csv-parse's. Only csv-parse's
+// public stream API is used (write, read, end, errored), so any csv-parse release that keeps its
+// documented behaviour keeps this working.
+import { Transform, type TransformCallback } from 'node:stream';
+import { type Options, parse } from 'csv-parse';
 
 /**
- * Make `parser` (a csv-parse stream with `record_delimiter: '\n'`, no trimming, casting or
- * comments) split quote-free lines itself. Text must arrive with `\n` line ends, each write whole
- * characters.
+ * A Transform from text (strings with `\n` line ends, each write whole characters) to records
+ * (string arrays), the same records and errors as `parse(options)` gives for that text.
+ * `options` must split on `delimiter` with `record_delimiter: '\n'` and no trimming, casting,
+ * comments or columns: what the quote-free lines are split by here.
  */
-export function splitQuoteFreeLines(parser: Transform, delimiter: string, maxRecordBytes: number): void {
-  // csv-parse counts a record's size in UTF-8 bytes, without delimiters: a line of at most
-  // maxRecordBytes bytes always fits. A UTF-16 unit is at most 3 bytes, so only a line longer than
-  // a third of the limit needs measuring; one that does not fit goes to csv-parse, which decides.
-  const fits = (text: string, from: number, to: number) =>
-    (to - from) * 3 <= maxRecordBytes || Buffer.byteLength(text.slice(from, to), 'utf8') <= maxRecordBytes;
-  const parseChunk = parser._transform.bind(parser);
-  const parseEnd = parser._flush?.bind(parser);
-  let handedOver = false;
-  let tail = '';
+export class QuoteFreeLines extends Transform {
+  /** csv-parse, from the first quote on; undefined until then. */
+  private parser: Transform | undefined;
+  /** The text after the last line break, before the hand-over. */
+  private tail = '';
 
-  const handOver = (text: string, encoding: BufferEncoding, callback: TransformCallback) => {
-    handedOver = true;
-    tail = '';
-    if (text === '') callback();
-    else parseChunk(Buffer.from(text, 'utf8'), encoding, callback);
-  };
+  constructor(
+    private readonly delimiter: string,
+    private readonly maxRecordBytes: number,
+    private readonly options: Options,
+  ) {
+    // Strings stay strings (a Writable makes them bytes by default): the split here works on text.
+    super({ readableObjectMode: true, decodeStrings: false });
+  }
 
-  // The stream hands strings over as Buffers (each one whole UTF-8), which is what csv-parse reads.
-  parser._transform = (chunk: Buffer | string, encoding: BufferEncoding, callback: TransformCallback) => {
-    if (handedOver) {
-      parseChunk(chunk, encoding, callback);
+  /**
+   * csv-parse counts a record's size in UTF-8 bytes, without delimiters: a line of at most
+   * maxRecordBytes bytes always fits. A UTF-16 unit is at most 3 bytes, so only a line longer
+   * than a third of the limit needs measuring; one that does not fit goes to csv-parse, which
+   * decides.
+   */
+  private fits(text: string, from: number, to: number): boolean {
+    return (
+      (to - from) * 3 <= this.maxRecordBytes ||
+      Buffer.byteLength(text.slice(from, to), 'utf8') <= this.maxRecordBytes
+    );
+  }
+
+  override _transform(chunk: Buffer | string, _encoding: BufferEncoding, callback: TransformCallback): void {
+    const decoded = typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+    if (this.parser !== undefined) {
+      this.parse(decoded, callback);
       return;
     }
-    const decoded = typeof chunk === 'string' ? chunk : chunk.toString('utf8');
-    const text = tail === '' ? decoded : tail + decoded;
+    const text = this.tail === '' ? decoded : this.tail + decoded;
     const quote = text.indexOf('"');
     const end = quote < 0 ? text.length : quote;
     let start = 0;
     for (let nl = text.indexOf('\n'); nl >= 0 && nl < end; nl = text.indexOf('\n', start)) {
-      if (!fits(text, start, nl)) break;
-      parser.push(text.slice(start, nl).split(delimiter));
+      if (!this.fits(text, start, nl)) break;
+      this.push(text.slice(start, nl).split(this.delimiter));
       start = nl + 1;
     }
     const rest = start === 0 ? text : text.slice(start);
-    if (quote >= 0 || !fits(rest, 0, rest.length) || rest.indexOf('\n') >= 0) {
-      handOver(rest, encoding, callback);
+    if (quote >= 0 || !this.fits(rest, 0, rest.length) || rest.indexOf('\n') >= 0) {
+      this.handOver(rest, callback);
       return;
     }
-    tail = rest;
+    this.tail = rest;
     callback();
-  };
+  }
 
-  parser._flush = (callback: TransformCallback) => {
-    if (!handedOver && tail !== '') {
+  override _flush(callback: TransformCallback): void {
+    const parser = this.parser;
+    if (parser === undefined) {
       // The last line, without a line break after it.
-      parser.push(tail.split(delimiter));
-      tail = '';
+      if (this.tail !== '') this.push(this.tail.split(this.delimiter));
+      this.tail = '';
+      callback();
+      return;
     }
-    if (parseEnd) parseEnd(callback);
-    else callback();
-  };
+    // csv-parse's own end: its last records, or its error (a quote still open, a last record too
+    // long), which ends this stream (handOver).
+    parser.once('finish', () => {
+      this.passOn(parser);
+      callback();
+    });
+    parser.end();
+  }
+
+  override _destroy(err: Error | null, callback: (error?: Error | null) => void): void {
+    this.parser?.destroy();
+    callback(err);
+  }
+
+  private handOver(text: string, callback: TransformCallback): void {
+    this.tail = '';
+    const parser = parse(this.options);
+    // Its errors are read from `errored` after each write and passed on as this stream's own; one
+    // that comes later (at its end) ends this stream here, after the records made before it.
+    parser.on('error', (err) => {
+      this.passOn(parser);
+      if (!this.destroyed) this.destroy(err);
+    });
+    this.parser = parser;
+    if (text === '') callback();
+    else this.parse(text, callback);
+  }
+
+  /**
+   * csv-parse handles a write at once: when `write` returns, the records it made are ready to
+   * read and its error, if any, is set. They are passed on in that order.
+   */
+  private parse(text: string, callback: TransformCallback): void {
+    const parser = this.parser!;
+    parser.write(text);
+    this.passOn(parser);
+    callback(parser.errored ?? undefined);
+  }
+
+  /** Every record csv-parse has ready, pushed as this stream's own. */
+  private passOn(parser: Transform): void {
+    for (let record = parser.read(); record !== null; record = parser.read()) this.push(record);
+  }
 }

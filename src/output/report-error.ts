@@ -1,7 +1,7 @@
 // Renders an error for a person on stderr: what went wrong, where (file:line, field), and what to
 // do next. Stack traces only with --debug.
 
-import { type InputError, isPayopsError } from '../errors.js';
+import { InputError, PayopsError } from '../errors.js';
 import type { Io } from '../io.js';
 import { redactText } from '../redact.js';
 
@@ -12,7 +12,7 @@ export function reportError(err: unknown, io: Io, opts: { debug: boolean; secret
   const lines: string[] = [];
   const message = err instanceof Error ? err.message : String(err);
   lines.push(`error: ${message}`);
-  const problems = isPayopsError(err) ? (err as Partial<InputError>).problems : undefined;
+  const problems = err instanceof InputError ? err.problems : undefined;
   if (Array.isArray(problems)) {
     for (const p of problems.slice(0, MAX_PROBLEMS_SHOWN)) {
       const where = [
@@ -29,8 +29,8 @@ export function reportError(err: unknown, io: Io, opts: { debug: boolean; secret
       lines.push(`  … and ${problems.length - MAX_PROBLEMS_SHOWN} more problems`);
     }
   }
-  if (isPayopsError(err) && err.hint) lines.push(`hint: ${err.hint}`);
-  if (!isPayopsError(err) && !opts.debug) {
+  if (err instanceof PayopsError && err.hint) lines.push(`hint: ${err.hint}`);
+  if (!(err instanceof PayopsError) && !opts.debug) {
     lines.push('hint: this is unexpected; run again with --debug and report the output');
   }
   if (opts.debug && err instanceof Error && err.stack) lines.push(err.stack);

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { PAYOPS_BIN, runCli } from '../helpers/run-cli.js';
 
@@ -51,6 +52,31 @@ describe('payops command line', () => {
       (f) => f.endsWith('.js') && readFileSync(join(dist, f), 'utf8').includes('commander/lib/'),
     );
     expect(copies).toEqual([]);
+  });
+
+  // `instanceof PayopsError` in the shell (exit codes, error reports) holds for errors thrown by an
+  // implementation only while both halves share one build of src/errors.ts.
+  it('builds src/errors.ts once, as dist/errors.cjs, which the shell and the implementations both load', () => {
+    const dist = join(dirname(PAYOPS_BIN), '..', 'dist');
+    const files = readdirSync(dist).filter((f) => /\.(c?js)$/.test(f));
+    const text = (f: string) => readFileSync(join(dist, f), 'utf8');
+    // esbuild names the module it bundles in a comment, and keeps the class names.
+    const copies = files.filter((f) => /\/\/ src\/errors\.ts\n|\bPayopsError = class\b/.test(text(f)));
+    expect(copies).toEqual(['errors.cjs']);
+    expect(text('cli.cjs')).toContain('require("./errors.cjs")');
+    const importers = files.filter((f) => f.endsWith('.js') && text(f).includes('from "./errors.cjs"'));
+    expect(importers).toContain('bulk-command.js');
+
+    // An ES module importing the file the shell has required gets the very same classes.
+    const errors = join(dist, 'errors.cjs');
+    const probe = `const shell = require(${JSON.stringify(errors)});
+      import(${JSON.stringify(pathToFileURL(errors).href)}).then((esm) => {
+        const e = new esm.UsageError('x');
+        console.log(JSON.stringify([esm.PayopsError === shell.PayopsError, e instanceof shell.PayopsError, shell.exitCodeFor(e)]));
+      });`;
+    const r = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([true, true, 2]);
   });
 
   it('--help lists every command of design.md §2', async () => {

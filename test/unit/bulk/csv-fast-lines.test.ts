@@ -1,3 +1,4 @@
+import { Parser } from 'csv-parse';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { recordParser } from '../../../src/bulk/csv-reader.js';
@@ -19,7 +20,7 @@ async function run(pieces: string[], delimiter: string, fast: boolean) {
   return { records, error };
 }
 
-describe('splitQuoteFreeLines', () => {
+describe('QuoteFreeLines, the fast path in front of csv-parse', () => {
   it('gives exactly what csv-parse gives, however the text is cut (property)', async () => {
     const text = fc.string({
       unit: fc.constantFrom('a', 'b', ',', ';', '"', '\n', ' ', 'é', '😀'),
@@ -75,6 +76,19 @@ describe('splitQuoteFreeLines', () => {
     const within = await run(['😀😀😀😀😀😀\n'], ',', true);
     expect(within).toEqual(await run(['😀😀😀😀😀😀\n'], ',', false));
     expect(within.error).toBeUndefined();
+  });
+
+  it('drives an unmodified csv-parse parser: it patches none of its methods', async () => {
+    const fast = recordParser(',', MAX, true);
+    expect(fast).not.toBeInstanceOf(Parser);
+    fast.write('a,b\n"c\nd",e\n');
+    const inner = (fast as unknown as { parser: unknown }).parser;
+    expect(inner).toBeInstanceOf(Parser);
+    const own = Object.getOwnPropertyNames(inner).filter(
+      (k) => typeof (inner as Record<string, unknown>)[k] === 'function',
+    );
+    expect(own).toEqual([]);
+    fast.destroy();
   });
 
   it('leaves an over-long line to csv-parse, which decides about it', async () => {

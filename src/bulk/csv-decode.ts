@@ -1,0 +1,215 @@
+// Bytes → text for the CSV reader: the file's bytes hashed as they are read, checked to be UTF-8
+// (not a workbook, not UTF-16), decoded strictly and with every line end made `\n`. An invalid byte
+// is reported by line and, once the header is known, by column; file errors (missing, a folder,
+// unreadable) become InputErrors a person can act on.
+import type { Hash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { InputError, type InputProblem } from '../errors.js';
+import { type CsvDelimiter, detectDelimiter, normaliseColumn } from './csv-header.js';
+
+const SAVE_AS_UTF8 = 'in Excel use File › Save As › "CSV UTF-8 (Comma delimited) (*.csv)"';
+
+/** What decoding has seen so far, shared with the reader (which adds the header once it has it). */
+export interface DecodeTracker {
+  bom: boolean;
+  /** Line breaks in the text yielded so far (after normalisation). */
+  linesEmitted: number;
+  /** Text after the last line break yielded (capped), to name the column of an encoding error. */
+  lineTail: string;
+  /** Set once the header is read. */
+  columns?: string[];
+  delimiter?: CsvDelimiter;
+}
+
+const EMPTY = new Uint8Array(0);
+const LINE_TAIL_MAX = 64 * 1024;
+/** Blank lines at the start of a text (skipped before the header). */
+export const BLANK_LINES = /^(?:[ \t]*\n)+/;
+
+/** The file's text, chunk by chunk, `\n` line ends; `hash` sees every byte, `onComplete` runs after the last. */
+export async function* decodeFile(
+  file: string,
+  signal: AbortSignal | undefined,
+  chunkSize: number,
+  hash: Hash,
+  tracker: DecodeTracker,
+  onComplete: () => void,
+): AsyncGenerator<string> {
+  const stream = createReadStream(file, { highWaterMark: chunkSize, signal });
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  // The first bytes, gathered across chunks (a chunk may be a single byte), for BOM and UTF-16 checks.
+  let head: Buffer | undefined = Buffer.alloc(0);
+  let pendingCr = false;
+  let tail: Uint8Array = EMPTY;
+  try {
+    for await (const chunk of stream) {
+      const buf = chunk as Buffer;
+      hash.update(buf);
+      if (head !== undefined) {
+        head = Buffer.concat([head, buf.subarray(0, 4)]);
+        if (head.length >= 4) {
+          inspectHead(file, head, tracker);
+          head = undefined;
+        }
+      }
+      let text: string;
+      try {
+        text = decoder.decode(buf, { stream: true });
+      } catch {
+        const at = locateInvalid(tail, buf, pendingCr);
+        if (tracker.columns === undefined && tracker.linesEmitted === 0) headerFromText(tracker, at.before);
+        const column = columnAt(tracker, at.lines === 0 ? tracker.lineTail + at.lineText : at.lineText);
+        throw invalidUtf8(file, tracker.linesEmitted + at.lines + 1, column);
+      }
+      tail = incompleteTail(buf);
+      // Normalise CRLF and lone CR (old Mac exports) to LF; a CR at a chunk's end waits for the next.
+      if (pendingCr) text = `\r${text}`;
+      pendingCr = text.endsWith('\r');
+      if (pendingCr) text = text.slice(0, -1);
+      if (text.includes('\r')) text = text.replace(/\r\n?/g, '\n');
+      if (text === '') continue;
+      const breaks = countChar(text, '\n');
+      tracker.linesEmitted += breaks;
+      const tailText = breaks === 0 ? tracker.lineTail + text : text.slice(text.lastIndexOf('\n') + 1);
+      tracker.lineTail = tailText.length > LINE_TAIL_MAX ? '' : tailText;
+      yield text;
+    }
+    if (head !== undefined) inspectHead(file, head, tracker);
+    let rest: string;
+    try {
+      rest = decoder.decode();
+    } catch {
+      throw invalidUtf8(file, tracker.linesEmitted + 1, columnAt(tracker, tracker.lineTail));
+    }
+    if (pendingCr) rest = `\n${rest}`;
+    if (rest !== '') yield rest;
+  } catch (err) {
+    throw fileError(file, err);
+  } finally {
+    stream.destroy();
+  }
+  onComplete();
+}
+
+function inspectHead(file: string, buf: Buffer, tracker: DecodeTracker): void {
+  tracker.bom = buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf;
+  // A workbook saved under a .csv name, or passed by mistake: ZIP (.xlsx) or OLE2 (.xls) signatures.
+  const xlsx = buf.length >= 4 && buf[0] === 0x50 && buf[1] === 0x4b && buf[2] === 0x03 && buf[3] === 0x04;
+  const xls = buf.length >= 4 && buf[0] === 0xd0 && buf[1] === 0xcf && buf[2] === 0x11 && buf[3] === 0xe0;
+  if (xlsx || xls) {
+    throw new InputError(
+      `${file} is an Excel workbook (${xlsx ? '.xlsx' : '.xls'}), not a CSV file`,
+      [{ file, line: 1, message: 'the file is a spreadsheet workbook', expected: 'a UTF-8 CSV file' }],
+      { hint: SAVE_AS_UTF8 },
+    );
+  }
+  const utf16 =
+    (buf.length >= 2 && ((buf[0] === 0xff && buf[1] === 0xfe) || (buf[0] === 0xfe && buf[1] === 0xff))) ||
+    // UTF-16 without a BOM: ASCII text with every other byte zero.
+    (buf.length >= 4 && (buf[1] === 0 || buf[0] === 0) && (buf[3] === 0 || buf[2] === 0));
+  if (utf16) {
+    throw new InputError(
+      `${file} is UTF-16 ("Unicode Text"), not UTF-8`,
+      [{ file, line: 1, message: 'the file is encoded as UTF-16', expected: 'a UTF-8 CSV file' }],
+      { hint: SAVE_AS_UTF8 },
+    );
+  }
+}
+
+function invalidUtf8(file: string, line: number, field: string | undefined): InputError {
+  const where = field === undefined ? '' : ` (column ${field})`;
+  const problem: InputProblem = {
+    file,
+    line,
+    message: 'bytes that are not valid UTF-8',
+    expected: 'a UTF-8 CSV file',
+  };
+  if (field !== undefined) problem.field = field;
+  return new InputError(
+    `${file}:${line}${where}: the file is not valid UTF-8 (perhaps Latin-1 or Windows-1252)`,
+    [problem],
+    { hint: SAVE_AS_UTF8 },
+  );
+}
+
+/** A read error as an InputError a person can act on (no such file, a folder, permission), else unchanged. */
+export function fileError(file: string, err: unknown): unknown {
+  if (err instanceof InputError) return err;
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code === 'ENOENT') return new InputError(`${file}: no such file`, [{ file, message: 'no such file' }]);
+  if (code === 'EISDIR')
+    return new InputError(`${file} is a folder, not a CSV file`, [{ file, message: 'is a folder' }]);
+  if (code === 'EACCES' || code === 'EPERM') {
+    return new InputError(`${file}: permission denied`, [
+      { file, message: 'cannot be read (permission denied)' },
+    ]);
+  }
+  return err;
+}
+
+/** The bytes at the end of `buf` that start a UTF-8 sequence not yet complete. */
+function incompleteTail(buf: Uint8Array): Uint8Array {
+  for (let i = 1; i <= Math.min(3, buf.length); i++) {
+    const b = buf[buf.length - i]!;
+    if ((b & 0xc0) === 0x80) continue;
+    const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+    return need > i ? buf.subarray(buf.length - i) : EMPTY;
+  }
+  return EMPTY;
+}
+
+/** Where the first invalid byte of `tail + buf` is: line breaks before it, and its line's text up to it. */
+function locateInvalid(
+  tail: Uint8Array,
+  buf: Uint8Array,
+  pendingCr: boolean,
+): { lines: number; lineText: string; before: string } {
+  const bytes = new Uint8Array(tail.length + buf.length);
+  bytes.set(tail, 0);
+  bytes.set(buf, tail.length);
+  const lossy = new TextDecoder('utf-8').decode(bytes);
+  const bad = lossy.indexOf('\uFFFD');
+  const before = ((pendingCr ? '\r' : '') + (bad < 0 ? lossy : lossy.slice(0, bad))).replace(/\r\n?/g, '\n');
+  return { lines: countChar(before, '\n'), lineText: before.slice(before.lastIndexOf('\n') + 1), before };
+}
+
+/** When the bad bytes come before the header was parsed: take it from the text before them. */
+function headerFromText(tracker: DecodeTracker, before: string): void {
+  const text = before.replace(BLANK_LINES, '');
+  const nl = text.indexOf('\n');
+  if (nl < 0) return; // the bad bytes are in the header line itself
+  const line = text.slice(0, nl);
+  const delimiter = detectDelimiter(line);
+  const columns: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (const ch of line) {
+    if (ch === '"') quoted = !quoted;
+    else if (!quoted && ch === delimiter) {
+      columns.push(cell);
+      cell = '';
+    } else cell += ch;
+  }
+  columns.push(cell);
+  tracker.columns = columns;
+  tracker.delimiter = delimiter;
+}
+
+/** The column whose value `lineText` (a line up to some point) ends in, once the header is known. */
+function columnAt(tracker: DecodeTracker, lineText: string): string | undefined {
+  if (tracker.columns === undefined || tracker.delimiter === undefined) return undefined;
+  let index = 0;
+  let quoted = false;
+  for (const ch of lineText) {
+    if (ch === '"') quoted = !quoted;
+    else if (!quoted && ch === tracker.delimiter) index++;
+  }
+  return tracker.columns[index] === undefined ? undefined : normaliseColumn(tracker.columns[index]!);
+}
+
+/** How many times `ch` occurs in `s`. */
+export function countChar(s: string, ch: string): number {
+  let n = 0;
+  for (let i = s.indexOf(ch); i !== -1; i = s.indexOf(ch, i + 1)) n++;
+  return n;
+}

@@ -1,0 +1,115 @@
+// Text → records → rows for the CSV reader: the csv-parse set-up (behind the quote-free fast
+// path), a record turned into a row with its structural problems, and csv-parse's errors turned
+// into InputErrors that say where and what would be right.
+import type { Transform } from 'node:stream';
+import { type Options, parse } from 'csv-parse';
+import { InputError, type InputProblem } from '../errors.js';
+import { fileError } from './csv-decode.js';
+import { QuoteFreeLines } from './csv-fast-lines.js';
+import type { CsvDelimiter } from './csv-header.js';
+
+export interface CsvRow {
+  /** Physical line (1-based) where the record starts, as a spreadsheet user sees it. */
+  line: number;
+  /** header-normalised (lower-case, trimmed) name → trimmed value */
+  fields: Record<string, string>;
+  /** The raw values in header column order, one per column ('' where the line is short), carried to output. */
+  cells: string[];
+  /** Structural problems of this record (wrong number of fields); validateRow reports them. */
+  problems?: InputProblem[];
+}
+
+/** A record longer than this many UTF-8 bytes (as csv-parse counts them), or a header line longer than this many characters, is refused rather than buffered. */
+export const MAX_RECORD_BYTES = 1024 * 1024;
+
+/**
+ * The stream of records the reader uses, over text with `\n` line ends: csv-parse, and with
+ * `fastPath` (the default) quote-free lines split in front of it (csv-fast-lines.ts).
+ */
+export function recordParser(delimiter: string, maxRecordBytes: number, fastPath = true): Transform {
+  const options: Options = {
+    delimiter,
+    record_delimiter: '\n',
+    // Blank lines arrive as one empty field and are skipped by the reader, which keeps line counting exact.
+    skip_empty_lines: false,
+    relax_column_count: true,
+    // A stray quote inside an unquoted value (12" pipe) is kept as text; a quoted field must still close.
+    relax_quotes: true,
+    max_record_size: maxRecordBytes,
+    bom: false,
+  };
+  return fastPath ? new QuoteFreeLines(delimiter, maxRecordBytes, options) : parse(options);
+}
+
+/** A record as a row of the header's width; a record of another width carries the problem. */
+export function toRow(
+  file: string,
+  line: number,
+  values: string[],
+  normalised: string[],
+  width: number,
+  delimiter: CsvDelimiter,
+): CsvRow {
+  const fields: Record<string, string> = {};
+  const cells = values.length === width ? values : values.slice(0, width);
+  for (let i = 0; i < width; i++) {
+    const v = values[i] ?? '';
+    if (i >= values.length) cells[i] = v;
+    fields[normalised[i]!] = v.trim();
+  }
+  const row: CsvRow = { line, fields, cells };
+  if (values.length !== width) {
+    let extraEmpty = values.length > width;
+    for (let i = width; extraEmpty && i < values.length; i++)
+      if (values[i]!.trim() !== '') extraEmpty = false;
+    if (!extraEmpty) {
+      // Name the first column without a value, or the last one when there are too many.
+      const field = values.length < width ? normalised[values.length]! : normalised[width - 1]!;
+      row.problems = [
+        {
+          file,
+          line,
+          field,
+          message: `this line has ${values.length} field${values.length === 1 ? '' : 's'} but the header has ${width}`,
+          expected: `${width} fields separated by ${delimiter === '\t' ? 'tabs' : `"${delimiter}"`}, with quotes around values that contain the separator`,
+        },
+      ];
+    }
+  }
+  return row;
+}
+
+/** csv-parse's error at the record that starts on `line` as an InputError; other errors as fileError does. */
+export function parseError(file: string, line: number, err: unknown, columns: string[]): unknown {
+  if (err instanceof InputError) return err;
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || (!code.startsWith('CSV_') && code !== 'INVALID_OPENING_QUOTE')) {
+    return fileError(file, err);
+  }
+  let message: string;
+  let expected: string;
+  switch (code) {
+    case 'CSV_QUOTE_NOT_CLOSED':
+      message = 'a quoted value that starts on this line is never closed (the file ends inside quotes)';
+      expected = 'every opening " closed by another "; a " inside a quoted value is written ""';
+      break;
+    case 'CSV_MAX_RECORD_SIZE':
+      message = `the record that starts on this line is longer than ${MAX_RECORD_BYTES} bytes (a huge value, or a quote that is never closed)`;
+      expected = 'values of reasonable size, every opening " closed';
+      break;
+    case 'CSV_INVALID_CLOSING_QUOTE':
+      message = 'a quoted value is followed by other characters before the next separator';
+      expected =
+        'a closing " directly followed by the separator or the end of the line; a " inside a quoted value is written ""';
+      break;
+    default:
+      message = `the CSV cannot be read here (${String((err as Error).message ?? code)})`;
+      expected = 'a well-formed CSV record';
+  }
+  const index = (err as { index?: unknown }).index;
+  const field = typeof index === 'number' ? columns[index] : undefined;
+  const problem: InputProblem = { file, line, message, expected };
+  if (field !== undefined) problem.field = field;
+  const where = field === undefined ? '' : ` (column ${field})`;
+  return new InputError(`${file}:${line}${where}: ${message}`, [problem], { cause: err });
+}
