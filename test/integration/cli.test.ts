@@ -65,7 +65,7 @@ describe('payops command line', () => {
     expect(copies).toEqual(['errors.cjs']);
     expect(text('cli.cjs')).toContain('require("./errors.cjs")');
     const importers = files.filter((f) => f.endsWith('.js') && text(f).includes('from "./errors.cjs"'));
-    expect(importers).toContain('bulk-command.js');
+    expect(importers).toContain('bulk-run.js');
 
     // An ES module importing the file the shell has required gets the very same classes.
     const errors = join(dist, 'errors.cjs');
