@@ -33,7 +33,9 @@ export type Fault =
   | 'reject_whole'
   | 'reject_malformed'
   | 'auth'
-  | 'drop_one_result';
+  | 'drop_one_result'
+  /** Processes the batch, then answers return_status 0 with every per-order result (the spec allows it). */
+  | 'status_zero';
 
 /** Faults answered by rejecting the whole request (return_status 0), with this message. */
 const WHOLE_REJECTIONS: Partial<Record<Fault, string>> = {
@@ -171,6 +173,9 @@ export function fakeGateway(orderCount: number, status = '3000'): FakeGateway {
       if (fault === 'drop_one_result') results = results.slice(1);
       // Shuffle: results must be matched by key, not position.
       results = [...results].reverse();
+      if (fault === 'status_zero') {
+        return respond({ ...envelope, return_status: '0', return_message: 'E9999:partly processed', [arrayName]: results });
+      }
       return respond({ ...envelope, return_status: '1', return_message: 'OK', [arrayName]: results });
     },
     sendBatch: (op, elements, opts) => sendBatchWith(gw.client.send, op, elements, opts),

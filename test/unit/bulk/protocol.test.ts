@@ -109,6 +109,17 @@ describe('ChunkProtocol', () => {
     expect(s.stops).toEqual([]);
   });
 
+  it('return_status 0 with per-order results: each row takes its own status (the spec: they are independent)', async () => {
+    const s = await setUp('status_zero', 5);
+    // Rows 6..10 name orders the gateway does not have: refused per order, the first five refunded.
+    const { outcomes, records } = await sendOne(s, chunk(10));
+    expect(s.gw.ledger).toHaveLength(5);
+    expect(outcomes.slice(0, 5).every((o) => o.outcome === 'succeeded')).toBe(true);
+    expect(outcomes.slice(5).every((o) => o.outcome === 'failed' && /E2001/.test(o.detail))).toBe(true);
+    expect(records.map((r) => r.type)).toEqual(['intent', 'outcome']);
+    expect(s.gw.calls.map((c) => c.op)).toEqual(['refund']);
+  });
+
   it('settles a chunk a crashed process left open: sends only the rows the gateway never saw', async () => {
     const s = await setUp('ok');
     const c = chunk(10);
