@@ -114,6 +114,27 @@ export class UnknownOutcomeError extends PayopsError {
   }
 }
 
+/**
+ * A run's journal cannot be read (a damaged line, a header that is not one). payops cannot tell
+ * what that run did, so it refuses to decide anything that depends on it — fail closed.
+ */
+export class JournalDamagedError extends PayopsError {
+  readonly exitCode = ExitCode.config;
+  constructor(
+    readonly runId: string,
+    readonly dir: string,
+    readonly line: number,
+    why: string,
+  ) {
+    super(
+      `the journal of run ${runId} cannot be read (line ${line}: ${why}); payops cannot tell what that run did, so nothing was sent`,
+      {
+        hint: `check what run ${runId} did at the gateway (payops query, refunds search, the merchant portal), then move its folder aside — mv ${dir} ${dir}.damaged — and run again`,
+      },
+    );
+  }
+}
+
 /** SIGINT: stopped cleanly, journal flushed. */
 export class InterruptedError extends PayopsError {
   readonly exitCode = ExitCode.interrupted;

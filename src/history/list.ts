@@ -3,7 +3,8 @@
 import { openResultSink } from '../bulk/ui.js';
 import { stateDir } from '../config/paths.js';
 import type { Context } from '../context.js';
-import { listRuns } from '../runs/read.js';
+import { ExitCode } from '../errors.js';
+import { listRunsChecked } from '../runs/read.js';
 
 export const RUN_LIST_COLUMNS = [
   'id',
@@ -18,25 +19,31 @@ export const RUN_LIST_COLUMNS = [
 ] as const;
 
 export async function listRunsCommand(ctx: Context): Promise<number> {
-  const runs = await listRuns(stateDir(ctx.io.env));
+  const { runs, damaged } = await listRunsChecked(stateDir(ctx.io.env));
   const sink = await openResultSink(ctx, [...RUN_LIST_COLUMNS]);
-  for (const r of runs) {
-    const counts = r.terminal?.counts ?? {};
+  // Newest first, damaged runs in their place: a run id's time orders them all.
+  const rows = [
+    ...runs.map((r) => ({ id: r.runId, run: r })),
+    ...damaged.map((d) => ({ id: d.runId, run: undefined })),
+  ].sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+  for (const { id, run: r } of rows) {
+    const counts = r?.terminal?.counts ?? {};
     const count = (k: string) => (typeof counts[k] === 'number' ? String(counts[k]) : '');
     const w = sink.write({
-      id: r.runId,
-      op: r.header.op,
-      file: String(r.header.label ?? r.header.file ?? ''),
-      created: r.header.createdAt,
-      rows: r.header.rows === undefined ? '' : String(r.header.rows),
+      id,
+      op: r?.header.op ?? '',
+      file: r ? String(r.header.label ?? r.header.file ?? '') : '',
+      created: r?.header.createdAt ?? '',
+      rows: r?.header.rows === undefined ? '' : String(r.header.rows),
       succeeded: count('succeeded') || count('completed'),
       failed: count('failed'),
       unknown: count('unknown'),
-      state: r.state,
+      state: r?.state ?? 'damaged',
     });
     if (w) await w;
   }
   await sink.close();
-  if (runs.length === 0) ctx.log.info('no runs yet');
-  return 0;
+  for (const d of damaged) ctx.log.warn(`payops: ${d.error.message}\n  ${d.error.hint}`);
+  if (rows.length === 0) ctx.log.info('no runs yet');
+  return damaged.length > 0 ? ExitCode.config : ExitCode.ok;
 }

@@ -4,6 +4,7 @@ import { createReadStream } from 'node:fs';
 import { open, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { JournalDamagedError } from '../errors.js';
 import { isLocked } from './lock.js';
 import { assertRunExists, isRunId, JOURNAL_FILE, runDir, runsDir } from './paths.js';
 import {
@@ -36,8 +37,9 @@ export interface ReadRunResult<R = RawRecord> {
   torn: boolean;
 }
 
-function damaged(runId: string, line: number, cause: unknown): Error {
-  return new Error(`journal of run ${runId} is damaged at line ${line}`, { cause });
+function damaged(stateDir: string, runId: string, line: number, cause: unknown): JournalDamagedError {
+  const why = cause instanceof Error ? cause.message : String(cause);
+  return new JournalDamagedError(runId, runDir(stateDir, runId), line, why);
 }
 
 function asRaw(value: unknown): RawRecord {
@@ -57,7 +59,7 @@ export async function* readRecords(stateDir: string, runId: string): AsyncGenera
   for await (const line of lines) {
     lineNo++;
     if (line === '') continue;
-    if (pendingBad !== undefined) throw damaged(runId, pendingBad.lineNo, pendingBad.err);
+    if (pendingBad !== undefined) throw damaged(stateDir, runId, pendingBad.lineNo, pendingBad.err);
     try {
       yield asRaw(JSON.parse(line));
     } catch (err) {
@@ -93,7 +95,7 @@ export async function readRun<R = RawRecord>(
       raw = asRaw(JSON.parse(line));
     } catch (err) {
       const isLast = lines.slice(i + 1).every((l) => l === '');
-      if (!isLast) throw damaged(runId, i + 1, err);
+      if (!isLast) throw damaged(stateDir, runId, i + 1, err);
       torn = true;
       continue;
     }
@@ -105,24 +107,35 @@ export async function readRun<R = RawRecord>(
       const rec = read(raw);
       if (rec !== undefined) records.push(rec);
     } catch (err) {
-      if (header === undefined) throw new Error(`journal of run ${runId} has no header`, { cause: err });
-      throw damaged(runId, i + 1, err);
+      throw damaged(stateDir, runId, i + 1, err);
     }
   }
-  if (header === undefined) throw new Error(`journal of run ${runId} has no header`);
+  if (header === undefined) throw damaged(stateDir, runId, 1, 'no header');
   return { header, records, torn };
 }
 
+/**
+ * The first line of a journal: the header, or undefined when there is no complete first line (the
+ * process died while creating the run, before anything could be sent). A complete first line that
+ * is not a header is damage.
+ */
 async function readHeader(path: string): Promise<RunHeader | undefined> {
-  const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
+  const fh = await open(path, 'r');
+  let first: string;
   try {
-    for await (const line of lines) return parseHeader(asRaw(JSON.parse(line)));
-  } catch {
-    return undefined;
+    const buf = Buffer.alloc(64 * 1024);
+    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+    const text = buf.subarray(0, bytesRead).toString('utf8');
+    const nl = text.indexOf('\n');
+    if (nl < 0) {
+      if (bytesRead < buf.length) return undefined;
+      throw new Error('the header line is longer than a header can be');
+    }
+    first = text.slice(0, nl);
   } finally {
-    lines.close();
+    await fh.close();
   }
-  return undefined;
+  return parseHeader(asRaw(JSON.parse(first)));
 }
 
 /** The last complete record, read from the file's tail only. */
@@ -154,34 +167,60 @@ async function readLastRecord(path: string): Promise<RawRecord | undefined> {
   }
 }
 
-/** Every run, newest first, with its state. Journals that cannot be read are skipped. */
-export async function listRuns(stateDir: string): Promise<RunInfo[]> {
+/** A run folder whose journal cannot be read. */
+export interface DamagedRun {
+  runId: string;
+  dir: string;
+  error: JournalDamagedError;
+}
+
+/**
+ * Every run, newest first, with its state, and the runs whose journal cannot be read. A folder
+ * with no journal, or a journal without a complete first line, is a run that died while being
+ * created — before anything could be sent — and is passed over.
+ */
+export async function listRunsChecked(stateDir: string): Promise<{ runs: RunInfo[]; damaged: DamagedRun[] }> {
   let names: string[];
   try {
     names = await readdir(runsDir(stateDir));
   } catch {
-    return [];
+    return { runs: [], damaged: [] };
   }
   const ids = names.filter(isRunId).sort().reverse();
-  const out: RunInfo[] = [];
+  const runs: RunInfo[] = [];
+  const damagedRuns: DamagedRun[] = [];
   for (const runId of ids) {
     const dir = runDir(stateDir, runId);
     const path = join(dir, JOURNAL_FILE);
+    let header: RunHeader | undefined;
     try {
-      const header = await readHeader(path);
-      if (header === undefined) continue;
-      const lastRaw = await readLastRecord(path);
-      const last = lastRaw === undefined ? undefined : parseCommonRecord(lastRaw);
-      const info: RunInfo = { runId, dir, header, state: 'interrupted' };
-      if (last?.type === 'finished') info.state = 'finished';
-      else if (await isLocked(dir)) info.state = 'running';
-      if (last?.type === 'finished' || last?.type === 'interrupted') info.terminal = last;
-      out.push(info);
-    } catch {
-      // a run folder without a readable journal (created, then crashed before the header landed)
+      header = await readHeader(path);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      damagedRuns.push({ runId, dir, error: damaged(stateDir, runId, 1, err) });
+      continue;
     }
+    if (header === undefined) continue;
+    const lastRaw = await readLastRecord(path);
+    const last = lastRaw === undefined ? undefined : parseCommonRecord(lastRaw);
+    const info: RunInfo = { runId, dir, header, state: 'interrupted' };
+    if (last?.type === 'finished') info.state = 'finished';
+    else if (await isLocked(dir)) info.state = 'running';
+    if (last?.type === 'finished' || last?.type === 'interrupted') info.terminal = last;
+    runs.push(info);
   }
-  return out;
+  return { runs, damaged: damagedRuns };
+}
+
+/**
+ * Every run, newest first, with its state. Fails closed: a run whose journal cannot be read might
+ * be the very run the caller is looking for, so it throws (JournalDamagedError, exit 4) rather
+ * than answer without it.
+ */
+export async function listRuns(stateDir: string): Promise<RunInfo[]> {
+  const { runs, damaged: damagedRuns } = await listRunsChecked(stateDir);
+  if (damagedRuns.length > 0) throw damagedRuns[0]!.error;
+  return runs;
 }
 
 /** Runs of the same input (SHA-256), operation and gateway identity, newest first. */

@@ -93,6 +93,38 @@ describe('refund from a CSV file', () => {
     expect((await suite.gw.ledger()).length).toBe(4);
   });
 
+  it('a damaged journal header fails closed: the re-run is refused (exit 4, folder and line named), runs list shows it', async () => {
+    const orders = await suite.gw.createOrders(2);
+    const file = writeCsv(
+      join(suite.dir, 'dmg.csv'),
+      REFUND_HEADER,
+      refundRows(orders).map((r) => [...r.slice(0, 4), '1.00', 'part']),
+    );
+    const env = suite.gw.env(suite.dir);
+    const first = await payops(['refund', '--file', file, '--yes', '--output', 'csv'], { env });
+    expect(first.code, first.stderr).toBe(0);
+    const runId = /run id: (\S+)/.exec(first.stderr)![1]!;
+    // One damaged byte in the header line (issue 12, case 4).
+    const journal = join(suite.dir, 'state', 'runs', runId, 'journal.jsonl');
+    const text = readFileSync(journal, 'utf8');
+    writeFileSync(journal, `${text.slice(0, 5)}#${text.slice(6)}`);
+
+    const again = await payops(['refund', '--file', file, '--yes'], { env });
+    expect(again.code, again.stderr).toBe(4);
+    expect(again.stderr).toContain(join('runs', runId));
+    expect(again.stderr).toMatch(/line 1/);
+    expect(again.stderr).toMatch(/nothing was sent/);
+    expect(again.stderr).toMatch(/move/);
+    expect((await suite.gw.ledger()).length).toBe(2);
+
+    // Listed in its place, said on stderr, and exit 4 so that a script notices.
+    const list = await payops(['runs', 'list', '--output', 'csv'], { env });
+    expect(list.code, list.stderr).toBe(4);
+    expect(list.stderr).toContain(join('runs', runId));
+    expect(list.stdout).toMatch(new RegExp(`${runId},.*damaged`));
+    expect(list.stderr).not.toMatch(/no runs yet/);
+  });
+
   it('an --out that cannot be written stops before the run exists (exit 2, nothing sent)', async () => {
     const orders = await suite.gw.createOrders(2);
     const file = writeCsv(join(suite.dir, 'r.csv'), REFUND_HEADER, refundRows(orders));

@@ -174,7 +174,12 @@ export function fakeGateway(orderCount: number, status = '3000'): FakeGateway {
       // Shuffle: results must be matched by key, not position.
       results = [...results].reverse();
       if (fault === 'status_zero') {
-        return respond({ ...envelope, return_status: '0', return_message: 'E9999:partly processed', [arrayName]: results });
+        return respond({
+          ...envelope,
+          return_status: '0',
+          return_message: 'E9999:partly processed',
+          [arrayName]: results,
+        });
       }
       return respond({ ...envelope, return_status: '1', return_message: 'OK', [arrayName]: results });
     },

@@ -3,7 +3,7 @@ import { appendFile, mkdtemp, open, readFile, rm, stat, writeFile } from 'node:f
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { UsageError } from '../../../src/errors.js';
+import { JournalDamagedError, UsageError } from '../../../src/errors.js';
 import {
   createRun,
   findRunsByInput,
@@ -14,6 +14,7 @@ import {
   readRecords,
   readRun,
 } from '../../../src/runs/journal.js';
+import { listRunsChecked } from '../../../src/runs/read.js';
 
 let root: string;
 beforeEach(async () => {
@@ -140,7 +141,7 @@ describe('journal', () => {
     const j = await createRun(root, header);
     await j.close();
     await appendFile(j.path, 'garbage\n{"type":"intent"}\n');
-    await expect(readRun(root, j.runId)).rejects.toThrow(/damaged at line 2/);
+    await expect(readRun(root, j.runId)).rejects.toThrow(/the journal of run .* cannot be read \(line 2: /);
   });
 
   it('rejects appends after close', async () => {
@@ -231,6 +232,29 @@ describe('listing', () => {
     const j = await createRun(root, header, { runId: id });
     expect(j.runId).toBe(id);
     await j.close();
+  });
+
+  it('fails closed on a journal it cannot read, and passes over runs that died being created', async () => {
+    const good = await createRun(root, header, { now: new Date('2026-11-22T01:00:00Z') });
+    await good.close();
+    // Died before the header landed: nothing could have been sent.
+    const empty = await createRun(root, header, { now: new Date('2026-11-22T02:00:00Z') });
+    await empty.close();
+    await writeFile(empty.path, '{"type":"head');
+    // A complete first line that is not a header: damage.
+    const bad = await createRun(root, header, { now: new Date('2026-11-22T03:00:00Z') });
+    await bad.close();
+    const text = await readFile(bad.path, 'utf8');
+    await writeFile(bad.path, `${text.slice(0, 3)}#${text.slice(4)}`);
+
+    const checked = await listRunsChecked(root);
+    expect(checked.runs.map((r) => r.runId)).toEqual([good.runId]);
+    expect(checked.damaged.map((d) => [d.runId, d.error.line])).toEqual([[bad.runId, 1]]);
+    expect(checked.damaged[0]!.error).toBeInstanceOf(JournalDamagedError);
+    await expect(listRuns(root)).rejects.toThrow(`the journal of run ${bad.runId} cannot be read (line 1`);
+    await expect(findRunsByInput(root, 'abc', 'refund', header.gatewayIdentity)).rejects.toBeInstanceOf(
+      JournalDamagedError,
+    );
   });
 
   it('returns nothing when there is no state folder yet', async () => {

@@ -63,7 +63,7 @@ describe('journal records, parsed once on read', () => {
     );
     await appendFile(journal.path, `${JSON.stringify({ type: 'finished' })}\n`);
     await expect(readRun(root, journal.runId, parseBulkRecord)).rejects.toThrow(
-      `journal of run ${journal.runId} is damaged at line 3`,
+      `the journal of run ${journal.runId} cannot be read (line 3: intent record without chunk)`,
     );
     // Read without a parser, the same file is just JSON.
     expect((await readRun(root, journal.runId)).records).toHaveLength(3);
