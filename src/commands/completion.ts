@@ -1,4 +1,4 @@
-import { defineCommand } from './define.js';
+import { addAllOptions, defineCommand } from './define.js';
 import { addAllPayFieldFlags } from './pay.js';
 
 export const registerCompletion = defineCommand({
@@ -11,8 +11,10 @@ Install:
   zsh   echo 'source <(payops completion zsh)' >> ~/.zshrc
   fish  payops completion fish > ~/.config/fish/completions/payops.fish`,
   run: async (ctx, _opts, { shell }, cmd) => {
-    // The pay commands generate their ~200 field flags only when they run; completion lists them
-    // all. Added here, in the shell, with the shell's own commander.
+    // Options are added when their command runs (define.ts), and the pay commands generate their
+    // ~200 field flags only then; completion lists them all. Added here, in the shell, with the
+    // shell's own commander.
+    addAllOptions(cmd.parent!);
     await addAllPayFieldFlags(cmd.parent!);
     return (await import('../completion/run.js')).runCompletion(ctx, shell, cmd);
   },

@@ -4,7 +4,7 @@
 import { Command, CommanderError } from 'commander';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { type App, positiveInt } from '../../../src/commands/app.js';
-import { defineCommand, defineGroup, type OptionsOf } from '../../../src/commands/define.js';
+import { addAllOptions, defineCommand, defineGroup, type OptionsOf } from '../../../src/commands/define.js';
 import type { GLOBAL_OPTIONS } from '../../../src/commands/globals.js';
 import { type Context, createContext, type GlobalOptions } from '../../../src/context.js';
 import { fakeIo } from '../../helpers/in-process.js';
@@ -37,12 +37,14 @@ const EXAMPLE_OPTIONS = {
 describe('defineCommand', () => {
   it('declares the flags as commander would from the same text', () => {
     const { app } = testApp();
+    const root = program();
     const cmd = defineCommand({
       name: 'x',
       description: 'an example',
       options: EXAMPLE_OPTIONS,
       run: async () => 0,
-    })(program(), app);
+    })(root, app);
+    addAllOptions(root);
     expect(cmd.options.map((o) => o.flags)).toEqual([
       '--file <csv>',
       '--force',
@@ -127,6 +129,47 @@ describe('defineCommand', () => {
       .catch((e: unknown) => e);
     expect((wrong as CommanderError).code).toBe('commander.invalidArgument');
     expect(state.code).toBeUndefined();
+  });
+});
+
+describe('options added on demand', () => {
+  function tree() {
+    const { app, state } = testApp();
+    const root = program();
+    let help = '';
+    root.configureOutput({ writeOut: (s) => (help += s), writeErr: () => {} });
+    const cmd = defineCommand({
+      name: 'x',
+      description: 'an example',
+      args: { id: { description: 'run id' } },
+      options: { force: { type: 'boolean', description: 'again' } },
+      run: async (_ctx, opts) => (opts.force ? 1 : 0),
+    })(root, app);
+    const bare = defineCommand({ name: 'y', description: 'no options', run: async () => 0 })(root, app);
+    return { root, cmd, bare, state, help: () => help };
+  }
+
+  it('none are built until the command runs, and then its own only', async () => {
+    const t = tree();
+    expect(t.cmd.options).toEqual([]);
+    await t.root.parseAsync(['x', 'R-1', '--force'], { from: 'user' });
+    expect(t.state.code).toBe(1);
+    expect(t.cmd.options.map((o) => o.long)).toEqual(['--force']);
+  });
+
+  it("the parent's list says [options] for a command whose options are not built yet", async () => {
+    const t = tree();
+    await t.root.parseAsync(['--help'], { from: 'user' }).catch(() => {});
+    expect(t.help()).toMatch(/\n {2}x \[options\] <id> +an example\n/);
+    expect(t.help()).toMatch(/\n {2}y +no options\n/);
+    expect(t.cmd.options).toEqual([]);
+  });
+
+  it('`help x` shows them although x is not dispatched', async () => {
+    const t = tree();
+    await t.root.parseAsync(['help', 'x'], { from: 'user' }).catch(() => {});
+    expect(t.help()).toMatch(/^Usage: payops x \[options\] <id>/);
+    expect(t.help()).toContain('--force');
   });
 });
 
