@@ -1,10 +1,10 @@
 // Every help page, in process, against the snapshot beside this file: declaring commands with
 // defineCommand (and adding their options on demand) must not change a character of what users see.
 // A deliberate change of help text updates the snapshot (`npx vitest run -u …`) in the same commit.
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import type { App } from '../../../src/commands/app.js';
 import { buildProgram } from '../../../src/cli.js';
+import type { App } from '../../../src/commands/app.js';
 import { fakeIo, runMain } from '../../helpers/in-process.js';
 import { expectCleanProcess } from './support.js';
 
