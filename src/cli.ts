@@ -1,12 +1,14 @@
 // Builds the commander program and maps every outcome to an exit code. This file and the command
 // files it registers import nothing heavy: each command loads its implementation when it runs,
 // so `payops --help` and argument errors stay as fast as a bare node start allows.
-import { Command, CommanderError, Option } from 'commander';
-import { type App, positiveInt } from './commands/app.js';
+import { Command, CommanderError } from 'commander';
+import type { App } from './commands/app.js';
 import { registerBulk } from './commands/bulk.js';
 import { registerCall } from './commands/call.js';
 import { registerCompletion } from './commands/completion.js';
 import { registerConfig } from './commands/config.js';
+import { addOptions } from './commands/define.js';
+import { GLOBAL_OPTIONS } from './commands/globals.js';
 import { registerPay } from './commands/pay.js';
 import { registerPayout } from './commands/payout.js';
 import { registerQuery } from './commands/query.js';
@@ -30,32 +32,8 @@ export function buildProgram(io: Io, app: App): Command {
     .description(
       'Operate a merchant account on the payment gateway: refunds, captures, queries, payments, payouts.',
     )
-    .version(readVersion(), '-V, --version')
-    .option('--profile <name>', 'configuration profile to use (env PAYOPS_PROFILE)')
-    .option('--sandbox', 'start an in-process sandbox gateway and run the command against it')
-    .addOption(
-      new Option('--output <format>', 'result format (default: table on a terminal, csv otherwise)').choices([
-        'table',
-        'csv',
-        'json',
-      ]),
-    )
-    .option('--out <file>', 'write results to FILE (CSV, or JSON when it ends in .json)')
-    .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
-    .option('--dry-run', 'validate and print the plan; send nothing')
-    .option('--concurrency <n>', 'requests in flight at once (default 4)', positiveInt('--concurrency'))
-    .option('--timeout <ms>', 'per-request timeout in milliseconds (default 30000)', positiveInt('--timeout'))
-    .option('--base-url <url>', 'gateway base URL (env PAYOPS_BASE_URL)')
-    .option('--merchant-id <id>', 'merchant id (env PAYOPS_MERCHANT_ID)')
-    .option('--account-id <id>', 'account id (env PAYOPS_ACCOUNT_ID)')
-    .option(
-      '--sign-key <key>',
-      'sign key (prefer PAYOPS_SIGN_KEY or the profile: flags end up in shell history)',
-    )
-    .option('--allow-insecure-http', 'allow plain http:// to a host other than loopback')
-    .option('-v, --verbose', 'log each request (method, path, status, duration) to stderr')
-    .option('--debug', 'also log request and response bodies (card data masked, secrets removed)')
-    .option('-q, --quiet', 'print nothing on stderr but errors')
+    .version(readVersion(), '-V, --version');
+  addOptions(program, GLOBAL_OPTIONS)
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput(output)
     .exitOverride();
@@ -99,16 +77,14 @@ export async function main(
   // The sign key(s) this invocation knows, masked in any error report.
   let secrets: readonly string[] = [];
   const app: App = {
-    action:
-      (runner) =>
-      async (...args) => {
-        const cmd = args[args.length - 1] as Command;
-        const globals = cmd.optsWithGlobals() as GlobalOptions;
+    action: (run) =>
+      async function (this: Command) {
+        const globals = this.optsWithGlobals<GlobalOptions>();
         debug = Boolean(globals.debug);
         const ctx = createContext(io, globals, overrides);
         secrets = ctx.secrets;
         try {
-          code = await runner(ctx, cmd.opts() as never, args.slice(0, -2) as string[], cmd);
+          code = await run(ctx, this);
         } finally {
           await ctx.close();
         }

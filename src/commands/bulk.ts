@@ -1,29 +1,54 @@
 import type { Command } from 'commander';
-import { OPERATIONS } from '../bulk/operations.js';
-import { type App, collect, positiveInt } from './app.js';
+import { OPERATIONS, type OrderFlag } from '../bulk/operations.js';
+import { type App, positiveInt } from './app.js';
+import { defineCommand, type StringOption } from './define.js';
+
+/** The single-order flags any operation has, as typed flags; each command declares its own. */
+type OrderOption =
+  | 'transaction-id'
+  | 'order-no'
+  | 'currency'
+  | 'amount'
+  | 'refund-amount'
+  | 'refund-reason'
+  | 'review-flag';
+
+function orderOptions(flags: readonly OrderFlag[]): { [K in OrderOption]?: StringOption } {
+  return Object.fromEntries(
+    flags.map((f) => [f.option.slice(2), { type: 'string', value: f.arg, description: f.help }]),
+  );
+}
 
 export function registerBulk(program: Command, app: App): void {
   for (const { op, description, columns, flags, sample } of Object.values(OPERATIONS)) {
-    const cmd = program
-      .command(op)
-      .description(description)
-      .option(
-        '--file <csv>',
-        `orders to ${op}, one per row (columns ${[...columns.required, ...columns.optional].join(',')})`,
-      );
-    for (const f of flags) cmd.option(`${f.option} <${f.arg}>`, f.help);
-    cmd
-      .option('--resume', 'continue the unfinished run of this file (nothing is sent twice)')
-      .option('--force', 'run a file again that an earlier run already processed')
-      .option('--max-orders <n>', 'refuse a file with more orders than this', positiveInt('--max-orders'))
-      .option(
-        '--max-amount <CUR:AMOUNT>',
-        'refuse a file whose total in CUR is above AMOUNT (repeatable)',
-        collect,
-      )
-      .addHelpText(
-        'after',
-        `
+    defineCommand({
+      name: op,
+      description,
+      options: {
+        file: {
+          type: 'string',
+          value: 'csv',
+          description: `orders to ${op}, one per row (columns ${[...columns.required, ...columns.optional].join(',')})`,
+        },
+        ...orderOptions(flags),
+        resume: {
+          type: 'boolean',
+          description: 'continue the unfinished run of this file (nothing is sent twice)',
+        },
+        force: { type: 'boolean', description: 'run a file again that an earlier run already processed' },
+        'max-orders': {
+          type: 'number',
+          value: 'n',
+          description: 'refuse a file with more orders than this',
+          parse: positiveInt,
+        },
+        'max-amount': {
+          type: 'string[]',
+          value: 'CUR:AMOUNT',
+          description: 'refuse a file whose total in CUR is above AMOUNT (repeatable)',
+        },
+      },
+      help: `
 Every row is checked before anything is sent (all problems listed with file:line; exit 2).
 The plan (rows, requests, totals per currency, gateway) is shown and confirmed first; --yes skips the
 question, --dry-run stops after the plan. Each request is journaled before it is sent, so a run that
@@ -35,9 +60,7 @@ Examples:
   payops ${op} --file ${sample} --dry-run
   payops ${op} --file ${op}.csv --yes --out ${op}-results.csv
   payops ${op} --file ${op}.csv --resume --yes --out ${op}-results.csv`,
-      )
-      .action(
-        app.action(async (ctx, opts) => (await import('../bulk/run.js')).runBulk(ctx, op, opts as never)),
-      );
+      run: async (ctx, opts) => (await import('../bulk/run.js')).runBulk(ctx, op, opts),
+    })(program, app);
   }
 }

@@ -1,26 +1,21 @@
-import { Argument, type Command } from 'commander';
-import type { App } from './app.js';
+import { addAllOptions, defineCommand } from './define.js';
 import { addAllPayFieldFlags } from './pay.js';
 
-export function registerCompletion(program: Command, app: App): void {
-  program
-    .command('completion')
-    .description('print a shell completion script (bash, zsh, fish)')
-    .addArgument(new Argument('<shell>', 'shell to complete for').choices(['bash', 'zsh', 'fish']))
-    .addHelpText(
-      'after',
-      `
+export const registerCompletion = defineCommand({
+  name: 'completion',
+  description: 'print a shell completion script (bash, zsh, fish)',
+  args: { shell: { description: 'shell to complete for', choices: ['bash', 'zsh', 'fish'] } },
+  help: `
 Install:
   bash  echo 'source <(payops completion bash)' >> ~/.bashrc
   zsh   echo 'source <(payops completion zsh)' >> ~/.zshrc
   fish  payops completion fish > ~/.config/fish/completions/payops.fish`,
-    )
-    .action(
-      app.action(async (ctx, _opts, args, cmd) => {
-        // The pay commands generate their ~200 field flags only when they run; completion lists them
-        // all. Added here, in the shell, with the shell's own commander.
-        await addAllPayFieldFlags(cmd.parent!);
-        return (await import('../completion/run.js')).runCompletion(ctx, args[0]!, cmd);
-      }),
-    );
-}
+  run: async (ctx, _opts, { shell }, cmd) => {
+    // Options are added when their command runs (define.ts), and the pay commands generate their
+    // ~200 field flags only then; completion lists them all. Added here, in the shell, with the
+    // shell's own commander.
+    addAllOptions(cmd.parent!);
+    await addAllPayFieldFlags(cmd.parent!);
+    return (await import('../completion/run.js')).runCompletion(ctx, shell, cmd);
+  },
+});

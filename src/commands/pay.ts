@@ -1,6 +1,7 @@
 import { type Command, Option } from 'commander';
 import type { FlagGroup, PaymentKind } from '../pay/fields.js';
 import type { App } from './app.js';
+import { defineCommand, defineGroup } from './define.js';
 
 const GROUP_ORDER: readonly FlagGroup[] = [
   'Order',
@@ -44,83 +45,95 @@ A flag is the request field's name with "_" written as "-"; --request FILE.json 
 request (nested objects included) and flags override its fields. order_no is generated and printed
 when omitted. The card number and security code are never accepted as arguments or in files.`;
 
-export function registerPay(program: Command, app: App): void {
-  // Runs on the raw argv before `pay` or its subcommands parse anything, so a card number typed as an
-  // argument is refused (exit 2) even where commander would have echoed it in its own error.
-  program.hook('preSubcommand', async (root, sub) => {
-    if (sub.name() !== 'pay') return;
-    const { refuseCardArguments } = await import('../pay/argv-guard.js');
-    refuseCardArguments((root as unknown as { rawArgs?: string[] }).rawArgs ?? []);
-  });
+/** Commander keeps the argv it parsed as `rawArgs`, which its typings leave out. */
+function rawArgsOf(cmd: Command): readonly string[] {
+  const raw: unknown = Reflect.get(cmd, 'rawArgs');
+  return Array.isArray(raw) ? raw : [];
+}
 
-  const pay = program
-    .command('pay')
-    .description('create a payment: card, alternative method (APM) or hosted checkout');
-  pay.hook('preSubcommand', async (_pay, sub) => {
-    const kind = sub.name();
-    if (kind === 'card' || kind === 'apm' || kind === 'checkout') await addFieldFlags(sub, kind);
-  });
-
-  const card = pay
-    .command('card')
-    .description('direct card payment (card number and security code from a hidden prompt or stdin)')
-    .option('--request <file>', 'JSON payment request without card data; flags override its fields')
-    .option('--expiry <MM/YYYY>', 'card expiry month and year (MM/YYYY or MM/YY)');
-  card
-    .addHelpText(
-      'after',
-      `${COMMON_HELP}
+// Each pay subcommand's `opts` also holds the generated field flags (addFieldFlags); runPay reads
+// them by the fields table, which is why PayFlags has an index signature.
+const payCommands = defineGroup({
+  name: 'pay',
+  description: 'create a payment: card, alternative method (APM) or hosted checkout',
+  setup: (pay) =>
+    pay.hook('preSubcommand', async (_pay, sub) => {
+      const kind = sub.name();
+      if (kind === 'card' || kind === 'apm' || kind === 'checkout') await addFieldFlags(sub, kind);
+    }),
+  commands: [
+    defineCommand({
+      name: 'card',
+      description: 'direct card payment (card number and security code from a hidden prompt or stdin)',
+      options: {
+        request: {
+          type: 'string',
+          value: 'file',
+          description: 'JSON payment request without card data; flags override its fields',
+        },
+        expiry: {
+          type: 'string',
+          value: 'MM/YYYY',
+          description: 'card expiry month and year (MM/YYYY or MM/YY)',
+        },
+      },
+      help: `${COMMON_HELP}
 On a terminal payops asks for the card number and security code (hidden); otherwise it reads
 them from stdin, one per line. Exit 0 approved, 1 declined, 3 pending (3-D Secure, review) or unknown.
 
 Examples:
   payops pay card --amount 12.50 --currency USD --expiry 12/2030 --shopper-email a@example.com
   printf '%s\\n%s\\n' "$CARD" "$CVC" | payops pay card --request samples/card-request.json --expiry 12/2030 --output json`,
-    )
-    .action(
-      app.action(async (ctx, opts, _args, cmd) =>
-        (await import('../pay/run.js')).runPay('card', ctx, opts, cmd),
-      ),
-    );
-
-  const apm = pay
-    .command('apm')
-    .description('alternative payment method; prints the issuer_url to send the shopper to')
-    .option('--request <file>', 'JSON payment request (APM fields and person); flags override its fields')
-    .option('--open', 'open the issuer_url in the browser');
-  apm
-    .addHelpText(
-      'after',
-      `${COMMON_HELP}
+      run: async (ctx, opts, _args, cmd) => (await import('../pay/run.js')).runPay('card', ctx, opts, cmd),
+    }),
+    defineCommand({
+      name: 'apm',
+      description: 'alternative payment method; prints the issuer_url to send the shopper to',
+      options: {
+        request: {
+          type: 'string',
+          value: 'file',
+          description: 'JSON payment request (APM fields and person); flags override its fields',
+        },
+        open: { type: 'boolean', description: 'open the issuer_url in the browser' },
+      },
+      help: `${COMMON_HELP}
 The issuer_url is printed on stdout. Exit 0 when it came back, 3 when the answer was lost.
 
 Example:
   payops pay apm --payment-method PIX --amount 50.00 --currency BRL --person-email a@example.com`,
-    )
-    .action(
-      app.action(async (ctx, opts, _args, cmd) =>
-        (await import('../pay/run.js')).runPay('apm', ctx, opts, cmd),
-      ),
-    );
-
-  const checkout = pay
-    .command('checkout')
-    .description('hosted checkout: save the page (--out FILE) or open it, and list its form fields')
-    .option('--request <file>', 'JSON payment request without card data; flags override its fields')
-    .option('--open', 'open the checkout page in the browser');
-  checkout
-    .addHelpText(
-      'after',
-      `${COMMON_HELP}
+      run: async (ctx, opts, _args, cmd) => (await import('../pay/run.js')).runPay('apm', ctx, opts, cmd),
+    }),
+    defineCommand({
+      name: 'checkout',
+      description: 'hosted checkout: save the page (--out FILE) or open it, and list its form fields',
+      options: {
+        request: {
+          type: 'string',
+          value: 'file',
+          description: 'JSON payment request without card data; flags override its fields',
+        },
+        open: { type: 'boolean', description: 'open the checkout page in the browser' },
+      },
+      help: `${COMMON_HELP}
 The page's form (action, method, hidden fields) is reported as a card or JSON; the page itself is
 written to --out FILE. Exit 0 when the page came back, 3 when the answer was lost.
 
 Example:
   payops pay checkout --request samples/checkout-request.json --out checkout.html`,
-    )
-    .action(
-      app.action(async (ctx, opts, _args, cmd) =>
+      run: async (ctx, opts, _args, cmd) =>
         (await import('../pay/run.js')).runPay('checkout', ctx, opts, cmd),
-      ),
-    );
+    }),
+  ],
+});
+
+export function registerPay(program: Command, app: App): Command {
+  // Runs on the raw argv before `pay` or its subcommands parse anything, so a card number typed as an
+  // argument is refused (exit 2) even where commander would have echoed it in its own error.
+  program.hook('preSubcommand', async (root, sub) => {
+    if (sub.name() !== 'pay') return;
+    const { refuseCardArguments } = await import('../pay/argv-guard.js');
+    refuseCardArguments(rawArgsOf(root));
+  });
+  return payCommands(program, app);
 }

@@ -1,23 +1,30 @@
-import type { Command } from 'commander';
-import type { App } from './app.js';
+import { defineCommand } from './define.js';
 
-export function registerPayout(program: Command, app: App): void {
-  program
-    .command('payout')
-    .description('create payouts from a JSON request or a CSV file (idempotent on request_id)')
-    .option('--request <file>', 'one payout request as JSON (beneficiary and payer objects)')
-    .option(
-      '--file <csv>',
-      'one payout per row; columns are field paths such as beneficiary.bank_details.iban',
-    )
-    .option(
-      '--resume',
-      'continue the unfinished run of this input: settled payouts are skipped, the rest re-sent with the same request_ids',
-    )
-    .option('--force', 'do not reuse the request_ids of an earlier run of the same input (sends NEW payouts)')
-    .addHelpText(
-      'after',
-      `
+export const registerPayout = defineCommand({
+  name: 'payout',
+  description: 'create payouts from a JSON request or a CSV file (idempotent on request_id)',
+  options: {
+    request: {
+      type: 'string',
+      value: 'file',
+      description: 'one payout request as JSON (beneficiary and payer objects)',
+    },
+    file: {
+      type: 'string',
+      value: 'csv',
+      description: 'one payout per row; columns are field paths such as beneficiary.bank_details.iban',
+    },
+    resume: {
+      type: 'boolean',
+      description:
+        'continue the unfinished run of this input: settled payouts are skipped, the rest re-sent with the same request_ids',
+    },
+    force: {
+      type: 'boolean',
+      description: 'do not reuse the request_ids of an earlier run of the same input (sends NEW payouts)',
+    },
+  },
+  help: `
 Every payout is validated before anything is sent (file:line, field; exit 2). request_id comes from
 the input or is generated, and is journaled before sending: running the same file again (unchanged
 rows of an edited file too), or with --resume, sends the same request_ids, and the gateway never
@@ -28,6 +35,5 @@ Confirm with the totals per currency, or --yes; --dry-run shows the plan. Exit 0
 Examples:
   payops payout --request samples/payout-request.json
   payops payout --file samples/payouts.csv --yes --output csv --out payout-results.csv`,
-    )
-    .action(app.action(async (ctx, opts) => (await import('../payout/run.js')).runPayout(ctx, opts)));
-}
+  run: async (ctx, opts) => (await import('../payout/run.js')).runPayout(ctx, opts),
+});

@@ -1,27 +1,41 @@
-import type { Command } from 'commander';
-import { type App, collect } from './app.js';
+import { defineCommand } from './define.js';
 
 /** The selectors `payops query` and `payops refunds search` share (design.md §1.2). */
-export function addSelectorOptions(cmd: Command, dateField: string): Command {
-  return cmd
-    .option('--order-no <no>', 'order number; repeat it or separate with commas', collect)
-    .option('--transaction-id <id>', 'transaction id; repeat it or separate with commas', collect)
-    .option('--file <csv>', 'CSV file with a column order_no or transaction_id')
-    .option(
-      '--from <date>',
-      `earliest ${dateField}: YYYY-MM-DD, "YYYY-MM-DD hh:mm:ss" or YYYYMMDDhhmmss (local time unless --utc)`,
-    )
-    .option('--to <date>', `latest ${dateField}, inclusive; a bare date means to the end of that day`)
-    .option('--utc', 'read --from/--to as UTC instead of local time');
+export function selectorOptions(dateField: string) {
+  return {
+    'order-no': {
+      type: 'string[]',
+      value: 'no',
+      description: 'order number; repeat it or separate with commas',
+    },
+    'transaction-id': {
+      type: 'string[]',
+      value: 'id',
+      description: 'transaction id; repeat it or separate with commas',
+    },
+    file: { type: 'string', value: 'csv', description: 'CSV file with a column order_no or transaction_id' },
+    from: {
+      type: 'string',
+      value: 'date',
+      description: `earliest ${dateField}: YYYY-MM-DD, "YYYY-MM-DD hh:mm:ss" or YYYYMMDDhhmmss (local time unless --utc)`,
+    },
+    to: {
+      type: 'string',
+      value: 'date',
+      description: `latest ${dateField}, inclusive; a bare date means to the end of that day`,
+    },
+    utc: { type: 'boolean', description: 'read --from/--to as UTC instead of local time' },
+  } as const;
 }
 
-export function registerQuery(program: Command, app: App): void {
-  const cmd = program
-    .command('query')
-    .description('look up orders by order number, transaction id, CSV file or date range')
-    .addHelpText(
-      'after',
-      `
+export const registerQuery = defineCommand({
+  name: 'query',
+  description: 'look up orders by order number, transaction id, CSV file or date range',
+  options: {
+    ...selectorOptions('transaction date'),
+    'with-refunds': { type: 'boolean', description: 'also search the refunds of the orders shown' },
+  },
+  help: `
 One order on a terminal is shown as a card; several as a table. --output json|csv (or --out FILE)
 gives every field the gateway returned. Orders asked for but not returned are listed as not found
 and the exit code is 1. A date range without a list returns the gateway's 100 newest orders in it.
@@ -30,8 +44,5 @@ Examples:
   payops query --order-no ORD-1001 --with-refunds
   payops query --file orders.csv --output csv --out statuses.csv
   payops query --from 2026-11-01 --to 2026-11-07 --output json | jq '.[] | select(.payment_status=="2000")'`,
-    );
-  addSelectorOptions(cmd, 'transaction date')
-    .option('--with-refunds', 'also search the refunds of the orders shown')
-    .action(app.action(async (ctx, opts) => (await import('../query/command.js')).runQuery(ctx, opts)));
-}
+  run: async (ctx, opts) => (await import('../query/command.js')).runQuery(ctx, opts),
+});
