@@ -76,7 +76,10 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
   const { layout, sink } = a.sink;
   const totals = newTotals();
   const progress = await startProgress(ctx, plan.rows, op);
-  const snapshot: InputSource = { path: join(journal.dir, SNAPSHOT_FILE), label: plan.source.label };
+  const snapshot: InputSource = {
+    path: join(journal.dir, journal.header.snapshot ?? SNAPSHOT_FILE),
+    label: plan.source.label,
+  };
   let result: Awaited<ReturnType<typeof runEngine>>;
   try {
     result = await whileInterruptible(

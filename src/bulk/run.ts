@@ -14,7 +14,7 @@ import { beginRun, lockInput, resumeRunJournal } from '../runs/lifecycle.js';
 import { newRunId, runDir } from '../runs/paths.js';
 import { findRunsByInput, type RunInfo, readRun } from '../runs/read.js';
 import type { RunHeader } from '../runs/records.js';
-import { SNAPSHOT_FILE, stageInput } from '../runs/snapshot.js';
+import { checkedSnapshot, SNAPSHOT_FILE, snapshotIntact, stageInput } from '../runs/snapshot.js';
 import { sha256File } from './csv-reader.js';
 import { execute, openSink } from './execute.js';
 import { type BulkFlags, inlineOrder } from './flags.js';
@@ -126,7 +126,7 @@ export async function resumeBulkRun(ctx: Context, header: RunHeader): Promise<nu
     return showRun(ctx, runId);
   }
   const snapshot: InputSource = {
-    path: join(runDir(state, runId), header.snapshot ?? SNAPSHOT_FILE),
+    path: await checkedSnapshot({ dir: runDir(state, runId), header }, sha256File),
     label: header.label ?? header.file ?? runId,
   };
   const cache = dryRun ? undefined : new RowCache();
@@ -165,6 +165,15 @@ async function proceed(ctx: Context, p: Proceed): Promise<number> {
   const sink = await openSink(ctx, op, plan.columns);
 
   if (p.resumeFrom) {
+    // Pass 2 reads the run's own copy of the input: it must be the file that run planned. The user
+    // gave that very file (same SHA-256), so a damaged copy is restored from it.
+    if (!(await snapshotIntact(p.resumeFrom, sha256File))) {
+      const input = await stageInput(state, p.resumeFrom.runId, plan.source, plan.sha256, sha256File);
+      await input.commit(p.resumeFrom.dir);
+      ctx.log.warn(
+        `payops: the input copy of run ${p.resumeFrom.runId} was damaged; restored from ${plan.source.label} (same SHA-256)`,
+      );
+    }
     const opened = await resumeRunJournal<BulkRecord, BulkRecordWritten>(
       state,
       p.resumeFrom.runId,

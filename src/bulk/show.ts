@@ -1,13 +1,13 @@
 // `payops runs show ID` for a bulk run: its results regenerated from the journal and the run's input
 // snapshot. Sends nothing: it replays what the journal says (replay.ts), with no gateway at all.
-import { join } from 'node:path';
 import { stateDir } from '../config/paths.js';
 import type { Context } from '../context.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
 import { runDir } from '../runs/paths.js';
 import { readRun } from '../runs/read.js';
-import { SNAPSHOT_FILE } from '../runs/snapshot.js';
+import { checkedSnapshot } from '../runs/snapshot.js';
 import { chunkRows } from './chunk.js';
+import { sha256File } from './csv-reader.js';
 import { openSink, resumeCommand } from './execute.js';
 import { type InputSource, inputRows } from './input.js';
 import { parseBulkRecord } from './records.js';
@@ -23,7 +23,7 @@ export async function showRun(ctx: Context, runId: string): Promise<number> {
   const { layout, sink } = await openSink(ctx, op, header.columns ?? []);
   const totals = newTotals();
   const snapshot: InputSource = {
-    path: join(runDir(state, runId), header.snapshot ?? SNAPSHOT_FILE),
+    path: await checkedSnapshot({ dir: runDir(state, runId), header }, sha256File),
     label: header.label ?? header.file ?? runId,
   };
   await replayRun({

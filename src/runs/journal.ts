@@ -38,7 +38,7 @@ export interface RunJournal<W extends JournalRecord = RawRecord> {
   close(): Promise<void>;
 }
 
-async function fsyncDir(dir: string): Promise<void> {
+export async function fsyncDir(dir: string): Promise<void> {
   // Makes a newly created file's directory entry durable; not every platform allows it.
   try {
     const fh = await open(dir, 'r');

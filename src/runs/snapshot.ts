@@ -1,10 +1,14 @@
 // The input's copy inside a run folder: pass 2, resumes and `runs show` read it, so editing the
 // original mid-run cannot change what is sent. The copy is made and checked against the plan's
-// SHA-256 before the run exists, so a file edited since it was checked leaves no run behind.
-import { copyFile, mkdir, rename, rm } from 'node:fs/promises';
+// SHA-256 before the run exists, so a file edited since it was checked leaves no run behind; it is
+// private (0600) and durable (fsync'd, with its folder) before anything is sent, and checked
+// against the same SHA-256 again before a resume or `runs show` reads it.
+import { chmod, copyFile, mkdir, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { InputError } from '../errors.js';
+import { ConfigError, InputError } from '../errors.js';
+import { fsyncDir } from './journal.js';
 import { runsDir } from './paths.js';
+import type { RunHeader } from './records.js';
 
 /** The snapshot's name inside the run folder. */
 export const SNAPSHOT_FILE = 'input.csv';
@@ -32,6 +36,13 @@ export async function stageInput(
   const discard = () => rm(staging, { force: true });
   try {
     await copyFile(source.path, staging);
+    await chmod(staging, 0o600);
+    const fh = await open(staging, 'r');
+    try {
+      await fh.datasync();
+    } finally {
+      await fh.close();
+    }
     if ((await hash(staging)) !== sha256) {
       throw new InputError(`${source.label} changed while payops was checking it; nothing was sent`, [], {
         hint: 'save and close the file (e.g. in Excel), then run again',
@@ -42,7 +53,43 @@ export async function stageInput(
     throw err;
   }
   return {
-    commit: (dir) => rename(staging, join(dir, SNAPSHOT_FILE)),
+    async commit(dir) {
+      await rename(staging, join(dir, SNAPSHOT_FILE));
+      await fsyncDir(dir);
+    },
     discard,
   };
+}
+
+/** Whether a run's input copy is still the file that run planned (same SHA-256 as its header says). */
+export async function snapshotIntact(
+  run: { dir: string; header: RunHeader },
+  hash: (path: string) => Promise<string>,
+): Promise<boolean> {
+  try {
+    return (await hash(join(run.dir, run.header.snapshot ?? SNAPSHOT_FILE))) === run.header.sha256;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The path of a run's input copy, checked against the SHA-256 its header recorded: a copy cut short
+ * (a crash before it reached the disk, a full disk) or changed would make a resume finish the run
+ * on other rows than were planned, and `runs show` report other rows. ConfigError (exit 4) when it
+ * does not match; nothing is sent. A resume given the original file restores the copy instead.
+ */
+export async function checkedSnapshot(
+  run: { dir: string; header: RunHeader },
+  hash: (path: string) => Promise<string>,
+): Promise<string> {
+  if (await snapshotIntact(run, hash)) return join(run.dir, run.header.snapshot ?? SNAPSHOT_FILE);
+  const { runId, op, label, file } = run.header;
+  const again = file
+    ? `payops ${op} --file ${label ?? file} --resume: given the original file, payops restores its copy`
+    : `check what run ${runId} did at the gateway (payops query, refunds search) before anything else`;
+  throw new ConfigError(
+    `the input copy of run ${runId} in ${run.dir} is not the file that run planned (its SHA-256 differs); nothing was sent`,
+    { hint: again },
+  );
 }

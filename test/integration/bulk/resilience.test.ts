@@ -1,3 +1,4 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -148,6 +149,44 @@ describe('SIGINT', () => {
     expect(byTx.size).toBe(500);
     expect([...byTx.values()].every((l) => l.length === 1)).toBe(true);
     expect(readResults(out).every((x) => x.outcome === 'succeeded')).toBe(true);
+  });
+});
+
+describe('a damaged input copy (issue 12, case 9)', () => {
+  it('is never read as the run: runs resume and runs show refuse (exit 4); --resume with the file restores it', async () => {
+    const { file } = await refundFile(150);
+    await suite.gw.faults({ mode: 'none', latency_ms: 100 });
+    const r = await payops(['refund', '--file', file, '--yes', '--output', 'csv', '--concurrency', '1'], {
+      env: suite.gw.env(suite.dir),
+      signal: { name: 'SIGINT', afterMs: 0, when: () => intentsWritten(suite.dir) >= 1 },
+    });
+    expect(r.code, r.stderr).toBe(130);
+    await suite.gw.faults({ mode: 'none' });
+    const runId = /runs resume (\S+)\)/.exec(r.stderr)![1]!;
+    const sent = refundsByTransaction(await suite.gw.ledger()).size;
+    expect(sent).toBeLessThan(150);
+
+    // The copy loses its last 50 rows, as an un-synced copy could in a crash.
+    const copy = join(suite.dir, 'state', 'runs', runId, 'input.csv');
+    const lines = readFileSync(copy, 'utf8').split('\n');
+    writeFileSync(copy, `${lines.slice(0, 101).join('\n')}\n`);
+
+    const byId = await payops(['runs', 'resume', runId, '--yes'], { env: suite.gw.env(suite.dir) });
+    expect(byId.code, byId.stderr).toBe(4);
+    expect(byId.stderr).toMatch(/input copy of run .* is not the file that run planned.*nothing was sent/s);
+    expect(byId.stderr).toMatch(/--resume: given the original file, payops restores its copy/);
+    const show = await payops(['runs', 'show', runId, '--output', 'csv'], { env: suite.gw.env(suite.dir) });
+    expect(show.code, show.stderr).toBe(4);
+    expect(refundsByTransaction(await suite.gw.ledger()).size).toBe(sent);
+
+    const resumed = await payops(['refund', '--file', file, '--yes', '--resume', '--output', 'csv'], {
+      env: suite.gw.env(suite.dir),
+    });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toMatch(/restored from/);
+    const byTx = refundsByTransaction(await suite.gw.ledger());
+    expect(byTx.size).toBe(150);
+    expect([...byTx.values()].every((l) => l.length === 1)).toBe(true);
   });
 });
 
