@@ -8,7 +8,7 @@ import { type Dispatch, runOrderedPool } from '../ordered-pool.js';
 import type { RunJournal } from '../runs/journal.js';
 import { ChunkProtocol, type Prepared, rowsToSend, type StopReason } from './protocol.js';
 import type { BulkRecordWritten } from './records.js';
-import { journaledOutcomes } from './replay.js';
+import { journaledOutcomes, withSkipped } from './replay.js';
 import { type ChunkAction, type ChunkState, chunkAction } from './run-state.js';
 import type { BulkRow, Chunk, RowOutcome } from './types.js';
 
@@ -27,9 +27,11 @@ export interface EngineOptions<R extends BulkRow> {
   signal?: AbortSignal;
   /** Every chunk's row outcomes, in input order. */
   emit: (chunk: Chunk<R>, outcomes: RowOutcome[]) => void | Promise<void>;
-  /** Reconciliation clock-skew tolerance (ms). */
+  /** Reconciliation clock-skew tolerance (ms), for runs made before preflight. */
   skewMs?: number;
   now?: () => Date;
+  /** What the gateway showed before the run (preflight): `skip` rows are not sent (--skip-done). */
+  preflight?: { before: Readonly<Record<string, readonly string[]>>; skip: ReadonlyMap<number, string> };
 }
 
 export interface EngineResult {
@@ -71,6 +73,11 @@ export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Prom
     if (stopped === undefined && opts.signal?.aborted) stopped = { reason: 'interrupted' };
     return stopped !== undefined;
   };
+  // Refund references this run already attributed to its rows, in earlier processes.
+  const claimed = new Set<string>();
+  for (const s of prior?.values() ?? []) {
+    for (const o of s.rows ?? []) if (o.fields.refund_reference_id) claimed.add(o.fields.refund_reference_id);
+  }
   const protocol = new ChunkProtocol({
     op: opts.op,
     client: opts.client,
@@ -78,11 +85,14 @@ export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Prom
     onStop: stop,
     skewMs: opts.skewMs,
     now: opts.now,
+    before: opts.preflight?.before,
+    claimed,
   });
+  const skip = opts.preflight?.skip ?? new Map<number, string>();
 
   async function* planned(): AsyncGenerator<Planned<R>> {
     for await (const chunk of opts.chunks) {
-      const state = prior?.get(chunk.index);
+      const state = withSkipped(chunk, prior?.get(chunk.index), skip);
       yield { chunk, state, action: chunkAction(state) };
     }
   }

@@ -16,7 +16,7 @@ import { chunkRows } from './chunk.js';
 import { runEngine } from './engine.js';
 import { type InputSource, inputRows } from './input.js';
 import type { BulkPlan } from './plan.js';
-import type { BulkRecordWritten } from './records.js';
+import type { BulkRecordWritten, PreflightRecord } from './records.js';
 import { shellQuote, summaryLines } from './report.js';
 import { addToRunTotals, exitCodeFor, newTotals, resultCells, resultLayout, totalsJson } from './results.js';
 import type { RowCache } from './row-cache.js';
@@ -65,6 +65,8 @@ export interface ExecuteArgs {
   config: ResolvedConfig;
   /** What earlier processes of this run recorded (a resumed run). */
   prior: FoldedRun | undefined;
+  /** What the gateway showed before the run (absent in runs made before payops asked). */
+  preflight?: PreflightRecord | undefined;
   /** Pass 1's rows, when they all fit: pass 2 then reads nothing. */
   cache?: RowCache | undefined;
   sink: OpenedSink;
@@ -92,6 +94,14 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
           client: a.client,
           journal,
           ...(a.prior ? { prior: a.prior.chunks } : {}),
+          ...(a.preflight
+            ? {
+                preflight: {
+                  before: a.preflight.before,
+                  skip: new Map(a.preflight.skip ? a.preflight.done : []),
+                },
+              }
+            : {}),
           concurrency: ctx.globals.concurrency ?? a.config.concurrency,
           signal,
           emit: async (chunk, outcomes) => {

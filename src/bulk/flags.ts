@@ -15,6 +15,7 @@ export interface BulkFlags {
   reviewFlag?: string;
   resume?: boolean;
   force?: boolean;
+  skipDone?: boolean;
   maxOrders?: number;
   maxAmount?: string[];
 }

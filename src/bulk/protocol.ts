@@ -12,7 +12,7 @@ import type { RunJournal } from '../runs/journal.js';
 import { matchResults, sameOutcome, wireElement } from './chunk.js';
 import { OPERATIONS } from './operations.js';
 import { toOutcomeTable } from './outcome-table.js';
-import { type ReconcileItem, reconcile } from './reconcile.js';
+import { type ReconcileItem, type ReconcileOptions, reconcile } from './reconcile.js';
 import type { BulkRecordWritten, IntentRecord } from './records.js';
 import { journaledOutcomes, mergeOutcomes, NOT_SENT_DETAIL, notSent, pending } from './replay.js';
 import type { ChunkState } from './run-state.js';
@@ -33,9 +33,13 @@ export interface ProtocolOptions {
   journal: RunJournal<BulkRecordWritten>;
   /** The run must stop dispatching: why, and the error behind it (auth, journal, unreachable). */
   onStop: (reason: StopReason, error: Error) => void;
-  /** Reconciliation clock-skew tolerance (ms). */
+  /** Reconciliation clock-skew tolerance (ms), for runs made before preflight. */
   skewMs?: number | undefined;
   now?: (() => Date) | undefined;
+  /** The refund references each transaction had before the run (preflight): reconcile by identity. */
+  before?: Readonly<Record<string, readonly string[]>> | undefined;
+  /** Refund references this run has already attributed to a row (from its journal). */
+  claimed?: Set<string> | undefined;
 }
 
 /** Rows of a chunk still to send: those without a settled, unknown or pending outcome. */
@@ -69,8 +73,10 @@ export class ChunkProtocol {
   /** Read-only reconciliation passes made by this process. */
   reconciled = 0;
   private readonly now: () => Date;
+  private readonly claimed: Set<string>;
 
   constructor(private readonly o: ProtocolOptions) {
+    this.claimed = o.claimed ?? new Set();
     this.now = o.now ?? (() => new Date());
   }
 
@@ -187,9 +193,10 @@ export class ChunkProtocol {
 
   private reconcile(items: ReconcileItem[]): Promise<RowOutcome[]> {
     this.reconciled++;
-    const opts = this.o.skewMs === undefined ? {} : { skewMs: this.o.skewMs };
-    // Rows of one run never share transaction, amount and reason (validation refuses duplicates), so a
-    // refund record can match at most one row of the run: no run-wide bookkeeping is needed.
+    // A refund found is attributed to one row of the run at most, across chunks and resumes.
+    const opts: ReconcileOptions = { claimed: this.claimed };
+    if (this.o.skewMs !== undefined) opts.skewMs = this.o.skewMs;
+    if (this.o.before !== undefined) opts.before = this.o.before;
     return reconcile(this.o.op, this.o.client, items, opts);
   }
 

@@ -24,6 +24,11 @@ export interface ReconcileItem {
 export interface ReconcileOptions {
   /** refund_reference_ids already attributed elsewhere: never matched; matched ones are added. */
   claimed?: Set<string>;
+  /**
+   * The refund references each transaction had before the run (preflight). When known, a refund is
+   * this run's by being new — no clock is compared; else (runs made before preflight) by its date.
+   */
+  before?: Readonly<Record<string, readonly string[]>>;
   /** Tolerance for the gateway's clock being behind ours. Default 2 minutes. */
   skewMs?: number;
 }
@@ -99,9 +104,10 @@ async function reconcileRefunds(
   const earliest = Math.min(...items.map((it) => Date.parse(it.sentAt)));
   // Whole seconds: gateway times have no fraction.
   const since = Math.floor((earliest - skew) / 1000) * 1000;
+  const { before } = opts;
   const res = await client.send('refundSearch', {
     transaction_id: ids.join(','),
-    start_date: formatGatewayTime(since),
+    ...(before ? {} : { start_date: formatGatewayTime(since) }),
   });
   assertAccepted(res.data, client);
   const records = Array.isArray(res.data.refund_orders) ? res.data.refund_orders : [];
@@ -116,14 +122,18 @@ async function reconcileRefunds(
         String(r.refund_status ?? '1') !== '0' &&
         sameMoney(r.refund_amount, el.refund_amount, el.currency) &&
         (r.refund_reason ?? '') === (el.refund_reason ?? '') &&
-        (parseGatewayTime(r.refund_date)?.getTime() ?? Number.NaN) >= notBefore &&
+        (before
+          ? !(before[r.transaction_id ?? ''] ?? []).includes(r.refund_reference_id ?? '')
+          : (parseGatewayTime(r.refund_date)?.getTime() ?? Number.NaN) >= notBefore) &&
         !(r.refund_reference_id && opts.claimed?.has(r.refund_reference_id)),
     );
     if (idx < 0) {
       return {
         line: it.line,
         outcome: 'failed',
-        detail: `not refunded: the gateway has no refund of ${el.refund_amount} ${el.currency} for this order since the request was sent (checked by refund search)`,
+        detail: before
+          ? `not refunded: the gateway has no new refund of ${el.refund_amount} ${el.currency} for this order (checked by refund search)`
+          : `not refunded: the gateway has no refund of ${el.refund_amount} ${el.currency} for this order since the request was sent (checked by refund search)`,
         fields: {},
         absent: true,
       };

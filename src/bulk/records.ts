@@ -60,11 +60,31 @@ export interface NotSentRecord {
   message: string;
 }
 
+/**
+ * What the gateway showed before the run (preflight.ts), written before any intent: the refund
+ * references the file's transactions already had, the rows it already showed done, and whether the
+ * run skips those (--skip-done) or sends them anyway (--force).
+ */
+export interface PreflightRecord {
+  type: 'preflight';
+  at?: string;
+  before: Record<string, string[]>;
+  done: Array<[line: number, where: string]>;
+  skip: boolean;
+}
+
 /** Every record of a bulk run's journal after its header, as read. */
-export type BulkRecord = IntentRecord | OutcomeRecord | UnknownRecord | NotSentRecord | CommonRecord;
+export type BulkRecord =
+  | IntentRecord
+  | OutcomeRecord
+  | UnknownRecord
+  | NotSentRecord
+  | PreflightRecord
+  | CommonRecord;
 
 /** What the bulk engine and command write. */
 export type BulkRecordWritten =
+  | PreflightRecord
   | IntentRecord
   | OutcomeRecordWritten
   | UnknownRecord
@@ -86,6 +106,29 @@ function elements(raw: RawRecord): WireElement[] | undefined {
     throw new RecordShapeError('intent record with unreadable elements');
   }
   return v as WireElement[];
+}
+
+function before(v: unknown): Record<string, string[]> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    throw new RecordShapeError('preflight record without before');
+  const out: Record<string, string[]> = {};
+  for (const [tx, refs] of Object.entries(v)) {
+    if (!Array.isArray(refs) || !refs.every((r) => typeof r === 'string')) {
+      throw new RecordShapeError('preflight record with unreadable references');
+    }
+    out[tx] = refs as string[];
+  }
+  return out;
+}
+
+function doneRows(v: unknown): Array<[number, string]> {
+  if (
+    !Array.isArray(v) ||
+    !v.every((d) => Array.isArray(d) && typeof d[0] === 'number' && typeof d[1] === 'string')
+  ) {
+    throw new RecordShapeError('preflight record without done rows');
+  }
+  return v as Array<[number, string]>;
 }
 
 function at(raw: RawRecord): { at?: string } {
@@ -125,6 +168,14 @@ export function parseBulkRecord(raw: RawRecord): BulkRecord | undefined {
         ...at(raw),
         chunk: num(raw, 'chunk'),
         message: optStr(raw, 'message') ?? '',
+      };
+    case 'preflight':
+      return {
+        type: 'preflight',
+        ...at(raw),
+        before: before(raw.before),
+        done: doneRows(raw.done),
+        skip: raw.skip === true,
       };
     default:
       return parseCommonRecord(raw);

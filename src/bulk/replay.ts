@@ -42,13 +42,48 @@ export function journaledOutcomes<R extends BulkRow>(
   return mergeOutcomes(chunk, state, open.map(pending), (line) => notSent(line));
 }
 
+/**
+ * A chunk's state with the rows the run skips (already done before it) settled as `already_done`:
+ * they are never sent, whatever an earlier process recorded for the rest of the chunk.
+ */
+export function withSkipped<R extends BulkRow>(
+  chunk: Chunk<R>,
+  state: ChunkState | undefined,
+  skip: ReadonlyMap<number, string>,
+): ChunkState | undefined {
+  if (skip.size === 0 || !chunk.rows.some((r) => skip.has(r.line))) return state;
+  const known = new Map((state?.rows ?? []).map((o) => [o.line, o]));
+  const rows: RowOutcome[] = [];
+  for (const r of chunk.rows) {
+    const where = skip.get(r.line);
+    if (where !== undefined) {
+      rows.push({
+        line: r.line,
+        outcome: 'already_done',
+        detail: `already done before this run: ${where}`,
+        fields: {},
+      });
+    } else {
+      const o = known.get(r.line);
+      // A row no process has sent yet (an open intent's rows are settled by reconciliation).
+      if (o !== undefined) rows.push(o);
+      else if (!state?.open)
+        rows.push({ line: r.line, outcome: 'not_sent', detail: 'not sent yet', fields: {} });
+    }
+  }
+  return { ...(state ?? { open: false, notSent: false, lostAnswer: false }), rows };
+}
+
 /** Every chunk's outcomes as the journal has them, in input order. Sends nothing. */
 export async function replayRun<R extends BulkRow>(opts: {
   chunks: AsyncIterable<Chunk<R>>;
   prior: Map<number, ChunkState>;
+  /** Rows the run skipped as already done (its preflight record, with --skip-done). */
+  skip?: ReadonlyMap<number, string>;
   emit: (chunk: Chunk<R>, outcomes: RowOutcome[]) => void | Promise<void>;
 }): Promise<void> {
+  const skip = opts.skip ?? new Map<number, string>();
   for await (const chunk of opts.chunks) {
-    await opts.emit(chunk, journaledOutcomes(chunk, opts.prior.get(chunk.index)));
+    await opts.emit(chunk, journaledOutcomes(chunk, withSkipped(chunk, opts.prior.get(chunk.index), skip)));
   }
 }

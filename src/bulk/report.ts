@@ -22,6 +22,8 @@ export interface PlanView {
   resume?: { settledRows: number; pendingChunks: number; createdAt: string };
   /** A note about earlier runs of the same input (dry-run, --force). */
   note?: string;
+  /** What the gateway showed before the run; absent when it could not be asked (a dry run without a key). */
+  preflight?: { done: number; skip: boolean; force: boolean };
 }
 
 const n = formatCount;
@@ -48,6 +50,20 @@ export function planLines(v: PlanView): string[] {
   } else if (!v.dryRun) {
     lines.push(`  run id: ${v.runId}`);
   }
+  if (v.preflight) {
+    const { done, skip, force } = v.preflight;
+    const rows = `${n(done)} row${done === 1 ? '' : 's'}`;
+    const already = `already ${spec.words.done} at the gateway`;
+    lines.push(
+      done === 0
+        ? `  checked at the gateway: no row is ${spec.words.done} yet`
+        : skip
+          ? `  checked at the gateway: ${rows} ${already}: skipped (--skip-done)`
+          : force
+            ? `  checked at the gateway: ${rows} ${already}: sent again (--force)`
+            : `  checked at the gateway: ${rows} ${already}: a run refuses them unless --skip-done or --force`,
+    );
+  }
   if (v.note) lines.push(`  note: ${v.note}`);
   return lines;
 }
@@ -63,6 +79,7 @@ export function confirmQuestion(v: PlanView): string {
 
 const LABEL: Record<Outcome, string> = {
   succeeded: 'succeeded',
+  already_done: 'already done',
   failed: 'failed',
   unknown: 'unknown',
   not_sent: 'not sent',
@@ -83,14 +100,17 @@ export interface SummaryView {
 
 export function summaryLines(v: SummaryView): string[] {
   const { counts, money } = v.totals;
-  const total = counts.succeeded + counts.failed + counts.unknown + counts.not_sent;
+  const total = counts.succeeded + counts.already_done + counts.failed + counts.unknown + counts.not_sent;
   const lines = [`${v.op} run ${v.runId}: ${plural(total, 'row')}`];
   const outcomes = renderOutcomes(
-    (['succeeded', 'failed', 'unknown', 'not_sent'] as const).map((o) => ({
-      outcome: LABEL[o],
-      count: counts[o],
-      totals: money[o],
-    })),
+    (['succeeded', 'already_done', 'failed', 'unknown', 'not_sent'] as const)
+      // "already done" only when the run skipped rows: other runs' summaries read as they did.
+      .filter((o) => o !== 'already_done' || counts[o] > 0)
+      .map((o) => ({
+        outcome: LABEL[o],
+        count: counts[o],
+        totals: money[o],
+      })),
   );
   lines.push(
     ...outcomes

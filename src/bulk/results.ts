@@ -6,7 +6,7 @@ import { addToTotals } from '../money/amount.js';
 import { OPERATIONS } from './operations.js';
 import type { InputRow, Outcome, RowOutcome, RunTotals } from './types.js';
 
-export const OUTCOMES: readonly Outcome[] = ['succeeded', 'failed', 'unknown', 'not_sent'];
+export const OUTCOMES: readonly Outcome[] = ['succeeded', 'already_done', 'failed', 'unknown', 'not_sent'];
 
 export interface ResultLayout {
   /** Every output column in order. */
@@ -63,8 +63,14 @@ export function resultCells(layout: ResultLayout, cells: readonly string[], o: R
 
 export function newTotals(): RunTotals {
   return {
-    counts: { succeeded: 0, failed: 0, unknown: 0, not_sent: 0 },
-    money: { succeeded: new Map(), failed: new Map(), unknown: new Map(), not_sent: new Map() },
+    counts: { succeeded: 0, already_done: 0, failed: 0, unknown: 0, not_sent: 0 },
+    money: {
+      succeeded: new Map(),
+      already_done: new Map(),
+      failed: new Map(),
+      unknown: new Map(),
+      not_sent: new Map(),
+    },
   };
 }
 

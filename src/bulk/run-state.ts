@@ -1,7 +1,7 @@
 // What a journal says about each chunk of a bulk run, folded from its records in order. Decides
 // what a resumed run does with a chunk: skip it (done), reconcile it (its bytes may have left), or
 // send the rows of it that certainly never took effect.
-import type { BulkRecord, IntentRecord } from './records.js';
+import type { BulkRecord, IntentRecord, PreflightRecord } from './records.js';
 import type { RowOutcome } from './types.js';
 
 export interface ChunkState {
@@ -30,6 +30,8 @@ export function chunkAction(state: ChunkState | undefined): ChunkAction {
 
 export interface FoldedRun {
   chunks: Map<number, ChunkState>;
+  /** What the gateway showed before the run; absent in runs made before payops asked. */
+  preflight?: PreflightRecord;
 }
 
 export function foldRecords(records: Iterable<BulkRecord>): FoldedRun {
@@ -42,8 +44,12 @@ export function foldRecords(records: Iterable<BulkRecord>): FoldedRun {
     }
     return s;
   };
+  let preflight: PreflightRecord | undefined;
   for (const rec of records) {
     switch (rec.type) {
+      case 'preflight':
+        preflight = rec;
+        break;
       case 'intent': {
         const s = get(rec.chunk);
         s.intent = rec;
@@ -69,5 +75,5 @@ export function foldRecords(records: Iterable<BulkRecord>): FoldedRun {
         break;
     }
   }
-  return { chunks };
+  return preflight ? { chunks, preflight } : { chunks };
 }

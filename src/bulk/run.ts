@@ -6,7 +6,8 @@ import { join, resolve } from 'node:path';
 import { stateDir } from '../config/paths.js';
 import { assertMayMoveMoney, type ResolvedConfig } from '../config/resolve.js';
 import type { Context } from '../context.js';
-import { ExitCode, UsageError } from '../errors.js';
+import { ConfigError, ExitCode, InputError, UsageError } from '../errors.js';
+import type { GatewayClient } from '../gateway/client.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
 import { decideRun } from '../runs/decide.js';
 import { gatewayIdentity } from '../runs/identity.js';
@@ -18,9 +19,11 @@ import { checkedSnapshot, SNAPSHOT_FILE, snapshotIntact, stageInput } from '../r
 import { sha256File } from './csv-reader.js';
 import { execute, openSink } from './execute.js';
 import { type BulkFlags, inlineOrder } from './flags.js';
-import { type InputSource, inlineSource } from './input.js';
+import { type InputSource, inlineSource, inputRows } from './input.js';
+import { OPERATIONS } from './operations.js';
 import { type BulkPlan, parseMaxAmount, planBulk } from './plan.js';
-import { type BulkRecord, type BulkRecordWritten, parseBulkRecord } from './records.js';
+import { preflight } from './preflight.js';
+import { type BulkRecord, type BulkRecordWritten, type PreflightRecord, parseBulkRecord } from './records.js';
 import { confirmQuestion, type PlanView, planLines } from './report.js';
 import { RowCache } from './row-cache.js';
 import { chunkAction, type FoldedRun, foldRecords } from './run-state.js';
@@ -33,6 +36,11 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
   const inline = inlineOrder(op, flags);
   if (flags.resume && flags.force) {
     throw new UsageError('--resume continues the earlier run and --force starts a new one: give one of them');
+  }
+  if (flags.skipDone && flags.force) {
+    throw new UsageError(
+      '--skip-done leaves out the rows the gateway already shows done and --force sends them: give one of them',
+    );
   }
   const maxAmounts = (flags.maxAmount ?? []).map(parseMaxAmount);
   const config = await ctx.config();
@@ -80,7 +88,8 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
       return showRun(ctx, decision.run.runId);
     case 'resume':
       return proceed(ctx, { op, plan, config, state, cache, dryRun, resumeFrom: decision.run });
-    case 'new':
+    case 'new': {
+      const checked = await checkAtGateway(ctx, plan, cache, flags, dryRun, config);
       return proceed(ctx, {
         op,
         plan,
@@ -88,9 +97,10 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
         state,
         cache,
         dryRun,
-        start: { identity, inline: Boolean(inline) },
+        start: { identity, inline: Boolean(inline), ...(checked ? { preflight: checked } : {}) },
         ...(decision.note ? { note: decision.note } : {}),
       });
+    }
   }
 }
 
@@ -135,6 +145,54 @@ export async function resumeBulkRun(ctx: Context, header: RunHeader): Promise<nu
   return proceed(ctx, { op, plan, config, state, cache, dryRun, resumeFrom });
 }
 
+/**
+ * Preflight (preflight.ts): which rows the gateway already shows done. A run refuses such rows
+ * (exit 2, each listed with where it was found) unless --skip-done leaves them out or --force sends
+ * them anyway; a dry run only reports them. A dry run without a sign key cannot ask: it says so.
+ */
+async function checkAtGateway(
+  ctx: Context,
+  plan: BulkPlan,
+  cache: RowCache | undefined,
+  flags: BulkFlags,
+  dryRun: boolean,
+  config: ResolvedConfig,
+): Promise<PreflightRecord | undefined> {
+  let client: GatewayClient;
+  try {
+    client = await ctx.client();
+  } catch (err) {
+    if (dryRun && err instanceof ConfigError) {
+      ctx.log.info(`  not checked at the gateway: ${err.message}`);
+      return undefined;
+    }
+    throw err;
+  }
+  const rows = cache?.complete ? cache.rows() : inputRows(plan.op, plan.source);
+  const found = await preflight(plan.op, client, rows, ctx.globals.concurrency ?? config.concurrency);
+  const record: PreflightRecord = {
+    type: 'preflight',
+    before: found.before,
+    done: found.done.map((d) => [d.line, d.where]),
+    skip: Boolean(flags.skipDone),
+  };
+  if (found.done.length > 0 && !dryRun && !flags.skipDone && !flags.force) {
+    const spec = OPERATIONS[plan.op];
+    throw new InputError(
+      `${plan.source.label}: ${found.done.length} of ${plan.rows} rows ${found.done.length === 1 ? 'is' : 'are'} already ${spec.words.done} at the gateway; nothing was sent`,
+      found.done.map((d) => ({
+        file: plan.source.label,
+        line: d.line,
+        message: `already ${spec.words.done}: ${d.where}`,
+      })),
+      {
+        hint: `--skip-done sends only the other rows (these are reported already_done); --force sends these too`,
+      },
+    );
+  }
+  return record;
+}
+
 interface Proceed {
   op: BatchOperation;
   plan: BulkPlan;
@@ -144,8 +202,8 @@ interface Proceed {
   dryRun: boolean;
   /** Continue this run… */
   resumeFrom?: RunInfo;
-  /** …or start a new one at this gateway. */
-  start?: { identity: string; inline: boolean };
+  /** …or start a new one at this gateway, with what the gateway showed before it. */
+  start?: { identity: string; inline: boolean; preflight?: PreflightRecord };
   note?: string;
 }
 
@@ -156,6 +214,14 @@ async function proceed(ctx: Context, p: Proceed): Promise<number> {
   if (p.resumeFrom) prior = foldRecords((await readRun(state, p.resumeFrom.runId, parseBulkRecord)).records);
   const runId = p.resumeFrom?.runId ?? newRunId();
   const view = planView(ctx, config, plan, runId, p.dryRun, prior, p.resumeFrom, p.note);
+  const checked = p.start?.preflight ?? prior?.preflight;
+  if (checked) {
+    view.preflight = {
+      done: checked.done.length,
+      skip: checked.skip,
+      force: !checked.skip && checked.done.length > 0,
+    };
+  }
   for (const line of planLines(view)) ctx.log.info(line);
   if (p.dryRun) return ExitCode.ok;
 
@@ -180,13 +246,15 @@ async function proceed(ctx: Context, p: Proceed): Promise<number> {
       parseBulkRecord,
       { pid: process.pid },
     );
+    const resumed = foldRecords(opened.records);
     return execute(ctx, {
       op,
       plan,
       journal: opened.journal,
       client,
       config,
-      prior: foldRecords(opened.records),
+      prior: resumed,
+      preflight: resumed.preflight,
       cache: p.cache,
       sink,
     });
@@ -217,7 +285,19 @@ async function proceed(ctx: Context, p: Proceed): Promise<number> {
     { runId, input },
   );
   ctx.log.verbose(`journal: ${journal.path}`);
-  return execute(ctx, { op, plan, journal, client, config, prior: undefined, cache: p.cache, sink });
+  // What the gateway had before the run is durable before any intent: reconciliation needs it.
+  if (start.preflight) await journal.append(start.preflight);
+  return execute(ctx, {
+    op,
+    plan,
+    journal,
+    client,
+    config,
+    prior: undefined,
+    preflight: start.preflight,
+    cache: p.cache,
+    sink,
+  });
 }
 
 function planView(

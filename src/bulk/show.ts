@@ -22,13 +22,15 @@ export async function showRun(ctx: Context, runId: string): Promise<number> {
   const op = header.op as BatchOperation;
   const { layout, sink } = await openSink(ctx, op, header.columns ?? []);
   const totals = newTotals();
+  const folded = foldRecords(records);
   const snapshot: InputSource = {
     path: await checkedSnapshot({ dir: runDir(state, runId), header }, sha256File),
     label: header.label ?? header.file ?? runId,
   };
   await replayRun({
     chunks: chunkRows(inputRows(op, snapshot), header.chunkSize || 50),
-    prior: foldRecords(records).chunks,
+    prior: folded.chunks,
+    skip: new Map(folded.preflight?.skip ? folded.preflight.done : []),
     emit: async (chunk, outcomes) => {
       for (let i = 0; i < chunk.rows.length; i++) {
         const row = chunk.rows[i]!;

@@ -2,8 +2,11 @@
 // nothing here formats or prints.
 import type { BatchOperation } from '../gateway/endpoints.js';
 
-/** What happened to one input row. `not_sent`: payops never sent it (run interrupted or stopped). */
-export type Outcome = 'succeeded' | 'failed' | 'unknown' | 'not_sent';
+/**
+ * What happened to one input row. `already_done`: the gateway showed it done before the run, and
+ * the run skipped it (--skip-done); `not_sent`: payops never sent it (run interrupted or stopped).
+ */
+export type Outcome = 'succeeded' | 'already_done' | 'failed' | 'unknown' | 'not_sent';
 
 /** One validated input row, as much as the engine needs (validate.ts's ValidRow satisfies it). */
 export interface BulkRow {
@@ -63,6 +66,7 @@ export type OutcomeCounts = {
   failed: number;
   unknown: number;
   not_sent: number;
+  already_done: number;
 };
 
 /** Counts and money per outcome; money is what the operation moves (refund_amount for refunds). */

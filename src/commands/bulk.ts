@@ -35,7 +35,15 @@ export function registerBulk(program: Command, app: App): void {
           type: 'boolean',
           description: 'continue the unfinished run of this file (nothing is sent twice)',
         },
-        force: { type: 'boolean', description: 'run a file again that an earlier run already processed' },
+        force: {
+          type: 'boolean',
+          description:
+            'send every row, even of a file an earlier run processed or rows the gateway shows done',
+        },
+        'skip-done': {
+          type: 'boolean',
+          description: 'leave out the rows the gateway already shows done (reported already_done)',
+        },
         'max-orders': {
           type: 'number',
           value: 'n',

@@ -4,6 +4,7 @@
 // exit code on `process`) is there for the next test to see, which is what checkNoLeftovers is for.
 import { Readable, Writable } from 'node:stream';
 import { main } from '../../src/cli.js';
+import type { ContextOverrides } from '../../src/context.js';
 import type { Io } from '../../src/io.js';
 import { cliEnv, tempDir } from './run-cli.js';
 
@@ -51,8 +52,12 @@ export interface MainResult {
 }
 
 /** `payops ...argv` in this process. */
-export async function runMain(argv: string[], io: FakeIo = fakeIo()): Promise<MainResult> {
-  const code = await main(argv, io);
+export async function runMain(
+  argv: string[],
+  io: FakeIo = fakeIo(),
+  overrides?: ContextOverrides,
+): Promise<MainResult> {
+  const code = await main(argv, io, overrides);
   return { code, stdout: io.stdout.text, stderr: io.stderr.text };
 }
 

@@ -7,7 +7,7 @@ import { type FakeIo, fakeIo, runMain } from '../../helpers/in-process.js';
 import { REPO_ROOT, tempDir } from '../../helpers/run-cli.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
 import { createOrders, ledger, type SandboxLedgerEntry, setFaults } from '../../helpers/sandbox-admin.js';
-import { expectCleanProcess, runIdIn, runIds, writeRefunds } from './support.js';
+import { expectCleanProcess, faultsOnceSending, runIdIn, runIds, writeRefunds } from './support.js';
 
 expectCleanProcess();
 
@@ -105,10 +105,13 @@ describe('a file with an unfinished run', () => {
     const orders = await createOrders(sandbox.url, 3);
     const ids = orders.map((o) => o.transaction_id);
     const file = writeRefunds(io().cwd, orders);
-    await setFaults(sandbox.url, { mode: 'drop_after_commit', rate: 1 });
     let first: Awaited<ReturnType<typeof runMain>>;
     try {
-      first = await runMain(['refund', '--file', file, '--yes', '--output', 'csv'], io());
+      first = await runMain(
+        ['refund', '--file', file, '--yes', '--output', 'csv'],
+        io(),
+        faultsOnceSending(sandbox.url, { mode: 'drop_after_commit', rate: 1 }),
+      );
     } finally {
       await setFaults(sandbox.url, { mode: 'none' });
     }

@@ -9,7 +9,7 @@ import { fakeIo, runMain } from '../../helpers/in-process.js';
 import { REPO_ROOT, tempDir } from '../../helpers/run-cli.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
 import { createOrders, ledger, setFaults } from '../../helpers/sandbox-admin.js';
-import { expectCleanProcess, runIds, writeRefunds } from './support.js';
+import { expectCleanProcess, faultsOnceSending, runIds, writeRefunds } from './support.js';
 
 expectCleanProcess();
 
@@ -148,11 +148,11 @@ describe('outcomes of a run', () => {
   it('answers lost and the gateway cannot be asked: exit 3, the run left to resume', async () => {
     const orders = await createOrders(sandbox.url, 2);
     const io = fakeIo({ env: sandbox.env });
-    await setFaults(sandbox.url, { mode: 'drop_after_commit', rate: 1 });
     try {
       const r = await runMain(
         ['refund', '--file', writeRefunds(io.cwd, orders), '--yes', '--output', 'csv'],
         io,
+        faultsOnceSending(sandbox.url, { mode: 'drop_after_commit', rate: 1 }),
       );
       expect(r.code, r.stderr).toBe(3);
       expect(r.stderr).toMatch(/resume with: payops refund --file refunds\.csv --resume --yes/);

@@ -3,8 +3,10 @@
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect } from 'vitest';
+import type { ContextOverrides } from '../../../src/context.js';
+import { clientFromConfig } from '../../../src/factory.js';
 import { processState } from '../../helpers/in-process.js';
-import type { SandboxOrder } from '../../helpers/sandbox-admin.js';
+import { type SandboxOrder, setFaults } from '../../helpers/sandbox-admin.js';
 
 /** After every test of the file: no SIGINT/SIGTERM listener, exit code or server left behind. */
 export function expectCleanProcess(): void {
@@ -43,4 +45,28 @@ export function runIdIn(stderr: string): string {
   const m = /run (?:id: )?(\d{8}-\d{6}-[0-9a-f]{4})/.exec(stderr);
   if (!m) throw new Error(`no run id in:\n${stderr}`);
   return m[1]!;
+}
+
+/**
+ * The real client, with the sandbox's faults switched on once the run starts sending (its first
+ * batch): the look-ups made before a run (preflight) still get their answers, as they would from a
+ * gateway that goes bad mid-run.
+ */
+export function faultsOnceSending(url: string, faults: Record<string, unknown>): ContextOverrides {
+  return {
+    clientFactory: async (ctx, config) => {
+      const real = await clientFromConfig(ctx, config);
+      let armed = false;
+      return {
+        ...real,
+        sendBatch: async (op, elements, opts) => {
+          if (!armed) {
+            armed = true;
+            await setFaults(url, faults);
+          }
+          return real.sendBatch(op, elements, opts);
+        },
+      };
+    },
+  };
 }

@@ -1,0 +1,152 @@
+// Ask the gateway before sending (issue 12): which rows of the file does the gateway already show
+// done? Refunds: every transaction of the file is looked up with refund search, and a row is done
+// when the gateway has a refund of that transaction with the row's amount and reason (each refund
+// vouches for one row). Capture, cancel, review: the order is already in the state the row asks for.
+// What the gateway had before the run — every refund reference of the file's transactions — is
+// kept in the journal: reconciliation then knows a refund as this run's by it being new, not by
+// comparing clocks. Read-only requests only; they may be retried freely.
+
+import { elementMatches } from '../gateway/batch-rules.js';
+import type { GatewayClient } from '../gateway/client.js';
+import { assertAccepted } from '../gateway/client.js';
+import { ENDPOINTS } from '../gateway/endpoints.js';
+import { PAYMENT_STATUS_LABELS } from '../gateway/status.js';
+import type { OrderRecord, RefundRecord } from '../gateway/types.js';
+import { parseAmount } from '../money/amount.js';
+import { runOrderedPool } from '../ordered-pool.js';
+import { wireElement } from './chunk.js';
+import { OPERATIONS } from './operations.js';
+import type { BatchOperation, BulkRow } from './types.js';
+
+/** A row the gateway already shows done, and where that was seen. */
+export interface DoneRow {
+  line: number;
+  /** `refund 1000123-01 of 2026-11-23 10:15:02`, `the order is already 3000 captured`. */
+  where: string;
+}
+
+export interface PreflightResult {
+  /** Refund runs: transaction_id → the refund reference ids the gateway had before the run. */
+  before: Record<string, string[]>;
+  done: DoneRow[];
+  /** Read-only requests made. */
+  requests: number;
+}
+
+function gatewayDate(d: unknown): string {
+  const s = String(d ?? '');
+  return /^\d{14}$/.test(s)
+    ? `${s.slice(0, 4)}-${s.slice(4, 6)}-${s.slice(6, 8)} ${s.slice(8, 10)}:${s.slice(10, 12)}:${s.slice(12)}`
+    : s;
+}
+
+function sameMoney(a: unknown, b: string | undefined, currency: string): boolean {
+  if (typeof a !== 'string' || b === undefined) return false;
+  if (a === b) return true;
+  const pa = parseAmount(a, currency);
+  const pb = parseAmount(b, currency);
+  return pa.ok && pb.ok && pa.minor === pb.minor;
+}
+
+/** What one look-up found: the refund records of a search, or the orders of a query. */
+interface Found {
+  refunds: RefundRecord[];
+  orders: OrderRecord[];
+}
+
+/** Rows in batches whose distinct transaction ids fit one look-up request. */
+async function* batches<R extends BulkRow>(
+  rows: AsyncIterable<R> | Iterable<R>,
+  limit: number,
+): AsyncGenerator<R[]> {
+  let batch: R[] = [];
+  let ids = new Set<string>();
+  for await (const row of rows) {
+    if (!ids.has(row.transaction_id) && ids.size === limit) {
+      yield batch;
+      batch = [];
+      ids = new Set();
+    }
+    ids.add(row.transaction_id);
+    batch.push(row);
+  }
+  if (batch.length > 0) yield batch;
+}
+
+export async function preflight<R extends BulkRow>(
+  op: BatchOperation,
+  client: GatewayClient,
+  rows: AsyncIterable<R> | Iterable<R>,
+  concurrency: number,
+): Promise<PreflightResult> {
+  const rule = OPERATIONS[op].reconcile;
+  const result: PreflightResult = { before: {}, done: [], requests: 0 };
+  // A refund vouches for at most one row: two rows of one file asking for the same refund are
+  // refused by validation, but an earlier refund must not make two different rows look done.
+  const vouched = new Set<string>();
+
+  await runOrderedPool<R[], undefined, Found>({
+    source: batches(rows, ENDPOINTS[rule.by].limit),
+    concurrency,
+    dispatch: (batch) => ({
+      job: async () => {
+        const ids = [...new Set(batch.map((r) => r.transaction_id))].join(',');
+        result.requests++;
+        if (rule.by === 'refundSearch') {
+          const res = await client.send('refundSearch', { transaction_id: ids });
+          assertAccepted(res.data, client);
+          return { refunds: Array.isArray(res.data.refund_orders) ? res.data.refund_orders : [], orders: [] };
+        }
+        const res = await client.send('query', { transaction_id: ids });
+        assertAccepted(res.data, client);
+        return { refunds: [], orders: Array.isArray(res.data.orders_list) ? res.data.orders_list : [] };
+      },
+    }),
+    emit: (batch, { refunds, orders }) => {
+      if (rule.by === 'refundSearch') {
+        for (const r of refunds) {
+          const tx = String(r.transaction_id ?? '');
+          const ref = String(r.refund_reference_id ?? '');
+          if (tx === '' || ref === '') continue;
+          const list = (result.before[tx] ??= []);
+          if (!list.includes(ref)) list.push(ref);
+        }
+        for (const row of batch) {
+          const el = wireElement(op, row);
+          const found = refunds.find(
+            (r) =>
+              r.transaction_id === row.transaction_id &&
+              String(r.refund_status ?? '1') !== '0' &&
+              !vouched.has(String(r.refund_reference_id ?? '')) &&
+              sameMoney(r.refund_amount, el.refund_amount, row.currency) &&
+              String(r.refund_reason ?? '') === (el.refund_reason ?? ''),
+          );
+          if (found === undefined) continue;
+          vouched.add(String(found.refund_reference_id ?? ''));
+          result.done.push({
+            line: row.line,
+            where: `refund ${String(found.refund_reference_id ?? '') || '(no reference id)'} of ${gatewayDate(found.refund_date)}`,
+          });
+        }
+        return;
+      }
+      if (rule.by !== 'query') return;
+      const byId = new Map(orders.map((o) => [String(o.transaction_id ?? ''), o]));
+      for (const row of batch) {
+        const order = byId.get(row.transaction_id);
+        if (!order || (row.order_no && order.order_no && order.order_no !== row.order_no)) continue;
+        const status = String(order.payment_status ?? '');
+        const el = wireElement(op, row);
+        const states = rule.done.find((d) => elementMatches(d.when, el))?.states ?? [];
+        if (!(states as readonly string[]).includes(status)) continue;
+        const label = PAYMENT_STATUS_LABELS[status];
+        result.done.push({
+          line: row.line,
+          where: `the order is already ${status}${label ? ` ${label}` : ''}`,
+        });
+      }
+    },
+  });
+  result.done.sort((a, b) => a.line - b.line);
+  return result;
+}

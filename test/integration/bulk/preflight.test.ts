@@ -1,0 +1,174 @@
+// Issue 12: never twice around a run. Before sending, payops asks the gateway which rows it already
+// shows done (preflight), so a re-saved file, another spelling or another machine cannot refund
+// again; and a lost answer is settled by what is new at the gateway, not by comparing clocks.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  payops,
+  REFUND_HEADER,
+  readResults,
+  refundRows,
+  refundsByTransaction,
+  useBulkSuite,
+  writeCsv,
+} from './support.js';
+
+const suite = useBulkSuite();
+
+/** Orders refunded once (1.00, "part") by a finished run of `file`; returns the file and ids. */
+async function refundedOnce(n: number) {
+  const orders = await suite.gw.createOrders(n);
+  const rows = refundRows(orders).map((r) => [...r.slice(0, 4), '1.00', 'part']);
+  const file = writeCsv(join(suite.dir, 'refunds.csv'), REFUND_HEADER, rows);
+  const first = await payops(['refund', '--file', file, '--yes', '--output', 'csv'], {
+    env: suite.gw.env(suite.dir),
+  });
+  expect(first.code, first.stderr).toBe(0);
+  expect((await suite.gw.ledger()).length).toBe(n);
+  return { file, rows, ids: orders.map((o) => o.transaction_id) };
+}
+
+describe('preflight: rows the gateway already shows done', () => {
+  it.each([
+    [
+      'saved again with Windows line ends and a BOM',
+      (text: string) => `\uFEFF${text.replace(/\n/g, '\r\n')}`,
+    ],
+    [
+      'columns reordered and an extra column added',
+      (text: string) => {
+        const [head, ...lines] = text.trimEnd().split('\n');
+        const swap = (cells: string[]) => [cells[1], cells[0], ...cells.slice(2), 'note'];
+        return `${[swap(head!.split(',')).join(','), ...lines.map((l) => swap(l.split(',')).join(','))].join('\n')}\n`;
+      },
+    ],
+  ])(
+    'a re-saved file (%s) is refused, exit 2, each row named; --skip-done sends nothing, exit 0',
+    async (_, resave) => {
+      const { file } = await refundedOnce(3);
+      const copy = join(suite.dir, 'resaved.csv');
+      writeFileSync(copy, resave(readFileSync(file, 'utf8')));
+      const env = suite.gw.env(suite.dir);
+
+      const again = await payops(['refund', '--file', copy, '--yes'], { env });
+      expect(again.code, again.stderr).toBe(2);
+      expect(again.stderr).toMatch(/3 of 3 rows are already refunded at the gateway; nothing was sent/);
+      expect(again.stderr).toMatch(/resaved\.csv:2.*already refunded: refund \S+-01 of \d{4}-\d\d-\d\d/);
+      expect(again.stderr).toMatch(/--skip-done/);
+      expect((await suite.gw.ledger()).length).toBe(3);
+
+      const out = join(suite.dir, 'skipped.csv');
+      const skipped = await payops(['refund', '--file', copy, '--yes', '--skip-done', '--out', out], { env });
+      expect(skipped.code, skipped.stderr).toBe(0);
+      expect(skipped.stderr).toMatch(/3 rows already refunded at the gateway: skipped \(--skip-done\)/);
+      expect(skipped.stderr).toMatch(/already done\s+3/);
+      expect((await suite.gw.ledger()).length).toBe(3);
+      expect(readResults(out).map((r) => r.outcome)).toEqual([
+        'already_done',
+        'already_done',
+        'already_done',
+      ]);
+      // runs show tells the same from the journal.
+      const runId = /run id: (\S+)/.exec(skipped.stderr)![1]!;
+      const shown = await payops(['runs', 'show', runId, '--output', 'csv'], { env });
+      expect(shown.code, shown.stderr).toBe(0);
+      expect(shown.stdout.match(/already_done/g)).toHaveLength(3);
+    },
+  );
+
+  it('one order by flags in another spelling is refused as already refunded', async () => {
+    const [order] = await suite.gw.createOrders(1);
+    const env = suite.gw.env(suite.dir);
+    const by = (currency: string, refund: string) => [
+      'refund',
+      '--transaction-id',
+      order!.transaction_id,
+      '--order-no',
+      order!.order_no,
+      '--currency',
+      currency,
+      '--amount',
+      order!.amount,
+      '--refund-amount',
+      refund,
+      '--refund-reason',
+      'part',
+      '--yes',
+    ];
+    const first = await payops(by('USD', '1.00'), { env });
+    expect(first.code, first.stderr).toBe(0);
+    const again = await payops(by('usd', '1'), { env });
+    expect(again.code, again.stderr).toBe(2);
+    expect(again.stderr).toMatch(/already refunded/);
+    expect((await suite.gw.ledger()).length).toBe(1);
+  });
+
+  it('only the rows already done are refused; --force sends them too (on purpose)', async () => {
+    const { rows } = await refundedOnce(2);
+    const fresh = await suite.gw.createOrders(1);
+    const mixed = [...rows, ...refundRows(fresh).map((r) => [...r.slice(0, 4), '1.00', 'part'])];
+    const file = writeCsv(join(suite.dir, 'mixed.csv'), REFUND_HEADER, mixed);
+    const env = suite.gw.env(suite.dir);
+    const refused = await payops(['refund', '--file', file, '--yes'], { env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/2 of 3 rows are already refunded/);
+    expect(refused.stderr).not.toMatch(/mixed\.csv:4/);
+    const forced = await payops(['refund', '--file', file, '--yes', '--force'], { env });
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(forced.stderr).toMatch(/2 rows already refunded at the gateway: sent again \(--force\)/);
+    expect((await suite.gw.ledger()).length).toBe(5);
+  });
+
+  it('a dry run reports the rows already done and sends nothing', async () => {
+    const { file } = await refundedOnce(2);
+    const copy = join(suite.dir, 'copy.csv');
+    writeFileSync(copy, readFileSync(file, 'utf8').replace(/\n/g, '\r\n'));
+    const dry = await payops(['refund', '--file', copy, '--dry-run'], { env: suite.gw.env(suite.dir) });
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stderr).toMatch(
+      /2 rows already refunded at the gateway: a run refuses them unless --skip-done or --force/,
+    );
+    expect((await suite.gw.ledger()).length).toBe(2);
+  });
+
+  it('capture: orders already captured are found by query', async () => {
+    const orders = await suite.gw.createOrders(2, '3000');
+    const file = writeCsv(
+      join(suite.dir, 'capture.csv'),
+      ['transaction_id', 'order_no', 'currency', 'amount'],
+      orders.map((o) => [o.transaction_id, o.order_no, o.currency, o.amount]),
+    );
+    const r = await payops(['capture', '--file', file, '--yes'], { env: suite.gw.env(suite.dir) });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/already captured: the order is already 3000/);
+    expect((await suite.gw.ledger()).length).toBe(0);
+  });
+});
+
+describe('reconciliation by what is new at the gateway (issue 12, case 7)', () => {
+  it("a refund made elsewhere before the run is never taken for the run's own lost one", async () => {
+    const orders = await suite.gw.createOrders(1);
+    const rows = refundRows(orders).map((r) => [...r.slice(0, 4), '1.00', 'part']);
+    // "The portal": the same refund made from another machine, just before the run.
+    const portal = writeCsv(join(suite.dir, 'portal.csv'), REFUND_HEADER, rows);
+    const elsewhere = await payops(['refund', '--file', portal, '--yes'], {
+      env: suite.gw.env(join(suite.dir, 'other-machine')),
+    });
+    expect(elsewhere.code, elsewhere.stderr).toBe(0);
+
+    // Our run sends it on purpose (--force); its request is lost before the gateway commits it.
+    await suite.gw.faults({ mode: 'drop_before_commit', rate: 1, paths: ['/v1/refund'] });
+    const file = writeCsv(join(suite.dir, 'ours.csv'), REFUND_HEADER, rows);
+    const out = join(suite.dir, 'out.csv');
+    const ours = await payops(['refund', '--file', file, '--yes', '--force', '--out', out], {
+      env: suite.gw.env(suite.dir),
+    });
+    await suite.gw.faults({ mode: 'none' });
+    const [result] = readResults(out);
+    // Not "succeeded" on the strength of the portal's refund: the gateway has no new one.
+    expect(result!.outcome, ours.stderr).toBe('failed');
+    expect(result!.outcome_detail).toMatch(/no new refund/);
+    expect(refundsByTransaction(await suite.gw.ledger()).get(orders[0]!.transaction_id)).toHaveLength(1);
+  });
+});
