@@ -216,10 +216,11 @@ async function proceed(ctx: Context, p: Proceed): Promise<number> {
   const view = planView(ctx, config, plan, runId, p.dryRun, prior, p.resumeFrom, p.note);
   const checked = p.start?.preflight ?? prior?.preflight;
   if (checked) {
+    // A real run with done rows it does not skip was forced (it is refused otherwise).
     view.preflight = {
       done: checked.done.length,
       skip: checked.skip,
-      force: !checked.skip && checked.done.length > 0,
+      force: !p.dryRun && !checked.skip && checked.done.length > 0,
     };
   }
   for (const line of planLines(view)) ctx.log.info(line);
