@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { type AdminState, handleAdmin } from '../../../src/sandbox/admin.js';
 import { MAX_CLOCK_OFFSET_MS, SandboxClock } from '../../../src/sandbox/clock.js';
 import { createSandboxContext } from '../../../src/sandbox/context.js';
+import { Faults } from '../../../src/sandbox/faults.js';
+import { LateCommits } from '../../../src/sandbox/late-commits.js';
 import { Store } from '../../../src/sandbox/store.js';
 
 describe('the sandbox clock', () => {
@@ -35,5 +38,23 @@ describe('the sandbox clock', () => {
     const ctx = createSandboxContext(new Store(), new Map([['USD', 2]]), []);
     ctx.clock.set({ offset_ms: -3_600_000 });
     expect(Math.abs(ctx.now() - (Date.now() - 3_600_000))).toBeLessThan(50);
+  });
+
+  it('POST /_sandbox/clock answers loopback callers only, like the rest of the admin API', () => {
+    const ctx = createSandboxContext(new Store(), new Map([['USD', 2]]), []);
+    const state: AdminState = {
+      ctx,
+      faults: new Faults(1),
+      lateCommits: new LateCommits(),
+      initialIps: [],
+      startedAt: Date.now(),
+    };
+    const call = (ip: string) =>
+      handleAdmin(state, 'POST', '/_sandbox/clock', new URLSearchParams(), '{"offset_ms":60000}', ip);
+    const remote = call('10.0.0.9');
+    expect(remote.status).toBe(403);
+    expect(ctx.clock.offsetMs).toBe(0);
+    expect(call('::ffff:127.0.0.1').status).toBe(200);
+    expect(ctx.clock.offsetMs).toBe(60_000);
   });
 });
