@@ -1,6 +1,6 @@
 // The admin API under /_sandbox/ (design.md §1.5): loopback only, unsigned JSON. Health, orders
-// (create in any state, export as CSV), the ledger, fault injection, reset, and the registered
-// query IPs. Also the issuer pages that APM and checkout payments send the shopper to.
+// (create in any state, export as CSV), the ledger, fault injection, the clock offset, reset, and
+// the registered query IPs. Also the issuer pages that APM and checkout payments send the shopper to.
 
 import { completeOnIssuer, issuerPage } from './checkout.js';
 import {
@@ -13,6 +13,7 @@ import {
 } from './context.js';
 import type { Faults } from './faults.js';
 import { Rejection } from './fields.js';
+import type { LateCommits } from './late-commits.js';
 import { createOrders, ordersCsv, parseCreateOrders, summarise } from './seed.js';
 
 export interface StreamReply {
@@ -24,6 +25,7 @@ export interface StreamReply {
 export interface AdminState {
   readonly ctx: SandboxContext;
   readonly faults: Faults;
+  readonly lateCommits: LateCommits;
   readonly initialIps: readonly string[];
   readonly startedAt: number;
 }
@@ -72,7 +74,10 @@ export function handleAdmin(
           refunds: ctx.store.refunds.length,
           ledger: ctx.store.ledger.length,
           payouts: ctx.store.payouts.size,
+          // Process time, not the sandbox's clock: uptime is unaffected by POST /_sandbox/clock.
           uptime_ms: Date.now() - state.startedAt,
+          late_commits: state.lateCommits.pending,
+          clock_offset_ms: ctx.clock.offsetMs,
           // Of the whole process: for `payops sandbox` that is the sandbox alone (see docs/sandbox.md).
           process: { ...process.cpuUsage(), rss: process.memoryUsage.rss() },
         });
@@ -91,9 +96,15 @@ export function handleAdmin(
         return jsonReply(faults.config);
       case 'POST /_sandbox/faults':
         return jsonReply(faults.set(parseJson(body)));
+      case 'GET /_sandbox/clock':
+        return jsonReply(ctx.clock.state());
+      case 'POST /_sandbox/clock':
+        return jsonReply(ctx.clock.set(parseJson(body)));
       case 'POST /_sandbox/reset':
         ctx.store.reset();
         faults.clear();
+        state.lateCommits.cancelAll();
+        ctx.clock.reset();
         ctx.registeredIps = new Set(state.initialIps.map(normaliseIp));
         return jsonReply({ status: 'ok' });
       case 'GET /_sandbox/config':

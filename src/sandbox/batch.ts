@@ -28,7 +28,19 @@ function stateText(status: string): string {
   return `order is ${status} (${PAYMENT_STATUS_LABELS[status] ?? 'unknown'})`;
 }
 
-export function handleBatch(ctx: SandboxContext, op: BatchOperation, body: Element): Reply {
+/** The envelope of a batch that went through: `1` / `OK`, or what the status_zero fault says. */
+export interface BatchAnswer {
+  readonly returnStatus: string;
+  readonly returnMessage: string;
+}
+const OK_ANSWER: BatchAnswer = { returnStatus: '1', returnMessage: 'OK' };
+
+export function handleBatch(
+  ctx: SandboxContext,
+  op: BatchOperation,
+  body: Element,
+  answer: BatchAnswer = OK_ANSWER,
+): Reply {
   const endpoint = ENDPOINTS[op];
   const arrayName = endpoint.batchArray;
   const envelope = (status: string, message: string, results: Result[]): Reply =>
@@ -63,7 +75,7 @@ export function handleBatch(ctx: SandboxContext, op: BatchOperation, body: Eleme
     };
     const results = new Array<Result>(elements.length);
     for (let i = 0; i < elements.length; i++) results[i] = applyOne(batch, elements[i], i);
-    return envelope('1', 'OK', results);
+    return envelope(answer.returnStatus, answer.returnMessage, results);
   } catch (err) {
     if (err instanceof Rejection) return envelope('0', err.message, []);
     throw err;

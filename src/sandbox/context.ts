@@ -2,6 +2,7 @@
 // replies it builds. One instance per running sandbox; nothing here is module state.
 import { createSigner, type Signer } from '../gateway/signer.js';
 import { SANDBOX_AUTO_CAPTURE_ACCOUNT, SANDBOX_CREDENTIALS } from './accounts.js';
+import { SandboxClock } from './clock.js';
 import { type CurrencyDigits, codedMessage, Rejection, requiredString } from './fields.js';
 import type { Store } from './store.js';
 
@@ -19,6 +20,9 @@ export interface SandboxContext {
   registeredIps: Set<string>;
   /** Base URL once listening; used for issuer_url and the checkout form. */
   baseUrl: string;
+  /** The sandbox's one clock (shifted by POST /_sandbox/clock); `now()` reads it. */
+  readonly clock: SandboxClock;
+  /** Epoch ms on the sandbox's clock: every timestamp the sandbox writes comes from here. */
   now(): number;
 }
 
@@ -26,6 +30,7 @@ export function createSandboxContext(
   store: Store,
   currencies: CurrencyDigits,
   registeredIps: readonly string[],
+  clock: SandboxClock = new SandboxClock(),
 ): SandboxContext {
   return {
     store,
@@ -38,7 +43,8 @@ export function createSandboxContext(
     ]),
     registeredIps: new Set(registeredIps.map(normaliseIp)),
     baseUrl: '',
-    now: () => Date.now(),
+    clock,
+    now: () => clock.now(),
   };
 }
 

@@ -1,6 +1,8 @@
 // Fault injection (design.md §1.5): a mode, a rate drawn from a seeded PRNG so runs repeat given
 // the same seed, a latency added to every matching response, and optional paths. Never applied to
-// the admin API.
+// the admin API. Two modes play a gateway's awkward answers rather than a broken network, and only
+// make sense on some endpoints: `commit_late` on those that change state, `status_zero` on batches.
+import { endpointByPath } from '../gateway/endpoints.js';
 import { Rejection } from './fields.js';
 
 export const FAULT_MODES = [
@@ -11,21 +13,40 @@ export const FAULT_MODES = [
   'hang',
   'garbage',
   'bad_signature',
+  'commit_late',
+  'status_zero',
 ] as const;
 export type FaultMode = (typeof FAULT_MODES)[number];
+
+/** commit_late's default delay between the 500 and the commit. */
+export const DEFAULT_COMMIT_DELAY_MS = 2000;
 
 export interface FaultConfig {
   mode: FaultMode;
   rate: number;
   latency_ms: number;
   paths: string[] | null;
+  /** commit_late only (absent otherwise): how long after the request arrived it is committed. */
+  delay_ms?: number;
 }
 
 /** What to do to one request. */
 export interface FaultDecision {
   mode: FaultMode;
   latencyMs: number;
+  /** Set when mode is commit_late. */
+  delayMs?: number;
 }
+
+/**
+ * The endpoints a mode can hit; a request to any other path is left alone (and draws nothing from
+ * the PRNG). commit_late: the endpoints that change state (there is nothing to commit late for a
+ * query); status_zero: the batches (their answers have per-order results).
+ */
+const ELIGIBLE: Partial<Record<FaultMode, (path: string) => boolean>> = {
+  commit_late: (path) => endpointByPath(path)?.moneyMoving === true,
+  status_zero: (path) => endpointByPath(path)?.statusField !== undefined,
+};
 
 const NO_FAULT: Readonly<FaultDecision> = Object.freeze({ mode: 'none', latencyMs: 0 });
 
@@ -77,6 +98,13 @@ export class Faults {
     if (paths !== null && (!Array.isArray(paths) || !paths.every((p) => typeof p === 'string'))) {
       throw new Rejection('E1005', 'paths must be an array of paths such as /v1/refund', 400);
     }
+    const delay = body.delay_ms;
+    if (delay !== undefined) {
+      if (mode !== 'commit_late') throw new Rejection('E1005', 'delay_ms goes with mode commit_late', 400);
+      if (typeof delay !== 'number' || !Number.isInteger(delay) || delay < 0 || delay > 600_000) {
+        throw new Rejection('E1005', 'delay_ms must be a whole number of milliseconds (0–600000)', 400);
+      }
+    }
     const seed = body.seed;
     if (seed !== undefined) {
       if (typeof seed !== 'number' || !Number.isInteger(seed))
@@ -84,6 +112,8 @@ export class Faults {
       this.#random = mulberry32(seed);
     }
     this.#config = { mode: mode as FaultMode, rate, latency_ms: latency, paths: paths as string[] | null };
+    if (mode === 'commit_late')
+      this.#config.delay_ms = (delay as number | undefined) ?? DEFAULT_COMMIT_DELAY_MS;
     return this.config;
   }
 
@@ -97,7 +127,10 @@ export class Faults {
     const c = this.#config;
     if (c.mode === 'none' && c.latency_ms === 0) return NO_FAULT;
     if (c.paths && !c.paths.includes(path)) return NO_FAULT;
-    const hit = c.mode !== 'none' && (c.rate >= 1 || this.#random() < c.rate);
-    return { mode: hit ? c.mode : 'none', latencyMs: c.latency_ms };
+    const eligible = ELIGIBLE[c.mode]?.(path) ?? true;
+    const hit = c.mode !== 'none' && eligible && (c.rate >= 1 || this.#random() < c.rate);
+    if (!hit) return { mode: 'none', latencyMs: c.latency_ms };
+    if (c.mode === 'commit_late') return { mode: c.mode, latencyMs: c.latency_ms, delayMs: c.delay_ms! };
+    return { mode: c.mode, latencyMs: c.latency_ms };
   }
 }

@@ -1,5 +1,7 @@
 // /v1/payout: validation (E1005, E4001 for beneficiary details), idempotency on request_id (E4002
-// when reused with other content), the echoed request with computed fields, signed.
+// when reused with other content), the echoed request with computed fields, signed. A beneficiary
+// account number ending in 7777 plays a payout that is still PENDING when first answered and
+// COMPLETED when the same request_id is sent again; its money moves (one ledger entry) only then.
 import { canonical } from '../gateway/signer.js';
 import { authenticate, jsonReply, type Reply, type SandboxContext, signInPlace } from './context.js';
 import {
@@ -13,6 +15,7 @@ import {
   uuidProblem,
 } from './fields.js';
 import { offsetTime } from './render.js';
+import type { StoredPayout } from './store.js';
 
 type Body = Record<string, unknown>;
 
@@ -198,6 +201,43 @@ function failed(ctx: SandboxContext, body: Body, err: Rejection, now: number): R
   );
 }
 
+/** The test beneficiary whose payout is PENDING on its first request (docs/sandbox.md). */
+export const PENDING_ACCOUNT_SUFFIX = '7777';
+
+function staysPending(body: Body): boolean {
+  const bank = isObject(body.beneficiary) ? body.beneficiary.bank_details : undefined;
+  const account = isObject(bank) ? bank.account_number : undefined;
+  return typeof account === 'string' && account.trim().endsWith(PENDING_ACCOUNT_SUFFIX);
+}
+
+/** The money movement of a completed payout. */
+function payoutLedger(ctx: SandboxContext, body: Body, transactionId: string, now: number): void {
+  ctx.store.addLedger({
+    kind: 'payout',
+    transaction_id: transactionId,
+    order_no: '',
+    currency: body.payment_currency as string,
+    amount: body.payment_amount as string,
+    at: new Date(now).toISOString(),
+    request_id: body.request_id as string,
+    payment_amount: body.payment_amount as string,
+    payment_currency: body.payment_currency as string,
+  });
+}
+
+/** The same request_id again for a PENDING payout: it completes now, and its money moves now. */
+function complete(ctx: SandboxContext, body: Body, pending: StoredPayout, now: number): Reply {
+  const response = signInPlace(ctx, {
+    ...pending.response,
+    last_updated_at: offsetTime(now),
+    status: 'COMPLETED',
+    encryption_data: '',
+  });
+  ctx.store.addPayout(body.request_id as string, { content: pending.content, response });
+  payoutLedger(ctx, body, pending.response.transaction_id as string, now);
+  return jsonReply(response);
+}
+
 export function handlePayout(ctx: SandboxContext, body: Body): Reply {
   const now = ctx.now();
   let amount: bigint;
@@ -211,8 +251,9 @@ export function handlePayout(ctx: SandboxContext, body: Body): Reply {
   const content = canonical(body);
   const earlier = ctx.store.payouts.get(requestId);
   if (earlier) {
-    if (earlier.content === content) return jsonReply(earlier.response);
-    return failed(ctx, body, new Rejection('E4002', requestId), now);
+    if (earlier.content !== content) return failed(ctx, body, new Rejection('E4002', requestId), now);
+    if (earlier.response.status === 'PENDING') return complete(ctx, body, earlier, now);
+    return jsonReply(earlier.response);
   }
   // Integers in minor units of payment_currency; a 1% fee (rounded up), paid on top by the payer
   // unless fee_paid_by is BENEFICIARY.
@@ -220,6 +261,7 @@ export function handlePayout(ctx: SandboxContext, body: Body): Reply {
   const beneficiaryPays = body.fee_paid_by === 'BENEFICIARY';
   const n = ctx.store.payouts.size + 1;
   const transactionId = `PO${String(1_000_000_000 + n)}`;
+  const pending = staysPending(body);
   const day = offsetTime(now).slice(2, 10).replace(/-/g, '');
   const response = signInPlace(ctx, {
     ...echo(body),
@@ -234,20 +276,10 @@ export function handlePayout(ctx: SandboxContext, body: Body): Reply {
     payer_id: `PY${String(1_000_000 + n)}`,
     transaction_id: transactionId,
     short_reference_id: `${day}-${transactionId.slice(-6)}`,
-    status: 'COMPLETED',
+    status: pending ? 'PENDING' : 'COMPLETED',
     encryption_data: '',
   });
   ctx.store.addPayout(requestId, { content, response });
-  ctx.store.addLedger({
-    kind: 'payout',
-    transaction_id: transactionId,
-    order_no: '',
-    currency: body.payment_currency as string,
-    amount: body.payment_amount as string,
-    at: new Date(now).toISOString(),
-    request_id: requestId,
-    payment_amount: body.payment_amount as string,
-    payment_currency: body.payment_currency as string,
-  });
+  if (!pending) payoutLedger(ctx, body, transactionId, now);
   return jsonReply(response);
 }

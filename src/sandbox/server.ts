@@ -1,11 +1,12 @@
 // The sandbox's HTTP server (node:http): routes /v1 paths through the endpoints table, applies
 // fault injection, persists each request's mutations before answering, and shuts down promptly
-// even with hung connections (every socket and timer is tracked and ended on close).
+// even with hung connections or late commits pending (every socket and timer is tracked and ended
+// on close).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { type Endpoint, endpointByPath } from '../gateway/endpoints.js';
 import { type AdminState, handleAdmin, type StreamReply } from './admin.js';
-import { handleBatch } from './batch.js';
+import { type BatchAnswer, handleBatch } from './batch.js';
 import { handleCheckout, hostedPage } from './checkout.js';
 import {
   createSandboxContext,
@@ -18,6 +19,7 @@ import {
 import { Faults } from './faults.js';
 import { loadCurrencyDigits, Rejection } from './fields.js';
 import { Journal } from './journal.js';
+import { LateCommits } from './late-commits.js';
 import { handleAuthorise } from './payments.js';
 import { handlePayout } from './payout.js';
 import { handleQuery, handleRefundSearch } from './search.js';
@@ -62,7 +64,8 @@ export async function startServer(opts: SandboxOptions): Promise<SandboxHandle> 
   journal?.flush();
 
   const faults = new Faults(opts.seed ?? 1);
-  const admin: AdminState = { ctx, faults, initialIps, startedAt: Date.now() };
+  const lateCommits = new LateCommits();
+  const admin: AdminState = { ctx, faults, lateCommits, initialIps, startedAt: Date.now() };
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
   let closing = false;
@@ -116,10 +119,17 @@ export async function startServer(opts: SandboxOptions): Promise<SandboxHandle> 
     const fault = faults.decide(path);
     if (fault.mode === 'hang') return; // never answered; the socket is destroyed on close
     let reply: Reply | undefined;
-    if (fault.mode === 'error500') {
+    if (fault.mode === 'error500' || fault.mode === 'commit_late') {
       reply = jsonReply({ code: 'E9001', message: 'E9001:temporarily unavailable' }, 500);
+      // The very same request, applied later as if it arrived then (its answer goes nowhere).
+      if (fault.mode === 'commit_late') {
+        lateCommits.schedule(fault.delayMs ?? 0, () => {
+          dispatch(ctx, endpoint, raw, remoteIp);
+          journal?.flush();
+        });
+      }
     } else if (fault.mode !== 'drop_before_commit') {
-      reply = dispatch(ctx, endpoint, raw, remoteIp);
+      reply = dispatch(ctx, endpoint, raw, remoteIp, fault.mode === 'status_zero' ? STATUS_ZERO : undefined);
       journal?.flush();
     }
     if (fault.latencyMs > 0) await delay(fault.latencyMs);
@@ -157,6 +167,7 @@ export async function startServer(opts: SandboxOptions): Promise<SandboxHandle> 
     close() {
       closed ??= (async () => {
         closing = true;
+        lateCommits.close();
         for (const t of timers) clearTimeout(t);
         timers.clear();
         const done = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -184,7 +195,16 @@ function readBody(req: IncomingMessage): Promise<string | undefined> {
   });
 }
 
-function dispatch(ctx: SandboxContext, endpoint: Endpoint, text: string, remoteIp: string): Reply {
+/** status_zero's batch answer: every element as usual, the envelope saying the request failed. */
+const STATUS_ZERO: BatchAnswer = { returnStatus: '0', returnMessage: 'E9001:temporarily unavailable' };
+
+function dispatch(
+  ctx: SandboxContext,
+  endpoint: Endpoint,
+  text: string,
+  remoteIp: string,
+  batchAnswer?: BatchAnswer,
+): Reply {
   if (endpoint.requestFormat === 'form') {
     const form = Object.fromEntries(new URLSearchParams(text));
     return endpoint.op === 'query' ? handleQuery(ctx, form, remoteIp) : handleRefundSearch(ctx, form);
@@ -212,7 +232,7 @@ function dispatch(ctx: SandboxContext, endpoint: Endpoint, text: string, remoteI
     case 'cancel':
     case 'review':
     case 'refund':
-      return handleBatch(ctx, endpoint.op, b);
+      return handleBatch(ctx, endpoint.op, b, batchAnswer);
     case 'payout':
       return handlePayout(ctx, b);
     default:

@@ -146,6 +146,7 @@ export class Store {
     this.sink?.({ e: 'ledger', l: entry });
   }
 
+  /** Record a payout, or replace its stored answer (a PENDING payout that completed). */
   addPayout(requestId: string, payout: StoredPayout): void {
     this.payouts.set(requestId, payout);
     this.sink?.({ e: 'payout', id: requestId, c: payout.content, r: payout.response });

@@ -73,6 +73,20 @@ export class Client {
     const a = await this.admin('POST', 'orders', { count, state, currency, ...extra });
     return a.json as unknown as Json[];
   }
+
+  /** GET /_sandbox/ledger: every money movement so far. */
+  async ledger(): Promise<Json[]> {
+    return (await this.admin('GET', 'ledger')).json as unknown as Json[];
+  }
+}
+
+/** Poll `check` until it holds (or throw after `timeoutMs`): for effects that land later by design. */
+export async function waitUntil(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`not true within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
 }
 
 export async function withSandbox(

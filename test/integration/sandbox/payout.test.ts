@@ -1,6 +1,9 @@
 // /v1/payout: the echoed request with computed fields (gateway-api.md "Payout record"),
 // idempotency on request_id, E1005 / E4001 / E4002, and the ledger entry.
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxHandle } from '../../../src/sandbox/index.js';
 import { type Client, type Json, signatureValid, signed, withSandbox } from './helpers.js';
@@ -181,5 +184,131 @@ describe('payout', () => {
   it('E1001 for a bad signature', async () => {
     const a = await client.post('/v1/payout', { ...signed(payout()), payment_amount: '999.00' });
     expect(a.json.failure_type).toBe('E1001');
+  });
+});
+
+/** A payout to the test beneficiary whose account number ends in 7777: PENDING on its first request. */
+function pendingPayout(extra: Json = {}): Json {
+  const base = payout();
+  const beneficiary = base.beneficiary as Json;
+  return {
+    ...base,
+    payment_amount: '777.00',
+    beneficiary: {
+      ...beneficiary,
+      bank_details: {
+        account_currency: 'EUR',
+        account_name: 'Silva Lda',
+        account_number: '000123457777',
+        bank_code: '37040044',
+        bank_country_code: 'PT',
+      },
+    },
+    ...extra,
+  };
+}
+
+const payoutsFor = async (c: Client, requestId: unknown) =>
+  ((await c.admin('GET', 'ledger')).json as unknown as Json[]).filter(
+    (l) => l.kind === 'payout' && l.request_id === requestId,
+  );
+
+describe('payout that stays PENDING (account number ending in 7777)', () => {
+  it('answers PENDING first with no money moved, COMPLETED on the same request_id with exactly one ledger entry', async () => {
+    const body = signed(pendingPayout());
+    const first = await client.post('/v1/payout', body);
+    expect(first.status).toBe(200);
+    expect(signatureValid(first.json)).toBe(true);
+    expect(first.json).toMatchObject({
+      request_id: body.request_id,
+      status: 'PENDING',
+      failure_reason: '',
+      failure_type: '',
+      amount_payer_pays: 78477,
+    });
+    expect(first.json.transaction_id).toMatch(/^PO\d+$/);
+    expect(await payoutsFor(client, body.request_id)).toEqual([]);
+
+    const second = await client.post('/v1/payout', body);
+    expect(signatureValid(second.json)).toBe(true);
+    expect(second.json).toMatchObject({
+      status: 'COMPLETED',
+      transaction_id: first.json.transaction_id,
+      created_at: first.json.created_at,
+      short_reference_id: first.json.short_reference_id,
+      amount_payer_pays: 78477,
+    });
+    expect(Date.parse((second.json.last_updated_at as string).replace('+0000', 'Z'))).toBeGreaterThanOrEqual(
+      Date.parse((first.json.created_at as string).replace('+0000', 'Z')),
+    );
+    const ledger = await payoutsFor(client, body.request_id);
+    expect(ledger).toEqual([
+      expect.objectContaining({
+        transaction_id: first.json.transaction_id,
+        payment_amount: '777.00',
+        payment_currency: 'EUR',
+      }),
+    ]);
+
+    // From then on it is an ordinary completed payout: the same answer, still one movement.
+    const third = await client.post('/v1/payout', body);
+    expect(third.json).toEqual(second.json);
+    const reused = await client.post(
+      '/v1/payout',
+      signed({ ...pendingPayout(), request_id: body.request_id, payment_amount: '1.00' }),
+    );
+    expect(reused.json.failure_type).toBe('E4002');
+    expect(await payoutsFor(client, body.request_id)).toHaveLength(1);
+  });
+
+  it('other content on the same request_id while PENDING is E4002 and completes nothing', async () => {
+    const body = signed(pendingPayout());
+    expect((await client.post('/v1/payout', body)).json.status).toBe('PENDING');
+    const other = await client.post(
+      '/v1/payout',
+      signed({ ...pendingPayout(), request_id: body.request_id, reference: 'other' }),
+    );
+    expect(other.json).toMatchObject({ status: 'FAILED', failure_type: 'E4002' });
+    expect(await payoutsFor(client, body.request_id)).toEqual([]);
+    expect((await client.post('/v1/payout', body)).json.status).toBe('COMPLETED');
+  });
+
+  it('only an account number that ends in 7777: 77770 completes at once', async () => {
+    const base = pendingPayout();
+    const bank = (base.beneficiary as Json).bank_details as Json;
+    const body: Json = signed({
+      ...base,
+      beneficiary: { ...(base.beneficiary as Json), bank_details: { ...bank, account_number: '77770' } },
+    });
+    expect((await client.post('/v1/payout', body)).json.status).toBe('COMPLETED');
+    expect(await payoutsFor(client, body.request_id)).toHaveLength(1);
+  });
+
+  it('a PENDING payout survives a restart with --data and completes after it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'payops-sandbox-payout-'));
+    try {
+      const body = signed(pendingPayout());
+      const first = await withSandbox({ dataDir: dir });
+      try {
+        expect((await first.client.post('/v1/payout', body)).json.status).toBe('PENDING');
+      } finally {
+        await first.sandbox.close();
+      }
+      const second = await withSandbox({ dataDir: dir });
+      try {
+        expect((await second.client.post('/v1/payout', body)).json.status).toBe('COMPLETED');
+      } finally {
+        await second.sandbox.close();
+      }
+      const third = await withSandbox({ dataDir: dir });
+      try {
+        expect((await third.client.post('/v1/payout', body)).json.status).toBe('COMPLETED');
+        expect(await payoutsFor(third.client, body.request_id)).toHaveLength(1);
+      } finally {
+        await third.sandbox.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

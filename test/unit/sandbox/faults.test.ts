@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Faults, mulberry32 } from '../../../src/sandbox/faults.js';
+import { DEFAULT_COMMIT_DELAY_MS, Faults, mulberry32 } from '../../../src/sandbox/faults.js';
 
 describe('faults', () => {
   it('the PRNG repeats for a seed and differs across seeds', () => {
@@ -45,5 +45,72 @@ describe('faults', () => {
     expect(() => f.set({ mode: 'hang', rate: -0.1 })).toThrow(/rate/);
     expect(() => f.set({ mode: 'hang', latency_ms: 1.5 })).toThrow(/latency_ms/);
     expect(() => f.set({ mode: 'hang', paths: '/v1/refund' })).toThrow(/paths/);
+  });
+
+  it('commit_late carries delay_ms (default 2000) and hits only the endpoints that change state', () => {
+    const f = new Faults(1);
+    expect(f.set({ mode: 'commit_late' })).toEqual({
+      mode: 'commit_late',
+      rate: 1,
+      latency_ms: 0,
+      paths: null,
+      delay_ms: DEFAULT_COMMIT_DELAY_MS,
+    });
+    expect(DEFAULT_COMMIT_DELAY_MS).toBe(2000);
+    f.set({ mode: 'commit_late', delay_ms: 750, latency_ms: 3 });
+    expect(f.config.delay_ms).toBe(750);
+    for (const path of [
+      '/v1/refund',
+      '/v1/capture',
+      '/v1/cancel',
+      '/v1/review',
+      '/v1/payout',
+      '/v1/authorise',
+    ]) {
+      expect(f.decide(path)).toEqual({ mode: 'commit_late', latencyMs: 3, delayMs: 750 });
+    }
+    // Nothing to commit late for a read: it is answered as usual (latency still applies).
+    expect(f.decide('/v1/retrievalRefund')).toEqual({ mode: 'none', latencyMs: 3 });
+    expect(f.decide('/v1/retrievalTrans')).toEqual({ mode: 'none', latencyMs: 3 });
+    // Another mode drops delay_ms from the configuration.
+    f.set({ mode: 'error500' });
+    expect(f.config.delay_ms).toBeUndefined();
+  });
+
+  it('status_zero hits the batch endpoints only', () => {
+    const f = new Faults(1);
+    f.set({ mode: 'status_zero' });
+    for (const path of ['/v1/refund', '/v1/capture', '/v1/cancel', '/v1/review']) {
+      expect(f.decide(path)).toEqual({ mode: 'status_zero', latencyMs: 0 });
+    }
+    for (const path of ['/v1/payout', '/v1/authorise', '/v1/retrievalRefund', '/v1/retrievalTrans']) {
+      expect(f.decide(path).mode).toBe('none');
+    }
+  });
+
+  it('a path a mode cannot hit draws nothing: the batches see the same pattern with reads in between', () => {
+    const pattern = (withReads: boolean) => {
+      const f = new Faults(5);
+      f.set({ mode: 'commit_late', rate: 0.5 });
+      const hits: boolean[] = [];
+      for (let i = 0; i < 200; i++) {
+        if (withReads) f.decide('/v1/retrievalRefund');
+        hits.push(f.decide('/v1/refund').mode === 'commit_late');
+      }
+      return hits;
+    };
+    const plain = pattern(false);
+    expect(pattern(true)).toEqual(plain);
+    expect(plain.filter(Boolean).length).toBeGreaterThan(60);
+    expect(plain.filter(Boolean).length).toBeLessThan(140);
+  });
+
+  it('rejects a bad delay_ms, or one without commit_late', () => {
+    const f = new Faults(1);
+    expect(() => f.set({ mode: 'commit_late', delay_ms: -1 })).toThrow(/delay_ms/);
+    expect(() => f.set({ mode: 'commit_late', delay_ms: 1.5 })).toThrow(/delay_ms/);
+    expect(() => f.set({ mode: 'commit_late', delay_ms: '100' })).toThrow(/delay_ms/);
+    expect(() => f.set({ mode: 'error500', delay_ms: 100 })).toThrow(/delay_ms goes with mode commit_late/);
+    expect(f.config.mode).toBe('none');
   });
 });
