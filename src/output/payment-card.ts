@@ -287,10 +287,11 @@ const PAYOUT_TABLE_COLUMNS = [
 /** The table's note: why a payout failed, or what pending / unknown means and what comes next. */
 export function payoutNote(row: PayoutResultRow): string {
   switch (row.outcome) {
+    // Short enough for one table line; the summary below the table says the rest.
     case 'pending':
-      return 'the gateway has not finished this payout: --resume later gets its final status (same request_id, never paid twice)';
+      return 'not finished by the gateway: --resume later (pays once)';
     case 'unknown':
-      return `no trustworthy answer${row.failure_reason ? ` (${row.failure_reason})` : ''}: --resume asks again with the same request_id`;
+      return `no trusted answer${row.failure_type ? ` (${row.failure_type})` : ''}: --resume later`;
     case 'failed':
       return row.failure_reason;
     default:

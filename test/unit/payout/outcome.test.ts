@@ -187,3 +187,44 @@ describe('pending in a run', () => {
     expect(same[0]!.request.request_id).toBe('A');
   });
 });
+
+describe('payout results on a terminal', () => {
+  it('the table says what pending and unknown mean; CSV and JSON carry no note', async () => {
+    const { writePayoutResults } = await import('../../../src/output/payment-card.js');
+    const { fakeIo } = await import('../output/helpers.js');
+    const row = (line: number, outcome: PayoutResultRow['outcome'], status: string, reason = '', type = '') =>
+      ({
+        ...rowFromAnswer(item(), answer({ status })),
+        line,
+        outcome,
+        failure_reason: reason,
+        failure_type: type,
+      }) as PayoutResultRow;
+    const rows = [
+      row(2, 'completed', 'COMPLETED'),
+      row(3, 'pending', 'PENDING'),
+      row(4, 'unknown', '', 'the gateway did not answer in time', 'timeout'),
+      row(5, 'failed', 'FAILED', 'E4001:invalid beneficiary details'),
+    ];
+    const table = fakeIo();
+    table.io.stdout = Object.assign(table.stdout, { columns: 400 });
+    await writePayoutResults(table.io, rows, { format: 'table', color: false });
+    const text = table.stdout.text();
+    expect(text).toMatch(/note/);
+    expect(text).toMatch(
+      /│ pending +│ PENDING .*│ not finished by the gateway: --resume later \(pays once\) +│/,
+    );
+    expect(text).toMatch(/│ unknown .*│ no trusted answer \(timeout\): --resume later +│/);
+    expect(text).toMatch(/E4001:invalid beneficiary details/);
+    const json = fakeIo();
+    await writePayoutResults(json.io, rows, { format: 'json', color: false });
+    const parsedRows = JSON.parse(json.stdout.text());
+    expect(parsedRows.map((r: { outcome: string }) => r.outcome)).toEqual([
+      'completed',
+      'pending',
+      'unknown',
+      'failed',
+    ]);
+    expect(parsedRows[1]).not.toHaveProperty('note');
+  });
+});
