@@ -179,7 +179,7 @@ export function createClient(opts: ClientOptions): GatewayClient {
     });
     if (res.status >= 400) throw rejection(res, endpoint.path, { merchantId, accountId });
     const data = await parseOrFail(res, endpoint);
-    const signature = verifyOrFail(data, endpoint);
+    const signature = verifyOrFail(data, endpoint, full.encryption_data);
     return { status: res.status, data: data as ResponseOf[K], signature, durationMs: res.durationMs };
   }
 
@@ -200,11 +200,14 @@ export function createClient(opts: ClientOptions): GatewayClient {
     }
   }
 
-  function verifyOrFail(data: unknown, endpoint: Endpoint): 'valid' | 'absent' {
+  function verifyOrFail(data: unknown, endpoint: Endpoint, sentSignature: unknown): 'valid' | 'absent' {
     if (typeof data !== 'object' || data === null) return 'absent';
     const record = data as Record<string, unknown>;
     const sig = record.encryption_data;
     if (typeof sig === 'string' && sig !== '' && signer.verify(record as SignableBody, sig)) return 'valid';
+    // The payout record echoes every request field (gateway-api.md): an encryption_data equal to the
+    // request's own is that echo, not a signature over the answer — the answer is unsigned.
+    if (endpoint.op === 'payout' && sig === sentSignature) return 'absent';
     const missing = typeof sig !== 'string' || sig === '';
     if (missing && !endpoint.signedResponse) return 'absent';
     // /v1/authorise answers a card payment signed, but an APM payment with an unsigned result

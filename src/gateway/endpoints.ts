@@ -128,7 +128,9 @@ export const ENDPOINTS = {
     requestFormat: 'json',
     responseFormat: 'json',
     moneyMoving: true,
-    signedResponse: true,
+    // gateway-api.md names batch and direct-payment answers as signed, not the payout record: an
+    // unsigned one is read (its fields checked by src/payout/answer.ts); a signature, if any, must verify.
+    signedResponse: false,
   },
 } as const satisfies Record<OperationName, Endpoint>;
 

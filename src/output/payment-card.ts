@@ -268,7 +268,10 @@ export const PAYOUT_COLUMNS = [
   'failure_type',
 ] as const;
 
-/** Columns of the table on a terminal: the ones a person checks; CSV and JSON carry them all. */
+/**
+ * Columns of the table on a terminal: the ones a person checks, and a note saying what a row's
+ * outcome means when it is not plain (CSV and JSON carry every field and no note).
+ */
 const PAYOUT_TABLE_COLUMNS = [
   'line',
   'outcome',
@@ -278,8 +281,23 @@ const PAYOUT_TABLE_COLUMNS = [
   'fee_amount',
   'fee_currency',
   'short_reference_id',
-  'failure_reason',
+  'note',
 ] as const;
+
+/** The table's note: why a payout failed, or what pending / unknown means and what comes next. */
+export function payoutNote(row: PayoutResultRow): string {
+  switch (row.outcome) {
+    // Short enough for one table line; the summary below the table says the rest.
+    case 'pending':
+      return 'not finished by the gateway: --resume later (pays once)';
+    case 'unknown':
+      return `no trusted answer${row.failure_type ? ` (${row.failure_type})` : ''}: --resume later`;
+    case 'failed':
+      return row.failure_reason;
+    default:
+      return '';
+  }
+}
 
 function planLines(summary: PayoutPlanSummary): string[] {
   const { plan } = summary;
@@ -374,7 +392,12 @@ export async function writePayoutResults(
     const text =
       opts.format === 'json'
         ? `${JSON.stringify(records, null, 2)}\n`
-        : await table(io, PAYOUT_TABLE_COLUMNS, records, opts.color);
+        : await table(
+            io,
+            PAYOUT_TABLE_COLUMNS,
+            rows.map((row, i) => ({ ...records[i], note: payoutNote(row) })),
+            opts.color,
+          );
     if (dest === undefined) io.stdout.write(text);
     else await (await import('node:fs/promises')).writeFile(dest, text, { mode: 0o600 });
   }
@@ -387,17 +410,36 @@ export function writePayoutSummary(
   info: { runId: string; plan: PayoutPlan; unsent?: number },
 ): void {
   const count = (o: PayoutResultRow['outcome']) => rows.filter((r) => r.outcome === o).length;
-  const [completed, failed, unknown] = [count('completed'), count('failed'), count('unknown')];
+  const [completed, failed, pending, unknown] = [
+    count('completed'),
+    count('failed'),
+    count('pending'),
+    count('unknown'),
+  ];
   const unsent = info.unsent ?? 0;
   const lines = [
-    `payouts: ${completed} completed, ${failed} failed, ${unknown} unknown${unsent > 0 ? `, ${unsent} not sent` : ''} · run ${info.runId}`,
+    `payouts: ${completed} completed, ${failed} failed, ${pending > 0 ? `${pending} pending, ` : ''}${unknown} unknown${unsent > 0 ? `, ${unsent} not sent` : ''} · run ${info.runId}`,
   ];
-  if (unknown + unsent > 0) {
-    const input =
-      info.plan.kind === 'csv' ? `--file ${info.plan.displayFile}` : `--request ${info.plan.displayFile}`;
+  const input =
+    info.plan.kind === 'csv' ? `--file ${info.plan.displayFile}` : `--request ${info.plan.displayFile}`;
+  const plural = (n: number) => (n === 1 ? '' : 's');
+  if (pending > 0) {
+    const these = pending === 1 ? 'this payout' : 'these payouts';
     lines.push(
-      `  ${unknown + unsent} payout${unknown + unsent === 1 ? '' : 's'} without a definite answer: send them safely (same request_ids) with`,
+      `  ${pending} payout${plural(pending)} pending: the gateway has not finished ${these}; run`,
+      `  \`payops payout ${input} --resume\` later to get ${pending === 1 ? 'its' : 'their'} final status — it will not pay twice`,
+      '  (the same request_id is sent again, and the gateway pays a request_id once). Do not use --force for them.',
+    );
+  }
+  if (unknown + unsent > 0) {
+    lines.push(
+      `  ${unknown + unsent} payout${plural(unknown + unsent)} without a definite answer: send them safely (same request_ids) with`,
       `  payops payout ${input} --resume`,
+    );
+  }
+  if (failed > 0) {
+    lines.push(
+      `  ${failed} payout${plural(failed)} failed: the gateway did not pay ${failed === 1 ? 'it' : 'them'}; failure_reason says why`,
     );
   }
   io.stderr.write(`${lines.join('\n')}\n`);

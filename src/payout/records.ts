@@ -10,7 +10,13 @@ import {
   RecordShapeError,
 } from '../runs/records.js';
 
-export type PayoutOutcome = 'completed' | 'failed' | 'unknown';
+/**
+ * completed: status COMPLETED · failed: the gateway refused it or reported a failure · pending: the
+ * gateway took it and has not finished (any other status, no failure) · unknown: no trustworthy answer.
+ * Only `failed` is final without the gateway's COMPLETED; pending and unknown are sent again, with the
+ * same request_id, by --resume or a re-run (design.md §1.5a).
+ */
+export type PayoutOutcome = 'completed' | 'failed' | 'pending' | 'unknown';
 
 /** One payout's result as shown and journaled. */
 export interface PayoutResultRow {
@@ -59,7 +65,8 @@ export interface PayoutResultRecord extends PayoutResultRow {
 
 export type PayoutRecord = PlanRecord | PayoutIntentRecord | PayoutResultRecord | CommonRecord;
 
-const OUTCOMES: readonly PayoutOutcome[] = ['completed', 'failed', 'unknown'];
+// Journals written before `pending` existed hold only the other three: they read as before.
+const OUTCOMES: readonly PayoutOutcome[] = ['completed', 'failed', 'pending', 'unknown'];
 
 const RESULT_TEXT_FIELDS = [
   'request_id',

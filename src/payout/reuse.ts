@@ -1,12 +1,12 @@
 // Which request_id each payout gets when its input was sent before. The gateway pays a request_id
 // once, so an unchanged payout must get its earlier id back — even when the file was edited around
-// it (a row fixed, a row added) — and a payout that changed after it completed (or may have) must
-// not silently go out again as a new one.
+// it (a row fixed, a row added) — and a payout that changed after it completed (or may have, or is
+// still pending at the gateway) must not silently go out again as a new one.
 import { createHash } from 'node:crypto';
 import type { InputProblem } from '../errors.js';
 import { canonical } from '../gateway/signer.js';
 import type { PayoutItem } from './plan.js';
-import type { PayoutRecord } from './records.js';
+import type { PayoutOutcome, PayoutRecord } from './records.js';
 
 /**
  * Identifies a payout's content, request_id aside: the signature's canonical text (every field,
@@ -23,8 +23,8 @@ export interface PriorPayout {
   request_id: string;
   /** Absent in journals written before keys were recorded. */
   key?: string;
-  /** completed / failed / unknown; `unsent` when no intent was recorded. */
-  outcome: 'completed' | 'failed' | 'unknown' | 'unsent';
+  /** The last result's outcome; `unknown` after an intent without result; `unsent` with no intent. */
+  outcome: PayoutOutcome | 'unsent';
 }
 
 /** Reads an earlier run's plan, intents and results. */
@@ -50,10 +50,22 @@ export function priorPayouts(records: readonly PayoutRecord[]): PriorPayout[] {
   return [...byLine.values()];
 }
 
+/** Earlier outcomes that may mean money moved (or will): such a line must not change under a new id. */
+const BINDING = new Set<PriorPayout['outcome']>(['completed', 'pending', 'unknown']);
+
+function conflictMessage(before: PriorPayout, runId: string): string {
+  const id = `request_id ${before.request_id}`;
+  if (before.outcome === 'completed')
+    return `changed since run ${runId}, where its payout COMPLETED (${id}): sending it would pay a second time`;
+  if (before.outcome === 'pending')
+    return `changed since run ${runId}, where its payout is still PENDING at the gateway (${id}) and may yet be paid: sending it would pay a second time`;
+  return `changed since run ${runId}, where its payout got no answer and may have been made (${id})`;
+}
+
 export interface Reuse {
   /** Items whose id came from the earlier run. */
   reused: number;
-  /** Lines that changed since the earlier run sent them (completed or maybe): sending them would pay again. */
+  /** Lines that changed since the earlier run sent them (completed, pending or maybe): sending them would pay again. */
   conflicts: InputProblem[];
 }
 
@@ -104,14 +116,12 @@ export function reuseRequestIds(
   for (const item of fresh) {
     const before = byLine.get(item.line);
     if (!before || before.key === undefined || taken.has(before.request_id)) continue;
-    if (before.outcome !== 'completed' && before.outcome !== 'unknown') continue;
+    // A pending payout is one the gateway holds and may still complete: as binding as a completed one.
+    if (!BINDING.has(before.outcome)) continue;
     conflicts.push({
       file: where.file,
       line: item.line,
-      message:
-        before.outcome === 'completed'
-          ? `changed since run ${where.runId}, where its payout COMPLETED (request_id ${before.request_id}): sending it would pay a second time`
-          : `changed since run ${where.runId}, where its payout got no answer and may have been made (request_id ${before.request_id})`,
+      message: conflictMessage(before, where.runId),
       expected:
         'the row as it was; or, to pay it as a new payout, a new request_id in a request_id column (--force makes every row a new payout)',
     });

@@ -50,13 +50,17 @@ export function resultsByLine(
   return byLine;
 }
 
-/** Rows with a definite result (completed or failed) in a run: they are not sent again on --resume. */
+/**
+ * Rows with a final result (completed or failed) in a run: they are not sent again on --resume.
+ * Pending and unknown rows are not settled: --resume sends them again with their request_ids.
+ */
 export function settledFromRecords(records: readonly PayoutRecord[]): Map<number, PayoutResultRow> {
   return resultsByLine(records, (row) => row.outcome === 'completed' || row.outcome === 'failed');
 }
 
+/** 3 while any payout is pending or unknown (resume it), 1 when some failed, 0 when all completed. */
 export function payoutExitCode(rows: readonly PayoutResultRow[]): number {
-  if (rows.some((r) => r.outcome === 'unknown')) return ExitCode.gateway;
+  if (rows.some((r) => r.outcome === 'unknown' || r.outcome === 'pending')) return ExitCode.gateway;
   if (rows.some((r) => r.outcome === 'failed')) return ExitCode.someFailed;
   return ExitCode.ok;
 }
@@ -222,14 +226,14 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
       const counts = {
         completed: all.filter((r) => r.outcome === 'completed').length,
         failed: all.filter((r) => r.outcome === 'failed').length,
+        pending: all.filter((r) => r.outcome === 'pending').length,
         unknown: all.filter((r) => r.outcome === 'unknown').length,
         unsent: plan.items.length - all.length,
       };
-      // Unknown or unsent payouts keep the run open for --resume (same request_ids, so no double pay).
-      await endRun(journal, {
-        type: counts.unknown === 0 && counts.unsent === 0 ? 'finished' : 'interrupted',
-        counts,
-      });
+      // Pending, unknown or unsent payouts keep the run open for --resume (same request_ids, so no
+      // double pay): it asks the gateway again and reports the final status.
+      const open = counts.pending + counts.unknown + counts.unsent;
+      await endRun(journal, { type: open === 0 ? 'finished' : 'interrupted', counts });
     }
 
     const rows = [...settled.values(), ...sent].sort((a, b) => a.line - b.line);

@@ -1,11 +1,13 @@
 // Sends the payouts of a plan whose request_ids are already journaled: an intent record before each
 // send, the result after. The gateway is idempotent on request_id, so a payout whose answer was
-// lost is safe to send again later with the same id (re-run or --resume) — never with a new one.
+// lost, or that the gateway has not finished (pending), is safe to send again later with the same id
+// (re-run or --resume) — never with a new one.
 
 import { AuthError, ConfigError, GatewayError, TransportError, UnknownOutcomeError } from '../errors.js';
 import type { GatewayClient } from '../gateway/client.js';
 import type { PayoutResponse } from '../gateway/types.js';
 import type { RunJournal } from '../runs/journal.js';
+import { answerProblem, payoutOutcome } from './answer.js';
 import type { PayoutItem } from './plan.js';
 import type { PayoutJournalRecord, PayoutOutcome, PayoutResultRow } from './records.js';
 
@@ -15,12 +17,13 @@ function text(v: unknown): string {
   return v === undefined || v === null ? '' : String(v);
 }
 
+/** The row of an answer already checked by `answerProblem`. */
 export function rowFromResponse(item: PayoutItem, data: PayoutResponse): PayoutResultRow {
   const status = text(data.status);
   return {
     line: item.line,
     request_id: text(item.request.request_id),
-    outcome: status.toUpperCase() === 'COMPLETED' ? 'completed' : 'failed',
+    outcome: payoutOutcome(status, text(data.failure_reason), text(data.failure_type)),
     status,
     payment_amount: text(data.payment_amount ?? item.request.payment_amount),
     payment_currency: text(data.payment_currency ?? item.currency),
@@ -64,13 +67,26 @@ export interface SendPayoutsOptions {
   shouldStop?: () => boolean;
 }
 
-/** Sends one payout; a definite rejection is a failed row, a lost answer an unknown one. */
+/**
+ * The row of an answer: its outcome when the answer is about this payout, else unknown. A signed answer
+ * was verified by the client; an unsigned one (the spec lists no signature for payout answers) is read
+ * all the same, with the same field checks.
+ */
+export function rowFromAnswer(item: PayoutItem, data: PayoutResponse): PayoutResultRow {
+  const problem = answerProblem(item, data);
+  if (problem !== undefined) {
+    return emptyRow(item, 'unknown', `${problem}: not taken as this payout's answer`, 'unreadable_answer');
+  }
+  return rowFromResponse(item, data);
+}
+
+/** Sends one payout; a definite rejection is a failed row, a lost or unreadable answer an unknown one. */
 async function sendOne(opts: SendPayoutsOptions, item: PayoutItem): Promise<PayoutResultRow> {
   await opts.journal.append({ type: 'intent', line: item.line, request_id: String(item.request.request_id) });
   let row: PayoutResultRow;
   try {
     const res = await opts.client.send('payout', item.request as never);
-    row = rowFromResponse(item, res.data as PayoutResponse);
+    row = rowFromAnswer(item, res.data as PayoutResponse);
   } catch (err) {
     // Credentials and configuration problems end the run: every other payout would fail the same way.
     if (err instanceof AuthError || err instanceof ConfigError) throw err;
