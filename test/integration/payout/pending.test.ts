@@ -3,10 +3,9 @@
 // re-run sends the same request_id and reports COMPLETED; nobody is paid twice. Unsigned answers are
 // read (fields checked) instead of becoming unknown; a bad signature stays an unknown outcome.
 //
-// The PENDING-then-COMPLETED gateway is played by pending-proxy.ts in front of the sandbox. When the
-// sandbox's own 7777 account rule (design.md §1.5) is merged, set `GATEWAY` below to 'sandbox':
-// every test then talks to the sandbox directly and asserts the same things (the unsigned-answer
-// test keeps the proxy, which strips signatures).
+// The sandbox answers PENDING, then COMPLETED, for a beneficiary account ending in 7777
+// (docs/sandbox.md). pending-proxy.ts can play that account too (GATEWAY = 'proxy', as before the
+// sandbox had it); the unsigned-answer test always goes through it, since it strips signatures.
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,8 +14,8 @@ import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
 import { admin, ledger, setFaults } from '../pay/support.js';
 import { type PendingProxy, startPendingProxy } from './pending-proxy.js';
 
-/** Who answers PENDING for an account ending in 7777: the proxy now, the sandbox after the merge. */
-const GATEWAY: 'proxy' | 'sandbox' = 'proxy';
+/** Who answers PENDING for an account ending in 7777. */
+const GATEWAY: 'proxy' | 'sandbox' = 'sandbox';
 
 let sandbox: TestSandbox;
 let pendingProxy: PendingProxy;
