@@ -15,7 +15,7 @@ import { admin, ledger, setFaults } from '../pay/support.js';
 import { type PendingProxy, startPendingProxy } from './pending-proxy.js';
 
 /** Who answers PENDING for an account ending in 7777. */
-const GATEWAY: 'proxy' | 'sandbox' = 'sandbox';
+const GATEWAY = 'sandbox' as 'proxy' | 'sandbox';
 
 let sandbox: TestSandbox;
 let pendingProxy: PendingProxy;
