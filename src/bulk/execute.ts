@@ -31,7 +31,7 @@ import { openResultSink, startProgress } from './ui.js';
  * at ~120 MB, busy or not, for a few more (cheap) major collections. Read by V8 at each collection,
  * so setting it now takes effect.
  */
-function keepOldGenerationSmall(): void {
+export function keepOldGenerationSmall(): void {
   setFlagsFromString('--heap-growing-percent=50');
 }
 

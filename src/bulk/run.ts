@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { stateDir } from '../config/paths.js';
 import { assertMayMoveMoney, type ResolvedConfig } from '../config/resolve.js';
 import type { Context } from '../context.js';
-import { ConfigError, ExitCode, InputError, UsageError } from '../errors.js';
+import { ConfigError, ExitCode, InputError, PayopsError, UsageError } from '../errors.js';
 import type { GatewayClient } from '../gateway/client.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
 import { decideRun } from '../runs/decide.js';
@@ -17,7 +17,7 @@ import { findRunsByInput, type RunInfo, readRun } from '../runs/read.js';
 import type { RunHeader } from '../runs/records.js';
 import { checkedSnapshot, SNAPSHOT_FILE, snapshotIntact, stageInput } from '../runs/snapshot.js';
 import { sha256File } from './csv-reader.js';
-import { execute, openSink } from './execute.js';
+import { execute, keepOldGenerationSmall, openSink } from './execute.js';
 import { type BulkFlags, inlineOrder } from './flags.js';
 import { type InputSource, inlineSource, inputRows } from './input.js';
 import { OPERATIONS } from './operations.js';
@@ -169,7 +169,19 @@ async function checkAtGateway(
     throw err;
   }
   const rows = cache?.complete ? cache.rows() : inputRows(plan.op, plan.source);
-  const found = await preflight(plan.op, client, rows, ctx.globals.concurrency ?? config.concurrency);
+  // The look-ups allocate as sending does: the same bound on the old generation (execute.ts).
+  if (!dryRun) keepOldGenerationSmall();
+  let found: Awaited<ReturnType<typeof preflight>>;
+  try {
+    found = await preflight(plan.op, client, rows, ctx.globals.concurrency ?? config.concurrency);
+  } catch (err) {
+    // A dry run still checks the file when the gateway cannot be asked; a run never goes on blind.
+    if (dryRun && err instanceof PayopsError) {
+      ctx.log.info(`  not checked at the gateway: ${err.message}`);
+      return undefined;
+    }
+    throw err;
+  }
   const record: PreflightRecord = {
     type: 'preflight',
     before: found.before,

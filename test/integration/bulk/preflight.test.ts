@@ -132,6 +132,18 @@ describe('preflight: rows the gateway already shows done', () => {
     expect((await suite.gw.ledger()).length).toBe(2);
   });
 
+  it('a dry run still checks the file when the gateway cannot be asked, and says so', async () => {
+    const orders = await suite.gw.createOrders(2);
+    const file = writeCsv(join(suite.dir, 'offline.csv'), REFUND_HEADER, refundRows(orders));
+    const env = { ...suite.gw.env(suite.dir), PAYOPS_BASE_URL: 'http://127.0.0.1:9' };
+    const dry = await payops(['refund', '--file', file, '--dry-run'], { env });
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stderr).toMatch(/not checked at the gateway: .*could not reach/);
+    // A real run never goes on without the check: exit 3, nothing sent.
+    const real = await payops(['refund', '--file', file, '--yes'], { env });
+    expect(real.code, real.stderr).toBe(3);
+  });
+
   it('capture: orders already captured are found by query', async () => {
     const orders = await suite.gw.createOrders(2, '3000');
     const file = writeCsv(
