@@ -7,6 +7,7 @@ import { formatMoneyTotals } from '../money/amount.js';
 import type { PaymentKind } from '../pay/fields.js';
 import type { PayResult } from '../pay/pay.js';
 import type { PayoutPlan, PayoutPlanSummary } from '../payout/plan.js';
+import { PAYOUT_RESULT_COLUMNS } from '../payout/records.js';
 import type { PayoutResultRow } from '../payout/send.js';
 import { type CardSection, renderCard } from './card.js';
 import { confirmOrExit } from './confirm.js';
@@ -251,22 +252,7 @@ export function writePayPlan(
 
 // ---------------------------------------------------------------- payouts
 
-export const PAYOUT_COLUMNS = [
-  'line',
-  'request_id',
-  'outcome',
-  'status',
-  'payment_amount',
-  'payment_currency',
-  'amount_beneficiary_receives',
-  'amount_payer_pays',
-  'fee_amount',
-  'fee_currency',
-  'short_reference_id',
-  'transaction_id',
-  'failure_reason',
-  'failure_type',
-] as const;
+export const PAYOUT_COLUMNS = PAYOUT_RESULT_COLUMNS;
 
 /**
  * Columns of the table on a terminal: the ones a person checks, and a note saying what a row's

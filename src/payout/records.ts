@@ -68,8 +68,11 @@ export type PayoutRecord = PlanRecord | PayoutIntentRecord | PayoutResultRecord 
 // Journals written before `pending` existed hold only the other three: they read as before.
 const OUTCOMES: readonly PayoutOutcome[] = ['completed', 'failed', 'pending', 'unknown'];
 
-const RESULT_TEXT_FIELDS = [
+/** Every field of a payout's result, in the order results show them (files, tables, journal). */
+export const PAYOUT_RESULT_COLUMNS = [
+  'line',
   'request_id',
+  'outcome',
   'status',
   'payment_amount',
   'payment_currency',
@@ -81,7 +84,12 @@ const RESULT_TEXT_FIELDS = [
   'transaction_id',
   'failure_reason',
   'failure_type',
-] as const;
+] as const satisfies ReadonlyArray<keyof PayoutResultRow>;
+
+type TextField = Exclude<(typeof PAYOUT_RESULT_COLUMNS)[number], 'line' | 'outcome'>;
+const RESULT_TEXT_FIELDS = PAYOUT_RESULT_COLUMNS.filter(
+  (f): f is TextField => f !== 'line' && f !== 'outcome',
+);
 
 function planned(v: unknown): PlannedPayout {
   const item = v as Record<string, unknown>;
