@@ -108,8 +108,9 @@ export async function preflight<R extends BulkRow>(
           const tx = String(r.transaction_id ?? '');
           const ref = String(r.refund_reference_id ?? '');
           if (tx === '' || ref === '') continue;
-          const list = (result.before[tx] ??= []);
+          const list = result.before[tx] ?? [];
           if (!list.includes(ref)) list.push(ref);
+          result.before[tx] = list;
         }
         for (const row of batch) {
           const el = wireElement(op, row);
