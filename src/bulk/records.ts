@@ -136,7 +136,7 @@ function at(raw: RawRecord): { at?: string } {
   return v === undefined ? {} : { at: v };
 }
 
-/** One bulk journal record, checked; undefined for a type a bulk run does not write. */
+/** One bulk journal record, checked; a type a bulk run never writes is damage. */
 export function parseBulkRecord(raw: RawRecord): BulkRecord | undefined {
   switch (raw.type) {
     case 'intent': {
@@ -177,7 +177,11 @@ export function parseBulkRecord(raw: RawRecord): BulkRecord | undefined {
         done: doneRows(raw.done),
         skip: raw.skip === true,
       };
-    default:
-      return parseCommonRecord(raw);
+    default: {
+      // A type no version of payops wrote into a bulk run is damage (a flipped byte): fail closed.
+      const common = parseCommonRecord(raw);
+      if (common === undefined) throw new RecordShapeError(`a record of unknown type "${raw.type}"`);
+      return common;
+    }
   }
 }

@@ -128,8 +128,12 @@ export function parsePayoutRecord(raw: RawRecord): PayoutRecord | undefined {
       for (const f of RESULT_TEXT_FIELDS) row[f] = optStr(raw, f) ?? '';
       return row;
     }
-    default:
-      return parseCommonRecord(raw);
+    default: {
+      // A type no version of payops wrote into a payout run is damage (a flipped byte): fail closed.
+      const common = parseCommonRecord(raw);
+      if (common === undefined) throw new RecordShapeError(`a record of unknown type "${raw.type}"`);
+      return common;
+    }
   }
 }
 

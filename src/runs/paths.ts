@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 
 export const JOURNAL_FILE = 'journal.jsonl';
+/** The input's copy inside a run folder (snapshot.ts). */
+export const SNAPSHOT_FILE = 'input.csv';
 
 export function runsDir(stateDir: string): string {
   return join(stateDir, 'runs');

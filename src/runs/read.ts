@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { JournalDamagedError } from '../errors.js';
 import { isLocked } from './lock.js';
-import { assertRunExists, isRunId, JOURNAL_FILE, runDir, runsDir } from './paths.js';
+import { assertRunExists, isRunId, JOURNAL_FILE, runDir, runsDir, SNAPSHOT_FILE } from './paths.js';
 import {
   parseCommonRecord,
   parseHeader,
@@ -167,6 +167,15 @@ async function readLastRecord(path: string): Promise<RawRecord | undefined> {
   }
 }
 
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** A run folder whose journal cannot be read. */
 export interface DamagedRun {
   runId: string;
@@ -196,11 +205,23 @@ export async function listRunsChecked(stateDir: string): Promise<{ runs: RunInfo
     try {
       header = await readHeader(path);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
-      damagedRuns.push({ runId, dir, error: damaged(stateDir, runId, 1, err) });
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
+        damagedRuns.push({ runId, dir, error: damaged(stateDir, runId, 1, err) });
+        continue;
+      }
+    }
+    if (header === undefined) {
+      // The input copy is moved in only once the header is on disk: beside one, a missing or
+      // headless journal was cut short later (a full disk, a truncation), not at its creation.
+      if (await exists(join(dir, SNAPSHOT_FILE))) {
+        damagedRuns.push({
+          runId,
+          dir,
+          error: damaged(stateDir, runId, 1, 'the journal has no complete header'),
+        });
+      }
       continue;
     }
-    if (header === undefined) continue;
     const lastRaw = await readLastRecord(path);
     const last = lastRaw === undefined ? undefined : parseCommonRecord(lastRaw);
     const info: RunInfo = { runId, dir, header, state: 'interrupted' };

@@ -7,11 +7,10 @@ import { chmod, copyFile, mkdir, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError, InputError } from '../errors.js';
 import { fsyncDir } from './journal.js';
-import { runsDir } from './paths.js';
+import { runsDir, SNAPSHOT_FILE } from './paths.js';
 import type { RunHeader } from './records.js';
 
-/** The snapshot's name inside the run folder. */
-export const SNAPSHOT_FILE = 'input.csv';
+export { SNAPSHOT_FILE };
 
 export interface StagedInput {
   /** Moves the checked copy into the run folder. */

@@ -247,11 +247,20 @@ describe('listing', () => {
     const text = await readFile(bad.path, 'utf8');
     await writeFile(bad.path, `${text.slice(0, 3)}#${text.slice(4)}`);
 
+    // Cut short after its input copy landed (a truncation, a full disk): damage, not a dead start.
+    const cut = await createRun(root, header, { now: new Date('2026-11-22T04:00:00Z') });
+    await cut.close();
+    await writeFile(join(cut.dir, 'input.csv'), 'transaction_id\n');
+    await writeFile(cut.path, '{"type":"header","v":1,');
+
     const checked = await listRunsChecked(root);
     expect(checked.runs.map((r) => r.runId)).toEqual([good.runId]);
-    expect(checked.damaged.map((d) => [d.runId, d.error.line])).toEqual([[bad.runId, 1]]);
+    expect(checked.damaged.map((d) => [d.runId, d.error.line])).toEqual([
+      [cut.runId, 1],
+      [bad.runId, 1],
+    ]);
     expect(checked.damaged[0]!.error).toBeInstanceOf(JournalDamagedError);
-    await expect(listRuns(root)).rejects.toThrow(`the journal of run ${bad.runId} cannot be read (line 1`);
+    await expect(listRuns(root)).rejects.toThrow(`the journal of run ${cut.runId} cannot be read (line 1`);
     await expect(findRunsByInput(root, 'abc', 'refund', header.gatewayIdentity)).rejects.toBeInstanceOf(
       JournalDamagedError,
     );

@@ -33,7 +33,6 @@ describe('journal records, parsed once on read', () => {
       { type: 'unknown', chunk: 1, reason: 'timeout', message: 'no answer' },
       { type: 'not_sent', chunk: 2, message: 'stopped' },
       { type: 'finished', counts: { succeeded: 1, failed: 1 }, money: { succeeded: { USD: '1000' } } },
-      { type: 'something-newer', chunk: 9 },
     ]);
     await journal.close();
     const { header, records } = await readRun(root, journal.runId, parseBulkRecord);
@@ -67,6 +66,16 @@ describe('journal records, parsed once on read', () => {
     );
     // Read without a parser, the same file is just JSON.
     expect((await readRun(root, journal.runId)).records).toHaveLength(3);
+  });
+
+  it('a record of a type no payops wrote ("intenT": a flipped byte) is damage, not skipped', async () => {
+    const journal = await createRun(root, { op: 'refund' });
+    await journal.append([{ type: 'intenT', chunk: 0, lines: [2], sentAt: 'x' }, { type: 'finished' }]);
+    await journal.close();
+    await expect(readRun(root, journal.runId, parseBulkRecord)).rejects.toThrow(
+      /cannot be read \(line 2: a record of unknown type "intenT"\)/,
+    );
+    expect(() => parsePayoutRecord({ type: 'resulT', line: 2 } as RawRecord)).toThrow(/unknown type/);
   });
 
   it('payout records: plan, intent and result, checked', () => {
