@@ -30,8 +30,11 @@ export interface EngineOptions<R extends BulkRow> {
   /** Reconciliation clock-skew tolerance (ms), for runs made before preflight. */
   skewMs?: number;
   now?: () => Date;
-  /** What the gateway showed before the run (preflight): `skip` rows are not sent (--skip-done). */
-  preflight?: { before: Readonly<Record<string, readonly string[]>>; skip: ReadonlyMap<number, string> };
+  /**
+   * What the gateway showed before the run (preflight; `before` absent in runs made before payops
+   * asked), and the rows not sent: done before it (--skip-done) or elsewhere since it began.
+   */
+  preflight?: { before?: Readonly<Record<string, readonly string[]>>; skip: ReadonlyMap<number, string> };
 }
 
 export interface EngineResult {

@@ -20,7 +20,7 @@ import type { BulkRecordWritten, PreflightRecord } from './records.js';
 import { shellQuote, summaryLines } from './report.js';
 import { addToRunTotals, exitCodeFor, newTotals, resultCells, resultLayout, totalsJson } from './results.js';
 import type { RowCache } from './row-cache.js';
-import type { FoldedRun } from './run-state.js';
+import { type FoldedRun, skippedRows } from './run-state.js';
 import { openResultSink, startProgress } from './ui.js';
 
 /**
@@ -94,14 +94,10 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
           client: a.client,
           journal,
           ...(a.prior ? { prior: a.prior.chunks } : {}),
-          ...(a.preflight
-            ? {
-                preflight: {
-                  before: a.preflight.before,
-                  skip: new Map(a.preflight.skip ? a.preflight.done : []),
-                },
-              }
-            : {}),
+          preflight: {
+            ...(a.preflight ? { before: a.preflight.before } : {}),
+            skip: skippedRows(a.prior, a.preflight),
+          },
           concurrency: ctx.globals.concurrency ?? a.config.concurrency,
           signal,
           emit: async (chunk, outcomes) => {

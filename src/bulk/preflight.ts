@@ -21,6 +21,8 @@ import type { BatchOperation, BulkRow } from './types.js';
 /** A row the gateway already shows done, and where that was seen. */
 export interface DoneRow {
   line: number;
+  /** Refunds: the reference id of the refund that vouches for the row. */
+  ref?: string;
   /** `refund 1000123-01 of 2026-11-23 10:15:02`, `the order is already 3000 captured`. */
   where: string;
 }
@@ -126,6 +128,7 @@ export async function preflight<R extends BulkRow>(
           vouched.add(String(found.refund_reference_id ?? ''));
           result.done.push({
             line: row.line,
+            ref: String(found.refund_reference_id ?? ''),
             where: `refund ${String(found.refund_reference_id ?? '') || '(no reference id)'} of ${gatewayDate(found.refund_date)}`,
           });
         }

@@ -73,8 +73,19 @@ export interface PreflightRecord {
   skip: boolean;
 }
 
+/**
+ * Rows a resumed run found done at the gateway by someone else since the run began (before it had
+ * sent them): they are not sent, and are reported already_done.
+ */
+export interface SkippedRecord {
+  type: 'skipped';
+  at?: string;
+  done: Array<[line: number, where: string]>;
+}
+
 /** Every record of a bulk run's journal after its header, as read. */
 export type BulkRecord =
+  | SkippedRecord
   | IntentRecord
   | OutcomeRecord
   | UnknownRecord
@@ -84,6 +95,7 @@ export type BulkRecord =
 
 /** What the bulk engine and command write. */
 export type BulkRecordWritten =
+  | SkippedRecord
   | PreflightRecord
   | IntentRecord
   | OutcomeRecordWritten
@@ -169,6 +181,8 @@ export function parseBulkRecord(raw: RawRecord): BulkRecord | undefined {
         chunk: num(raw, 'chunk'),
         message: optStr(raw, 'message') ?? '',
       };
+    case 'skipped':
+      return { type: 'skipped', ...at(raw), done: doneRows(raw.done) };
     case 'preflight':
       return {
         type: 'preflight',

@@ -32,6 +32,13 @@ export interface FoldedRun {
   chunks: Map<number, ChunkState>;
   /** What the gateway showed before the run; absent in runs made before payops asked. */
   preflight?: PreflightRecord;
+  /** Rows a resumed run found done elsewhere since the run began (never sent by this run). */
+  skipped: Array<[line: number, where: string]>;
+}
+
+/** The rows a run does not send: done before it (with --skip-done), or elsewhere since it began. */
+export function skippedRows(run: FoldedRun | undefined, preflight = run?.preflight): Map<number, string> {
+  return new Map([...(preflight?.skip ? preflight.done : []), ...(run?.skipped ?? [])]);
 }
 
 export function foldRecords(records: Iterable<BulkRecord>): FoldedRun {
@@ -45,10 +52,14 @@ export function foldRecords(records: Iterable<BulkRecord>): FoldedRun {
     return s;
   };
   let preflight: PreflightRecord | undefined;
+  const skipped: Array<[number, string]> = [];
   for (const rec of records) {
     switch (rec.type) {
       case 'preflight':
         preflight = rec;
+        break;
+      case 'skipped':
+        skipped.push(...rec.done);
         break;
       case 'intent': {
         const s = get(rec.chunk);
@@ -75,5 +86,5 @@ export function foldRecords(records: Iterable<BulkRecord>): FoldedRun {
         break;
     }
   }
-  return preflight ? { chunks, preflight } : { chunks };
+  return preflight ? { chunks, preflight, skipped } : { chunks, skipped };
 }

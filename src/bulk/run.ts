@@ -26,8 +26,9 @@ import { preflight } from './preflight.js';
 import { type BulkRecord, type BulkRecordWritten, type PreflightRecord, parseBulkRecord } from './records.js';
 import { confirmQuestion, type PlanView, planLines } from './report.js';
 import { RowCache } from './row-cache.js';
-import { chunkAction, type FoldedRun, foldRecords } from './run-state.js';
+import { chunkAction, type FoldedRun, foldRecords, skippedRows } from './run-state.js';
 import { showRun } from './show.js';
+import type { BulkRow } from './types.js';
 import { confirmRun } from './ui.js';
 
 export type { BulkFlags };
@@ -205,6 +206,47 @@ async function checkAtGateway(
   return record;
 }
 
+async function* unsettled<R extends BulkRow>(
+  rows: AsyncIterable<R> | Iterable<R>,
+  leave: ReadonlySet<number>,
+) {
+  for await (const r of rows) if (!leave.has(r.line)) yield r;
+}
+
+/**
+ * Before a resumed run sends rows no process of it has sent yet, it asks the gateway again: rows
+ * done there since the run began — by another run of the same orders, another machine, the
+ * merchant portal — are not sent, and are reported already_done. A refund the gateway had before
+ * the run (its preflight record) does not count: those rows were sent on purpose (--force).
+ */
+async function recheckUntouched(
+  ctx: Context,
+  plan: BulkPlan,
+  run: FoldedRun,
+  cache: RowCache | undefined,
+  client: GatewayClient,
+  config: ResolvedConfig,
+): Promise<Array<[number, string]>> {
+  const leave = new Set<number>(skippedRows(run).keys());
+  for (const s of run.chunks.values()) {
+    if (s.open && !s.notSent) for (const line of s.intent?.lines ?? []) leave.add(line);
+    for (const o of s.rows ?? []) if (o.outcome !== 'not_sent') leave.add(o.line);
+  }
+  const rows = unsettled(cache?.complete ? cache.rows() : inputRows(plan.op, plan.source), leave);
+  const found = await preflight(plan.op, client, rows, ctx.globals.concurrency ?? config.concurrency);
+  const before = new Set(Object.values(run.preflight?.before ?? {}).flat());
+  const doneBefore = new Set((run.preflight?.done ?? []).map(([line]) => line));
+  const fresh = found.done.filter((d) =>
+    d.ref !== undefined ? !before.has(d.ref) : !doneBefore.has(d.line),
+  );
+  if (fresh.length > 0) {
+    ctx.log.warn(
+      `payops: ${fresh.length} row${fresh.length === 1 ? ' was' : 's were'} done at the gateway since this run began (another run, machine or the portal): not sent, reported already_done`,
+    );
+  }
+  return fresh.map((d) => [d.line, `done at the gateway since this run began: ${d.where}`]);
+}
+
 interface Proceed {
   op: BatchOperation;
   plan: BulkPlan;
@@ -259,7 +301,17 @@ async function proceed(ctx: Context, p: Proceed): Promise<number> {
       parseBulkRecord,
       { pid: process.pid },
     );
-    const resumed = foldRecords(opened.records);
+    let resumed = foldRecords(opened.records);
+    try {
+      const skipped = await recheckUntouched(ctx, plan, resumed, p.cache, client, config);
+      if (skipped.length > 0) {
+        await opened.journal.append({ type: 'skipped', done: skipped });
+        resumed = { ...resumed, skipped: [...resumed.skipped, ...skipped] };
+      }
+    } catch (err) {
+      await opened.journal.close();
+      throw err;
+    }
     return execute(ctx, {
       op,
       plan,

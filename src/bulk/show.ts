@@ -14,7 +14,7 @@ import { parseBulkRecord } from './records.js';
 import { replayRun } from './replay.js';
 import { summaryLines } from './report.js';
 import { addToRunTotals, exitCodeFor, newTotals, resultCells } from './results.js';
-import { foldRecords } from './run-state.js';
+import { foldRecords, skippedRows } from './run-state.js';
 
 export async function showRun(ctx: Context, runId: string): Promise<number> {
   const state = stateDir(ctx.io.env);
@@ -30,7 +30,7 @@ export async function showRun(ctx: Context, runId: string): Promise<number> {
   await replayRun({
     chunks: chunkRows(inputRows(op, snapshot), header.chunkSize || 50),
     prior: folded.chunks,
-    skip: new Map(folded.preflight?.skip ? folded.preflight.done : []),
+    skip: skippedRows(folded),
     emit: async (chunk, outcomes) => {
       for (let i = 0; i < chunk.rows.length; i++) {
         const row = chunk.rows[i]!;

@@ -5,6 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  intentsWritten,
   payops,
   REFUND_HEADER,
   readResults,
@@ -155,6 +156,47 @@ describe('preflight: rows the gateway already shows done', () => {
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/already captured: the order is already 3000/);
     expect((await suite.gw.ledger()).length).toBe(0);
+  });
+});
+
+describe('a resumed run asks again before sending what it has not sent', () => {
+  it('rows refunded elsewhere since the run began are not sent: already_done, each order refunded once', async () => {
+    const orders = await suite.gw.createOrders(150);
+    const rows = refundRows(orders).map((r) => [...r.slice(0, 4), '1.00', 'part']);
+    const file = writeCsv(join(suite.dir, 'resume.csv'), REFUND_HEADER, rows);
+    const env = suite.gw.env(suite.dir);
+    await suite.gw.faults({ mode: 'none', latency_ms: 150, paths: ['/v1/refund'] });
+    const first = await payops(['refund', '--file', file, '--yes', '--output', 'csv', '--concurrency', '1'], {
+      env,
+      signal: { name: 'SIGINT', afterMs: 0, when: () => intentsWritten(suite.dir) >= 1 },
+    });
+    await suite.gw.faults({ mode: 'none' });
+    expect(first.code, first.stderr).toBe(130);
+    const sent = refundsByTransaction(await suite.gw.ledger()).size;
+    expect(sent).toBeLessThan(150);
+
+    // Meanwhile the last rows are refunded from another machine (a copy of the file, saved again).
+    const last = writeCsv(join(suite.dir, 'last.csv'), REFUND_HEADER, rows.slice(100));
+    const elsewhere = await payops(['refund', '--file', last, '--yes'], {
+      env: suite.gw.env(join(suite.dir, 'other-machine')),
+    });
+    expect(elsewhere.code, elsewhere.stderr).toBe(0);
+
+    const out = join(suite.dir, 'out.csv');
+    const resumed = await payops(['refund', '--file', file, '--yes', '--resume', '--out', out], { env });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toMatch(/50 rows were done at the gateway since this run began/);
+    const results = readResults(out);
+    expect(results.filter((r) => r.outcome === 'already_done')).toHaveLength(50);
+    expect(results.filter((r) => r.outcome === 'succeeded')).toHaveLength(100);
+    const byTx = refundsByTransaction(await suite.gw.ledger());
+    expect(byTx.size).toBe(150);
+    expect([...byTx.values()].every((l) => l.length === 1)).toBe(true);
+    // The journal says so too: runs show agrees, and the run is finished.
+    const runId = /run id: (\S+)/.exec(first.stderr)![1]!;
+    const shown = await payops(['runs', 'show', runId, '--output', 'csv'], { env });
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout.match(/already_done/g)).toHaveLength(50);
   });
 });
 
