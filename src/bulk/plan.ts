@@ -1,11 +1,13 @@
 // Pass 1 of a bulk run: stream the whole input through validation, keeping no rows, and produce the
 // plan — rows, requests, totals per currency, the file's SHA-256 — or an InputError listing every
 // problem found (nothing is sent). Safety limits (--max-orders, --max-amount) are enforced here.
+
 import { InputError, type InputProblem, UsageError } from '../errors.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
 import { addToTotals, formatMoney, parseAmount } from '../money/amount.js';
 import { currencyInfo, normaliseCurrency } from '../money/currency.js';
 import { chunkSize, requestCount } from './chunk.js';
+import { ContentKey } from './content-key.js';
 import { asFlagProblem, type InputSource, openRows } from './input.js';
 import { OPERATIONS } from './operations.js';
 import type { RowCache } from './row-cache.js';
@@ -28,6 +30,8 @@ export interface BulkPlan {
   /** Input columns as written in the header, in order. */
   columns: string[];
   sha256: string;
+  /** What the file means, whatever its bytes (content-key.ts): the input lock is held on it. */
+  content: string;
   rows: number;
   requests: number;
   chunkSize: number;
@@ -89,12 +93,14 @@ export async function planBulk(
   const moving = new Map<string, bigint>();
   const moves = OPERATIONS[op].moves;
   let rows = 0;
+  const content = new ContentKey();
   for await (const row of opened.rows) {
     const { valid, problems: rowProblems } = checkRow(op, row, source.label);
     note(rowProblems);
     if (!valid) continue;
     note(cross.add(valid));
     cache?.add(valid, row.cells);
+    content.add(valid);
     rows++;
     addToTotals(amounts, valid.currency, valid.amountMinor);
     addToTotals(moving, valid.currency, valid[moves] ?? valid.amountMinor);
@@ -134,6 +140,7 @@ export async function planBulk(
     source,
     columns,
     sha256,
+    content: `${op}:${content.digest()}`,
     rows,
     requests: requestCount(rows, op),
     chunkSize: chunkSize(op),

@@ -68,7 +68,7 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
   const identity = gatewayIdentity(config);
   const what = inline ? 'this order' : plan.source.label;
   if (!dryRun) {
-    ctx.onClose(await lockInput(state, { sha256: plan.sha256, op, gatewayIdentity: identity }, what));
+    ctx.onClose(await lockInput(state, { key: plan.content, op, gatewayIdentity: identity }, what));
   }
   // A run folder without its input copy was cut off before anything could be sent: not a run.
   const earlier = (await findRunsByInput(state, plan.sha256, op, identity)).filter((r) =>
@@ -129,7 +129,8 @@ export async function resumeBulkRun(ctx: Context, header: RunHeader): Promise<nu
   const dryRun = Boolean(ctx.globals.dryRun);
   const sha256 = header.sha256 ?? '';
   if (!dryRun) {
-    ctx.onClose(await lockInput(state, { sha256, op, gatewayIdentity: identity }, header.label ?? runId));
+    const key = header.content ?? sha256;
+    ctx.onClose(await lockInput(state, { key, op, gatewayIdentity: identity }, header.label ?? runId));
   }
   const info = (await findRunsByInput(state, sha256, op, identity)).find((r) => r.runId === runId);
   if (info?.state === 'finished') {
@@ -335,6 +336,7 @@ async function proceed(ctx: Context, p: Proceed): Promise<number> {
       label: plan.source.label,
       inline: start.inline,
       sha256: plan.sha256,
+      content: plan.content,
       profile: config.profile,
       baseUrl: client.baseUrl,
       merchantId: config.merchantId,

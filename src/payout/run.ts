@@ -91,7 +91,7 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
     ctx.onClose(
       await lockInput(
         state,
-        { sha256: plan.sha256, op: PAYOUT_OP, gatewayIdentity: identity },
+        { key: plan.sha256, op: PAYOUT_OP, gatewayIdentity: identity },
         plan.displayFile,
       ),
     );

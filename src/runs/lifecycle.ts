@@ -13,16 +13,18 @@ import type { StagedInput } from './snapshot.js';
 /**
  * Held from the duplicate check to the end of the run: one process per input, operation and
  * gateway, so that two payops started on the same file cannot both find "no earlier run" and both
- * send. Resolves to the release function.
+ * send. `key` names the input: what it means where that is known (bulk runs: its content key, so
+ * two copies of one file saved differently wait for each other too), else its SHA-256. Resolves to
+ * the release function.
  */
 export async function lockInput(
   stateDir: string,
-  input: { sha256: string; op: string; gatewayIdentity: string },
+  input: { key: string; op: string; gatewayIdentity: string },
   label: string,
 ): Promise<() => Promise<void>> {
   await mkdir(runsDir(stateDir), { recursive: true, mode: 0o700 });
   const key = createHash('sha256')
-    .update(`${input.sha256}|${input.op}|${input.gatewayIdentity}`)
+    .update(`${input.key}|${input.op}|${input.gatewayIdentity}`)
     .digest('hex')
     .slice(0, 24);
   return acquireLock(join(runsDir(stateDir), `.input-${key}.lock`), `${label} (${input.op})`);

@@ -24,6 +24,8 @@ export interface NewRunHeader {
   inline?: boolean;
   /** SHA-256 (hex) of the input's bytes. */
   sha256?: string;
+  /** What the input means, whatever its bytes (bulk runs: bulk/content-key.ts). */
+  content?: string;
   profile?: string;
   baseUrl?: string;
   merchantId?: string;
@@ -169,6 +171,7 @@ export function parseHeader(raw: RawRecord): RunHeader {
     'file',
     'label',
     'sha256',
+    'content',
     'profile',
     'baseUrl',
     'merchantId',

@@ -281,7 +281,7 @@ describe('payout', { timeout: 90_000 }, () => {
     const sha256 = createHash('sha256').update(readFileSync(file)).digest('hex');
     const release = await lockInput(
       stateDir({ ...process.env, PAYOPS_HOME: home }),
-      { sha256, op: 'payout', gatewayIdentity: identity },
+      { key: sha256, op: 'payout', gatewayIdentity: identity },
       'payouts.csv',
     );
     try {

@@ -1,0 +1,61 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ContentKey } from '../../../src/bulk/content-key.js';
+import type { BulkRow } from '../../../src/bulk/types.js';
+
+const row = (tx: string, refund: bigint, reason = 'r'): BulkRow => ({
+  line: 2,
+  transaction_id: tx,
+  order_no: `O-${tx}`,
+  currency: 'USD',
+  amountMinor: 1000n,
+  refundMinor: refund,
+  refund_reason: reason,
+});
+
+function key(rows: BulkRow[]): string {
+  const k = new ContentKey();
+  for (const r of rows) k.add(r);
+  return k.digest();
+}
+
+/** The same FNV-1a 64 with BigInt, as its definition reads. */
+function fnvReference(text: string): bigint {
+  let h = 0xcbf29ce484222325n;
+  for (let i = 0; i < text.length; i++) {
+    h ^= BigInt(text.charCodeAt(i));
+    h = (h * 0x100000001b3n) & 0xffffffffffffffffn;
+  }
+  return h;
+}
+
+describe('ContentKey', () => {
+  it('is the same for the same rows in any order, and differs for other rows', () => {
+    const rows = [row('T1', 100n), row('T2', 200n), row('T3', 300n)];
+    expect(key(rows)).toBe(key([rows[2]!, rows[0]!, rows[1]!]));
+    expect(key(rows)).not.toBe(key([row('T1', 100n), row('T2', 200n), row('T3', 301n)]));
+    expect(key(rows)).not.toBe(key([row('T1', 100n), row('T2', 200n), row('T3', 300n, 'other')]));
+    expect(key(rows)).not.toBe(key(rows.slice(0, 2)));
+    expect(key([{ ...rows[0]!, currency: 'usd' }])).toBe(key([rows[0]!]));
+  });
+
+  it('adds each row as FNV-1a 64 of its text, modulo 2^64 (checked against a BigInt reference)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.string({ maxLength: 12 }), fc.bigInt({ min: 0n, max: 10n ** 12n })), {
+          maxLength: 20,
+        }),
+        (items) => {
+          const rows = items.map(([tx, minor]) => row(tx, minor));
+          let sum = 0n;
+          for (const r of rows) {
+            const text = `${r.transaction_id}\u0000${r.order_no}\u0000USD\u0000${r.amountMinor}\u0000${r.refundMinor}\u0000${r.refund_reason}\u0000`;
+            sum = (sum + fnvReference(text)) & 0xffffffffffffffffn;
+          }
+          expect(key(rows)).toBe(`${rows.length}-${sum.toString(16).padStart(16, '0')}`);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
