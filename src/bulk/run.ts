@@ -190,8 +190,15 @@ async function checkAtGateway(
     done: found.done.map((d) => [d.line, d.where]),
     skip: Boolean(flags.skipDone),
   };
+  const spec = OPERATIONS[plan.op];
+  if (dryRun && found.done.length > 0) {
+    // The rows a run would refuse, as it would list them (the plan line below counts them).
+    const shown = found.done.slice(0, 20);
+    for (const d of shown)
+      ctx.log.info(`  ${plan.source.label}:${d.line} already ${spec.words.done}: ${d.where}`);
+    if (found.done.length > shown.length) ctx.log.info(`  … and ${found.done.length - shown.length} more`);
+  }
   if (found.done.length > 0 && !dryRun && !flags.skipDone && !flags.force) {
-    const spec = OPERATIONS[plan.op];
     throw new InputError(
       `${plan.source.label}: ${found.done.length} of ${plan.rows} rows ${found.done.length === 1 ? 'is' : 'are'} already ${spec.words.done} at the gateway; nothing was sent`,
       found.done.map((d) => ({

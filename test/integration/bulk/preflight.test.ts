@@ -130,6 +130,7 @@ describe('preflight: rows the gateway already shows done', () => {
     expect(dry.stderr).toMatch(
       /2 rows already refunded at the gateway: a run refuses them unless --skip-done or --force/,
     );
+    expect(dry.stderr).toMatch(/copy\.csv:2 already refunded: refund \S+-01 of/);
     expect((await suite.gw.ledger()).length).toBe(2);
   });
 
