@@ -86,6 +86,8 @@ export async function preflight<R extends BulkRow>(
   // A refund vouches for at most one row: two rows of one file asking for the same refund are
   // refused by validation, but an earlier refund must not make two different rows look done.
   const vouched = new Set<string>();
+  // Every state that means done for some element of this operation (query rule only).
+  const doneStates = new Set<string>(rule.by === 'query' ? rule.done.flatMap((d) => d.states) : []);
 
   await runOrderedPool<R[], undefined, Found>({
     source: batches(rows, ENDPOINTS[rule.by].limit),
@@ -114,7 +116,10 @@ export async function preflight<R extends BulkRow>(
           if (!list.includes(ref)) list.push(ref);
           result.before[tx] = list;
         }
+        // Most transactions of a file have no refund yet: only those that have one are compared.
+        const refunded = new Set(refunds.map((r) => String(r.transaction_id ?? '')));
         for (const row of batch) {
+          if (!refunded.has(row.transaction_id)) continue;
           const el = wireElement(op, row);
           const found = refunds.find(
             (r) =>
@@ -140,6 +145,8 @@ export async function preflight<R extends BulkRow>(
         const order = byId.get(row.transaction_id);
         if (!order || (row.order_no && order.order_no && order.order_no !== row.order_no)) continue;
         const status = String(order.payment_status ?? '');
+        // Most orders are not in a done state: no element is built for them.
+        if (!doneStates.has(status)) continue;
         const el = wireElement(op, row);
         const states = rule.done.find((d) => elementMatches(d.when, el))?.states ?? [];
         if (!(states as readonly string[]).includes(status)) continue;
