@@ -58,7 +58,7 @@ export function planLines(v: PlanView): string[] {
       done === 0
         ? `  checked at the gateway: no row is ${spec.words.done} yet`
         : skip
-          ? `  checked at the gateway: ${rows} ${already}: skipped (--skip-done)`
+          ? `  checked at the gateway: ${rows} ${already}: skipped (--skip-done); ${n(plan.rows - done)} to send (the totals above count every row)`
           : force
             ? `  checked at the gateway: ${rows} ${already}: sent again (--force)`
             : `  checked at the gateway: ${rows} ${already}: a run refuses them unless --skip-done or --force`,
