@@ -62,7 +62,9 @@ describe('preflight: rows the gateway already shows done', () => {
       const out = join(suite.dir, 'skipped.csv');
       const skipped = await payops(['refund', '--file', copy, '--yes', '--skip-done', '--out', out], { env });
       expect(skipped.code, skipped.stderr).toBe(0);
-      expect(skipped.stderr).toMatch(/3 rows already refunded at the gateway: skipped \(--skip-done\); 0 to send/);
+      expect(skipped.stderr).toMatch(
+        /3 rows already refunded at the gateway: skipped \(--skip-done\); 0 to send/,
+      );
       expect(skipped.stderr).toMatch(/already done\s+3/);
       expect((await suite.gw.ledger()).length).toBe(3);
       expect(readResults(out).map((r) => r.outcome)).toEqual([
