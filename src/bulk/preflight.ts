@@ -11,11 +11,12 @@ import type { GatewayClient } from '../gateway/client.js';
 import { assertAccepted } from '../gateway/client.js';
 import { ENDPOINTS } from '../gateway/endpoints.js';
 import { PAYMENT_STATUS_LABELS } from '../gateway/status.js';
+import { parseGatewayTime } from '../gateway/time.js';
 import type { OrderRecord, RefundRecord } from '../gateway/types.js';
-import { parseAmount } from '../money/amount.js';
 import { runOrderedPool } from '../ordered-pool.js';
 import { wireElement } from './chunk.js';
 import { OPERATIONS } from './operations.js';
+import { sameMoney } from './reconcile.js';
 import type { BatchOperation, BulkRow } from './types.js';
 
 /** A row the gateway already shows done, and where that was seen. */
@@ -35,19 +36,10 @@ export interface PreflightResult {
   requests: number;
 }
 
+/** `20261123101502` → `2026-11-23 10:15:02` (the gateway's UTC time, as a person reads it). */
 function gatewayDate(d: unknown): string {
-  const s = String(d ?? '');
-  return /^\d{14}$/.test(s)
-    ? `${s.slice(0, 4)}-${s.slice(4, 6)}-${s.slice(6, 8)} ${s.slice(8, 10)}:${s.slice(10, 12)}:${s.slice(12)}`
-    : s;
-}
-
-function sameMoney(a: unknown, b: string | undefined, currency: string): boolean {
-  if (typeof a !== 'string' || b === undefined) return false;
-  if (a === b) return true;
-  const pa = parseAmount(a, currency);
-  const pb = parseAmount(b, currency);
-  return pa.ok && pb.ok && pa.minor === pb.minor;
+  const at = parseGatewayTime(String(d ?? ''));
+  return at ? at.toISOString().slice(0, 19).replace('T', ' ') : String(d ?? '');
 }
 
 /** What one look-up found: the refund records of a search, or the orders of a query. */

@@ -40,7 +40,8 @@ function statusText(code: string): string {
   return label ? `${code} ${label}` : code || '(none)';
 }
 
-function sameMoney(a: unknown, b: string | undefined, currency: string | undefined): boolean {
+/** The same amount of money, however each side spelled it (`5` and `5.00`). */
+export function sameMoney(a: unknown, b: string | undefined, currency: string | undefined): boolean {
   if (typeof a !== 'string' || b === undefined) return false;
   if (a === b) return true;
   const pa = parseAmount(a, currency ?? '');

@@ -4,12 +4,12 @@ import { stateDir } from '../config/paths.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { BATCH_OPERATIONS } from '../gateway/endpoints.js';
-import { readRun } from '../runs/read.js';
+import { readRunHeader } from '../runs/read.js';
 import type { RunHeader } from '../runs/records.js';
 
 async function headerOf(ctx: Context, runId: string): Promise<RunHeader> {
-  // Only the header is needed: no record of the run is parsed here.
-  const { header } = await readRun(stateDir(ctx.io.env), runId, () => undefined);
+  // Only the header is needed here; the module that owns the run reads its records.
+  const header = await readRunHeader(stateDir(ctx.io.env), runId);
   if (header.op !== 'payout' && !(BATCH_OPERATIONS as readonly string[]).includes(header.op)) {
     throw new UsageError(`run ${runId} is a ${header.op} run, which payops runs cannot show or resume`);
   }

@@ -19,7 +19,7 @@ import { payoutGatewayIdentity } from '../runs/identity.js';
 import { whileInterruptible } from '../runs/interrupt.js';
 import { openRun, type RunJournal } from '../runs/journal.js';
 import { beginRun, endRun, lockInput } from '../runs/lifecycle.js';
-import { findRunsByInput, listRuns, readRun } from '../runs/read.js';
+import { listRuns, readRun } from '../runs/read.js';
 import { loadPayoutCsv, loadPayoutRequest, type PayoutPlan, type PayoutPlanSummary } from './plan.js';
 import { type PayoutJournalRecord, type PayoutRecord, parsePayoutRecord } from './records.js';
 import { type PriorPayout, priorPayouts, reuseRequestIds } from './reuse.js';
@@ -102,17 +102,18 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
   let prior: PriorPayout[] = [];
   let reusedFrom: { runId: string; createdAt: string } | undefined;
 
+  // Payout runs at this gateway and account, newest first (the runs folder is read once).
+  const here = identity
+    ? (await listRuns(state)).filter(
+        (r) => r.header.op === PAYOUT_OP && r.header.gatewayIdentity === identity,
+      )
+    : [];
   const decision = decidePayoutRun({
-    sameInput: identity ? await findRunsByInput(state, plan.sha256, PAYOUT_OP, identity) : [],
-    // The newest run of this file (same path, or same bytes elsewhere) at this gateway and account.
+    sameInput: here.filter((r) => r.header.sha256 === plan.sha256),
+    // The newest run of this file (same path, or same bytes elsewhere).
     latest:
-      identity && !opts.resume && !opts.force
-        ? (await listRuns(state)).find(
-            (r) =>
-              r.header.op === PAYOUT_OP &&
-              r.header.gatewayIdentity === identity &&
-              (r.header.file === plan.file || r.header.sha256 === plan.sha256),
-          )
+      !opts.resume && !opts.force
+        ? here.find((r) => r.header.file === plan.file || r.header.sha256 === plan.sha256)
         : undefined,
     resume: Boolean(opts.resume),
     force: Boolean(opts.force),

@@ -138,6 +138,20 @@ async function readHeader(path: string): Promise<RunHeader | undefined> {
   return parseHeader(asRaw(JSON.parse(first)));
 }
 
+/** A run's header alone, read from its first line (the rest of the journal is not read). */
+export async function readRunHeader(stateDir: string, runId: string): Promise<RunHeader> {
+  const path = join(runDir(stateDir, runId), JOURNAL_FILE);
+  await assertRunExists(path, runId);
+  let header: RunHeader | undefined;
+  try {
+    header = await readHeader(path);
+  } catch (err) {
+    throw damaged(stateDir, runId, 1, err);
+  }
+  if (header === undefined) throw damaged(stateDir, runId, 1, 'the journal has no complete header');
+  return header;
+}
+
 /** The last complete record, read from the file's tail only. */
 async function readLastRecord(path: string): Promise<RawRecord | undefined> {
   const size = (await stat(path)).size;
