@@ -7,8 +7,14 @@
 // dispatched, the next `ahead + 1` are already read and staged, so that the staging overlaps work
 // in flight instead of holding up the next free slot.
 
-/** What `dispatch` decides for one item: a result known now, or a job that needs a slot. */
-export type Dispatch<R> = { now: R } | { job: (release: () => void) => Promise<R> };
+/**
+ * What `dispatch` decides for one item: a result known now, or a job that needs a slot. A job that
+ * released its slot early and has more to send takes one again with `reacquire` (and must call the
+ * release it returns).
+ */
+export type Dispatch<R> =
+  | { now: R }
+  | { job: (release: () => void, reacquire: () => Promise<() => void>) => Promise<R> };
 
 export interface OrderedPoolOptions<T, S, R> {
   source: AsyncIterable<T> | Iterable<T>;
@@ -54,6 +60,10 @@ export async function runOrderedPool<T, S, R>(opts: OrderedPoolOptions<T, S, R>)
       inFlight--;
       slotWaiters.shift()?.();
     };
+  };
+  const reacquire = async () => {
+    await acquire();
+    return releaser();
   };
 
   // Results waiting to be emitted in order.
@@ -116,7 +126,7 @@ export async function runOrderedPool<T, S, R>(opts: OrderedPoolOptions<T, S, R>)
       else {
         await acquire();
         const release = releaser();
-        const promise = d.job(release);
+        const promise = d.job(release, reacquire);
         promise.then(release, release);
         push(item, promise);
       }

@@ -29,6 +29,10 @@ export interface EngineOptions<R extends BulkRow> {
   emit: (chunk: Chunk<R>, outcomes: RowOutcome[]) => void | Promise<void>;
   /** Reconciliation clock-skew tolerance (ms), for runs made before preflight. */
   skewMs?: number;
+  /** How long after a lost request its rows may be concluded not applied (ms): --settle-time. */
+  settleMs: number;
+  /** Requests per row at most in this process: --max-attempts. */
+  maxAttempts: number;
   now?: () => Date;
   /**
    * What the gateway showed before the run (preflight; `before` absent in runs made before payops
@@ -90,6 +94,10 @@ export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Prom
     now: opts.now,
     before: opts.preflight?.before,
     claimed,
+    settleMs: opts.settleMs,
+    maxAttempts: opts.maxAttempts,
+    signal: opts.signal,
+    stopping: isStopped,
   });
   const skip = opts.preflight?.skip ?? new Map<number, string>();
 
@@ -118,14 +126,13 @@ export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Prom
       return { now: journaledOutcomes(chunk, state) };
     }
     return {
-      job: async (release) => {
+      job: async (release, reacquire) => {
         if (isStopped()) {
           release();
           return ready ? protocol.unsend(chunk, state) : journaledOutcomes(chunk, state);
         }
-        return ready
-          ? protocol.send(chunk, state, ready, release)
-          : protocol.settleEarlier(chunk, state!, release, () => !isStopped());
+        const slot = { release, reacquire };
+        return ready ? protocol.send(chunk, state, ready, slot) : protocol.settleEarlier(chunk, state!, slot);
       },
     };
   };

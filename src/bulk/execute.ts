@@ -14,6 +14,7 @@ import type { RunHeader } from '../runs/records.js';
 import { SNAPSHOT_FILE } from '../runs/snapshot.js';
 import { chunkRows } from './chunk.js';
 import { runEngine } from './engine.js';
+import type { RetryPolicy } from './flags.js';
 import { type InputSource, inputRows } from './input.js';
 import type { BulkPlan } from './plan.js';
 import type { BulkRecordWritten, PreflightRecord } from './records.js';
@@ -70,6 +71,8 @@ export interface ExecuteArgs {
   /** Pass 1's rows, when they all fit: pass 2 then reads nothing. */
   cache?: RowCache | undefined;
   sink: OpenedSink;
+  /** --settle-time and --max-attempts (a resumed run by id takes the profile's and the defaults). */
+  policy: RetryPolicy;
 }
 
 export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
@@ -99,6 +102,8 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
             skip: skippedRows(a.prior, a.preflight),
           },
           concurrency: ctx.globals.concurrency ?? a.config.concurrency,
+          settleMs: a.policy.settleMs,
+          maxAttempts: a.policy.maxAttempts,
           signal,
           emit: async (chunk, outcomes) => {
             for (let i = 0; i < chunk.rows.length; i++) {

@@ -16,8 +16,26 @@ export interface BulkFlags {
   resume?: boolean;
   force?: boolean;
   skipDone?: boolean;
+  /** --settle-time, in ms (parsed by the command). */
+  settleTime?: number;
+  maxAttempts?: number;
   maxOrders?: number;
   maxAmount?: string[];
+}
+
+/** How a run retries rows whose requests were lost: from the flags, else the profile, else defaults. */
+export interface RetryPolicy {
+  settleMs: number;
+  maxAttempts: number;
+}
+
+export const DEFAULT_MAX_ATTEMPTS = 3;
+
+export function retryPolicy(
+  flags: Pick<BulkFlags, 'settleTime' | 'maxAttempts'>,
+  settleMs: number,
+): RetryPolicy {
+  return { settleMs: flags.settleTime ?? settleMs, maxAttempts: flags.maxAttempts ?? DEFAULT_MAX_ATTEMPTS };
 }
 
 function flagName(key: string): string {

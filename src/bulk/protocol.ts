@@ -1,8 +1,10 @@
 // The per-chunk protocol of a bulk run, one chunk at a time: write the intent (durably) → send →
-// match the answer to the rows → reconcile what the answer did not settle → record the outcomes.
-// Never sends a row twice: a request whose bytes may have left is only ever reconciled (read-only
-// queries). Rows are sent again only when a resumed run finds, by asking the gateway, that the
-// crashed process's request for them never took effect. Scheduling is the engine's (engine.ts).
+// match the answer to the rows → settle what the answer did not → record the outcomes.
+// A row whose request may have reached the gateway is never sent again blindly: it is settled by
+// asking (read-only refund search or query), and sent again only once the gateway shows no trace of
+// it at least the settle time after the request left (a gateway may commit late). So a 500, a
+// dropped connection or a timeout ends in `succeeded` without the operator's help, and `failed` is
+// kept for the gateway refusing the row itself. Scheduling is the engine's (engine.ts).
 import { AuthError, GatewayError, TransportError, UnknownOutcomeError } from '../errors.js';
 import type { GatewayClient } from '../gateway/client.js';
 import { assertAccepted } from '../gateway/client.js';
@@ -14,8 +16,8 @@ import { OPERATIONS } from './operations.js';
 import { toOutcomeTable } from './outcome-table.js';
 import { type ReconcileItem, type ReconcileOptions, reconcile } from './reconcile.js';
 import type { BulkRecordWritten, IntentRecord } from './records.js';
-import { journaledOutcomes, mergeOutcomes, NOT_SENT_DETAIL, notSent, pending } from './replay.js';
-import type { ChunkState } from './run-state.js';
+import { journaledOutcomes, mergeOutcomes, notSent, pending } from './replay.js';
+import { type ChunkState, sendsOf } from './run-state.js';
 import type { BulkRow, Chunk, RowOutcome, WireElement } from './types.js';
 
 export type StopReason = 'interrupted' | 'unreachable' | 'auth' | 'journal';
@@ -40,6 +42,17 @@ export interface ProtocolOptions {
   before?: Readonly<Record<string, readonly string[]>> | undefined;
   /** Refund references this run has already attributed to a row (from its journal). */
   claimed?: Set<string> | undefined;
+  /**
+   * How long after a request was sent a row not found at the gateway is proven not applied (ms).
+   * Before that the gateway may still commit it (a late commit), so the row waits.
+   */
+  settleMs: number;
+  /** Requests per row in this process at most: a row proven not applied is sent again until then. */
+  maxAttempts: number;
+  /** Interrupted (Ctrl-C): rows waiting to settle stop waiting and stay unknown for a resume. */
+  signal?: AbortSignal | undefined;
+  /** The run is stopping (interrupted, or the gateway or journal failed): nothing is sent again. */
+  stopping?: (() => boolean) | undefined;
 }
 
 /** Rows of a chunk still to send: those without a settled, unknown or pending outcome. */
@@ -52,10 +65,39 @@ export function rowsToSend<R extends BulkRow>(chunk: Chunk<R>, state: ChunkState
   });
 }
 
-/** After a lost answer, an order the gateway shows untouched is reported failed — never re-sent. */
-function settleLost(o: RowOutcome): RowOutcome {
-  const { absent: _absent, ...rest } = o;
-  return rest;
+/** The pool slot a chunk's job holds: freed early, taken again to send once more. */
+export interface Slot {
+  release: () => void;
+  reacquire: () => Promise<() => void>;
+}
+
+interface Holding {
+  free: () => void;
+  take: () => Promise<void>;
+}
+
+/** Rows of a request whose answer did not settle them: to be asked about at the gateway. */
+interface Lost {
+  items: ReconcileItem[];
+  /** The rows of the same request that the answer did settle. */
+  answered: RowOutcome[];
+  /** The journal record that will hold the chunk's rows. */
+  type: 'outcome' | 'reconciled';
+  /** Why the answer was lost, for the rows' detail. */
+  why: string;
+  /** performance.now() from which "not found" proves "not applied" (sent + settle time). */
+  deadline: number;
+}
+
+/** Resolves true after `ms`, or false within a fifth of a second of `signal` aborting. */
+async function sleep(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+  const end = performance.now() + ms;
+  for (;;) {
+    if (signal?.aborted) return false;
+    const left = end - performance.now();
+    if (left <= 0) return true;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(left, 200)));
+  }
 }
 
 /** The whole-request rejections that say nothing about the orders: the rows stay unsent. */
@@ -74,6 +116,8 @@ export class ChunkProtocol {
   reconciled = 0;
   private readonly now: () => Date;
   private readonly claimed: Set<string>;
+  /** Requests this process made for a row, where more than one (rows sent again). */
+  private readonly attempts = new Map<number, number>();
 
   constructor(private readonly o: ProtocolOptions) {
     this.claimed = o.claimed ?? new Set();
@@ -111,19 +155,150 @@ export class ChunkProtocol {
   }
 
   /**
-   * Send prepared rows and journal the whole chunk's outcomes (earlier settled rows kept).
-   * `release` frees the slot as soon as the gateway's part is over.
+   * Send prepared rows and journal the whole chunk's outcomes (earlier settled rows kept). Rows
+   * whose answer was lost are settled (settle()), and rows proven not applied are sent again, up to
+   * `maxAttempts` requests per row in this process. `slot.release` frees the slot as soon as the
+   * gateway's part is over, and while rows wait to settle.
    */
   async send<R extends BulkRow>(
     chunk: Chunk<R>,
     state: ChunkState | undefined,
     p: Prepared,
-    release: () => void,
+    slot: Slot,
   ): Promise<RowOutcome[]> {
+    return this.until(chunk, state, slot, { prepared: p });
+  }
+
+  /**
+   * Settle a chunk an earlier process left open: rows with an unknown outcome, every row of an
+   * intent left without outcome by a crash, and rows proven not applied that were not sent again.
+   * They are checked at the gateway no earlier than `settleMs` after the request was sent (by the
+   * journal's time); rows found not applied are then sent again, as in send().
+   */
+  async settleEarlier<R extends BulkRow>(
+    chunk: Chunk<R>,
+    state: ChunkState,
+    slot: Slot,
+  ): Promise<RowOutcome[]> {
+    const { op } = this.o;
+    const intent = state.intent!;
+    const chunkLines = new Set(chunk.rows.map((r) => r.line));
+    if (!intent.lines.every((l) => chunkLines.has(l))) {
+      // The file no longer matches its journal (the snapshot makes this unreachable in practice).
+      slot.release();
+      return sameOutcome(
+        [...chunkLines],
+        'unknown',
+        'the input file no longer matches the journal of this run',
+      );
+    }
+    const openLines = new Set(state.open && !state.notSent ? intent.lines : []);
+    const previous = new Map((state.rows ?? []).map((o) => [o.line, o]));
+    const lost: ReconcileItem[] = [];
+    intent.lines.forEach((line, i) => {
+      if (openLines.has(line) && intent.elements?.[i]) {
+        // Journals written before intents dropped their elements still carry them.
+        lost.push({ line, element: intent.elements[i]!, sentAt: intent.sentAt });
+      }
+    });
+    const have = new Set(lost.map((it) => it.line));
+    for (const row of chunk.rows) {
+      if (have.has(row.line)) continue;
+      const was = previous.get(row.line)?.outcome;
+      if (
+        openLines.has(row.line) ||
+        was === 'unknown' ||
+        (was === 'not_sent' && sendsOf(state, row.line) > 0)
+      ) {
+        lost.push({ line: row.line, element: wireElement(op, row), sentAt: intent.sentAt });
+      }
+    }
+    // By the journal's clock: the wait left of the settle time, never more than all of it.
+    const elapsed = this.now().getTime() - Date.parse(intent.sentAt);
+    const left = Number.isFinite(elapsed)
+      ? Math.min(this.o.settleMs, Math.max(0, this.o.settleMs - elapsed))
+      : this.o.settleMs;
+    return this.until(chunk, state, slot, {
+      lost: {
+        items: lost,
+        answered: [],
+        type: 'reconciled',
+        why: 'the run was interrupted',
+        deadline: performance.now() + left,
+      },
+    });
+  }
+
+  /** Send (or settle) until every row of the chunk has a definite outcome or no attempt is left. */
+  private async until<R extends BulkRow>(
+    chunk: Chunk<R>,
+    state: ChunkState | undefined,
+    slot: Slot,
+    start: { prepared: Prepared } | { lost: Lost },
+  ): Promise<RowOutcome[]> {
+    let release = slot.release;
+    let holding = true;
+    const hold: Holding = {
+      free: () => {
+        if (holding) release();
+        holding = false;
+      },
+      take: async () => {
+        if (!holding) release = await slot.reacquire();
+        holding = true;
+      },
+    };
+    try {
+      let current = state;
+      let next: { prepared: Prepared } | { lost: Lost } = start;
+      for (;;) {
+        let lost: Lost;
+        if ('prepared' in next) {
+          const tried = await this.attempt(chunk, current, next.prepared);
+          if ('rows' in tried) return tried.rows;
+          lost = tried;
+        } else lost = next.lost;
+        const settled = await this.settle(lost, hold);
+        const mayResend = !(this.o.stopping?.() ?? this.o.signal?.aborted);
+        const { rows, again } = this.conclude(
+          chunk,
+          current,
+          [...lost.answered, ...settled],
+          lost.why,
+          mayResend,
+        );
+        this.o.journal.appendLazy({
+          type: lost.type,
+          chunk: chunk.index,
+          ...toOutcomeTable(rows, OPERATIONS[this.o.op].messageField),
+        });
+        current = { ...(current ?? { notSent: false, lostAnswer: false }), rows, open: false };
+        if (again.length === 0) return rows;
+        await hold.take();
+        const prepared = (await this.prepareMany([{ chunk, rows: again }])).get(chunk.index);
+        if (prepared === undefined) return rows;
+        next = { prepared };
+      }
+    } finally {
+      hold.free();
+    }
+  }
+
+  /**
+   * One request for prepared rows. Its outcomes are journaled here when the answer settles every
+   * row (or the request was refused or never left); rows whose answer was lost are returned.
+   */
+  private async attempt<R extends BulkRow>(
+    chunk: Chunk<R>,
+    state: ChunkState | undefined,
+    p: Prepared,
+  ): Promise<{ rows: RowOutcome[] } | Lost> {
     const { op, client, journal } = this.o;
     const { lines, elements, sentAt } = p;
+    const startedAt = performance.now();
+    const items = (pick: (i: number) => boolean) =>
+      lines.flatMap((line, i) => (pick(i) ? [{ line, element: elements[i]!, sentAt }] : []));
     let outcomes: RowOutcome[];
-    let type: 'outcome' | 'reconciled' = 'outcome';
     try {
       this.requests++;
       // Elements are built field by field from the operations table (chunk.ts wireElement), which a
@@ -134,40 +309,107 @@ export class ChunkProtocol {
       // without any is a whole-request rejection.
       if (res.results.length === 0) assertAccepted(res.data, client);
       outcomes = matchResults(op, lines, elements, res.results);
-      const missing = outcomes.flatMap((o, i) =>
-        o.outcome === 'unknown' ? [{ line: o.line, element: elements[i]!, sentAt }] : [],
-      );
-      if (missing.length > 0) {
-        const found = new Map((await this.reconcile(missing)).map((o) => [o.line, settleLost(o)]));
-        outcomes = outcomes.map((o) => found.get(o.line) ?? o);
+      if (outcomes.some((o) => o.outcome === 'unknown')) {
+        return {
+          items: items((i) => outcomes[i]!.outcome === 'unknown'),
+          answered: outcomes.filter((o) => o.outcome !== 'unknown'),
+          type: 'outcome',
+          why: 'the gateway answered without a result for it',
+          deadline: startedAt + this.o.settleMs,
+        };
       }
     } catch (err) {
       // Credentials refused, gateway busy, request never reached it: a resumed run sends the rows.
-      if (leftUnsent(err)) {
-        release();
-        return this.notSentAfter(chunk, state, lines, err as Error);
-      }
+      if (leftUnsent(err)) return { rows: this.notSentAfter(chunk, state, lines, err as Error) };
       if (err instanceof GatewayError) {
         // Includes GatewayRejectedError (return_status 0) and definite 4xx answers: nothing moved,
         // and sending the same request again would be refused the same way.
         outcomes = sameOutcome(lines, 'failed', err.message);
       } else {
-        // UnknownOutcomeError, or anything unexpected after the bytes may have left: never re-send.
+        // UnknownOutcomeError, or anything unexpected after the bytes may have left: settled by
+        // asking the gateway, never by sending blindly.
         const reason = err instanceof UnknownOutcomeError ? err.reason : 'error';
         const message = err instanceof Error ? err.message : String(err);
         journal.appendLazy({ type: 'unknown', chunk: chunk.index, reason, message });
-        const items = lines.map((line, i) => ({ line, element: elements[i]!, sentAt }));
-        outcomes = (await this.reconcile(items)).map(settleLost);
-        type = 'reconciled';
+        return {
+          items: items(() => true),
+          answered: [],
+          type: 'reconciled',
+          why: message,
+          deadline: startedAt + this.o.settleMs,
+        };
       }
     }
-    // The outcome's fsync need not hold the slot: a crash before it lands leaves an intent without
-    // outcome, which a resumed run reconciles.
-    release();
     const all = mergeOutcomes(chunk, state, outcomes, pending);
     // Not fsync'd on its own: lost in a crash, the chunk is simply reconciled on resume.
-    journal.appendLazy({ type, chunk: chunk.index, ...toOutcomeTable(all, OPERATIONS[op].messageField) });
-    return all;
+    journal.appendLazy({
+      type: 'outcome',
+      chunk: chunk.index,
+      ...toOutcomeTable(all, OPERATIONS[op].messageField),
+    });
+    return { rows: all };
+  }
+
+  /**
+   * What the gateway did with rows whose answer was lost. Asked at once (a request applied before
+   * its answer was lost is found now); what is not found yet is asked again once the settle time
+   * since the request has passed — the slot is freed meanwhile, and an interruption leaves those
+   * rows unknown for a resumed run. Only that later check may prove a row not applied (`absent`).
+   */
+  private async settle(lost: Lost, hold: Holding): Promise<RowOutcome[]> {
+    if (lost.items.length === 0) return [];
+    const conclusive = performance.now() >= lost.deadline;
+    const first = await this.reconcile(lost.items);
+    const open = first.filter((o) => o.outcome === 'unknown' || (o.absent && !conclusive));
+    if (open.length === 0) return first;
+    const wait = lost.deadline - performance.now();
+    if (wait > 0) {
+      hold.free();
+      if (!(await sleep(wait, this.o.signal))) {
+        // Interrupted while waiting: not concluded either way; the journal says sent, no answer.
+        const later = new Set(open.map((o) => o.line));
+        return first.map((o) => (later.has(o.line) ? pending(o.line) : o));
+      }
+      await hold.take();
+    }
+    const again = new Map(
+      (await this.reconcile(lost.items.filter((it) => open.some((o) => o.line === it.line)))).map((o) => [
+        o.line,
+        o,
+      ]),
+    );
+    return first.map((o) => again.get(o.line) ?? o);
+  }
+
+  /**
+   * A chunk's rows after settling: found ones as found; rows proven not applied are sent again while
+   * this process has attempts left for them, and otherwise left `not_sent` for a resumed run.
+   */
+  private conclude<R extends BulkRow>(
+    chunk: Chunk<R>,
+    state: ChunkState | undefined,
+    settled: RowOutcome[],
+    why: string,
+    mayResend: boolean,
+  ): { rows: RowOutcome[]; again: R[] } {
+    const againLines = new Set<number>();
+    const updates = settled.map((o): RowOutcome => {
+      if (!o.absent) return o;
+      const tries = this.attempts.get(o.line) ?? 1;
+      if (tries < this.o.maxAttempts && mayResend) {
+        this.attempts.set(o.line, tries + 1);
+        againLines.add(o.line);
+        return notSent(o.line, `not applied (${why}; ${o.detail}): sent again`);
+      }
+      return notSent(
+        o.line,
+        mayResend
+          ? `not applied after ${tries} request${tries === 1 ? '' : 's'} (last: ${why}; ${o.detail}); resume the run to send it again`
+          : `not applied (${why}; ${o.detail}); the run stopped: resume it to send it again`,
+      );
+    });
+    const rows = mergeOutcomes(chunk, state, updates, pending);
+    return { rows, again: chunk.rows.filter((r) => againLines.has(r.line)) };
   }
 
   private notSentAfter<R extends BulkRow>(
@@ -198,65 +440,6 @@ export class ChunkProtocol {
     if (this.o.skewMs !== undefined) opts.skewMs = this.o.skewMs;
     if (this.o.before !== undefined) opts.before = this.o.before;
     return reconcile(this.o.op, this.o.client, items, opts);
-  }
-
-  /**
-   * Reconcile a chunk of an earlier process: rows with an unknown outcome, or every row of an intent
-   * left without outcome by a crash. After a crash, rows the gateway shows untouched were never
-   * processed (the process that might have sent them is gone), so they are sent now — the one case
-   * where a row whose intent was written is sent again, and only after checking.
-   */
-  async settleEarlier<R extends BulkRow>(
-    chunk: Chunk<R>,
-    state: ChunkState,
-    release: () => void,
-    mayContinue: () => boolean,
-  ): Promise<RowOutcome[]> {
-    const { op } = this.o;
-    const intent = state.intent!;
-    const chunkLines = new Set(chunk.rows.map((r) => r.line));
-    if (!intent.lines.every((l) => chunkLines.has(l))) {
-      // The file no longer matches its journal (the snapshot makes this unreachable in practice).
-      release();
-      return sameOutcome(
-        [...chunkLines],
-        'unknown',
-        'the input file no longer matches the journal of this run',
-      );
-    }
-    const crashed = state.open && !state.lostAnswer;
-    const previous = new Map((state.rows ?? []).map((o) => [o.line, o]));
-    const rowByLine = new Map(chunk.rows.map((r) => [r.line, r]));
-    const items: ReconcileItem[] = [];
-    intent.lines.forEach((line, i) => {
-      if (state.open || previous.get(line)?.outcome === 'unknown') {
-        // Journals written before intents dropped their elements still carry them.
-        const element = intent.elements?.[i] ?? wireElement(op, rowByLine.get(line)!);
-        items.push({ line, element, sentAt: intent.sentAt });
-      }
-    });
-    const found = (await this.reconcile(items)).map((o): RowOutcome => {
-      if (!o.absent || !crashed) return settleLost(o);
-      return notSent(o.line, 'not processed by the gateway (checked after an interruption): sent again');
-    });
-    const rows = mergeOutcomes(chunk, state, found, (line) => notSent(line, NOT_SENT_DETAIL));
-    this.o.journal.appendLazy({
-      type: 'reconciled',
-      chunk: chunk.index,
-      ...toOutcomeTable(rows, OPERATIONS[op].messageField),
-    });
-    const after: ChunkState = { ...state, rows, open: false };
-    const again = rowsToSend(chunk, after);
-    if (again.length === 0 || !mayContinue()) {
-      release();
-      return rows;
-    }
-    const p = (await this.prepareMany([{ chunk, rows: again }])).get(chunk.index);
-    if (p === undefined) {
-      release();
-      return rows;
-    }
-    return this.send(chunk, after, p, release);
   }
 
   /** Mark a prepared intent as never sent (the run stopped between its intent and its send). */

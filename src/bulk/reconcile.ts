@@ -1,8 +1,10 @@
 // Reconciliation: what did the gateway do with rows whose request may have reached it but whose
 // answer was lost? Only read-only requests (refund search, query), which may be retried freely.
 // Which request, and what counts as done, is the operation's `reconcile` rule (operations.ts):
-// refunds are matched to refund records (transaction, amount, reason, date after the intent), each
-// record used once; capture/cancel/review are decided by the order's payment_status now.
+// refunds are matched to refund records (transaction, amount, reason; new since the run's preflight,
+// or for older runs dated after the intent), each record used once, and a row sent more than once
+// that matches two new records is `duplicated`; capture/cancel/review are decided by the order's
+// payment_status now.
 import { allowedFrom, elementMatches } from '../gateway/batch-rules.js';
 import type { GatewayClient } from '../gateway/client.js';
 import { assertAccepted } from '../gateway/client.js';
@@ -10,6 +12,7 @@ import type { BatchOperation } from '../gateway/endpoints.js';
 import { ENDPOINTS } from '../gateway/endpoints.js';
 import { PAYMENT_STATUS_LABELS } from '../gateway/status.js';
 import { formatGatewayTime, parseGatewayTime } from '../gateway/time.js';
+import type { RefundRecord } from '../gateway/types.js';
 import { parseAmount } from '../money/amount.js';
 import { type DoneRule, OPERATIONS } from './operations.js';
 import type { RowOutcome, WireElement } from './types.js';
@@ -116,18 +119,32 @@ async function reconcileRefunds(
   return items.map((it): RowOutcome => {
     const el = it.element;
     const notBefore = Math.floor((Date.parse(it.sentAt) - skew) / 1000) * 1000;
-    const idx = records.findIndex(
-      (r, i) =>
-        !used.has(i) &&
-        r.transaction_id === el.transaction_id &&
-        String(r.refund_status ?? '1') !== '0' &&
-        sameMoney(r.refund_amount, el.refund_amount, el.currency) &&
-        (r.refund_reason ?? '') === (el.refund_reason ?? '') &&
-        (before
-          ? !(before[r.transaction_id ?? ''] ?? []).includes(r.refund_reference_id ?? '')
-          : (parseGatewayTime(r.refund_date)?.getTime() ?? Number.NaN) >= notBefore) &&
-        !(r.refund_reference_id && opts.claimed?.has(r.refund_reference_id)),
-    );
+    const matches = (r: (typeof records)[number], i: number) =>
+      !used.has(i) &&
+      r.transaction_id === el.transaction_id &&
+      String(r.refund_status ?? '1') !== '0' &&
+      sameMoney(r.refund_amount, el.refund_amount, el.currency) &&
+      (r.refund_reason ?? '') === (el.refund_reason ?? '') &&
+      (before
+        ? !(before[r.transaction_id ?? ''] ?? []).includes(r.refund_reference_id ?? '')
+        : (parseGatewayTime(r.refund_date)?.getTime() ?? Number.NaN) >= notBefore) &&
+      !(r.refund_reference_id && opts.claimed?.has(r.refund_reference_id));
+    const idx = records.findIndex(matches);
+    // A file never holds the same refund twice (validate.ts), so two new refunds that match one row
+    // mean it was applied twice — a request committed after payops found it not applied, or someone
+    // else refunding the same during the run. Said loudly, with every reference; only with a
+    // preflight record, without which "new" cannot be told from "made before".
+    if (idx >= 0 && before) {
+      const all = records.flatMap((r, i) => (matches(r, i) ? [i] : []));
+      if (all.length > 1) {
+        for (const i of all) used.add(i);
+        return duplicated(
+          it,
+          all.map((i) => records[i]!),
+          opts.claimed,
+        );
+      }
+    }
     if (idx < 0) {
       return {
         line: it.line,
@@ -153,6 +170,22 @@ async function reconcileRefunds(
       },
     };
   });
+}
+
+function duplicated(it: ReconcileItem, found: RefundRecord[], claimed: Set<string> | undefined): RowOutcome {
+  const refs = found.map((r) => String(r.refund_reference_id ?? '') || 'no reference id');
+  for (const r of refs) claimed?.add(r);
+  const first = found[0]!;
+  return {
+    line: it.line,
+    outcome: 'duplicated',
+    detail: `refunded ${found.length} times since the run began (${refs.join(', ')}): the gateway applied a request after payops had found it not applied, or someone else refunded it too; ask the gateway to reverse the extra refund`,
+    fields: {
+      refund_status: String(first.refund_status ?? ''),
+      refund_reference: String(first.refund_reference ?? ''),
+      refund_reference_id: refs.join(' '),
+    },
+  };
 }
 
 /** payment_status values that mean the operation took effect for this element. */

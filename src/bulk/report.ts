@@ -6,6 +6,7 @@ import { formatCount, plural, renderFacts, renderOutcomes } from '../output/summ
 import type { StopReason } from './engine.js';
 import { OPERATIONS } from './operations.js';
 import type { BulkPlan } from './plan.js';
+import { OUTCOMES } from './results.js';
 import type { Outcome, RunTotals } from './types.js';
 
 export interface PlanView {
@@ -83,6 +84,7 @@ const LABEL: Record<Outcome, string> = {
   failed: 'failed',
   unknown: 'unknown',
   not_sent: 'not sent',
+  duplicated: 'DUPLICATED',
 };
 
 export interface SummaryView {
@@ -100,12 +102,12 @@ export interface SummaryView {
 
 export function summaryLines(v: SummaryView): string[] {
   const { counts, money } = v.totals;
-  const total = counts.succeeded + counts.already_done + counts.failed + counts.unknown + counts.not_sent;
+  const total = OUTCOMES.reduce((sum, o) => sum + counts[o], 0);
   const lines = [`${v.op} run ${v.runId}: ${plural(total, 'row')}`];
   const outcomes = renderOutcomes(
-    (['succeeded', 'already_done', 'failed', 'unknown', 'not_sent'] as const)
-      // "already done" only when the run skipped rows: other runs' summaries read as they did.
-      .filter((o) => o !== 'already_done' || counts[o] > 0)
+    OUTCOMES
+      // "already done" and "duplicated" only when there are such rows.
+      .filter((o) => (o !== 'already_done' && o !== 'duplicated') || counts[o] > 0)
       .map((o) => ({
         outcome: LABEL[o],
         count: counts[o],
@@ -133,6 +135,11 @@ export function summaryLines(v: SummaryView): string[] {
   if (counts.unknown > 0) {
     lines.push(
       `  ${plural(counts.unknown, 'row')} with an unknown outcome: the gateway could not be asked. They were NOT sent again.`,
+    );
+  }
+  if (counts.duplicated > 0) {
+    lines.push(
+      `  ${plural(counts.duplicated, 'row')} DUPLICATED: the gateway applied ${counts.duplicated === 1 ? 'it' : 'them'} more than once (a lost request committed late); the detail names every reference — ask the gateway to reverse the extra ones.`,
     );
   }
   if (v.stopped === 'interrupted')

@@ -6,7 +6,14 @@ import { addToTotals } from '../money/amount.js';
 import { OPERATIONS } from './operations.js';
 import type { InputRow, Outcome, RowOutcome, RunTotals } from './types.js';
 
-export const OUTCOMES: readonly Outcome[] = ['succeeded', 'already_done', 'failed', 'unknown', 'not_sent'];
+export const OUTCOMES: readonly Outcome[] = [
+  'succeeded',
+  'already_done',
+  'failed',
+  'unknown',
+  'not_sent',
+  'duplicated',
+];
 
 export interface ResultLayout {
   /** Every output column in order. */
@@ -63,13 +70,14 @@ export function resultCells(layout: ResultLayout, cells: readonly string[], o: R
 
 export function newTotals(): RunTotals {
   return {
-    counts: { succeeded: 0, already_done: 0, failed: 0, unknown: 0, not_sent: 0 },
+    counts: { succeeded: 0, already_done: 0, failed: 0, unknown: 0, not_sent: 0, duplicated: 0 },
     money: {
       succeeded: new Map(),
       already_done: new Map(),
       failed: new Map(),
       unknown: new Map(),
       not_sent: new Map(),
+      duplicated: new Map(),
     },
   };
 }
@@ -81,9 +89,9 @@ export function addToRunTotals(t: RunTotals, op: BatchOperation, row: InputRow, 
   addToTotals(t.money[outcome], row.currency, minor);
 }
 
-/** 0 all succeeded · 1 some failed · 3 some unknown or not sent (resumable). */
+/** 0 all succeeded · 1 some failed · 3 some unknown, not sent (resumable) or duplicated (loudly). */
 export function exitCodeFor(t: RunTotals): 0 | 1 | 3 {
-  if (t.counts.unknown > 0 || t.counts.not_sent > 0) return 3;
+  if (t.counts.unknown > 0 || t.counts.not_sent > 0 || t.counts.duplicated > 0) return 3;
   if (t.counts.failed > 0) return 1;
   return 0;
 }

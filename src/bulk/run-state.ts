@@ -15,6 +15,22 @@ export interface ChunkState {
   notSent: boolean;
   /** The latest intent's request got no trustworthy answer (an `unknown` record). */
   lostAnswer: boolean;
+  /**
+   * Requests per row that may have reached the gateway (intents not followed by a `not_sent`
+   * record); absent while the chunk has had one intent at most, whose lines then count once.
+   */
+  sends?: Map<number, number>;
+}
+
+/** How many requests for this row of the chunk may have reached the gateway. */
+export function sendsOf(state: ChunkState | undefined, line: number): number {
+  if (state?.sends) return state.sends.get(line) ?? 0;
+  return state?.intent && !state.notSent && state.intent.lines.includes(line) ? 1 : 0;
+}
+
+/** Rows never answered for sure that a request may have reached: reconciled before anything else. */
+function sentButNotSettled(state: ChunkState): boolean {
+  return (state.rows ?? []).some((r) => r.outcome === 'not_sent' && sendsOf(state, r.line) > 0);
 }
 
 export type ChunkAction = 'done' | 'reconcile' | 'send';
@@ -23,7 +39,7 @@ export function chunkAction(state: ChunkState | undefined): ChunkAction {
   if (state === undefined) return 'send';
   if (state.open) return state.notSent ? 'send' : 'reconcile';
   const rows = state.rows ?? [];
-  if (rows.some((r) => r.outcome === 'unknown')) return 'reconcile';
+  if (rows.some((r) => r.outcome === 'unknown') || sentButNotSettled(state)) return 'reconcile';
   if (rows.length === 0 || rows.some((r) => r.outcome === 'not_sent')) return 'send';
   return 'done';
 }
@@ -63,15 +79,29 @@ export function foldRecords(records: Iterable<BulkRecord>): FoldedRun {
         break;
       case 'intent': {
         const s = get(rec.chunk);
+        if (s.intent !== undefined) {
+          // A second request for rows of this chunk: count per row from now on.
+          if (s.sends === undefined) {
+            s.sends = new Map();
+            if (!s.notSent) for (const l of s.intent.lines) s.sends.set(l, 1);
+          }
+          for (const l of rec.lines) s.sends.set(l, (s.sends.get(l) ?? 0) + 1);
+        }
         s.intent = rec;
         s.open = true;
         s.notSent = false;
         s.lostAnswer = false;
         break;
       }
-      case 'not_sent':
-        get(rec.chunk).notSent = true;
+      case 'not_sent': {
+        const s = get(rec.chunk);
+        // The latest intent's request never left: it does not count as a send.
+        if (s.sends && s.intent && !s.notSent) {
+          for (const l of s.intent.lines) s.sends.set(l, Math.max(0, (s.sends.get(l) ?? 1) - 1));
+        }
+        s.notSent = true;
         break;
+      }
       case 'unknown':
         get(rec.chunk).lostAnswer = true;
         break;

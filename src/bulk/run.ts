@@ -18,7 +18,7 @@ import type { RunHeader } from '../runs/records.js';
 import { checkedSnapshot, SNAPSHOT_FILE, snapshotIntact, stageInput } from '../runs/snapshot.js';
 import { sha256File } from './csv-reader.js';
 import { execute, keepOldGenerationSmall, openSink } from './execute.js';
-import { type BulkFlags, inlineOrder } from './flags.js';
+import { type BulkFlags, inlineOrder, type RetryPolicy, retryPolicy } from './flags.js';
 import { type InputSource, inlineSource, inputRows } from './input.js';
 import { OPERATIONS } from './operations.js';
 import { type BulkPlan, parseMaxAmount, planBulk } from './plan.js';
@@ -88,7 +88,16 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
       ctx.log.info(decision.note);
       return showRun(ctx, decision.run.runId);
     case 'resume':
-      return proceed(ctx, { op, plan, config, state, cache, dryRun, resumeFrom: decision.run });
+      return proceed(ctx, {
+        op,
+        plan,
+        config,
+        state,
+        cache,
+        dryRun,
+        resumeFrom: decision.run,
+        policy: retryPolicy(flags, config.settleMs),
+      });
     case 'new': {
       const checked = await checkAtGateway(ctx, plan, cache, flags, dryRun, config);
       return proceed(ctx, {
@@ -99,6 +108,7 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
         cache,
         dryRun,
         start: { identity, inline: Boolean(inline), ...(checked ? { preflight: checked } : {}) },
+        policy: retryPolicy(flags, config.settleMs),
         ...(decision.note ? { note: decision.note } : {}),
       });
     }
@@ -144,7 +154,16 @@ export async function resumeBulkRun(ctx: Context, header: RunHeader): Promise<nu
   const cache = dryRun ? undefined : new RowCache();
   const plan = await planBulk(op, snapshot, {}, cache);
   const resumeFrom = info ?? { runId, dir: runDir(state, runId), header, state: 'interrupted' };
-  return proceed(ctx, { op, plan, config, state, cache, dryRun, resumeFrom });
+  return proceed(ctx, {
+    op,
+    plan,
+    config,
+    state,
+    cache,
+    dryRun,
+    resumeFrom,
+    policy: retryPolicy({}, config.settleMs),
+  });
 }
 
 /**
@@ -267,6 +286,7 @@ interface Proceed {
   /** …or start a new one at this gateway, with what the gateway showed before it. */
   start?: { identity: string; inline: boolean; preflight?: PreflightRecord };
   note?: string;
+  policy: RetryPolicy;
 }
 
 /** Show the plan, confirm, open the run (new or resumed), execute: the one path for both. */
@@ -330,6 +350,7 @@ async function proceed(ctx: Context, p: Proceed): Promise<number> {
       preflight: resumed.preflight,
       cache: p.cache,
       sink,
+      policy: p.policy,
     });
   }
   const start = p.start!;
@@ -371,6 +392,7 @@ async function proceed(ctx: Context, p: Proceed): Promise<number> {
     preflight: start.preflight,
     cache: p.cache,
     sink,
+    policy: p.policy,
   });
 }
 

@@ -4,9 +4,11 @@ import type { BatchOperation } from '../gateway/endpoints.js';
 
 /**
  * What happened to one input row. `already_done`: the gateway showed it done before the run, and
- * the run skipped it (--skip-done); `not_sent`: payops never sent it (run interrupted or stopped).
+ * the run skipped it (--skip-done); `not_sent`: payops never sent it (run interrupted or stopped), or
+ * sent it and proved it was not applied, with no attempt left; `duplicated`: the gateway applied it
+ * more than once (a request committed after payops had concluded it was lost).
  */
-export type Outcome = 'succeeded' | 'already_done' | 'failed' | 'unknown' | 'not_sent';
+export type Outcome = 'succeeded' | 'already_done' | 'failed' | 'unknown' | 'not_sent' | 'duplicated';
 
 /** One validated input row, as much as the engine needs (validate.ts's ValidRow satisfies it). */
 export interface BulkRow {
@@ -56,7 +58,7 @@ export interface RowOutcome {
   fields: Record<string, string>;
   /**
    * Set by reconciliation only: the operation certainly did not take effect and the order still
-   * allows it. Never journaled as such: the engine turns it into `failed` or `not_sent`.
+   * allows it. Never journaled as such: the engine sends the row again or leaves it `not_sent`.
    */
   absent?: boolean;
 }
@@ -67,6 +69,7 @@ export type OutcomeCounts = {
   unknown: number;
   not_sent: number;
   already_done: number;
+  duplicated: number;
 };
 
 /** Counts and money per outcome; money is what the operation moves (refund_amount for refunds). */

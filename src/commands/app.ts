@@ -3,6 +3,7 @@
 // Context, runs the command, records the exit code it returns and closes the Context.
 // Implementations are imported lazily inside each command's `run`, so `--help` loads none of them.
 import { type Command, CommanderError } from 'commander';
+import { MAX_SETTLE_MS, parseDuration } from '../config/keys.js';
 import type { Context } from '../context.js';
 
 export interface App {
@@ -20,6 +21,28 @@ export function positiveInt(value: string, flag: string): number {
     );
   }
   return Number(value);
+}
+
+/** Parser for durations (`--settle-time 30s`): 500ms, 30s, 2m, 1h, or a number of seconds → ms. */
+export function duration(value: string, flag: string): number {
+  const ms = parseDuration(value);
+  if (ms === undefined || ms > MAX_SETTLE_MS) {
+    throw new CommanderError(
+      2,
+      'commander.invalidArgument',
+      `${flag} must be a duration such as 30s, 2m or 500ms (at most 1h), not "${value}"`,
+    );
+  }
+  return ms;
+}
+
+/** Parser for small whole numbers of attempts (`--max-attempts 3`): 1–10. */
+export function attempts(value: string, flag: string): number {
+  const n = positiveInt(value, flag);
+  if (n > 10) {
+    throw new CommanderError(2, 'commander.invalidArgument', `${flag} must be from 1 to 10, not "${value}"`);
+  }
+  return n;
 }
 
 /** Commander's collector for repeatable options (`--data a=1 --data b=2`). */

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { OPERATIONS, type OrderFlag } from '../bulk/operations.js';
-import { type App, positiveInt } from './app.js';
+import { type App, attempts, duration, positiveInt } from './app.js';
 import { defineCommand, type StringOption } from './define.js';
 
 /** The single-order flags any operation has, as typed flags; each command declares its own. */
@@ -44,6 +44,19 @@ export function registerBulk(program: Command, app: App): void {
           type: 'boolean',
           description: 'leave out the rows the gateway already shows done (reported already_done)',
         },
+        'settle-time': {
+          type: 'number',
+          value: 'duration',
+          description:
+            "after a lost request, wait this long before concluding from the gateway that it was not applied and sending it again (default 30s, or the profile's settle_time)",
+          parse: duration,
+        },
+        'max-attempts': {
+          type: 'number',
+          value: 'n',
+          description: 'requests per row at most in this run before leaving it for --resume (default 3)',
+          parse: attempts,
+        },
         'max-orders': {
           type: 'number',
           value: 'n',
@@ -61,8 +74,12 @@ Every row is checked before anything is sent (all problems listed with file:line
 The plan (rows, requests, totals per currency, gateway) is shown and confirmed first; --yes skips the
 question, --dry-run stops after the plan. Each request is journaled before it is sent, so a run that
 is interrupted or loses answers can be resumed (--resume) without sending anything twice.
-Results: one row per input row with outcome succeeded|failed|unknown (table on a terminal, CSV/JSON
-with --out or when piped). Exit 0 all succeeded, 1 some failed, 3 some unknown, 2 invalid input.
+Before the plan, the gateway is asked which rows it already shows done: those are refused unless
+--skip-done or --force. A request whose answer is lost (a 500, a dropped connection, a timeout) is
+settled by asking the gateway; rows it shows not applied after --settle-time are sent again.
+Results: one row per input row with outcome succeeded|already_done|failed|not_sent|unknown|duplicated
+(table on a terminal, CSV/JSON with --out or when piped). Exit 0 all succeeded, 1 some refused by the
+gateway (failed), 3 some unknown, not sent or duplicated (--resume finishes them), 2 invalid input.
 
 Examples:
   payops ${op} --file ${sample} --dry-run

@@ -9,8 +9,10 @@ import {
   CONFIG_KEYS,
   type ConfigKey,
   DEFAULT_CONCURRENCY,
+  DEFAULT_SETTLE_MS,
   DEFAULT_TIMEOUT_MS,
   ENV_VARS,
+  formatDuration,
   KEY_HELP,
   maskSecret,
   type ProfileValues,
@@ -33,6 +35,7 @@ async function store(ctx: Context): Promise<ConfigStore> {
 export function displayValue(key: ConfigKey, value: ProfileValues[ConfigKey] | undefined): string {
   if (key === 'sign_key') return maskSecret(value as string | undefined);
   if (value === undefined) return '';
+  if (key === 'settle_time' && typeof value === 'number') return formatDuration(value);
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
@@ -66,6 +69,7 @@ export async function configSet(ctx: Context, keyArg: string, valueArg: string |
 const DEFAULTS: Partial<Record<ConfigKey, string>> = {
   timeout: String(DEFAULT_TIMEOUT_MS),
   concurrency: String(DEFAULT_CONCURRENCY),
+  settle_time: `${DEFAULT_SETTLE_MS / 1000}s`,
   read_only: 'false',
 };
 

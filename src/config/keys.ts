@@ -8,6 +8,7 @@ export const CONFIG_KEYS = [
   'sign_key',
   'timeout',
   'concurrency',
+  'settle_time',
   'read_only',
   'status_labels',
 ] as const;
@@ -21,6 +22,8 @@ export interface ProfileValues {
   sign_key?: string;
   timeout?: number;
   concurrency?: number;
+  /** Milliseconds (given as a duration: 30s, 2m, 500ms). */
+  settle_time?: number;
   read_only?: boolean;
   status_labels?: Record<string, string>;
 }
@@ -36,6 +39,12 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_CONCURRENCY = 4;
 export const MAX_CONCURRENCY = 64;
 export const MAX_TIMEOUT_MS = 600_000;
+/**
+ * How long after a lost request payops waits before concluding, from the gateway's records, that it
+ * was not applied and sending it again: a gateway may commit a request after a 500 or a timeout.
+ */
+export const DEFAULT_SETTLE_MS = 30_000;
+export const MAX_SETTLE_MS = 3_600_000;
 /** `base_url` value meaning "the built-in sandbox". */
 export const SANDBOX_BASE_URL = 'sandbox';
 
@@ -55,6 +64,7 @@ export const KEY_HELP: Record<ConfigKey, string> = {
   sign_key: 'key that signs requests (never printed)',
   timeout: `per-request timeout in ms (default ${DEFAULT_TIMEOUT_MS})`,
   concurrency: `requests in flight at once, 1–${MAX_CONCURRENCY} (default ${DEFAULT_CONCURRENCY})`,
+  settle_time: `wait after a lost request before concluding it was not applied: 30s, 2m, 500ms (default ${DEFAULT_SETTLE_MS / 1000}s)`,
   read_only: 'true: money-moving commands refuse to run (support profiles)',
   status_labels: 'JSON object of payment_status code → label overrides',
 };
@@ -102,6 +112,12 @@ export function parseConfigValue(key: ConfigKey, text: string): ProfileValues[Co
       return parseIntIn(value, 1, MAX_TIMEOUT_MS, bad);
     case 'concurrency':
       return parseIntIn(value, 1, MAX_CONCURRENCY, bad);
+    case 'settle_time': {
+      const ms = parseDuration(value);
+      if (ms === undefined || ms > MAX_SETTLE_MS)
+        throw bad('a duration such as 30s, 2m or 500ms (at most 1h)');
+      return ms;
+    }
     case 'read_only': {
       const v = value.toLowerCase();
       if (['true', 'yes', '1', 'on'].includes(v)) return true;
@@ -124,6 +140,24 @@ export function parseConfigValue(key: ConfigKey, text: string): ProfileValues[Co
       return parsed as Record<string, string>;
     }
   }
+}
+
+/** `30s`, `2m`, `500ms`, `1h`, or a bare number of seconds → milliseconds; undefined if unreadable. */
+export function parseDuration(text: string): number | undefined {
+  const m = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/i.exec(text.trim());
+  if (!m) return undefined;
+  const unit = (m[2] ?? 's').toLowerCase();
+  const scale = unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'm' ? 60_000 : 3_600_000;
+  const ms = Math.round(Number(m[1]) * scale);
+  return Number.isSafeInteger(ms) ? ms : undefined;
+}
+
+/** Milliseconds as the shortest exact duration: 30000 → 30s, 90000 → 90s, 500 → 500ms. */
+export function formatDuration(ms: number): string {
+  if (ms % 3_600_000 === 0 && ms > 0) return `${ms / 3_600_000}h`;
+  if (ms % 60_000 === 0 && ms > 0) return `${ms / 60_000}m`;
+  if (ms % 1000 === 0) return `${ms / 1000}s`;
+  return `${ms}ms`;
 }
 
 function parseIntIn(value: string, min: number, max: number, bad: (e: string) => Error): number {

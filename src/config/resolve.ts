@@ -7,6 +7,7 @@ import {
   type ConfigKey,
   DEFAULT_CONCURRENCY,
   DEFAULT_PROFILE,
+  DEFAULT_SETTLE_MS,
   DEFAULT_TIMEOUT_MS,
   ENV_VARS,
   type ProfileValues,
@@ -25,6 +26,8 @@ export interface ResolvedConfig {
   signKey: string | undefined;
   timeoutMs: number;
   concurrency: number;
+  /** How long after a lost request its rows may be concluded not applied (settle_time, ms). */
+  settleMs: number;
   readOnly: boolean;
   /** payment_status code → label overrides of the profile. */
   statusLabels: Record<string, string>;
@@ -95,10 +98,17 @@ export function resolveConfig(
   const signKey = pick<string | undefined>('sign_key', flags.signKey, ENV_VARS.sign_key, undefined);
   const timeoutMs = pick<number>('timeout', flags.timeout, undefined, DEFAULT_TIMEOUT_MS);
   const concurrency = pick<number>('concurrency', flags.concurrency, undefined, DEFAULT_CONCURRENCY);
+  const settleMs = pick<number>('settle_time', undefined, undefined, DEFAULT_SETTLE_MS);
   const readOnly = pick<boolean>('read_only', undefined, undefined, false);
   const statusLabels = pick<Record<string, string>>('status_labels', undefined, undefined, {});
 
-  checkStored(profile, { timeout: timeoutMs, concurrency, read_only: readOnly, status_labels: statusLabels });
+  checkStored(profile, {
+    timeout: timeoutMs,
+    concurrency,
+    settle_time: settleMs,
+    read_only: readOnly,
+    status_labels: statusLabels,
+  });
 
   let sandboxReason: ResolvedConfig['sandboxReason'];
   if (flags.sandbox) sandboxReason = 'flag';
@@ -113,6 +123,7 @@ export function resolveConfig(
     signKey,
     timeoutMs,
     concurrency,
+    settleMs,
     readOnly,
     statusLabels,
     sandbox: sandboxReason !== undefined,
@@ -125,7 +136,7 @@ export function resolveConfig(
 /** A hand-edited config file may hold values of the wrong type: say which, and how to fix it. */
 function checkStored(
   profile: string,
-  v: Required<Pick<ProfileValues, 'timeout' | 'concurrency' | 'read_only' | 'status_labels'>>,
+  v: Required<Pick<ProfileValues, 'timeout' | 'concurrency' | 'settle_time' | 'read_only' | 'status_labels'>>,
 ) {
   const fail = (key: string, expected: string) =>
     new ConfigError(`profile "${profile}" has an invalid ${key}: expected ${expected}`, {
@@ -133,6 +144,9 @@ function checkStored(
     });
   if (!Number.isInteger(v.timeout) || v.timeout < 1) throw fail('timeout', 'a whole number of ms');
   if (!Number.isInteger(v.concurrency) || v.concurrency < 1) throw fail('concurrency', 'a whole number ≥ 1');
+  if (!Number.isInteger(v.settle_time) || v.settle_time < 0) {
+    throw fail('settle_time', 'a duration such as 30s (stored as milliseconds)');
+  }
   if (typeof v.read_only !== 'boolean') throw fail('read_only', 'true or false');
   if (typeof v.status_labels !== 'object' || v.status_labels === null || Array.isArray(v.status_labels)) {
     throw fail('status_labels', 'a JSON object');

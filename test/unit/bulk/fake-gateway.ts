@@ -34,6 +34,8 @@ export type Fault =
   | 'reject_malformed'
   | 'auth'
   | 'drop_one_result'
+  /** Answers as lost at once and commits the batch `lateMs` later (a gateway that commits late). */
+  | 'commit_late'
   /** Processes the batch, then answers return_status 0 with every per-order result (the spec allows it). */
   | 'status_zero';
 
@@ -51,6 +53,8 @@ export interface FakeGateway {
   ledger: Array<{ kind: string; transaction_id: string }>;
   calls: Array<{ op: string; body: Record<string, unknown> }>;
   faults: (callIndex: number, op: string) => Fault;
+  /** commit_late's delay (ms). */
+  lateMs: number;
 }
 
 function gwTime(d: Date): string {
@@ -77,6 +81,7 @@ export function fakeGateway(orderCount: number, status = '3000'): FakeGateway {
     ledger: [],
     calls: [],
     faults: () => 'ok',
+    lateMs: 100,
     client: undefined as unknown as GatewayClient,
   };
 
@@ -168,6 +173,12 @@ export function fakeGateway(orderCount: number, status = '3000'): FakeGateway {
       }
       const arrayName = `${op}_orders`;
       const elements = b[arrayName] as Record<string, string>[];
+      if (fault === 'commit_late') {
+        setTimeout(() => {
+          for (const el of elements) op === 'refund' ? refundOne(el) : captureOne(el);
+        }, gw.lateMs);
+        throw new UnknownOutcomeError('HTTP 500', 'http_500');
+      }
       let results = elements.map((el) => (op === 'refund' ? refundOne(el) : captureOne(el)));
       if (fault === 'lost_after_commit') throw new UnknownOutcomeError('timed out', 'timeout');
       if (fault === 'drop_one_result') results = results.slice(1);

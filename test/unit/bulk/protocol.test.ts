@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ChunkProtocol, type StopReason } from '../../../src/bulk/protocol.js';
 import { type BulkRecord, type BulkRecordWritten, parseBulkRecord } from '../../../src/bulk/records.js';
-import { foldRecords } from '../../../src/bulk/run-state.js';
+import { chunkAction, foldRecords, sendsOf } from '../../../src/bulk/run-state.js';
 import type { BulkRow, Chunk } from '../../../src/bulk/types.js';
 import { createRun, openRun, readRun } from '../../../src/runs/journal.js';
 import { type Fault, fakeGateway } from './fake-gateway.js';
@@ -34,7 +34,7 @@ function chunk(n: number, index = 0): Chunk<BulkRow> {
   };
 }
 
-async function setUp(fault: Fault, orders = 10) {
+async function setUp(fault: Fault, orders = 10, policy: { settleMs?: number; maxAttempts?: number } = {}) {
   const gw = fakeGateway(orders);
   gw.faults = (i) => (i === 0 ? fault : 'ok');
   const journal = await createRun<BulkRecordWritten>(root, { op: 'refund' });
@@ -44,6 +44,8 @@ async function setUp(fault: Fault, orders = 10) {
     client: gw.client,
     journal,
     onStop: (reason) => stops.push(reason),
+    settleMs: policy.settleMs ?? 0,
+    maxAttempts: policy.maxAttempts ?? 3,
   });
   return { gw, journal, protocol, stops };
 }
@@ -52,7 +54,10 @@ async function setUp(fault: Fault, orders = 10) {
 async function sendOne(s: Awaited<ReturnType<typeof setUp>>, c: Chunk<BulkRow>) {
   const prepared = await s.protocol.prepareMany([{ chunk: c, rows: c.rows }]);
   let released = 0;
-  const outcomes = await s.protocol.send(c, undefined, prepared.get(c.index)!, () => released++);
+  const outcomes = await s.protocol.send(c, undefined, prepared.get(c.index)!, {
+    release: () => released++,
+    reacquire: async () => () => released++,
+  });
   await s.journal.close();
   const { records } = await readRun(root, s.journal.runId, parseBulkRecord);
   return { outcomes, records, released };
@@ -79,11 +84,83 @@ describe('ChunkProtocol', () => {
     expect(records.map((r) => r.type)).toEqual(['intent', 'unknown', 'reconciled']);
   });
 
-  it('a lost answer before the gateway committed: failed (not refunded), never sent again', async () => {
+  it('a lost answer before the gateway committed: proven not applied, sent again by itself, refunded once', async () => {
     const s = await setUp('lost_before_commit');
+    const { outcomes, records } = await sendOne(s, chunk(10));
+    expect(outcomes.every((o) => o.outcome === 'succeeded')).toBe(true);
+    // Settle time 0: the first search is already conclusive.
+    expect(s.gw.calls.map((c) => c.op)).toEqual(['refund', 'refundSearch', 'refund']);
+    expect(s.gw.ledger).toHaveLength(10);
+    expect(records.map((r) => r.type)).toEqual(['intent', 'unknown', 'reconciled', 'intent', 'outcome']);
+    // The resent intent is the second request for each row: a resumed run counts it.
+    const state = foldRecords(records).chunks.get(0)!;
+    expect(sendsOf(state, 2)).toBe(2);
+  });
+
+  it('not found before the settle time: asks again once it has passed, freeing the slot meanwhile', async () => {
+    const s = await setUp('lost_before_commit', 10, { settleMs: 300 });
+    const started = performance.now();
+    const { outcomes, released } = await sendOne(s, chunk(10));
+    expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+    expect(outcomes.every((o) => o.outcome === 'succeeded')).toBe(true);
+    expect(s.gw.calls.map((c) => c.op)).toEqual(['refund', 'refundSearch', 'refundSearch', 'refund']);
+    expect(s.gw.ledger).toHaveLength(10);
+    // Freed for the wait, taken again to send: two slots used and both given back.
+    expect(released).toBe(2);
+  });
+
+  it('a late commit inside the settle time is found, not sent again: refunded once', async () => {
+    const s = await setUp('commit_late', 10, { settleMs: 400 });
+    s.gw.lateMs = 150;
     const { outcomes } = await sendOne(s, chunk(10));
-    expect(outcomes.every((o) => o.outcome === 'failed' && /not refunded/.test(o.detail))).toBe(true);
+    expect(outcomes.every((o) => o.outcome === 'succeeded')).toBe(true);
     expect(s.gw.calls.filter((c) => c.op === 'refund')).toHaveLength(1);
+    expect(s.gw.ledger).toHaveLength(10);
+  });
+
+  it('a late commit after the settle time: sent again, and the double is reported duplicated once seen', async () => {
+    const s = await setUp('commit_late', 1, { settleMs: 50, maxAttempts: 2 });
+    s.gw.faults = () => 'commit_late';
+    s.gw.lateMs = 400;
+    // Half of the order, so that the gateway can apply it twice.
+    const half = { index: 0, rows: chunk(1).rows.map((r) => ({ ...r, refundMinor: 500n })) };
+    const { outcomes, records } = await sendOne(s, half);
+    // Two requests, neither found in time: left for a resumed run, which checks before sending.
+    expect(s.gw.calls.filter((c) => c.op === 'refund')).toHaveLength(2);
+    expect(outcomes[0]!.outcome).toBe('not_sent');
+    expect(outcomes[0]!.detail).toMatch(/not applied after 2 requests/);
+    await new Promise((r) => setTimeout(r, 600));
+    expect(s.gw.ledger).toHaveLength(2);
+    const state = foldRecords(records).chunks.get(0)!;
+    expect(chunkAction(state)).toBe('reconcile');
+    const { journal } = await openRun<BulkRecord, BulkRecordWritten>(root, s.journal.runId, parseBulkRecord);
+    const resumed = new ChunkProtocol({
+      op: 'refund',
+      client: s.gw.client,
+      journal,
+      onStop: () => {},
+      settleMs: 0,
+      maxAttempts: 3,
+      before: {},
+    });
+    const after = await resumed.settleEarlier(half, state, {
+      release: () => {},
+      reacquire: async () => () => {},
+    });
+    await journal.close();
+    expect(after[0]!.outcome).toBe('duplicated');
+    expect(after[0]!.detail).toMatch(/refunded 2 times .*T00001-01, T00001-02/);
+    expect(s.gw.ledger).toHaveLength(2);
+  });
+
+  it('gives up after --max-attempts requests per row: not_sent, for a resumed run', async () => {
+    const s = await setUp('lost_before_commit', 10, { maxAttempts: 2 });
+    s.gw.faults = () => 'lost_before_commit';
+    const { outcomes } = await sendOne(s, chunk(10));
+    expect(s.gw.calls.filter((c) => c.op === 'refund')).toHaveLength(2);
+    expect(
+      outcomes.every((o) => o.outcome === 'not_sent' && /not applied after 2 requests/.test(o.detail)),
+    ).toBe(true);
     expect(s.gw.ledger).toHaveLength(0);
   });
 
@@ -150,13 +227,13 @@ describe('ChunkProtocol', () => {
       client: s.gw.client,
       journal: resumedJournal,
       onStop: () => {},
+      settleMs: 0,
+      maxAttempts: 3,
     });
-    const outcomes = await protocol.settleEarlier(
-      c,
-      state,
-      () => {},
-      () => true,
-    );
+    const outcomes = await protocol.settleEarlier(c, state, {
+      release: () => {},
+      reacquire: async () => () => {},
+    });
     await resumedJournal.close();
     expect(s.gw.calls.map((call) => call.op)).toEqual(['refundSearch', 'refund']);
     expect((s.gw.calls[1]!.body.refund_orders as unknown[]).length).toBe(6);
