@@ -54,6 +54,7 @@ export const ENV_VARS = {
   merchant_id: 'PAYOPS_MERCHANT_ID',
   account_id: 'PAYOPS_ACCOUNT_ID',
   sign_key: 'PAYOPS_SIGN_KEY',
+  settle_time: 'PAYOPS_SETTLE_TIME',
   home: 'PAYOPS_HOME',
 } as const;
 

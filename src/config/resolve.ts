@@ -11,6 +11,7 @@ import {
   DEFAULT_TIMEOUT_MS,
   ENV_VARS,
   type ProfileValues,
+  parseDuration,
   SANDBOX_BASE_URL,
   type StoredConfig,
 } from './keys.js';
@@ -98,7 +99,9 @@ export function resolveConfig(
   const signKey = pick<string | undefined>('sign_key', flags.signKey, ENV_VARS.sign_key, undefined);
   const timeoutMs = pick<number>('timeout', flags.timeout, undefined, DEFAULT_TIMEOUT_MS);
   const concurrency = pick<number>('concurrency', flags.concurrency, undefined, DEFAULT_CONCURRENCY);
-  const settleMs = pick<number>('settle_time', undefined, undefined, DEFAULT_SETTLE_MS);
+  const settleMs = settleFrom(
+    pick<number | string>('settle_time', undefined, ENV_VARS.settle_time, DEFAULT_SETTLE_MS),
+  );
   const readOnly = pick<boolean>('read_only', undefined, undefined, false);
   const statusLabels = pick<Record<string, string>>('status_labels', undefined, undefined, {});
 
@@ -131,6 +134,16 @@ export function resolveConfig(
     profileExists,
     sources,
   };
+}
+
+/** PAYOPS_SETTLE_TIME is a duration (`30s`); the profile holds milliseconds. */
+function settleFrom(v: number | string): number {
+  if (typeof v === 'number') return v;
+  const ms = parseDuration(v);
+  if (ms === undefined) {
+    throw new ConfigError(`${ENV_VARS.settle_time} must be a duration such as 30s, 2m or 500ms, not "${v}"`);
+  }
+  return ms;
 }
 
 /** A hand-edited config file may hold values of the wrong type: say which, and how to fix it. */

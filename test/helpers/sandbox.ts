@@ -20,6 +20,9 @@ export async function startTestSandbox(opts: SandboxOptions = {}): Promise<TestS
       PAYOPS_MERCHANT_ID: SANDBOX_CREDENTIALS.merchantId,
       PAYOPS_ACCOUNT_ID: SANDBOX_CREDENTIALS.accountId,
       PAYOPS_SIGN_KEY: SANDBOX_CREDENTIALS.signKey,
+      // A lost request is concluded at once: the sandbox commits late only when a test asks
+      // (fault mode commit_late), and those tests give --settle-time themselves.
+      PAYOPS_SETTLE_TIME: '0',
     },
   });
 }
