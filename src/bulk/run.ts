@@ -26,7 +26,7 @@ import { preflight } from './preflight.js';
 import { type BulkRecord, type BulkRecordWritten, type PreflightRecord, parseBulkRecord } from './records.js';
 import { confirmQuestion, type PlanView, planLines } from './report.js';
 import { RowCache } from './row-cache.js';
-import { chunkAction, type FoldedRun, foldRecords, skippedRows } from './run-state.js';
+import { chunkAction, type FoldedRun, foldRecords, sendsOf, skippedRows } from './run-state.js';
 import { showRun } from './show.js';
 import type { BulkRow } from './types.js';
 import { confirmRun } from './ui.js';
@@ -257,7 +257,9 @@ async function recheckUntouched(
   const leave = new Set<number>(skippedRows(run).keys());
   for (const s of run.chunks.values()) {
     if (s.open && !s.notSent) for (const line of s.intent?.lines ?? []) leave.add(line);
-    for (const o of s.rows ?? []) if (o.outcome !== 'not_sent') leave.add(o.line);
+    // Rows a request of this run may have reached are the run's to settle (reconciled, where a
+    // second refund shows as duplicated), not someone else's work.
+    for (const o of s.rows ?? []) if (o.outcome !== 'not_sent' || sendsOf(s, o.line) > 0) leave.add(o.line);
   }
   const rows = unsettled(cache?.complete ? cache.rows() : inputRows(plan.op, plan.source), leave);
   const found = await preflight(plan.op, client, rows, ctx.globals.concurrency ?? config.concurrency);

@@ -223,10 +223,19 @@ describe('reconciliation by what is new at the gateway (issue 12, case 7)', () =
     });
     await suite.gw.faults({ mode: 'none' });
     const [result] = readResults(out);
-    // Not "succeeded" on the strength of the portal's refund: the gateway has no new one.
-    expect(result!.outcome, ours.stderr).toBe('failed');
-    expect(result!.outcome_detail).toMatch(/no new refund/);
+    // Not "succeeded" on the strength of the portal's refund: the gateway has no new one. Every
+    // attempt was lost, so the row is left for a resumed run (exit 3), not reported done.
+    expect(ours.code, ours.stderr).toBe(3);
+    expect(result!.outcome, ours.stderr).toBe('not_sent');
+    expect(result!.outcome_detail).toMatch(/not applied after 3 requests.*no new refund/);
     expect(refundsByTransaction(await suite.gw.ledger()).get(orders[0]!.transaction_id)).toHaveLength(1);
+    // Resumed with the gateway well again: the run's own refund is made, once.
+    const resumed = await payops(['refund', '--file', file, '--yes', '--resume', '--out', out], {
+      env: suite.gw.env(suite.dir),
+    });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(readResults(out)[0]!.outcome).toBe('succeeded');
+    expect(refundsByTransaction(await suite.gw.ledger()).get(orders[0]!.transaction_id)).toHaveLength(2);
   });
 
   it.each([

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   expectHonest,
   intentsWritten,
+  journalRecords,
   payops,
   REFUND_HEADER,
   type Result,
@@ -28,41 +29,110 @@ async function refundFile(rows: number, refundable = rows): Promise<{ file: stri
 
 describe('fault modes at rate 0.3, resumed until done', () => {
   const modes = ['error500', 'drop_before_commit', 'drop_after_commit', 'hang', 'garbage', 'bad_signature'];
-  it.each(modes)('%s: nothing refunded twice, every outcome matches the ledger', async (mode) => {
-    const { file, ids } = await refundFile(300, 290);
+  it.each(modes)(
+    "%s: every refundable row succeeded, only the gateway's refusals failed, each order refunded once — no new file",
+    async (mode) => {
+      const { file, ids } = await refundFile(300, 290);
+      const out = join(suite.dir, 'results.csv');
+      const extra = mode === 'hang' ? ['--timeout', '400'] : [];
+      await suite.gw.faults({ mode, rate: 0.3, seed: 7 });
+      const codes: Array<number | null> = [];
+      let last = await payops(
+        ['refund', '--file', file, '--yes', '--out', out, '--concurrency', '2', ...extra],
+        {
+          env: suite.gw.env(suite.dir),
+        },
+      );
+      codes.push(last.code);
+      for (let i = 0; i < 6 && !over(last); i++) {
+        last = await payops(['refund', '--file', file, '--yes', '--out', out, '--resume', ...extra], {
+          env: suite.gw.env(suite.dir),
+        });
+        codes.push(last.code);
+      }
+      await suite.gw.faults({ mode: 'none' });
+      for (let i = 0; i < 3 && !over(last); i++) {
+        last = await payops(['refund', '--file', file, '--yes', '--out', out, '--resume', ...extra], {
+          env: suite.gw.env(suite.dir),
+        });
+        codes.push(last.code);
+      }
+      expect(over(last), `exit codes ${codes.join(',')}; last stderr:\n${last.stderr}`).toBe(true);
+      // The fault mode actually struck: answers were lost and settled at the gateway.
+      expect(journalRecords(suite.dir, 'unknown'), last.stderr).toBeGreaterThan(0);
+      const results = readResults(out);
+      expect(results.map((r) => r.transaction_id)).toEqual(ids);
+      const honest = expectHonest(results, await suite.gw.ledger());
+      expect(honest.problems).toEqual([]);
+      // Lost requests are payops's to settle: only the 10 authorised orders (refused by the gateway,
+      // E2003) failed, and every refundable row succeeded — the run exits 1 for those 10 alone.
+      expect(honest.failed).toBe(10);
+      expect(honest.succeeded).toBe(290);
+      expect(
+        results.filter((r) => r.outcome === 'failed').every((r) => /E2003/.test(r.outcome_detail!)),
+      ).toBe(true);
+      expect(last.code).toBe(1);
+    },
+  );
+});
+
+describe('a gateway that commits late (commit_late: HTTP 500 at once, the refund applied later)', () => {
+  it('settle time longer than the delay: never twice, every row succeeded, exit 0 — in one run', async () => {
+    const { file, ids } = await refundFile(400);
     const out = join(suite.dir, 'results.csv');
-    const extra = mode === 'hang' ? ['--timeout', '400'] : [];
-    await suite.gw.faults({ mode, rate: 0.3, seed: 7 });
-    const codes: Array<number | null> = [];
-    let last = await payops(
-      ['refund', '--file', file, '--yes', '--out', out, '--concurrency', '2', ...extra],
-      {
-        env: suite.gw.env(suite.dir),
-      },
-    );
-    codes.push(last.code);
-    for (let i = 0; i < 6 && !over(last); i++) {
-      last = await payops(['refund', '--file', file, '--yes', '--out', out, '--resume', ...extra], {
-        env: suite.gw.env(suite.dir),
-      });
-      codes.push(last.code);
-    }
+    await suite.gw.faults({ mode: 'commit_late', rate: 0.3, delay_ms: 300, seed: 11, paths: ['/v1/refund'] });
+    const r = await payops(['refund', '--file', file, '--yes', '--out', out, '--settle-time', '1s'], {
+      env: suite.gw.env(suite.dir),
+    });
     await suite.gw.faults({ mode: 'none' });
-    for (let i = 0; i < 3 && !over(last); i++) {
-      last = await payops(['refund', '--file', file, '--yes', '--out', out, '--resume', ...extra], {
-        env: suite.gw.env(suite.dir),
-      });
-      codes.push(last.code);
-    }
-    expect(over(last), `exit codes ${codes.join(',')}; last stderr:\n${last.stderr}`).toBe(true);
-    // The fault mode actually struck: the first run could not finish cleanly.
-    expect(codes[0], last.stderr).not.toBe(0);
+    expect(r.code, r.stderr).toBe(0);
+    expect(journalRecords(suite.dir, 'unknown')).toBeGreaterThan(0);
     const results = readResults(out);
-    expect(results.map((r) => r.transaction_id)).toEqual(ids);
-    const honest = expectHonest(results, await suite.gw.ledger());
-    expect(honest.problems).toEqual([]);
-    // The 10 authorised orders can never be refunded.
-    expect(honest.failed).toBeGreaterThanOrEqual(10);
+    expect(results.map((x) => x.transaction_id)).toEqual(ids);
+    expect(results.every((x) => x.outcome === 'succeeded')).toBe(true);
+    // Wait out any commit still pending, then count: each order once.
+    await new Promise((res) => setTimeout(res, 500));
+    const moved = refundsByTransaction(await suite.gw.ledger());
+    expect(ids.every((id) => moved.get(id)?.length === 1)).toBe(true);
+  });
+
+  it('settle time shorter than the delay: exactly-once is not promised, but every double is reported duplicated', async () => {
+    const { file, ids } = await refundFile(3);
+    // Half of each order, so that the gateway can apply a row twice.
+    const half = writeCsv(
+      join(suite.dir, 'half.csv'),
+      REFUND_HEADER,
+      readResults(file).map((x) => {
+        const cents = BigInt(x.amount!.replace('.', '')) / 2n;
+        const amount = `${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`;
+        return [x.transaction_id!, x.order_no!, x.currency!, x.amount!, amount, 'late'];
+      }),
+    );
+    const out = join(suite.dir, 'results.csv');
+    await suite.gw.faults({ mode: 'commit_late', rate: 1, delay_ms: 1500, paths: ['/v1/refund'] });
+    const first = await payops(
+      ['refund', '--file', half, '--yes', '--out', out, '--settle-time', '200ms', '--max-attempts', '2'],
+      { env: suite.gw.env(suite.dir) },
+    );
+    await suite.gw.faults({ mode: 'none' });
+    // Neither request was seen applied within 200 ms: left for a resumed run, not reported done.
+    expect(first.code, first.stderr).toBe(3);
+    expect(readResults(out).every((x) => x.outcome === 'not_sent')).toBe(true);
+    // Both requests land later; the resumed run asks before it sends and finds both.
+    await new Promise((res) => setTimeout(res, 2500));
+    const resumed = await payops(['refund', '--file', half, '--yes', '--out', out, '--resume'], {
+      env: suite.gw.env(suite.dir),
+    });
+    expect(resumed.code, resumed.stderr).toBe(3);
+    expect(resumed.stderr).toMatch(/DUPLICATED/);
+    const results = readResults(out);
+    const moved = refundsByTransaction(await suite.gw.ledger());
+    for (const id of ids) {
+      const row = results.find((x) => x.transaction_id === id)!;
+      expect(moved.get(id)).toHaveLength(2);
+      expect(row.outcome).toBe('duplicated');
+      expect(row.outcome_detail).toMatch(/refunded 2 times/);
+    }
   });
 });
 

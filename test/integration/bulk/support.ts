@@ -36,12 +36,18 @@ export interface Result {
 
 /** Intent records written so far in every journal under PAYOPS_HOME `home`. */
 export function intentsWritten(home: string): number {
+  return journalRecords(home, 'intent');
+}
+
+/** Records of `type` written so far in every journal under PAYOPS_HOME `home`. */
+export function journalRecords(home: string, type: string): number {
   const runs = join(home, 'state', 'runs');
+  const pattern = new RegExp(`"type":"${type}"`, 'g');
   let n = 0;
   try {
     for (const id of readdirSync(runs)) {
       try {
-        n += (readFileSync(join(runs, id, 'journal.jsonl'), 'utf8').match(/"type":"intent"/g) ?? []).length;
+        n += (readFileSync(join(runs, id, 'journal.jsonl'), 'utf8').match(pattern) ?? []).length;
       } catch {
         // not created yet
       }
