@@ -2,11 +2,13 @@
 // amounts as minor units, reason, review flag), independent of row order, column order, line ends,
 // a BOM, extra columns or how an amount was spelled. Two files with the same key ask for the same
 // money movements. Used to hold one process per content at a time (the input lock), so that two
-// copies of one file saved differently cannot be sent at once.
+// copies of one file saved differently cannot be sent at once, and recorded in a run's header to
+// match later runs of the same rows (runs/read.ts isSameInput: the re-run guard and --resume).
 //
 // Each row's text is hashed with 64-bit FNV-1a (two 32-bit halves) and the hashes are added modulo
 // 2^64: cheap enough for a million rows, and order-independent. A collision can only make two
-// different files wait for each other's lock — it can never let money move twice.
+// different files wait for each other's lock, refuse one as the other's, or have --resume continue
+// the other's run from that run's own input copy — it can never let money move twice.
 import type { BulkRow } from './types.js';
 
 const TWO32 = 2 ** 32;

@@ -10,10 +10,10 @@ import { ConfigError, ExitCode, InputError, PayopsError, UsageError } from '../e
 import type { GatewayClient } from '../gateway/client.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
 import { decideRun } from '../runs/decide.js';
-import { gatewayIdentity } from '../runs/identity.js';
+import { gatewayIdentity, sameGateway } from '../runs/identity.js';
 import { beginRun, lockInput, resumeRunJournal } from '../runs/lifecycle.js';
 import { newRunId, runDir } from '../runs/paths.js';
-import { findRunsByInput, type RunInfo, readRun } from '../runs/read.js';
+import { findRunsAt, findRunsByInput, isSameInput, type RunInfo, readRun } from '../runs/read.js';
 import type { RunHeader } from '../runs/records.js';
 import { checkedSnapshot, SNAPSHOT_FILE, snapshotIntact, stageInput } from '../runs/snapshot.js';
 import { sha256File } from './csv-reader.js';
@@ -21,6 +21,7 @@ import { execute, keepOldGenerationSmall, openSink } from './execute.js';
 import { type BulkFlags, inlineOrder, type RetryPolicy, retryPolicy } from './flags.js';
 import { type InputSource, inlineSource, inputRows } from './input.js';
 import { OPERATIONS } from './operations.js';
+import { ownInput } from './own-input.js';
 import { type BulkPlan, parseMaxAmount, planBulk } from './plan.js';
 import { preflight } from './preflight.js';
 import { type BulkRecord, type BulkRecordWritten, type PreflightRecord, parseBulkRecord } from './records.js';
@@ -70,14 +71,20 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
   if (!dryRun) {
     ctx.onClose(await lockInput(state, { key: plan.content, op, gatewayIdentity: identity }, what));
   }
-  // A run folder without its input copy was cut off before anything could be sent: not a run.
-  const earlier = (await findRunsByInput(state, plan.sha256, op, identity)).filter((r) =>
+  // Earlier runs of this operation at this gateway, and among them those of this input by what it
+  // means (runs/read.ts isSameInput). A run folder without its input copy was cut off before
+  // anything could be sent: not a run.
+  const here = (await findRunsAt(state, op, identity)).filter((r) =>
     existsSync(join(r.dir, r.header.snapshot ?? SNAPSHOT_FILE)),
   );
+  const earlier = here.filter((r) => isSameInput(r.header, plan));
   const decision = decideRun({
     earlier,
+    nearby: here.filter((r) => !earlier.includes(r)),
+    op,
     resume: Boolean(flags.resume),
     force: Boolean(flags.force),
+    skipDone: Boolean(flags.skipDone),
     dryRun,
     what,
   });
@@ -87,17 +94,18 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
     case 'show':
       ctx.log.info(decision.note);
       return showRun(ctx, decision.run.runId);
-    case 'resume':
+    case 'resume': {
+      const own = await ownInput(ctx, state, decision.run, plan, cache, dryRun);
       return proceed(ctx, {
         op,
-        plan,
         config,
         state,
-        cache,
         dryRun,
         resumeFrom: decision.run,
+        ...own,
         policy: retryPolicy(flags, config.settleMs),
       });
+    }
     case 'new': {
       const checked = await checkAtGateway(ctx, plan, cache, flags, dryRun, config);
       return proceed(ctx, {
@@ -127,7 +135,8 @@ export async function resumeBulkRun(ctx: Context, header: RunHeader): Promise<nu
     );
   }
   const identity = gatewayIdentity(config);
-  if (identity !== header.gatewayIdentity) {
+  // By meaning (runs/identity.ts): a header written with another spelling of this URL still matches.
+  if (!sameGateway(identity, header.gatewayIdentity)) {
     throw new UsageError(
       `run ${runId} was made at ${header.baseUrl} (merchant ${header.merchantId}, account ${header.accountId}), not at the gateway configured now`,
       {
@@ -142,7 +151,9 @@ export async function resumeBulkRun(ctx: Context, header: RunHeader): Promise<nu
     const key = header.content ?? sha256;
     ctx.onClose(await lockInput(state, { key, op, gatewayIdentity: identity }, header.label ?? runId));
   }
-  const info = (await findRunsByInput(state, sha256, op, identity)).find((r) => r.runId === runId);
+  const info = (await findRunsByInput(state, { content: header.content, sha256 }, op, identity)).find(
+    (r) => r.runId === runId,
+  );
   if (info?.state === 'finished') {
     ctx.log.info(`run ${runId} is already finished: its results follow.`);
     return showRun(ctx, runId);
@@ -316,9 +327,11 @@ async function proceed(ctx: Context, p: Proceed): Promise<number> {
   const sink = await openSink(ctx, op, plan.columns);
 
   if (p.resumeFrom) {
-    // Pass 2 reads the run's own copy of the input: it must be the file that run planned. The user
-    // gave that very file (same SHA-256), so a damaged copy is restored from it.
+    // Pass 2 reads the run's own copy of the input: it must be the file that run planned. When the
+    // user gave that very file (same SHA-256), a damaged copy is restored from it; a file of the
+    // same rows in other bytes cannot restore it (checkedSnapshot refuses, exit 4).
     if (!(await snapshotIntact(p.resumeFrom, sha256File))) {
+      if (plan.sha256 !== p.resumeFrom.header.sha256) await checkedSnapshot(p.resumeFrom, sha256File);
       const input = await stageInput(state, p.resumeFrom.runId, plan.source, plan.sha256, sha256File);
       await input.commit(p.resumeFrom.dir);
       ctx.log.warn(

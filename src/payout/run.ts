@@ -15,7 +15,7 @@ import {
 } from '../output/payment-card.js';
 import { assertOutWritable } from '../pay/out-file.js';
 import { decidePayoutRun } from '../runs/decide.js';
-import { payoutGatewayIdentity } from '../runs/identity.js';
+import { payoutGatewayIdentity, sameGateway } from '../runs/identity.js';
 import { whileInterruptible } from '../runs/interrupt.js';
 import { openRun, type RunJournal } from '../runs/journal.js';
 import { beginRun, endRun, lockInput } from '../runs/lifecycle.js';
@@ -102,14 +102,17 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
   let prior: PriorPayout[] = [];
   let reusedFrom: { runId: string; createdAt: string } | undefined;
 
-  // Payout runs at this gateway and account, newest first (the runs folder is read once).
+  // Payout runs at this gateway and account, newest first (the runs folder is read once); the
+  // gateway compared by meaning (runs/identity.ts), so runs recorded under another spelling count.
   const here = identity
     ? (await listRuns(state)).filter(
-        (r) => r.header.op === PAYOUT_OP && r.header.gatewayIdentity === identity,
+        (r) => r.header.op === PAYOUT_OP && sameGateway(r.header.gatewayIdentity, identity),
       )
     : [];
+  const sameInput = here.filter((r) => r.header.sha256 === plan.sha256);
   const decision = decidePayoutRun({
-    sameInput: here.filter((r) => r.header.sha256 === plan.sha256),
+    sameInput,
+    nearby: here.filter((r) => !sameInput.includes(r)),
     // The newest run of this file (same path, or same bytes elsewhere).
     latest:
       !opts.resume && !opts.force

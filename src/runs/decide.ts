@@ -15,10 +15,19 @@ export type RunDecision =
   | { action: 'refuse'; error: UsageError };
 
 export interface BulkRunQuestion {
-  /** Earlier runs of this input, operation and gateway, newest first. */
+  /** Earlier runs of this input (by meaning, runs/read.ts isSameInput), operation and gateway, newest first. */
   earlier: readonly RunInfo[];
+  /**
+   * The other runs of the same operation at the same gateway, newest first: named when `--resume`
+   * finds no run of this input, as the ones the user may have meant.
+   */
+  nearby?: readonly RunInfo[];
+  /** The operation (`refund`, …), as the list of nearby runs names it. */
+  op: string;
   resume: boolean;
   force: boolean;
+  /** --skip-done: rows the gateway already shows done are left out by the gateway check. */
+  skipDone?: boolean;
   dryRun: boolean;
   /** The input as the user knows it: a file name, or "this order". */
   what: string;
@@ -28,10 +37,47 @@ export function describeRun(r: RunInfo): string {
   return `run ${r.runId} of ${r.header.createdAt.slice(0, 19).replace('T', ' ')} UTC`;
 }
 
+/** How many runs `--resume` names when it finds none of this input. */
+export const NEARBY_SHOWN = 3;
+
+/** One line per run: id, date, input, state and rows — enough to tell which one was meant. */
+export function nearbyLines(runs: readonly RunInfo[]): string[] {
+  return runs.slice(0, NEARBY_SHOWN).map((r) => {
+    const date = r.header.createdAt.slice(0, 19).replace('T', ' ');
+    const input = r.header.inline ? 'one order by flags' : (r.header.label ?? r.header.file ?? '?');
+    const rows = r.header.rows === undefined ? '' : `, ${r.header.rows} row${r.header.rows === 1 ? '' : 's'}`;
+    return `${r.runId}  ${date} UTC  ${input}  (${r.state}${rows})`;
+  });
+}
+
+/**
+ * `--resume` with no run of this input: refused, since starting a new run is not what was asked
+ * (the earlier run may be of another file, another gateway, or not exist). Names the closest runs.
+ */
+function nothingToResume(q: BulkRunQuestion): UsageError {
+  const { op } = q;
+  const nearby = q.nearby ?? [];
+  const lines = nearbyLines(nearby);
+  const list =
+    lines.length > 0
+      ? `\n  the latest ${op} runs at this gateway${nearby.length > lines.length ? ` (${lines.length} of ${nearby.length})` : ''}:\n${lines.map((l) => `    ${l}`).join('\n')}`
+      : `\n  there is no ${op} run at this gateway at all`;
+  return new UsageError(
+    `there is no earlier run of ${q.what} to resume (the same rows, operation and gateway); nothing was sent${list}`,
+    {
+      hint:
+        lines.length > 0
+          ? 'run without --resume to start a new run, or `payops runs resume RUN-ID` to continue one of those'
+          : 'run without --resume to start a new run',
+    },
+  );
+}
+
 /**
  * Bulk operations (capture, cancel, review, refund): an input already processed, or half processed,
- * is refused unless the user says which it is to be — `--resume` continues, `--force` starts over.
- * A dry run never refuses: it notes what a real run would find.
+ * is refused unless the user says which it is to be — `--resume` continues, `--force` starts over,
+ * `--skip-done` sends what the gateway does not show done. `--resume` with nothing to continue is
+ * refused. A dry run never refuses: it notes what a real run would find.
  */
 export function decideRun(q: BulkRunQuestion): RunDecision {
   const unfinished = q.earlier.find((r) => r.state !== 'finished');
@@ -46,7 +92,13 @@ export function decideRun(q: BulkRunQuestion): RunDecision {
         note: `${what} was already processed to the end by ${describeRun(finished)}: its results follow.`,
       };
     }
-    return { action: 'new', note: `no earlier run of ${what} to resume: starting a new run` };
+    if (q.dryRun) {
+      return {
+        action: 'new',
+        note: `no earlier run of ${what} to resume: a run with --resume refuses (exit 2)`,
+      };
+    }
+    return { action: 'refuse', error: nothingToResume(q) };
   }
   if (q.force) {
     const latest = q.earlier[0];
@@ -58,19 +110,26 @@ export function decideRun(q: BulkRunQuestion): RunDecision {
       : { action: 'new' };
   }
   if (!q.dryRun) {
-    if (finished) {
-      return {
-        action: 'refuse',
-        error: new UsageError(`${what} was already processed by ${describeRun(finished)}; nothing was sent`, {
-          hint: `see its results with \`payops runs show ${finished.runId}\`; to send everything again on purpose, add --force`,
-        }),
-      };
-    }
-    if (unfinished) {
+    if (unfinished && (q.skipDone || !finished)) {
       return {
         action: 'refuse',
         error: new UsageError(`${what} has an unfinished ${describeRun(unfinished)}; nothing was sent`, {
           hint: 'add --resume to continue it (nothing is sent twice), or --force to start a new run anyway',
+        }),
+      };
+    }
+    if (finished && q.skipDone) {
+      // The gateway check leaves out every row it shows done: only what is still to do is sent.
+      return {
+        action: 'new',
+        note: `${what} was already processed by ${describeRun(finished)}: --skip-done sends only the rows the gateway does not show done`,
+      };
+    }
+    if (finished) {
+      return {
+        action: 'refuse',
+        error: new UsageError(`${what} was already processed by ${describeRun(finished)}; nothing was sent`, {
+          hint: `see its results with \`payops runs show ${finished.runId}\`; --skip-done sends only the rows the gateway does not show done; to send everything again on purpose, add --force`,
         }),
       };
     }
@@ -95,6 +154,8 @@ export interface PayoutRunQuestion {
   sameInput: readonly RunInfo[];
   /** The newest payout run at this gateway of the same file path or the same bytes. */
   latest: RunInfo | undefined;
+  /** The other payout runs at this gateway, newest first: named when `--resume` finds none of this input. */
+  nearby?: readonly RunInfo[];
   resume: boolean;
   force: boolean;
   /** With resume: this run (from `payops runs resume ID`) rather than the newest unfinished one. */
@@ -114,13 +175,20 @@ export function decidePayoutRun(q: PayoutRunQuestion): PayoutRunDecision {
       (r) => r.state === 'interrupted' && (q.runId === undefined || r.runId === q.runId),
     );
     if (run) return { action: 'resume', run };
+    const lines = q.sameInput.length > 0 ? [] : nearbyLines(q.nearby ?? []);
+    const list =
+      lines.length > 0
+        ? `\n  the latest payout runs at this gateway:\n${lines.map((l) => `    ${l}`).join('\n')}`
+        : '';
     return {
       action: 'refuse',
-      error: new UsageError(`there is no unfinished payout run of ${q.what} to resume`, {
+      error: new UsageError(`there is no unfinished payout run of ${q.what} to resume${list}`, {
         hint:
           q.sameInput.length > 0
             ? `its last run ${q.sameInput[0]!.runId} finished; run without --resume to send the same request_ids again (the gateway will not pay twice)`
-            : 'run it without --resume',
+            : lines.length > 0
+              ? 'run it without --resume, or `payops runs resume RUN-ID` to continue one of those'
+              : 'run it without --resume',
       }),
     };
   }

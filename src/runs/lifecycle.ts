@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { normaliseIdentity } from './identity.js';
 import { createRun, openRun, type RunJournal } from './journal.js';
 import { acquireLock } from './lock.js';
 import { runsDir } from './paths.js';
@@ -14,8 +15,9 @@ import type { StagedInput } from './snapshot.js';
  * Held from the duplicate check to the end of the run: one process per input, operation and
  * gateway, so that two payops started on the same file cannot both find "no earlier run" and both
  * send. `key` names the input: what it means where that is known (bulk runs: its content key, so
- * two copies of one file saved differently wait for each other too), else its SHA-256. Resolves to
- * the release function.
+ * two copies of one file saved differently wait for each other too), else its SHA-256; the gateway
+ * by its normal form (identity.ts), so two spellings of one URL share the lock. Resolves to the
+ * release function.
  */
 export async function lockInput(
   stateDir: string,
@@ -24,7 +26,7 @@ export async function lockInput(
 ): Promise<() => Promise<void>> {
   await mkdir(runsDir(stateDir), { recursive: true, mode: 0o700 });
   const key = createHash('sha256')
-    .update(`${input.key}|${input.op}|${input.gatewayIdentity}`)
+    .update(`${input.key}|${input.op}|${normaliseIdentity(input.gatewayIdentity)}`)
     .digest('hex')
     .slice(0, 24);
   return acquireLock(join(runsDir(stateDir), `.input-${key}.lock`), `${label} (${input.op})`);

@@ -5,6 +5,7 @@ import { open, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { JournalDamagedError } from '../errors.js';
+import { sameGateway } from './identity.js';
 import { isLocked } from './lock.js';
 import { assertRunExists, isRunId, JOURNAL_FILE, runDir, runsDir, SNAPSHOT_FILE } from './paths.js';
 import {
@@ -258,14 +259,37 @@ export async function listRuns(stateDir: string): Promise<RunInfo[]> {
   return runs;
 }
 
-/** Runs of the same input (SHA-256), operation and gateway identity, newest first. */
+/** What a run's input is, to match it with earlier runs. */
+export interface InputIdentity {
+  /** What the input means (bulk runs: bulk/content-key.ts), when the caller knows it. */
+  content?: string | undefined;
+  /** SHA-256 of its bytes: matched only against headers written before `content` existed. */
+  sha256: string;
+}
+
+/**
+ * Whether a run's header is of this input: by what it means (`content`) where the header records
+ * it, so a file saved again (line ends, a BOM, columns moved or added) or an order typed another way
+ * is the same input; by its bytes only for older headers that have no `content`.
+ */
+export function isSameInput(header: RunHeader, input: InputIdentity): boolean {
+  if (header.content !== undefined) return header.content === input.content;
+  return header.sha256 !== undefined && header.sha256 === input.sha256;
+}
+
+/** Runs of `op` at this gateway (identities compared by meaning: runs/identity.ts), newest first. */
+export async function findRunsAt(stateDir: string, op: string, gatewayIdentity: string): Promise<RunInfo[]> {
+  return (await listRuns(stateDir)).filter(
+    (r) => r.header.op === op && sameGateway(r.header.gatewayIdentity, gatewayIdentity),
+  );
+}
+
+/** Runs of the same input (isSameInput), operation and gateway, newest first. */
 export async function findRunsByInput(
   stateDir: string,
-  sha256: string,
+  input: InputIdentity,
   op: string,
   gatewayIdentity: string,
 ): Promise<RunInfo[]> {
-  return (await listRuns(stateDir)).filter(
-    (r) => r.header.sha256 === sha256 && r.header.op === op && r.header.gatewayIdentity === gatewayIdentity,
-  );
+  return (await findRunsAt(stateDir, op, gatewayIdentity)).filter((r) => isSameInput(r.header, input));
 }

@@ -30,7 +30,10 @@ export interface NewRunHeader {
   baseUrl?: string;
   merchantId?: string;
   accountId?: string;
-  /** Who the money moved at: base URL + merchant + account (+ a per-process id for an in-process sandbox). */
+  /**
+   * Who the money moved at: base URL + merchant + account (+ a per-process id for an in-process
+   * sandbox), in normal form (identity.ts); older headers hold it as typed: compare with sameGateway.
+   */
   gatewayIdentity?: string;
   sandbox?: boolean;
   rows?: number;

@@ -3,7 +3,7 @@
 // (CHAOS_SEED), printed with the summary so a failure can be replayed.
 // CHAOS_SCALE=full: 20 kills of a 5,000-row run; default (CI): 3 kills of 500 rows. The same with
 // SIGINT (Ctrl-C), which must stop cleanly with exit 130: 10 times full, 2 in CI.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -41,6 +41,12 @@ function journalRecordTypes(home: string): Record<string, number> {
   };
   walk(home);
   return counts;
+}
+
+/** A run to resume exists (a run folder with its input copy): `--resume` with none is refused. */
+function runStarted(home: string): boolean {
+  const runs = join(home, 'state', 'runs');
+  return existsSync(runs) && readdirSync(runs).some((id) => existsSync(join(runs, id, 'input.csv')));
 }
 
 let sandbox: TestSandbox;
@@ -97,7 +103,7 @@ async function interruptCampaign(signal: NodeJS.Signals, count: number, rows: nu
               while (!exited() && (await ledgerCount()) < target) await sleep(5);
               await sleep(jitter);
             };
-      const resume = attempts.length > 0;
+      const resume = runStarted(dir.path);
       last = await refundRun(sandbox, dir.path, file, out, {
         resume,
         killAfterMs,
@@ -131,7 +137,7 @@ async function interruptCampaign(signal: NodeJS.Signals, count: number, rows: nu
 
     await sandbox.faults({ mode: 'none' });
     for (let i = 0; i < 5 && !(last && finished(last) && !last.killed); i++) {
-      last = await refundRun(sandbox, dir.path, file, out, { resume: attempts.length > 0 });
+      last = await refundRun(sandbox, dir.path, file, out, { resume: runStarted(dir.path) });
       attempts.push({ resume: true, code: last.code, signal: last.signal, ms: last.ms, faults: false });
     }
     expect(last && finished(last), `not finished; last stderr:\n${last?.stderr}`).toBe(true);

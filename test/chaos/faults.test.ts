@@ -5,6 +5,7 @@
 // new file"). So each case then refunds those rows in follow-up files until none is left, and
 // checks that every order was refunded exactly once over all of them.
 // CHAOS_SCALE=full refunds 2,000 orders per case (the documented run); the default (CI) 200.
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
@@ -48,6 +49,13 @@ interface CaseSummary {
 }
 const summary: CaseSummary[] = [];
 
+/** Runs begun under PAYOPS_HOME `home` (a run folder with its input copy). */
+function runsStarted(home: string): number {
+  const runs = join(home, 'state', 'runs');
+  if (!existsSync(runs)) return 0;
+  return readdirSync(runs).filter((id) => existsSync(join(runs, id, 'input.csv'))).length;
+}
+
 let sandbox: TestSandbox;
 beforeAll(async () => {
   sandbox = await TestSandbox.start();
@@ -75,17 +83,24 @@ async function runToTheEnd(
   // --force: a follow-up file can be byte for byte the previous one (the same rows failed again),
   // which payops otherwise refuses as already processed.
   const first = force ? [...extraArgs, '--force'] : extraArgs;
+  // --resume once this file's run has begun (with none it is refused); until then, the first command
+  // again (the gateway check before a run can fail under faults too).
+  const before = runsStarted(dir);
+  const next = () =>
+    runsStarted(dir) > before ? { resume: true, extraArgs } : { resume: false, extraArgs: first };
   let last = await refundRun(sandbox, dir, file, out, { resume: false, extraArgs: first });
   attempts.push({ resume: false, code: last.code, signal: last.signal, ms: last.ms, faults: true });
   while (!finished(last) && attempts.length < MAX_ATTEMPTS_UNDER_FAULTS) {
-    last = await refundRun(sandbox, dir, file, out, { resume: true, extraArgs });
-    attempts.push({ resume: true, code: last.code, signal: last.signal, ms: last.ms, faults: true });
+    const how = next();
+    last = await refundRun(sandbox, dir, file, out, how);
+    attempts.push({ resume: how.resume, code: last.code, signal: last.signal, ms: last.ms, faults: true });
   }
   if (!finished(last)) {
     await sandbox.faults({ mode: 'none' });
     while (!finished(last) && attempts.length < MAX_ATTEMPTS_UNDER_FAULTS + MAX_ATTEMPTS_AFTER) {
-      last = await refundRun(sandbox, dir, file, out, { resume: true, extraArgs });
-      attempts.push({ resume: true, code: last.code, signal: last.signal, ms: last.ms, faults: false });
+      const how = next();
+      last = await refundRun(sandbox, dir, file, out, how);
+      attempts.push({ resume: how.resume, code: last.code, signal: last.signal, ms: last.ms, faults: false });
     }
     await sandbox.faults({ mode, rate });
   }

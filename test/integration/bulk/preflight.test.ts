@@ -52,7 +52,16 @@ describe('preflight: rows the gateway already shows done', () => {
       writeFileSync(copy, resave(readFileSync(file, 'utf8')));
       const env = suite.gw.env(suite.dir);
 
-      const again = await payops(['refund', '--file', copy, '--yes'], { env });
+      // Here, where the first run is journaled, the same rows are the same input (issue 12): refused
+      // by the earlier run, before the gateway is asked.
+      const here = await payops(['refund', '--file', copy, '--yes'], { env });
+      expect(here.code, here.stderr).toBe(2);
+      expect(here.stderr).toMatch(/resaved\.csv was already processed by run \S+ of .*; nothing was sent/);
+      expect(here.stderr).toMatch(/--skip-done/);
+      // On another machine (no journal of that run), the gateway check refuses it, row by row.
+      const again = await payops(['refund', '--file', copy, '--yes'], {
+        env: suite.gw.env(join(suite.dir, 'other-machine')),
+      });
       expect(again.code, again.stderr).toBe(2);
       expect(again.stderr).toMatch(/3 of 3 rows are already refunded at the gateway; nothing was sent/);
       expect(again.stderr).toMatch(/resaved\.csv:2.*already refunded: refund \S+-01 of \d{4}-\d\d-\d\d/);
@@ -80,7 +89,7 @@ describe('preflight: rows the gateway already shows done', () => {
     },
   );
 
-  it('one order by flags in another spelling is refused as already refunded', async () => {
+  it('one order by flags in another spelling is refused: as processed here, as refunded elsewhere', async () => {
     const [order] = await suite.gw.createOrders(1);
     const env = suite.gw.env(suite.dir);
     const by = (currency: string, refund: string) => [
@@ -103,7 +112,11 @@ describe('preflight: rows the gateway already shows done', () => {
     expect(first.code, first.stderr).toBe(0);
     const again = await payops(by('usd', '1'), { env });
     expect(again.code, again.stderr).toBe(2);
-    expect(again.stderr).toMatch(/already refunded/);
+    // The same order by meaning (issue 12): the earlier run of it refuses it.
+    expect(again.stderr).toMatch(/this order was already processed by run /);
+    const elsewhere = await payops(by('usd', '1'), { env: suite.gw.env(join(suite.dir, 'other-machine')) });
+    expect(elsewhere.code, elsewhere.stderr).toBe(2);
+    expect(elsewhere.stderr).toMatch(/already refunded/);
     expect((await suite.gw.ledger()).length).toBe(1);
   });
 

@@ -148,13 +148,30 @@ describe('a file with an unfinished run', () => {
 });
 
 describe('no earlier run', () => {
-  it('--resume starts a new run and says so', async () => {
+  // Issue 12: --resume asks to continue a run; with none of this input it is refused (it used to
+  // start a new run), naming the closest runs and the ways on.
+  it('--resume is refused: exit 2, nothing sent, the closest runs named', async () => {
     const io = desk();
+    const { runId } = await finishedRun(io);
     const orders = await createOrders(sandbox.url, 1);
-    const file = writeRefunds(io().cwd, orders);
+    const file = writeRefunds(io().cwd, orders, 'new.csv');
     const r = await runMain(['refund', '--file', file, '--yes', '--resume', '--output', 'csv'], io());
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain('no earlier run of refunds.csv to resume: starting a new run');
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(
+      'there is no earlier run of new.csv to resume (the same rows, operation and gateway); nothing was sent',
+    );
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `the latest refund runs at this gateway:\\n {4}${runId} .* refunds\\.csv {2}\\(finished, 2 rows\\)`,
+      ),
+    );
+    expect(r.stderr).toMatch(/run without --resume to start a new run, or `payops runs resume RUN-ID`/);
+    expect(r.stdout).toBe('');
+    expect(await refundsOf([orders[0]!.transaction_id])).toHaveLength(0);
+    expect(runIds(io().home)).toEqual([runId]);
+    // Without --resume it is a new run.
+    const plain = await runMain(['refund', '--file', file, '--yes', '--output', 'csv'], io());
+    expect(plain.code, plain.stderr).toBe(0);
     expect(await refundsOf([orders[0]!.transaction_id])).toHaveLength(1);
   });
 

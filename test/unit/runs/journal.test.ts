@@ -214,9 +214,49 @@ describe('listing', () => {
     await b.close();
     expect((await listRuns(root))[1]!.state).toBe('interrupted');
 
-    const same = await findRunsByInput(root, 'abc', 'refund', header.gatewayIdentity);
+    const same = await findRunsByInput(root, { sha256: 'abc' }, 'refund', header.gatewayIdentity);
     expect(same.map((r) => r.runId)).toEqual([c.runId, a.runId]);
-    expect(await findRunsByInput(root, 'abc', 'capture', header.gatewayIdentity)).toEqual([]);
+    expect(await findRunsByInput(root, { sha256: 'abc' }, 'capture', header.gatewayIdentity)).toEqual([]);
+  });
+
+  it('matches runs by what the input means where the header records it, by bytes only in older headers', async () => {
+    // Written by this version: content recorded. The same rows in other bytes (other sha256) match.
+    const meaning = await createRun(
+      root,
+      { ...header, sha256: 'crlf-bytes', content: 'refund:3-00aa' },
+      { now: new Date('2026-11-22T03:00:00Z') },
+    );
+    await meaning.close();
+    // Written before content keys existed: matched by its bytes alone.
+    const old = await createRun(root, header, { now: new Date('2026-11-22T02:00:00Z') });
+    await old.close();
+    // Same bytes as the first, but its header records another meaning: never matched by bytes.
+    const other = await createRun(
+      root,
+      { ...header, sha256: 'crlf-bytes', content: 'refund:3-00bb' },
+      { now: new Date('2026-11-22T01:00:00Z') },
+    );
+    await other.close();
+    const ids = async (input: { content?: string; sha256: string }) =>
+      (await findRunsByInput(root, input, 'refund', header.gatewayIdentity)).map((r) => r.runId);
+    expect(await ids({ content: 'refund:3-00aa', sha256: 'lf-bytes' })).toEqual([meaning.runId]);
+    expect(await ids({ content: 'refund:3-00aa', sha256: 'abc' })).toEqual([meaning.runId, old.runId]);
+    expect(await ids({ content: 'refund:3-00cc', sha256: 'crlf-bytes' })).toEqual([]);
+    // The gateway by meaning too: the header's identity spelled otherwise (an older version) matches.
+    const spelled = 'HTTP://127.0.0.1:1/|800001| 800001001';
+    expect(
+      (await findRunsByInput(root, { content: 'refund:3-00aa', sha256: 'x' }, 'refund', spelled)).map(
+        (r) => r.runId,
+      ),
+    ).toEqual([meaning.runId]);
+    expect(
+      await findRunsByInput(
+        root,
+        { content: 'refund:3-00aa', sha256: 'x' },
+        'refund',
+        'http://127.0.0.1:2|800001|800001001',
+      ),
+    ).toEqual([]);
   });
 
   it('finds the state of a journal whose last record is large', async () => {
@@ -261,9 +301,9 @@ describe('listing', () => {
     ]);
     expect(checked.damaged[0]!.error).toBeInstanceOf(JournalDamagedError);
     await expect(listRuns(root)).rejects.toThrow(`the journal of run ${cut.runId} cannot be read (line 1`);
-    await expect(findRunsByInput(root, 'abc', 'refund', header.gatewayIdentity)).rejects.toBeInstanceOf(
-      JournalDamagedError,
-    );
+    await expect(
+      findRunsByInput(root, { sha256: 'abc' }, 'refund', header.gatewayIdentity),
+    ).rejects.toBeInstanceOf(JournalDamagedError);
   });
 
   it('returns nothing when there is no state folder yet', async () => {
