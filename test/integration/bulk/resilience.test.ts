@@ -39,14 +39,31 @@ async function refundFile(rows: number, refundable = rows): Promise<{ file: stri
 }
 
 describe('fault modes at rate 0.3, resumed until done', () => {
-  const modes = ['error500', 'drop_before_commit', 'drop_after_commit', 'hang', 'garbage', 'bad_signature'];
+  const modes = [
+    'error500',
+    'drop_before_commit',
+    'drop_after_commit',
+    'hang',
+    'garbage',
+    'bad_signature',
+    'commit_late',
+    'status_zero',
+  ];
   it.each(modes)(
-    "%s: every refundable row succeeded, only the gateway's refusals failed, each order refunded once — no new file",
+    '%s: every row succeeded, exit 0, each order refunded once — no new file, no --force',
     async (mode) => {
-      const { file, ids } = await refundFile(300, 290);
+      const { file, ids } = await refundFile(300);
       const out = join(suite.dir, 'results.csv');
-      const extra = mode === 'hang' ? ['--timeout', '400'] : [];
-      await suite.gw.faults({ mode, rate: 0.3, seed: 7 });
+      // A late commit lands 300 ms after its 500: the settle time must be longer (the test
+      // environment's default concludes at once, for gateways that never commit late).
+      const extra =
+        mode === 'hang' ? ['--timeout', '400'] : mode === 'commit_late' ? ['--settle-time', '1s'] : [];
+      await suite.gw.faults({
+        mode,
+        rate: 0.3,
+        seed: 7,
+        ...(mode === 'commit_late' ? { delay_ms: 300 } : {}),
+      });
       const codes: Array<number | null> = [];
       let last = await payops(
         ['refund', '--file', file, '--yes', '--out', out, '--concurrency', '2', ...extra],
@@ -81,20 +98,19 @@ describe('fault modes at rate 0.3, resumed until done', () => {
         codes.push(last.code);
       }
       expect(over(last), `exit codes ${codes.join(',')}; last stderr:\n${last.stderr}`).toBe(true);
-      // The fault mode actually struck: answers were lost and settled at the gateway.
-      expect(journalRecords(suite.dir, 'unknown'), last.stderr).toBeGreaterThan(0);
+      // The fault mode actually struck: answers were lost and settled at the gateway (status_zero
+      // answers every order: its rows are decided by their own statuses, nothing is lost).
+      if (mode !== 'status_zero')
+        expect(journalRecords(suite.dir, 'unknown'), last.stderr).toBeGreaterThan(0);
       const results = readResults(out);
       expect(results.map((r) => r.transaction_id)).toEqual(ids);
+      // Wait out late commits still pending, then judge by the ledger: each order once.
+      if (mode === 'commit_late') await new Promise((res) => setTimeout(res, 500));
       const honest = expectHonest(results, await suite.gw.ledger());
       expect(honest.problems).toEqual([]);
-      // Lost requests are payops's to settle: only the 10 authorised orders (refused by the gateway,
-      // E2003) failed, and every refundable row succeeded — the run exits 1 for those 10 alone.
-      expect(honest.failed).toBe(10);
-      expect(honest.succeeded).toBe(290);
-      expect(
-        results.filter((r) => r.outcome === 'failed').every((r) => /E2003/.test(r.outcome_detail!)),
-      ).toBe(true);
-      expect(last.code).toBe(1);
+      // Lost requests are payops's to settle: every row succeeded, exit 0, no new file.
+      expect(honest.succeeded).toBe(300);
+      expect(last.code, `exit codes ${codes.join(',')}`).toBe(0);
     },
   );
 });
