@@ -65,6 +65,8 @@ export function rowsToSend<R extends BulkRow>(chunk: Chunk<R>, state: ChunkState
   });
 }
 
+const NONE: ReadonlySet<number> = new Set();
+
 /** The pool slot a chunk's job holds: freed early, taken again to send once more. */
 export interface Slot {
   release: () => void;
@@ -218,15 +220,29 @@ export class ChunkProtocol {
     const left = Number.isFinite(elapsed)
       ? Math.min(this.o.settleMs, Math.max(0, this.o.settleMs - elapsed))
       : this.o.settleMs;
-    return this.until(chunk, state, slot, {
-      lost: {
-        items: lost,
-        answered: [],
-        type: 'reconciled',
-        why: 'the run was interrupted',
-        deadline: performance.now() + left,
+    // This process has sent none of them yet: each gets its full --max-attempts.
+    for (const it of lost) this.attempts.set(it.line, 0);
+    const settling = new Set(lost.map((it) => it.line));
+    const unsent = new Set(
+      chunk.rows
+        .filter((r) => previous.get(r.line)?.outcome === 'not_sent' && !settling.has(r.line))
+        .map((r) => r.line),
+    );
+    return this.until(
+      chunk,
+      state,
+      slot,
+      {
+        lost: {
+          items: lost,
+          answered: [],
+          type: 'reconciled',
+          why: 'the run was interrupted',
+          deadline: performance.now() + left,
+        },
       },
-    });
+      unsent,
+    );
   }
 
   /** Send (or settle) until every row of the chunk has a definite outcome or no attempt is left. */
@@ -235,7 +251,10 @@ export class ChunkProtocol {
     state: ChunkState | undefined,
     slot: Slot,
     start: { prepared: Prepared } | { lost: Lost },
+    /** Rows of a resumed chunk that no request has reached: sent with the first rows sent again. */
+    unsent: ReadonlySet<number> = NONE,
   ): Promise<RowOutcome[]> {
+    let fresh = unsent;
     let release = slot.release;
     let holding = true;
     const hold: Holding = {
@@ -266,7 +285,9 @@ export class ChunkProtocol {
           [...lost.answered, ...settled],
           lost.why,
           mayResend,
+          fresh,
         );
+        fresh = NONE;
         this.o.journal.appendLazy({
           type: lost.type,
           chunk: chunk.index,
@@ -391,6 +412,7 @@ export class ChunkProtocol {
     settled: RowOutcome[],
     why: string,
     mayResend: boolean,
+    fresh: ReadonlySet<number>,
   ): { rows: RowOutcome[]; again: R[] } {
     const againLines = new Set<number>();
     const updates = settled.map((o): RowOutcome => {
@@ -409,6 +431,9 @@ export class ChunkProtocol {
       );
     });
     const rows = mergeOutcomes(chunk, state, updates, pending);
+    // Rows of the chunk no request has reached yet go with them (a resumed chunk).
+    if (mayResend)
+      for (const o of rows) if (o.outcome === 'not_sent' && fresh.has(o.line)) againLines.add(o.line);
     return { rows, again: chunk.rows.filter((r) => againLines.has(r.line)) };
   }
 

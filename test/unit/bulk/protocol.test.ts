@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ChunkProtocol, type StopReason } from '../../../src/bulk/protocol.js';
 import { type BulkRecord, type BulkRecordWritten, parseBulkRecord } from '../../../src/bulk/records.js';
-import { chunkAction, foldRecords, sendsOf } from '../../../src/bulk/run-state.js';
+import { type ChunkState, chunkAction, foldRecords, sendsOf } from '../../../src/bulk/run-state.js';
 import type { BulkRow, Chunk } from '../../../src/bulk/types.js';
 import { createRun, openRun, readRun } from '../../../src/runs/journal.js';
 import { type Fault, fakeGateway } from './fake-gateway.js';
@@ -151,6 +151,34 @@ describe('ChunkProtocol', () => {
     expect(after[0]!.outcome).toBe('duplicated');
     expect(after[0]!.detail).toMatch(/refunded 2 times .*T00001-01, T00001-02/);
     expect(s.gw.ledger).toHaveLength(2);
+  });
+
+  it('a resumed chunk with a row to settle and rows never sent: settles the one, then sends them all once', async () => {
+    const s = await setUp('ok', 4);
+    const c = chunk(4);
+    const state: ChunkState = {
+      intent: { type: 'intent', chunk: 0, lines: [2], sentAt: new Date().toISOString() },
+      rows: [
+        { line: 2, outcome: 'unknown', detail: 'sent, no answer', fields: {} },
+        ...[3, 4, 5].map((line) => ({
+          line,
+          outcome: 'not_sent' as const,
+          detail: 'not sent yet',
+          fields: {},
+        })),
+      ],
+      open: false,
+      notSent: false,
+      lostAnswer: true,
+    };
+    const outcomes = await s.protocol.settleEarlier(c, state, {
+      release: () => {},
+      reacquire: async () => () => {},
+    });
+    expect(s.gw.calls.map((call) => call.op)).toEqual(['refundSearch', 'refund']);
+    expect((s.gw.calls[1]!.body.refund_orders as unknown[]).length).toBe(4);
+    expect(outcomes.map((o) => o.outcome)).toEqual(['succeeded', 'succeeded', 'succeeded', 'succeeded']);
+    expect(s.gw.ledger).toHaveLength(4);
   });
 
   it('gives up after --max-attempts requests per row: not_sent, for a resumed run', async () => {
