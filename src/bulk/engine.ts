@@ -33,6 +33,8 @@ export interface EngineOptions<R extends BulkRow> {
   settleMs: number;
   /** Requests per row at most in this process: --max-attempts. */
   maxAttempts: number;
+  /** Rows waiting out the settle time, whenever that number changes (and the latest wait, ms). */
+  onWaiting?: (rows: number, ms: number) => void;
   now?: () => Date;
   /**
    * What the gateway showed before the run (preflight; `before` absent in runs made before payops
@@ -85,6 +87,7 @@ export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Prom
   for (const s of prior?.values() ?? []) {
     for (const o of s.rows ?? []) if (o.fields.refund_reference_id) claimed.add(o.fields.refund_reference_id);
   }
+  let waiting = 0;
   const protocol = new ChunkProtocol({
     op: opts.op,
     client: opts.client,
@@ -98,6 +101,10 @@ export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Prom
     maxAttempts: opts.maxAttempts,
     signal: opts.signal,
     stopping: isStopped,
+    waiting: (delta, ms) => {
+      waiting += delta;
+      opts.onWaiting?.(waiting, ms);
+    },
   });
   const skip = opts.preflight?.skip ?? new Map<number, string>();
 

@@ -86,6 +86,7 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
     label: plan.source.label,
   };
   let result: Awaited<ReturnType<typeof runEngine>>;
+  let waitingBefore = false;
   try {
     result = await whileInterruptible(
       ctx.log,
@@ -104,6 +105,14 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
           concurrency: ctx.globals.concurrency ?? a.config.concurrency,
           settleMs: a.policy.settleMs,
           maxAttempts: a.policy.maxAttempts,
+          onWaiting: (rows, ms) => {
+            const text = `${rows} row${rows === 1 ? '' : 's'} with a lost answer: asking the gateway again in ${Math.ceil(ms / 1000)}s (--settle-time)`;
+            // On a terminal, a note beside the bar; in a log, one line when waiting begins.
+            if (progress.note) progress.note(rows > 0 ? text : '');
+            else if (rows > 0 && !waitingBefore)
+              ctx.log.info(`payops: ${text}, then sending what it has not applied`);
+            waitingBefore = rows > 0;
+          },
           signal,
           emit: async (chunk, outcomes) => {
             for (let i = 0; i < chunk.rows.length; i++) {

@@ -53,6 +53,8 @@ export interface ProtocolOptions {
   signal?: AbortSignal | undefined;
   /** The run is stopping (interrupted, or the gateway or journal failed): nothing is sent again. */
   stopping?: (() => boolean) | undefined;
+  /** Rows start (+n) or stop (-n) waiting out the settle time; `ms` is the wait. For the screen. */
+  waiting?: ((rows: number, ms: number) => void) | undefined;
 }
 
 /** Rows of a chunk still to send: those without a settled, unknown or pending outcome. */
@@ -386,7 +388,10 @@ export class ChunkProtocol {
     const wait = lost.deadline - performance.now();
     if (wait > 0) {
       hold.free();
-      if (!(await sleep(wait, this.o.signal))) {
+      this.o.waiting?.(open.length, wait);
+      const slept = await sleep(wait, this.o.signal);
+      this.o.waiting?.(-open.length, 0);
+      if (!slept) {
         // Interrupted while waiting: not concluded either way; the journal says sent, no answer.
         const later = new Set(open.map((o) => o.line));
         return first.map((o) => (later.has(o.line) ? pending(o.line) : o));

@@ -6,6 +6,8 @@ import type { GlobalOptions, Io } from '../io.js';
 
 export interface Progress {
   tick(n: number): void;
+  /** A short note after the bar (what the run is waiting for); empty clears it. */
+  note?(text: string): void;
   stop(): void;
 }
 
@@ -16,7 +18,7 @@ export function createProgress(io: Io, globals: GlobalOptions, total: number, la
   const bar = new cliProgress.SingleBar(
     {
       stream: io.stderr as NodeJS.WritableStream,
-      format: `${label.replace(/[{}]/g, '')} [{bar}] {percentage}% | {value}/{total} | ETA {eta_formatted}`,
+      format: `${label.replace(/[{}]/g, '')} [{bar}] {percentage}% | {value}/{total} | ETA {eta_formatted}{note}`,
       hideCursor: true,
       clearOnComplete: false,
       fps: 10,
@@ -24,7 +26,7 @@ export function createProgress(io: Io, globals: GlobalOptions, total: number, la
     },
     cliProgress.Presets.shades_classic,
   );
-  bar.start(total, 0);
+  bar.start(total, 0, { note: '' });
   let done = 0;
   let stopped = false;
   return {
@@ -32,6 +34,10 @@ export function createProgress(io: Io, globals: GlobalOptions, total: number, la
       if (stopped) return;
       done = Math.min(total, done + n);
       bar.update(done);
+    },
+    note(text) {
+      if (stopped) return;
+      bar.update(done, { note: text ? ` | ${text.replace(/[{}]/g, '')}` : '' });
     },
     stop() {
       if (stopped) return;

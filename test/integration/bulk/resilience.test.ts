@@ -126,6 +126,8 @@ describe('a gateway that commits late (commit_late: HTTP 500 at once, the refund
     await suite.gw.faults({ mode: 'none' });
     expect(r.code, r.stderr).toBe(0);
     expect(journalRecords(suite.dir, 'unknown')).toBeGreaterThan(0);
+    // The wait is said, once per stretch of waiting, in a log (no terminal here).
+    expect(r.stderr).toMatch(/rows? with a lost answer: asking the gateway again in 1s \(--settle-time\)/);
     const results = readResults(out);
     expect(results.map((x) => x.transaction_id)).toEqual(ids);
     expect(results.every((x) => x.outcome === 'succeeded')).toBe(true);
