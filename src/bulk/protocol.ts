@@ -217,8 +217,9 @@ export class ChunkProtocol {
         lost.push({ line: row.line, element: wireElement(op, row), sentAt: intent.sentAt });
       }
     }
-    // By the journal's clock: the wait left of the settle time, never more than all of it.
-    const elapsed = this.now().getTime() - Date.parse(intent.sentAt);
+    // By the journal's clock, from the latest moment the request can have left (the intent is written
+    // ahead of the send, so its own time is too early); after a crash only now bounds it.
+    const elapsed = this.now().getTime() - Date.parse(state.sentBy ?? this.now().toISOString());
     const left = Number.isFinite(elapsed)
       ? Math.min(this.o.settleMs, Math.max(0, this.o.settleMs - elapsed))
       : this.o.settleMs;

@@ -20,6 +20,13 @@ export interface ChunkState {
    * record); absent while the chunk has had one intent at most, whose lines then count once.
    */
   sends?: Map<number, number>;
+  /**
+   * A time no request of the latest intent can have left after (ISO): when its answer was found
+   * lost (the `unknown` record), or when the process that sent it ended (a terminal record). Absent
+   * after a crash: then only "now" bounds it. The settle time on resume counts from here — never
+   * from the intent's own time, which is written ahead of the send.
+   */
+  sentBy?: string;
 }
 
 /** How many requests for this row of the chunk may have reached the gateway. */
@@ -88,6 +95,7 @@ export function foldRecords(records: Iterable<BulkRecord>): FoldedRun {
           for (const l of rec.lines) s.sends.set(l, (s.sends.get(l) ?? 0) + 1);
         }
         s.intent = rec;
+        delete s.sentBy;
         s.open = true;
         s.notSent = false;
         s.lostAnswer = false;
@@ -102,8 +110,16 @@ export function foldRecords(records: Iterable<BulkRecord>): FoldedRun {
         s.notSent = true;
         break;
       }
-      case 'unknown':
-        get(rec.chunk).lostAnswer = true;
+      case 'unknown': {
+        const s = get(rec.chunk);
+        s.lostAnswer = true;
+        if (rec.at !== undefined) s.sentBy = rec.at;
+        break;
+      }
+      case 'finished':
+      case 'interrupted':
+        // The process ended: every request it sent had left by now.
+        if (rec.at !== undefined) for (const s of chunks.values()) s.sentBy ??= rec.at;
         break;
       case 'outcome':
       case 'reconciled': {

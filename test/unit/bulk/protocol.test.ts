@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { wireElement } from '../../../src/bulk/chunk.js';
 import { ChunkProtocol, type StopReason } from '../../../src/bulk/protocol.js';
 import { type BulkRecord, type BulkRecordWritten, parseBulkRecord } from '../../../src/bulk/records.js';
 import { type ChunkState, chunkAction, foldRecords, sendsOf } from '../../../src/bulk/run-state.js';
@@ -179,6 +180,53 @@ describe('ChunkProtocol', () => {
     expect((s.gw.calls[1]!.body.refund_orders as unknown[]).length).toBe(4);
     expect(outcomes.map((o) => o.outcome)).toEqual(['succeeded', 'succeeded', 'succeeded', 'succeeded']);
     expect(s.gw.ledger).toHaveLength(4);
+  });
+
+  it('after a crash, waits the settle time from the resume, not from the intent (written ahead of its send)', async () => {
+    const s = await setUp('ok', 4, { settleMs: 400 });
+    const c = chunk(4);
+    // The crashed process wrote the intent long ago, sent it just before dying, and the gateway
+    // commits it 150 ms later.
+    s.gw.faults = () => 'commit_late';
+    s.gw.lateMs = 150;
+    await s.gw.client
+      .send('refund', { refund_orders: c.rows.map((r) => wireElement('refund', r)) as never })
+      .catch(() => undefined);
+    s.gw.faults = () => 'ok';
+    s.gw.calls.length = 0;
+    const state: ChunkState = {
+      intent: {
+        type: 'intent',
+        chunk: 0,
+        lines: [2, 3, 4, 5],
+        sentAt: new Date(Date.now() - 3_600_000).toISOString(),
+      },
+      open: true,
+      notSent: false,
+      lostAnswer: false,
+    };
+    const outcomes = await s.protocol.settleEarlier(c, state, {
+      release: () => {},
+      reacquire: async () => () => {},
+    });
+    expect(outcomes.every((o) => o.outcome === 'succeeded')).toBe(true);
+    expect(s.gw.calls.filter((call) => call.op === 'refund')).toHaveLength(0);
+    expect(s.gw.ledger).toHaveLength(4);
+  });
+
+  it('the journal bounds when a request left: its lost answer, else the end of its process, never the intent', () => {
+    const intent = { type: 'intent' as const, chunk: 0, lines: [2], sentAt: '2026-11-23T10:00:00.000Z' };
+    const lost = foldRecords([
+      intent,
+      { type: 'unknown', chunk: 0, reason: 'http_500', message: '500', at: '2026-11-23T10:00:12.000Z' },
+    ]).chunks.get(0)!;
+    expect(lost.sentBy).toBe('2026-11-23T10:00:12.000Z');
+    const ended = foldRecords([
+      intent,
+      { type: 'interrupted', reason: 'interrupted', at: '2026-11-23T10:00:20.000Z' } as never,
+    ]).chunks.get(0)!;
+    expect(ended.sentBy).toBe('2026-11-23T10:00:20.000Z');
+    expect(foldRecords([intent]).chunks.get(0)!.sentBy).toBeUndefined();
   });
 
   it('gives up after --max-attempts requests per row: not_sent, for a resumed run', async () => {
