@@ -25,6 +25,8 @@ export interface PlanView {
   note?: string;
   /** What the gateway showed before the run; absent when it could not be asked (a dry run without a key). */
   preflight?: { done: number; skip: boolean; force: boolean };
+  /** How lost answers are settled (--settle-time, --max-attempts). */
+  policy?: { settleMs: number; maxAttempts: number };
 }
 
 const n = formatCount;
@@ -55,14 +57,25 @@ export function planLines(v: PlanView): string[] {
     const { done, skip, force } = v.preflight;
     const rows = `${n(done)} row${done === 1 ? '' : 's'}`;
     const already = `already ${spec.words.done} at the gateway`;
+    // A resumed run shows what the gateway said when the run began; it asks again before sending.
+    const when = v.resume ? 'checked at the gateway when the run began' : 'checked at the gateway';
     lines.push(
-      done === 0
+      (done === 0
         ? `  checked at the gateway: no row is ${spec.words.done} yet`
         : skip
           ? `  checked at the gateway: ${rows} ${already}: skipped (--skip-done); ${n(plan.rows - done)} to send (the totals above count every row)`
           : force
             ? `  checked at the gateway: ${rows} ${already}: sent again (--force)`
-            : `  checked at the gateway: ${rows} ${already}: a run refuses them unless --skip-done or --force`,
+            : `  checked at the gateway: ${rows} ${already}: a run refuses them unless --skip-done or --force`
+      ).replace('checked at the gateway', when),
+    );
+    if (v.resume) lines.push('  rows not sent yet are checked at the gateway again before they are sent');
+  }
+  if (v.policy && !v.dryRun) {
+    const { settleMs, maxAttempts } = v.policy;
+    const wait = settleMs % 1000 === 0 ? `${settleMs / 1000}s` : `${settleMs}ms`;
+    lines.push(
+      `  lost answers: asked at the gateway, again after ${wait}, then sent again — at most ${maxAttempts} request${maxAttempts === 1 ? '' : 's'} per row (--settle-time, --max-attempts)`,
     );
   }
   if (v.note) lines.push(`  note: ${v.note}`);
@@ -134,7 +147,7 @@ export function summaryLines(v: SummaryView): string[] {
   );
   if (counts.unknown > 0) {
     lines.push(
-      `  ${plural(counts.unknown, 'row')} with an unknown outcome: the gateway could not be asked. They were NOT sent again.`,
+      `  ${plural(counts.unknown, 'row')} with an unknown outcome: sent, and the gateway could not be asked yet (or the run stopped before it asked). They were NOT sent again; resuming asks first.`,
     );
   }
   if (counts.duplicated > 0) {

@@ -309,6 +309,7 @@ async function proceed(ctx: Context, p: Proceed): Promise<number> {
   if (p.resumeFrom) prior = foldRecords((await readRun(state, p.resumeFrom.runId, parseBulkRecord)).records);
   const runId = p.resumeFrom?.runId ?? newRunId();
   const view = planView(ctx, config, plan, runId, p.dryRun, prior, p.resumeFrom, p.note);
+  view.policy = p.policy;
   const checked = p.start?.preflight ?? prior?.preflight;
   if (checked) {
     // A real run with done rows it does not skip was forced (it is refused otherwise).

@@ -10,6 +10,7 @@ import {
   DEFAULT_SETTLE_MS,
   DEFAULT_TIMEOUT_MS,
   ENV_VARS,
+  MAX_SETTLE_MS,
   type ProfileValues,
   parseDuration,
   SANDBOX_BASE_URL,
@@ -140,8 +141,10 @@ export function resolveConfig(
 function settleFrom(v: number | string): number {
   if (typeof v === 'number') return v;
   const ms = parseDuration(v);
-  if (ms === undefined) {
-    throw new ConfigError(`${ENV_VARS.settle_time} must be a duration such as 30s, 2m or 500ms, not "${v}"`);
+  if (ms === undefined || ms > MAX_SETTLE_MS) {
+    throw new ConfigError(
+      `${ENV_VARS.settle_time} must be a duration such as 30s, 2m or 500ms (at most 1h), not "${v}"`,
+    );
   }
   return ms;
 }

@@ -40,4 +40,13 @@ describe('config keys', () => {
     expect(maskSecret('abcdefgh')).toBe('set');
     expect(maskSecret(undefined)).toBe('not set');
   });
+
+  it('reads settle_time as a duration into milliseconds, at most 1h', () => {
+    expect(parseConfigValue('settle_time', '30s')).toBe(30_000);
+    expect(parseConfigValue('settle_time', '2m')).toBe(120_000);
+    expect(parseConfigValue('settle_time', '500ms')).toBe(500);
+    expect(parseConfigValue('settle_time', '45')).toBe(45_000);
+    expect(() => parseConfigValue('settle_time', 'soon')).toThrow(/duration/);
+    expect(() => parseConfigValue('settle_time', '2h')).toThrow(/at most 1h/);
+  });
 });

@@ -112,3 +112,18 @@ describe('assertMayMoveMoney', () => {
     }
   });
 });
+
+describe('settle_time', () => {
+  const none: StoredConfig = {};
+  it('defaults to 30 s, takes the profile (ms), and PAYOPS_SETTLE_TIME (a duration) over it', () => {
+    expect(resolveConfig({}, {}, none).settleMs).toBe(30_000);
+    expect(resolveConfig({}, {}, { profiles: { default: { settle_time: 90_000 } } }).settleMs).toBe(90_000);
+    const env = { PAYOPS_SETTLE_TIME: '5s' };
+    expect(resolveConfig({}, env, { profiles: { default: { settle_time: 90_000 } } }).settleMs).toBe(5_000);
+    expect(resolveConfig({}, { PAYOPS_SETTLE_TIME: '0' }, none).settleMs).toBe(0);
+  });
+  it('refuses an unreadable or over-long PAYOPS_SETTLE_TIME, naming it', () => {
+    expect(() => resolveConfig({}, { PAYOPS_SETTLE_TIME: 'abc' }, none)).toThrow(/PAYOPS_SETTLE_TIME/);
+    expect(() => resolveConfig({}, { PAYOPS_SETTLE_TIME: '99h' }, none)).toThrow(/at most 1h/);
+  });
+});
