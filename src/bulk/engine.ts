@@ -52,6 +52,8 @@ export interface EngineResult {
   requests: number;
   /** Read-only reconciliation passes made by this process. */
   reconciled: number;
+  /** Rows sent again after their request was proven not applied. */
+  resent: number;
 }
 
 /**
@@ -152,7 +154,11 @@ export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Prom
     dispatch,
     emit: (p, outcomes) => opts.emit(p.chunk, outcomes),
   });
-  const result: EngineResult = { requests: protocol.requests, reconciled: protocol.reconciled };
+  const result: EngineResult = {
+    requests: protocol.requests,
+    reconciled: protocol.reconciled,
+    resent: protocol.resent,
+  };
   if (stopped) {
     result.stopped = stopped.reason;
     if (stopped.error) result.error = stopped.error;

@@ -2,6 +2,7 @@
 // snapshot, one result per row to the results sink, the terminal record, the summary.
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
+import { formatDuration } from '../config/keys.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { Context } from '../context.js';
 import { ExitCode } from '../errors.js';
@@ -106,7 +107,8 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
           settleMs: a.policy.settleMs,
           maxAttempts: a.policy.maxAttempts,
           onWaiting: (rows, ms) => {
-            const text = `${rows} row${rows === 1 ? '' : 's'} with a lost answer: asking the gateway again in ${Math.ceil(ms / 1000)}s (--settle-time)`;
+            const when = ms < 1000 ? 'under a second' : `${Math.ceil(ms / 1000)}s`;
+            const text = `${rows} row${rows === 1 ? '' : 's'} with a lost answer: asking the gateway again in ${when} (--settle-time)`;
             // On a terminal, a note beside the bar; in a log, one line when waiting begins.
             if (progress.note) progress.note(rows > 0 ? text : '');
             else if (rows > 0 && !waitingBefore)
@@ -156,6 +158,12 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
     resumable: !a.config.sandbox,
   })) {
     ctx.log.info(line);
+  }
+  if (result.resent > 0 && op === 'refund') {
+    // The one case no run can see for itself: a lost request applied later than the settle time.
+    ctx.log.info(
+      `  ${result.resent} row${result.resent === 1 ? ' was' : 's were'} sent again after the gateway showed no trace of ${result.resent === 1 ? 'its' : 'their'} first request ${formatDuration(a.policy.settleMs)} later; if your gateway can apply a request later than that, check with \`payops runs verify ${journal.runId}\` later`,
+    );
   }
   if (result.stopped === 'auth' && result.error) throw result.error;
   if (result.stopped === 'interrupted') return ExitCode.interrupted;

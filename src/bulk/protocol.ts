@@ -118,6 +118,8 @@ export class ChunkProtocol {
   requests = 0;
   /** Read-only reconciliation passes made by this process. */
   reconciled = 0;
+  /** Rows this process sent again after proving their request not applied. */
+  resent = 0;
   private readonly now: () => Date;
   private readonly claimed: Set<string>;
   /** Requests this process made for a row, where more than one (rows sent again). */
@@ -426,6 +428,7 @@ export class ChunkProtocol {
       const tries = this.attempts.get(o.line) ?? 1;
       if (tries < this.o.maxAttempts && mayResend) {
         this.attempts.set(o.line, tries + 1);
+        this.resent++;
         againLines.add(o.line);
         return notSent(o.line, `not applied (${why}; ${o.detail}): sent again`);
       }

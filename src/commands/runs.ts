@@ -18,6 +18,13 @@ export const registerRuns = defineGroup({
       run: async (ctx, _opts, { id }) => (await import('../history/runs.js')).showRun(ctx, id),
     }),
     defineCommand({
+      name: 'verify',
+      description:
+        'ask the gateway about every row refund run ID sent: rows refunded twice (duplicated) or not as reported (read-only)',
+      args: RUN_ID,
+      run: async (ctx, _opts, { id }) => (await import('../history/runs.js')).verifyRun(ctx, id),
+    }),
+    defineCommand({
       name: 'resume',
       description: 'resume the interrupted run ID: reconcile unknown requests, send the rest',
       args: RUN_ID,

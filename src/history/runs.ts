@@ -23,6 +23,17 @@ export async function showRun(ctx: Context, runId: string): Promise<number> {
   return (await import('../bulk/show.js')).showRun(ctx, runId);
 }
 
+/** What the gateway shows now for every row a refund run sent, against what it reported. */
+export async function verifyRun(ctx: Context, runId: string): Promise<number> {
+  const header = await headerOf(ctx, runId);
+  if (header.op === 'payout') {
+    throw new UsageError(
+      `run ${runId} is a payout run: payouts are idempotent on request_id; see \`payops runs show ${runId}\``,
+    );
+  }
+  return (await import('../bulk/verify.js')).verifyRun(ctx, header);
+}
+
 /** Continue an unfinished run against the same gateway. */
 export async function resumeRun(ctx: Context, runId: string): Promise<number> {
   const header = await headerOf(ctx, runId);

@@ -1,0 +1,145 @@
+// `payops runs verify ID` for a refund run: what the gateway shows now for every row the run sent,
+// against what the run reported. Read-only at the gateway (refund search / query) and on disk (the
+// journal is not changed). It exists because a gateway may apply a lost request later than the
+// settle time: the run cannot see that, a check made afterwards can — a row refunded twice is
+// reported `duplicated` here, and a row reported done that the gateway does not show is named.
+import { stateDir } from '../config/paths.js';
+import type { Context } from '../context.js';
+import { ExitCode } from '../errors.js';
+import type { BatchOperation } from '../gateway/endpoints.js';
+import { ENDPOINTS } from '../gateway/endpoints.js';
+import { runDir } from '../runs/paths.js';
+import { readRun } from '../runs/read.js';
+import type { RunHeader } from '../runs/records.js';
+import { checkedSnapshot } from '../runs/snapshot.js';
+import { chunkRows, wireElement } from './chunk.js';
+import { sha256File } from './csv-reader.js';
+import { openSink } from './execute.js';
+import { type InputSource, inputRows } from './input.js';
+import { OPERATIONS } from './operations.js';
+import { reconcile } from './reconcile.js';
+import { parseBulkRecord } from './records.js';
+import { journaledOutcomes, withSkipped } from './replay.js';
+import { summaryLines } from './report.js';
+import { addToRunTotals, exitCodeFor, newTotals, resultCells } from './results.js';
+import { foldRecords, skippedRows } from './run-state.js';
+import type { RowOutcome } from './types.js';
+
+/** What the gateway shows for a row, against what the run reported: the row to print, and a finding. */
+export function compare(
+  reported: RowOutcome,
+  now: RowOutcome,
+  done: string,
+): { row: RowOutcome; finding?: string } {
+  if (now.outcome === 'duplicated') {
+    return reported.outcome === 'duplicated' ? { row: now } : { row: now, finding: now.detail };
+  }
+  const applied = now.outcome === 'succeeded';
+  if (reported.outcome === 'succeeded' && !applied) {
+    return {
+      row: {
+        ...reported,
+        outcome: 'unknown',
+        detail: `reported ${done}, but the gateway does not show it now: ${now.detail}`,
+      },
+      finding: `reported ${done}, but the gateway does not show it now (${now.detail})`,
+    };
+  }
+  if (reported.outcome !== 'succeeded' && applied) {
+    return {
+      row: {
+        ...reported,
+        detail: `${reported.detail} — but the gateway shows it ${done} now: ${now.detail}`,
+      },
+      finding: `reported ${reported.outcome}, but the gateway shows it ${done} (${now.detail}); resume the run to record it`,
+    };
+  }
+  return { row: reported };
+}
+
+export async function verifyRun(ctx: Context, header: RunHeader): Promise<number> {
+  const state = stateDir(ctx.io.env);
+  const { runId } = header;
+  const { records } = await readRun(state, runId, parseBulkRecord);
+  const op = header.op as BatchOperation;
+  if (op !== 'refund') {
+    // A capture, cancel or review moves an order from one state to the next: it cannot be applied
+    // twice, and the order's state now may have moved on for other reasons.
+    ctx.log.info(`run ${runId} is a ${op} run: an order's ${op} cannot be applied twice; nothing to verify`);
+    return ExitCode.ok;
+  }
+  const folded = foldRecords(records);
+  const before = folded.preflight?.before;
+  if (before === undefined) {
+    ctx.log.warn(
+      `payops: run ${runId} was made before payops asked the gateway first: refunds it made cannot be told from older ones, so doubles cannot be counted; each row is checked for a refund since it was sent`,
+    );
+  }
+  const client = await ctx.client();
+  const { layout, sink } = await openSink(ctx, op, header.columns ?? []);
+  const snapshot: InputSource = {
+    path: await checkedSnapshot({ dir: runDir(state, runId), header }, sha256File),
+    label: header.label ?? header.file ?? runId,
+  };
+  const skip = skippedRows(folded);
+  const totals = newTotals();
+  const findings: string[] = [];
+  const claimed = new Set<string>();
+  const done = OPERATIONS[op].words.done;
+  let checked = 0;
+  // Chunks as the run made them (their journal states), checked a look-up's worth at a time.
+  const size = header.chunkSize || 50;
+  for await (const chunk of chunkRows(inputRows(op, snapshot), size)) {
+    const reported = journaledOutcomes(chunk, withSkipped(chunk, folded.chunks.get(chunk.index), skip));
+    const sent = chunk.rows.flatMap((row, i) => {
+      const o = reported[i]!;
+      // Rows never sent by this run, and rows done before it: nothing of this run's to check.
+      if (
+        o.outcome === 'already_done' ||
+        (o.outcome === 'not_sent' && !folded.chunks.get(chunk.index)?.intent)
+      )
+        return [];
+      return [{ line: row.line, element: wireElement(op, row), sentAt: header.createdAt }];
+    });
+    const now = new Map(
+      (
+        await reconcile(op, client, sent, {
+          claimed,
+          ...(before ? { before } : {}),
+        })
+      ).map((o) => [o.line, o]),
+    );
+    checked += sent.length;
+    for (let i = 0; i < chunk.rows.length; i++) {
+      const row = chunk.rows[i]!;
+      const at = now.get(row.line);
+      let o = reported[i]!;
+      if (at !== undefined && at.outcome !== 'unknown') {
+        const c = compare(o, at, done);
+        o = c.row;
+        if (c.finding) findings.push(`${snapshot.label}:${row.line} ${row.transaction_id}: ${c.finding}`);
+      }
+      addToRunTotals(totals, op, row, o.outcome);
+      const w = sink.writeCells(resultCells(layout, row.cells, o));
+      if (w) await w;
+    }
+  }
+  await sink.close();
+  for (const line of summaryLines({
+    op,
+    runId,
+    totals,
+    ...(sink.file ? { resultsFile: sink.file } : {}),
+    journalDir: runDir(state, runId),
+    resumable: !header.sandbox,
+  })) {
+    ctx.log.info(line);
+  }
+  const lookups = Math.ceil(checked / ENDPOINTS[OPERATIONS[op].reconcile.by].limit);
+  ctx.log.info(
+    `  verified at the gateway: ${checked} row${checked === 1 ? '' : 's'} this run sent (about ${lookups} look-up${lookups === 1 ? '' : 's'}); ${findings.length === 0 ? 'every one as reported' : `${findings.length} not as reported:`}`,
+  );
+  for (const f of findings.slice(0, 50)) ctx.log.info(`    ${f}`);
+  if (findings.length > 50) ctx.log.info(`    … and ${findings.length - 50} more (see the results)`);
+  return findings.length > 0 ? ExitCode.gateway : exitCodeFor(totals);
+}
