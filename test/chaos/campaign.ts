@@ -164,13 +164,15 @@ const OPEN = new Set(['unknown', 'not_sent']);
 /**
  * A run is over when every row has a definite outcome: exit 0 (all succeeded), 1 (some refused by
  * the gateway), or 3 with only `duplicated` rows left open (a resume would show the same again).
- * `out` is the results file that run wrote.
+ * `out` is the results file that run wrote, which must hold all `rows` rows: a resume that stops
+ * early (a search before sending failed) exits 3 and leaves the file with its header alone.
  */
-export function isOver(r: RunResult, out: string): boolean {
+export function isOver(r: RunResult, out: string, rows: number): boolean {
   if (r.killed) return false;
   if (r.code === 0 || r.code === 1) return true;
   if (r.code !== 3 || !existsSync(out)) return false;
-  return readCsv(out).every((row) => !OPEN.has(row.outcome ?? ''));
+  const results = readCsv(out);
+  return results.length === rows && results.every((row) => !OPEN.has(row.outcome ?? ''));
 }
 
 /**
@@ -198,6 +200,7 @@ export function countOutcomes(resultsFile: string): Outcomes {
     duplicated: 0,
     already_done: 0,
   };
+  if (!existsSync(resultsFile)) return counts;
   for (const r of readCsv(resultsFile)) {
     const o = r.outcome as keyof Outcomes;
     counts[o] = (counts[o] ?? 0) + 1;

@@ -138,7 +138,7 @@ async function interruptCampaign(
           if (last.code === 130) expect(last.stderr).toMatch(/--resume|runs resume/);
         }
       }
-      if (isOver(last, out) || (last.killed && (last.code === 0 || last.code === 1))) break;
+      if (isOver(last, out, planned.length) || (last.killed && (last.code === 0 || last.code === 1))) break;
     }
 
     // Then resumed until the run is over: without the latency, and with the faults still on when
@@ -146,7 +146,7 @@ async function interruptCampaign(
     await sandbox.faults(
       faults ? { mode: faults.mode, rate: faults.rate, paths: ['/v1/refund'] } : { mode: 'none' },
     );
-    for (let i = 0; i < FINAL_RESUMES && !(last && isOver(last, out)); i++) {
+    for (let i = 0; i < FINAL_RESUMES && !(last && isOver(last, out, planned.length)); i++) {
       const resume = runStarted(dir.path);
       last = await run({ resume, extraArgs });
       attempts.push({
@@ -157,7 +157,7 @@ async function interruptCampaign(
         faults: faults !== undefined,
       });
     }
-    expect(last && isOver(last, out), `not over; last stderr:\n${last?.stderr}`).toBe(true);
+    expect(last && isOver(last, out, planned.length), `not over; last stderr:\n${last?.stderr}`).toBe(true);
     // The file has authorised orders, which the gateway refuses (E2003): exit 1 for them alone.
     expect(last?.code, `exit of the last run; stderr:\n${last?.stderr}`).toBe(1);
 
@@ -178,6 +178,7 @@ async function interruptCampaign(
       latencyMs: LATENCY_MS,
       settleMs: SETTLE_MS,
       killMoments: moments.filter((_, i) => attempts[i]?.killed),
+      killExits: attempts.filter((a) => a.killed).map((a) => a.code ?? a.signal),
       ledgerAtKill,
       journalRecords: stats.records,
       resends: stats.resends,

@@ -180,9 +180,12 @@ async function runCase(c: Case, check: 'exactly-once' | 'doubles-reported'): Pro
     );
     entry.firstRun = countOutcomes(out);
     let resumes = 0;
-    while (!isOver(last, out) && resumes++ < MAX_RESUMES) last = await run();
+    while (!isOver(last, out, planned.length) && resumes++ < MAX_RESUMES) last = await run();
     entry.attempts = attempts.slice(starts).map((a) => a.code ?? a.signal);
-    expect(isOver(last, out), `not over after ${resumes} resumes; last stderr:\n${last.stderr}`).toBe(true);
+    expect(
+      isOver(last, out, planned.length),
+      `not over after ${resumes} resumes; last stderr:\n${last.stderr}`,
+    ).toBe(true);
 
     let problems: string[] = [];
     if (check === 'doubles-reported') {
