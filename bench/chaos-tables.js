@@ -29,14 +29,14 @@ const outcomes = (o) =>
   o
     ? `${o.succeeded} / ${o.not_sent} / ${o.unknown} / ${o.failed}${o.duplicated ? ` / dup ${o.duplicated}` : ''}`
     : '–';
-const failedWith = (c) => `FAILED: ${c.error.replace(/\|/g, '\\|').slice(0, 120)}`;
+const failedWith = (c) => `FAILED: ${c.error.split(/[;:]\s*last stderr/)[0].replace(/\|/g, '\\|').slice(0, 120)}`;
 
 if (faults) {
   const plain = faults.cases.filter((c) => !c.doubles);
   const doubles = faults.cases.filter((c) => c.doubles);
   out.push(`Fault campaign: ${faults.rows} rows per case, CHAOS_SEED ${faults.seed}.\n`);
   out.push(
-    '| mode | rate | gateway clock | rows (authorised) | commands that ended before the run began | exit codes: the run → its resumes | first run: succeeded / not sent / unknown / failed | rows sent again by payops (requests) | at the end: succeeded / failed | ledger refunds (expected) | duplicate money movements | s |',
+    '| mode | rate | gateway clock | rows (authorised) | commands that ended before the run began | exit codes: the run → its resumes | first run: succeeded / not sent / unknown / failed | rows proven not applied and sent again by payops (requests) | at the end: succeeded / failed | ledger refunds (expected) | duplicate money movements | s |',
   );
   out.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const c of plain) {
@@ -51,7 +51,7 @@ if (faults) {
       `\ncommit_late at ${c.rate}, --settle-time ${c.settleMs} ms shorter than the commit delay ${c.delayMs} ms (exactly-once not promised; every double must be reported): ${c.rows} rows of 40 % of an order each, fault seed ${c.seed}.\n`,
     );
     out.push(
-      '| exit codes: the run → its resumes (the last one after every late commit landed) | rows sent again by payops (requests) | ledger refunds (rows) | orders refunded twice | reported duplicated | left open for a resume | reported succeeded although refunded twice | s |',
+      '| exit codes: the run → its resumes (the last one after every late commit landed) | rows proven not applied and sent again by payops (requests) | ledger refunds (rows) | orders refunded twice | reported duplicated | left open for a resume | reported succeeded although refunded twice | s |',
     );
     out.push('| --- | --- | --- | --- | --- | --- | --- | --- |');
     out.push(
@@ -81,7 +81,7 @@ for (const c of crashes) {
       .map(([k, v]) => `${k} ${v}`)
       .join(
         ', ',
-      )}; rows sent again by payops: ${c.rowsResent ?? 0} (${c.resends ?? 0} requests); ledger refunds ${c.ledgerRefunds}; ${c.seconds} s.`,
+      )}; rows proven not applied and sent again: ${c.rowsResent ?? 0} (${c.resends ?? 0} requests); ledger refunds ${c.ledgerRefunds}; ${c.seconds} s.`,
   );
 }
 process.stdout.write(`${out.join('\n')}\n`);
