@@ -29,7 +29,11 @@ const outcomes = (o) =>
   o
     ? `${o.succeeded} / ${o.not_sent} / ${o.unknown} / ${o.failed}${o.duplicated ? ` / dup ${o.duplicated}` : ''}`
     : '–';
-const failedWith = (c) => `FAILED: ${c.error.split(/[;:]\s*last stderr/)[0].replace(/\|/g, '\\|').slice(0, 120)}`;
+const failedWith = (c) =>
+  `FAILED: ${c.error
+    .split(/[;:]\s*last stderr/)[0]
+    .replace(/\|/g, '\\|')
+    .slice(0, 120)}`;
 
 if (faults) {
   const plain = faults.cases.filter((c) => !c.doubles);
