@@ -1,53 +1,45 @@
-// Crash campaign (issue 7): SIGKILL payops at random moments of one refund run, resume each time,
-// and check that every order was refunded exactly once. The moments come from a seeded PRNG
-// (CHAOS_SEED), printed with the summary so a failure can be replayed.
+// Crash campaign (issues 7 and 12): SIGKILL payops at random moments of one refund run, resume each
+// time, and check that every order was refunded exactly once. The first run of the file is given
+// without --resume, the later ones with it (once payops has a run of the file to resume). The
+// moments come from a seeded PRNG (CHAOS_SEED), printed with the summary so a failure can be replayed.
 // CHAOS_SCALE=full: 20 kills of a 5,000-row run; default (CI): 3 kills of 500 rows. The same with
-// SIGINT (Ctrl-C), which must stop cleanly with exit 130: 10 times full, 2 in CI.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+// SIGINT (Ctrl-C), which must stop cleanly with exit 130: 10 times full, 2 in CI. And SIGKILL with
+// the gateway failing too (error500 at 0.3 on refunds): the resumed runs then also settle the lost
+// requests and send again what was not applied; 10 kills full, 3 in CI.
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { type Attempt, checkInvariants, finished, prepareRefundFile, refundRun } from './campaign.js';
-import { FULL, prng, TestSandbox, tempDir, writeSummary } from './support.js';
+import {
+  type Attempt,
+  checkExactlyOnce,
+  isOver,
+  journalStats,
+  prepareRefundFile,
+  refundRun,
+  runStarted,
+  settleArgs,
+} from './campaign.js';
+import { type FaultConfig, FULL, prng, TestSandbox, tempDir, writeSummary } from './support.js';
 
 const ROWS = Number(process.env.CHAOS_CRASH_ROWS ?? (FULL ? 5000 : 500));
 const KILLS = Number(process.env.CHAOS_KILLS ?? (FULL ? 20 : 3));
 const INTERRUPTS = Number(process.env.CHAOS_INTERRUPTS ?? (FULL ? 10 : 2));
+const FAULT_KILLS = Number(process.env.CHAOS_FAULT_KILLS ?? (FULL ? 10 : 3));
 const SEED = Number(process.env.CHAOS_SEED ?? Date.now() % 1_000_000);
 /**
  * Added to every refund response so the run lasts long enough to be killed KILLS times at varied
  * points (starting, validating, sending, journaling, reconciling); the answers themselves are real.
  */
 const LATENCY_MS = Number(process.env.CHAOS_LATENCY_MS ?? (FULL ? 500 : 300));
-
-/** Record types over every run journal under PAYOPS_HOME: how many chunks had to be reconciled. */
-function journalRecordTypes(home: string): Record<string, number> {
-  const counts: Record<string, number> = {};
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.name === 'journal.jsonl') {
-        for (const line of readFileSync(p, 'utf8').split('\n')) {
-          try {
-            const type = (JSON.parse(line) as { type?: string }).type ?? '?';
-            counts[type] = (counts[type] ?? 0) + 1;
-          } catch {
-            if (line.trim() !== '') counts.torn = (counts.torn ?? 0) + 1;
-          }
-        }
-      }
-    }
-  };
-  walk(home);
-  return counts;
-}
-
-/** A run to resume exists (a run folder with its input copy): `--resume` with none is refused. */
-function runStarted(home: string): boolean {
-  const runs = join(home, 'state', 'runs');
-  return existsSync(runs) && readdirSync(runs).some((id) => existsSync(join(runs, id, 'input.csv')));
-}
+/**
+ * --settle-time, given explicitly: the binary's environment is built from scratch (no
+ * PAYOPS_SETTLE_TIME), and payops's default 30 s would make every resume that finds a request in
+ * flight wait half a minute before it may send those rows again. The sandbox here never commits
+ * late, so any settle time is safe; 1 s keeps the campaign short.
+ */
+const SETTLE_MS = 1000;
+/** Resumes with nothing killed after the interruptions, until the run is over. */
+const FINAL_RESUMES = 12;
 
 let sandbox: TestSandbox;
 beforeAll(async () => {
@@ -57,20 +49,36 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
+/** The gateway failing during a campaign: its fault mode and rate, on refund requests only. */
+interface GatewayFaults {
+  mode: FaultConfig['mode'];
+  rate: number;
+}
+
 /**
  * Interrupts one refund run `count` times with `signal` at random moments, resuming each time, then
- * resumes it to the end; checks exactly-once against the ledger and writes a summary.
+ * resumes it to the end; checks exactly-once against the ledger and writes a summary. With
+ * `faults`, the gateway fails on refund requests throughout, the final resumes included.
  */
-async function interruptCampaign(signal: NodeJS.Signals, count: number, rows: number, summaryName: string) {
+async function interruptCampaign(
+  signal: NodeJS.Signals,
+  count: number,
+  rows: number,
+  summaryName: string,
+  faults?: GatewayFaults,
+) {
   const dir = tempDir(`chaos-${signal.toLowerCase()}`);
-  const random = prng(SEED);
+  // Another sequence of moments for the campaign with faults than for the one without.
+  const random = prng(faults ? SEED + 1 : SEED);
   const started = performance.now();
   const attempts: Attempt[] = [];
+  const extraArgs = settleArgs(SETTLE_MS);
   try {
     await sandbox.reset();
     const { file, planned } = await prepareRefundFile(sandbox, dir.path, rows);
     const out = join(dir.path, 'results.csv');
-    await sandbox.faults({ mode: 'none', latency_ms: LATENCY_MS, paths: ['/v1/refund'] });
+    const failing = faults ? { mode: faults.mode, rate: faults.rate, seed: SEED } : { mode: 'none' as const };
+    await sandbox.faults({ ...failing, latency_ms: LATENCY_MS, paths: ['/v1/refund'] });
 
     // Moments spread over the whole run: a quarter by time, in the first 400 ms of a process
     // (start-up, parsing, validation, journal creation, reconciling what the last one left), the rest
@@ -88,6 +96,9 @@ async function interruptCampaign(signal: NodeJS.Signals, count: number, rows: nu
     const ledgerAtKill: number[] = [];
     const moments: string[] = [];
     let last: Awaited<ReturnType<typeof refundRun>> | undefined;
+    // The first run of the file without --resume (payops will refuse --resume with no run to
+    // continue); --resume once it has one — a process killed before its run began leaves none.
+    const run = (opts: Parameters<typeof refundRun>[4]) => refundRun(sandbox, dir.path, file, out, opts);
     while (kills < count && attempts.length < count * 3) {
       // A target the previous process already passed would fire at once, i.e. at start-up.
       const now = await ledgerCount();
@@ -104,12 +115,7 @@ async function interruptCampaign(signal: NodeJS.Signals, count: number, rows: nu
               await sleep(jitter);
             };
       const resume = runStarted(dir.path);
-      last = await refundRun(sandbox, dir.path, file, out, {
-        resume,
-        killAfterMs,
-        killWhen,
-        killSignal: signal,
-      });
+      last = await run({ resume, extraArgs, killAfterMs, killWhen, killSignal: signal });
       moments.push(byTime ? `${killAfterMs} ms` : `at ${target} refunds +${jitter} ms`);
       attempts.push({
         resume,
@@ -118,7 +124,7 @@ async function interruptCampaign(signal: NodeJS.Signals, count: number, rows: nu
         ms: last.ms,
         killed: last.killed,
         killAfterMs,
-        faults: false,
+        faults: faults !== undefined,
       });
       if (last.killed) {
         kills++;
@@ -131,35 +137,52 @@ async function interruptCampaign(signal: NodeJS.Signals, count: number, rows: nu
           expect([130, null, 0, 1], `SIGINT exit; stderr:\n${last.stderr}`).toContain(last.code);
           if (last.code === 130) expect(last.stderr).toMatch(/--resume|runs resume/);
         }
-        if (finished(last)) break;
-      } else if (finished(last)) break;
+      }
+      if (isOver(last, out, planned.length) || (last.killed && (last.code === 0 || last.code === 1))) break;
     }
 
-    await sandbox.faults({ mode: 'none' });
-    for (let i = 0; i < 5 && !(last && finished(last) && !last.killed); i++) {
-      last = await refundRun(sandbox, dir.path, file, out, { resume: runStarted(dir.path) });
-      attempts.push({ resume: true, code: last.code, signal: last.signal, ms: last.ms, faults: false });
+    // Then resumed until the run is over: without the latency, and with the faults still on when
+    // the campaign has them (those resumes settle lost requests and send again too).
+    await sandbox.faults(
+      faults ? { mode: faults.mode, rate: faults.rate, paths: ['/v1/refund'] } : { mode: 'none' },
+    );
+    for (let i = 0; i < FINAL_RESUMES && !(last && isOver(last, out, planned.length)); i++) {
+      const resume = runStarted(dir.path);
+      last = await run({ resume, extraArgs });
+      attempts.push({
+        resume,
+        code: last.code,
+        signal: last.signal,
+        ms: last.ms,
+        faults: faults !== undefined,
+      });
     }
-    expect(last && finished(last), `not finished; last stderr:\n${last?.stderr}`).toBe(true);
+    expect(last && isOver(last, out, planned.length), `not over; last stderr:\n${last?.stderr}`).toBe(true);
+    // The file has authorised orders, which the gateway refuses (E2003): exit 1 for them alone.
+    expect(last?.code, `exit of the last run; stderr:\n${last?.stderr}`).toBe(1);
 
     const ledger = await sandbox.ledger();
-    const counts = checkInvariants([{ planned, resultsFile: out }], ledger);
-    // Exactly once: every refundable row succeeded (one ledger entry each, by the invariants) ...
-    expect(counts.refundableFailed, 'refundable rows not refunded').toBe(0);
-    expect(ledger.length).toBe(planned.filter((p) => p.refundable).length);
+    // Exactly once: every refundable row succeeded with one ledger refund, only the authorised failed.
+    checkExactlyOnce(planned, out, ledger);
     // ... and the interruptions really happened (the run was long enough for all of them).
     expect(kills, `only ${kills} of ${count} interruptions landed before the run finished`).toBe(count);
 
+    const stats = journalStats(dir.path);
     const summary = {
       signal,
+      faults: faults ? `${faults.mode} ${faults.rate}` : null,
       seed: SEED,
       rows: planned.length,
       kills,
       attempts: attempts.length,
       latencyMs: LATENCY_MS,
+      settleMs: SETTLE_MS,
       killMoments: moments.filter((_, i) => attempts[i]?.killed),
+      killExits: attempts.filter((a) => a.killed).map((a) => a.code ?? a.signal),
       ledgerAtKill,
-      journalRecords: journalRecordTypes(dir.path),
+      journalRecords: stats.records,
+      resends: stats.resends,
+      rowsResent: stats.rowsResent,
       exitCodes: attempts.map((a) => a.code ?? a.signal),
       ledgerRefunds: ledger.length,
       seconds: Math.round((performance.now() - started) / 100) / 10,
@@ -181,4 +204,11 @@ test(`SIGKILL at ${KILLS} random moments of a ${ROWS}-row refund run, resumed ea
 
 test(`SIGINT (Ctrl-C) at ${INTERRUPTS} random moments of a ${ROWS}-row refund run: exit 130 with the resume command, resumed each time: each order refunded exactly once`, async () => {
   await interruptCampaign('SIGINT', INTERRUPTS, ROWS, 'payops-chaos-sigint.json');
+});
+
+test(`SIGKILL at ${FAULT_KILLS} random moments of a ${ROWS}-row refund run with error500 at 0.3 on refunds, resumed each time with the faults on: each order refunded exactly once`, async () => {
+  await interruptCampaign('SIGKILL', FAULT_KILLS, ROWS, 'payops-chaos-crash-faults.json', {
+    mode: 'error500',
+    rate: 0.3,
+  });
 });

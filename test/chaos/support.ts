@@ -154,10 +154,16 @@ export interface FaultConfig {
     | 'drop_after_commit'
     | 'hang'
     | 'garbage'
-    | 'bad_signature';
+    | 'bad_signature'
+    | 'commit_late'
+    | 'status_zero';
   rate?: number;
   latency_ms?: number;
   paths?: string[];
+  /** commit_late only: how long after it arrived a hit request is committed. */
+  delay_ms?: number;
+  /** Restarts the sandbox's fault generator, so a case meets the same pattern when replayed. */
+  seed?: number;
 }
 
 export class TestSandbox {
@@ -187,6 +193,16 @@ export class TestSandbox {
 
   faults(config: FaultConfig): Promise<string> {
     return this.admin('faults', config);
+  }
+
+  /** Puts the sandbox's clock `offsetMs` ahead of the real one (negative: behind); 0 resets it. */
+  clock(offsetMs: number): Promise<string> {
+    return this.admin('clock', { offset_ms: offsetMs });
+  }
+
+  /** Commits the sandbox has scheduled under commit_late and not applied yet. */
+  async lateCommits(): Promise<number> {
+    return (JSON.parse(await this.admin('health')) as { late_commits: number }).late_commits;
   }
 
   async createOrders(count: number, state = '3000', currency = 'USD'): Promise<Order[]> {
