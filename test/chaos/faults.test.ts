@@ -9,6 +9,7 @@
 // where exactly-once is not promised but every double must be reported `duplicated`.
 // CHAOS_SCALE=full: 2,000 rows per case, rates 0.1, 0.3 and 0.5 (the documented run); the default
 // (CI) 300 rows at rate 0.3. CHAOS_SEED replays the sandbox's fault pattern (printed at the end).
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -27,7 +28,15 @@ import {
   runStarted,
   settleArgs,
 } from './campaign.js';
-import { type FaultConfig, FULL, TestSandbox, tempDir, writeSummary } from './support.js';
+import {
+  type FaultConfig,
+  FULL,
+  payopsEnv,
+  runPayops,
+  TestSandbox,
+  tempDir,
+  writeSummary,
+} from './support.js';
 
 const ROWS = Number(process.env.CHAOS_ROWS ?? (FULL ? 2000 : 300));
 const SEED = Number(process.env.CHAOS_SEED ?? Date.now() % 1_000_000);
@@ -194,11 +203,24 @@ async function runCase(c: Case, check: 'exactly-once' | 'doubles-reported'): Pro
       while ((await sandbox.lateCommits()) > 0 && Date.now() < deadline) await sleep(100);
       await sleep((c.delayMs ?? 0) + 100);
       expect(await sandbox.lateCommits(), 'late commits still pending').toBe(0);
-      last = await run();
+      // A run cannot see a request applied after it ended; its summary says to verify later, and
+      // `payops runs verify` (read-only) must then report every double there is.
+      const runs = readdirSync(join(dir.path, 'state', 'runs'));
+      expect(runs, 'one run of the file').toHaveLength(1);
+      const verified = join(dir.path, 'verified.csv');
+      const v = await runPayops(['runs', 'verify', runs[0]!, '--out', verified], {
+        env: payopsEnv(sandbox.url, dir.path),
+      });
+      expect([0, 3], `runs verify exit code; stderr:\n${v.stderr}`).toContain(v.code);
       entry.attempts = attempts.slice(starts).map((a) => a.code ?? a.signal);
-      const checked = checkDoublesReported(planned, out, await sandbox.ledger());
+      const checked = checkDoublesReported(planned, verified, await sandbox.ledger());
       entry.doubles = checked.report;
       problems = checked.problems;
+      // The case is only worth its name if the gateway did refund some order twice.
+      expect(checked.report.doubled, 'no order was refunded twice: the case proved nothing').toBeGreaterThan(
+        0,
+      );
+      expect(v.code).toBe(3);
     } else {
       // A commit still pending now would be a refund landing after the run said it was not applied.
       const deadline = Date.now() + 5000;
@@ -267,18 +289,15 @@ describe.each([-10, 10])('sandbox clock %s min off', (clockMin) => {
 });
 
 /**
- * OPEN FINDING (2026-11-23), so this case is declared failing (`test.fails`): its check
- * (checkDoublesReported) is unchanged, and vitest reports it red the day payops reports every
- * double — then set SILENT_DOUBLES_OPEN to false. What happens: a chunk is answered 500 and committed 1.5 s later; 200 ms on, refund
- * search finds nothing, so payops sends the rows again; that answer comes back, the rows are
- * `succeeded` and the run ends `finished` (exit 0). The first request then lands: every one of
- * those orders is refunded twice, and `--resume` (any time later) only shows the finished run's
- * results — `succeeded`, exit 0. A row whose resend was answered is never asked about again.
- * The fault seed is fixed (1): with it the double happens every time at any size, where a random
- * seed at CI size (4 requests) can miss every fault and make the case pass by chance.
+ * A settle time shorter than the gateway's commit delay: a chunk is answered 500 and applied 1.5 s
+ * later; 200 ms on, refund search finds nothing, so payops sends the rows again, that answer comes
+ * back and the run ends `succeeded`. The first request then lands: those orders are refunded twice,
+ * after the run ended, where no run can see it. What is promised: the run's summary says rows were
+ * sent again and to verify; `payops runs verify` afterwards reports each such order `duplicated`,
+ * naming both refunds, and nothing else. The fault seed is fixed (1): with it the double happens
+ * at any size, where a random seed at CI size could miss every fault.
  */
-const SILENT_DOUBLES_OPEN = true;
-const doublesTest = SILENT_DOUBLES_OPEN ? test.fails : test;
+const doublesTest = test;
 
 doublesTest(
   `commit_late at 0.3 with --settle-time ${SHORT_SETTLE_MS}ms shorter than the ${LONG_DELAY_MS} ms commit delay: every order refunded twice is reported duplicated, never succeeded`,
