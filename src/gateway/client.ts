@@ -169,19 +169,36 @@ export function createClient(opts: ClientOptions): GatewayClient {
     const endpoint = endpointFor(op);
     const full = signedBody(body as Record<string, unknown>);
     const { text, contentType } = encode(full, endpoint.requestFormat === 'form');
-    const res = await transport.request({
-      origin,
-      path: prefix + endpoint.path,
-      body: text,
-      contentType,
-      kind: endpoint.moneyMoving ? 'moneyMoving' : 'readOnly',
-      ...(sendOpts.signal ? { signal: sendOpts.signal } : {}),
-    });
-    if (res.status >= 400) throw rejection(res, endpoint.path, { merchantId, accountId });
-    const data = await parseOrFail(res, endpoint);
-    const signature = verifyOrFail(data, endpoint, full.encryption_data);
-    return { status: res.status, data: data as ResponseOf[K], signature, durationMs: res.durationMs };
+    for (let attempt = 1; ; attempt++) {
+      const res = await transport.request({
+        origin,
+        path: prefix + endpoint.path,
+        body: text,
+        contentType,
+        kind: endpoint.moneyMoving ? 'moneyMoving' : 'readOnly',
+        ...(sendOpts.signal ? { signal: sendOpts.signal } : {}),
+      });
+      if (res.status >= 400) throw rejection(res, endpoint.path, { merchantId, accountId });
+      try {
+        const data = await parseOrFail(res, endpoint);
+        const signature = verifyOrFail(data, endpoint, full.encryption_data);
+        return { status: res.status, data: data as ResponseOf[K], signature, durationMs: res.durationMs };
+      } catch (err) {
+        // A garbled or wrongly signed answer to a read is asked again (a read changes nothing); a
+        // wrong sign key fails every time and is reported after the last try.
+        const again =
+          !endpoint.moneyMoving &&
+          err instanceof GatewayError &&
+          attempt < READ_ANSWER_ATTEMPTS &&
+          !sendOpts.signal?.aborted;
+        if (!again) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** attempt));
+      }
+    }
   }
+
+  /** Tries per read whose answer could not be read or trusted (a garbled body, a bad signature). */
+  const READ_ANSWER_ATTEMPTS = 3;
 
   async function parseOrFail(res: TransportResponse, endpoint: Endpoint): Promise<unknown> {
     if (endpoint.responseFormat === 'html') return res.body;

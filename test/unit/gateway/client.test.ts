@@ -121,14 +121,56 @@ describe('client.send', () => {
     expect(e3.reason).toBe('unparseable');
   });
 
-  it('turns a bad signature on a read-only answer into a GatewayError', async () => {
+  it('turns a bad signature on a read-only answer into a GatewayError, after asking three times', async () => {
     const { pool, client } = await setup();
+    let asked = 0;
     pool
       .intercept({ path: '/v1/retrievalRefund', method: 'POST' })
-      .reply(200, JSON.stringify({ return_status: '1', encryption_data: '00' }), json);
+      .reply(
+        200,
+        () => {
+          asked++;
+          return JSON.stringify({ return_status: '1', encryption_data: '00' });
+        },
+        json,
+      )
+      .times(3);
     const err = await client.send('refundSearch', {}).catch((e) => e);
     expect(err).toBeInstanceOf(GatewayError);
     expect(err).not.toBeInstanceOf(UnknownOutcomeError);
+    expect(asked).toBe(3);
+  });
+
+  it('asks a read again when its answer was garbled or wrongly signed once (a read changes nothing)', async () => {
+    const { pool, client } = await setup();
+    const answer = { return_status: '1', return_message: '0000:OK', refund_orders: [] };
+    pool.intercept({ path: '/v1/retrievalRefund', method: 'POST' }).reply(200, '<html>oops', json);
+    pool
+      .intercept({ path: '/v1/retrievalRefund', method: 'POST' })
+      .reply(200, JSON.stringify({ ...answer, encryption_data: 'ab'.repeat(32) }), json);
+    pool.intercept({ path: '/v1/retrievalRefund', method: 'POST' }).reply(200, signed(answer), json);
+    const res = await client.send('refundSearch', {});
+    expect(res.signature).toBe('valid');
+    expect(res.data.return_status).toBe('1');
+  });
+
+  it('never asks a money-moving request again when its answer is garbled', async () => {
+    const { pool, client } = await setup();
+    let asked = 0;
+    pool
+      .intercept({ path: '/v1/refund', method: 'POST' })
+      .reply(
+        200,
+        () => {
+          asked++;
+          return '<html>oops';
+        },
+        json,
+      )
+      .persist();
+    const err = await client.send('refund', { refund_orders: [] } as never).catch((e) => e);
+    expect(err).toBeInstanceOf(UnknownOutcomeError);
+    expect(asked).toBe(1);
   });
 
   it('maps 403 E1003 to an AuthError naming the caller IP, and 4xx {code,message} to GatewayError', async () => {
