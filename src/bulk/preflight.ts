@@ -123,6 +123,22 @@ function batches<R extends BulkRow>(rows: PreflightRows<R>, limit: number) {
   return byPosition(rows) ? batchesByPosition(rows, limit) : batchesOfStream(rows, limit);
 }
 
+/** Look-ups in flight at most, per request a run may have in flight. */
+export const LOOK_UP_FACTOR = 4;
+/** …and at most this many, unless the run's own concurrency is higher. */
+export const MAX_LOOK_UPS = 16;
+
+/**
+ * How many look-ups go at once for a run of `concurrency`: reads change nothing and may be retried
+ * freely, so more of them are kept in flight than the run's sends. With only as many as the sends,
+ * client and gateway took turns (each idle while the other worked) and the look-ups of 100,000 rows
+ * took about twice as long.
+ */
+export function lookUpConcurrency(concurrency: number): number {
+  return Math.max(concurrency, Math.min(concurrency * LOOK_UP_FACTOR, MAX_LOOK_UPS));
+}
+
+/** `concurrency`: the run's (--concurrency); the look-ups use `lookUpConcurrency` of it. */
 export async function preflight<R extends BulkRow>(
   op: BatchOperation,
   client: GatewayClient,
@@ -139,7 +155,7 @@ export async function preflight<R extends BulkRow>(
 
   await runOrderedPool<Batch<R>, undefined, Found>({
     source: batches(rows, ENDPOINTS[rule.by].limit),
-    concurrency,
+    concurrency: lookUpConcurrency(concurrency),
     dispatch: (batch) => ({
       job: async () => {
         const ids = batch.ids.join(',');

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { inputRows } from '../../../src/bulk/input.js';
 import { planBulk } from '../../../src/bulk/plan.js';
-import { preflight } from '../../../src/bulk/preflight.js';
+import { lookUpConcurrency, preflight } from '../../../src/bulk/preflight.js';
 import { RowCache } from '../../../src/bulk/row-cache.js';
 import type { BatchOperation } from '../../../src/gateway/endpoints.js';
 import { fakeGateway } from './fake-gateway.js';
@@ -88,6 +88,32 @@ describe('preflight', () => {
     }
     // The order of answers does not depend on how many are in flight.
     expect(await lookUp('refund', gw, s.cache, 1)).toEqual(byPosition);
+  });
+
+  it('keeps more look-ups in flight than the run sends at once, within bounds', async () => {
+    expect([1, 2, 4, 8, 32].map(lookUpConcurrency)).toEqual([4, 8, 16, 16, 32]);
+    const gw = fakeGateway(2000);
+    const lines = Array.from(
+      { length: 2000 },
+      (_, i) => `T${String(i + 1).padStart(5, '0')},O${i + 1},USD,10.00,1.00,r`,
+    );
+    const s = await sources(
+      'refund',
+      `transaction_id,order_no,currency,amount,refund_amount,refund_reason\n${lines.join('\n')}\n`,
+    );
+    const send = gw.client.send;
+    let inFlight = 0;
+    let most = 0;
+    gw.client.send = (async (op: never, body: never) => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      await new Promise((r) => setTimeout(r, 5));
+      inFlight--;
+      return send(op, body);
+    }) as typeof send;
+    const r = await preflight('refund', gw.client, s.cache, 2);
+    expect(r.requests).toBe(20);
+    expect(most).toBe(8);
   });
 
   it('finds the same orders done by query from the row cache as from the file', async () => {
