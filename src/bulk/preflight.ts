@@ -48,29 +48,101 @@ interface Found {
   orders: OrderRecord[];
 }
 
-/** Rows in batches whose distinct transaction ids fit one look-up request. */
-async function* batches<R extends BulkRow>(
+/**
+ * Rows that can be read by position: the row cache of pass 1 (row-cache.ts). The look-ups need only
+ * the transaction ids of nearly every row, and the whole row only where the gateway answers with a
+ * refund (or a done order) for it; from here each row's id costs a tenth of the whole row.
+ */
+export interface RowsByPosition<R> {
+  readonly size: number;
+  transactionIdAt(i: number): string;
+  rowAt(i: number): R;
+}
+
+export type PreflightRows<R> = AsyncIterable<R> | Iterable<R> | RowsByPosition<R>;
+
+/** One look-up request: its distinct transaction ids, and its rows when they are needed. */
+interface Batch<R> {
+  ids: string[];
+  rows: () => R[];
+}
+
+function byPosition<R>(rows: PreflightRows<R>): rows is RowsByPosition<R> {
+  return typeof (rows as RowsByPosition<R>).transactionIdAt === 'function';
+}
+
+/** Batches of rows by position, made without building a row (synchronous: no promise per row). */
+function* batchesByPosition<R>(rows: RowsByPosition<R>, limit: number): Generator<Batch<R>> {
+  const cut = (from: number, to: number, ids: Set<string>): Batch<R> => ({
+    ids: [...ids],
+    rows: () => {
+      const out: R[] = [];
+      for (let i = from; i < to; i++) out.push(rows.rowAt(i));
+      return out;
+    },
+  });
+  let from = 0;
+  let ids = new Set<string>();
+  for (let i = 0; i < rows.size; i++) {
+    const id = rows.transactionIdAt(i);
+    if (!ids.has(id) && ids.size === limit) {
+      yield cut(from, i, ids);
+      from = i;
+      ids = new Set();
+    }
+    ids.add(id);
+  }
+  if (from < rows.size) yield cut(from, rows.size, ids);
+}
+
+/** Batches of a stream of rows (a file read again, or the rows a resumed run has not sent). */
+async function* batchesOfStream<R extends BulkRow>(
   rows: AsyncIterable<R> | Iterable<R>,
   limit: number,
-): AsyncGenerator<R[]> {
+): AsyncGenerator<Batch<R>> {
   let batch: R[] = [];
   let ids = new Set<string>();
+  const cut = (kept: R[], set: Set<string>): Batch<R> => ({ ids: [...set], rows: () => kept });
   for await (const row of rows) {
     if (!ids.has(row.transaction_id) && ids.size === limit) {
-      yield batch;
+      yield cut(batch, ids);
       batch = [];
       ids = new Set();
     }
     ids.add(row.transaction_id);
     batch.push(row);
   }
-  if (batch.length > 0) yield batch;
+  if (batch.length > 0) yield cut(batch, ids);
 }
 
+/**
+ * Rows in batches whose distinct transaction ids fit one look-up request, in file order. Both
+ * sources cut the same batches from the same rows.
+ */
+function batches<R extends BulkRow>(rows: PreflightRows<R>, limit: number) {
+  return byPosition(rows) ? batchesByPosition(rows, limit) : batchesOfStream(rows, limit);
+}
+
+/** Look-ups in flight at most, per request a run may have in flight. */
+export const LOOK_UP_FACTOR = 4;
+/** …and at most this many, unless the run's own concurrency is higher. */
+export const MAX_LOOK_UPS = 16;
+
+/**
+ * How many look-ups go at once for a run of `concurrency`: reads change nothing and may be retried
+ * freely, so more of them are kept in flight than the run's sends. With only as many as the sends,
+ * client and gateway took turns (each idle while the other worked) and the look-ups of 100,000 rows
+ * took about twice as long.
+ */
+export function lookUpConcurrency(concurrency: number): number {
+  return Math.max(concurrency, Math.min(concurrency * LOOK_UP_FACTOR, MAX_LOOK_UPS));
+}
+
+/** `concurrency`: the run's (--concurrency); the look-ups use `lookUpConcurrency` of it. */
 export async function preflight<R extends BulkRow>(
   op: BatchOperation,
   client: GatewayClient,
-  rows: AsyncIterable<R> | Iterable<R>,
+  rows: PreflightRows<R>,
   concurrency: number,
 ): Promise<PreflightResult> {
   const rule = OPERATIONS[op].reconcile;
@@ -81,12 +153,12 @@ export async function preflight<R extends BulkRow>(
   // Every state that means done for some element of this operation (query rule only).
   const doneStates = new Set<string>(rule.by === 'query' ? rule.done.flatMap((d) => d.states) : []);
 
-  await runOrderedPool<R[], undefined, Found>({
+  await runOrderedPool<Batch<R>, undefined, Found>({
     source: batches(rows, ENDPOINTS[rule.by].limit),
-    concurrency,
+    concurrency: lookUpConcurrency(concurrency),
     dispatch: (batch) => ({
       job: async () => {
-        const ids = [...new Set(batch.map((r) => r.transaction_id))].join(',');
+        const ids = batch.ids.join(',');
         result.requests++;
         if (rule.by === 'refundSearch') {
           const res = await client.send('refundSearch', { transaction_id: ids });
@@ -108,9 +180,11 @@ export async function preflight<R extends BulkRow>(
           if (!list.includes(ref)) list.push(ref);
           result.before[tx] = list;
         }
-        // Most transactions of a file have no refund yet: only those that have one are compared.
+        // Most transactions of a file have no refund yet: only those that have one are compared,
+        // and a batch without any refund is not even read as rows.
+        if (refunds.length === 0) return;
         const refunded = new Set(refunds.map((r) => String(r.transaction_id ?? '')));
-        for (const row of batch) {
+        for (const row of batch.rows()) {
           if (!refunded.has(row.transaction_id)) continue;
           const el = wireElement(op, row);
           const found = refunds.find(
@@ -132,8 +206,10 @@ export async function preflight<R extends BulkRow>(
         return;
       }
       if (rule.by !== 'query') return;
+      // Most orders are not in a done state: a batch without one is not read as rows.
+      if (!orders.some((o) => doneStates.has(String(o.payment_status ?? '')))) return;
       const byId = new Map(orders.map((o) => [String(o.transaction_id ?? ''), o]));
-      for (const row of batch) {
+      for (const row of batch.rows()) {
         const order = byId.get(row.transaction_id);
         if (!order || (row.order_no && order.order_no && order.order_no !== row.order_no)) continue;
         const status = String(order.payment_status ?? '');

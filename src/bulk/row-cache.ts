@@ -130,39 +130,64 @@ export class RowCache {
   /** The rows in order, as pass 2 would have read them. Only when `complete`. */
   *rows(): Generator<InputRow> {
     if (this.dropped) throw new Error('row cache was dropped');
-    const shared = this.layout ?? '';
-    for (let r = 0; r < this.count; r++) {
-      const at = r * 3;
-      const packedRow = this.pages[this.spans[at]!]!.toString('utf8', this.spans[at + 1], this.spans[at + 2]);
-      const flags = packedRow.charCodeAt(0) - FLAGS;
-      // p[0] is the flags character followed by the line number.
-      const p = packedRow.split(SEP);
-      const own = (flags & OWN_LAYOUT) !== 0;
-      const layout = own ? p[FIXED]! : shared;
-      let next = own ? FIXED + 1 : FIXED;
-      const cells = new Array<string>(layout.length);
-      for (let i = 0; i < layout.length; i++) {
-        const k = layout.charCodeAt(i) - 48;
-        cells[i] = k === 0 ? p[next++]! : p[k]!;
-      }
-      const row: InputRow = {
-        line: numberFrom(p[0]!, 1),
-        transaction_id: p[1]!,
-        order_no: p[2]!,
-        currency: p[3]!,
-        amount: p[4]!,
-        amountMinor: minorOf(p[4]!),
-        cells,
-      };
-      const noRefund = (flags & NO_REFUND) !== 0;
-      if (!noRefund) {
-        row.refund_amount = p[5]!;
-        row.refundMinor = minorOf(p[5]!);
-      }
-      if (p[6] !== '' || !noRefund) row.refund_reason = p[6]!;
-      if (p[7] !== '') row.review_flag = p[7]!;
-      yield row;
+    for (let r = 0; r < this.count; r++) yield this.decode(r);
+  }
+
+  /** Row `i` (0-based, in file order), as `rows()` gives it. Only when `complete`. */
+  rowAt(i: number): InputRow {
+    if (this.dropped) throw new Error('row cache was dropped');
+    if (!(i >= 0 && i < this.count)) throw new RangeError(`no row ${i} in the row cache`);
+    return this.decode(i);
+  }
+
+  /**
+   * The transaction id of row `i` alone: the look-ups before a run (preflight.ts) need only the ids
+   * of most rows, and this reads one field of the packed row instead of building the whole row.
+   */
+  transactionIdAt(i: number): string {
+    if (this.dropped) throw new Error('row cache was dropped');
+    if (!(i >= 0 && i < this.count)) throw new RangeError(`no row ${i} in the row cache`);
+    const at = i * 3;
+    const page = this.pages[this.spans[at]!]!;
+    // The packed row starts `<flags><line>SEP<transaction_id>SEP`; SEP is one zero byte in UTF-8.
+    let start = this.spans[at + 1]!;
+    while (page[start] !== 0) start++;
+    let end = ++start;
+    while (page[end] !== 0) end++;
+    return page.toString('utf8', start, end);
+  }
+
+  private decode(r: number): InputRow {
+    const at = r * 3;
+    const packedRow = this.pages[this.spans[at]!]!.toString('utf8', this.spans[at + 1], this.spans[at + 2]);
+    const flags = packedRow.charCodeAt(0) - FLAGS;
+    // p[0] is the flags character followed by the line number.
+    const p = packedRow.split(SEP);
+    const own = (flags & OWN_LAYOUT) !== 0;
+    const layout = own ? p[FIXED]! : (this.layout ?? '');
+    let next = own ? FIXED + 1 : FIXED;
+    const cells = new Array<string>(layout.length);
+    for (let i = 0; i < layout.length; i++) {
+      const k = layout.charCodeAt(i) - 48;
+      cells[i] = k === 0 ? p[next++]! : p[k]!;
     }
+    const row: InputRow = {
+      line: numberFrom(p[0]!, 1),
+      transaction_id: p[1]!,
+      order_no: p[2]!,
+      currency: p[3]!,
+      amount: p[4]!,
+      amountMinor: minorOf(p[4]!),
+      cells,
+    };
+    const noRefund = (flags & NO_REFUND) !== 0;
+    if (!noRefund) {
+      row.refund_amount = p[5]!;
+      row.refundMinor = minorOf(p[5]!);
+    }
+    if (p[6] !== '' || !noRefund) row.refund_reason = p[6]!;
+    if (p[7] !== '') row.review_flag = p[7]!;
+    return row;
   }
 }
 

@@ -200,7 +200,8 @@ async function checkAtGateway(
     }
     throw err;
   }
-  const rows = cache?.complete ? cache.rows() : inputRows(plan.op, plan.source);
+  // The row cache is read by position: the look-ups need only the ids of most rows (preflight.ts).
+  const rows = cache?.complete ? cache : inputRows(plan.op, plan.source);
   // The look-ups allocate as sending does: the same bound on the old generation (execute.ts).
   if (!dryRun) keepOldGenerationSmall();
   let found: Awaited<ReturnType<typeof preflight>>;

@@ -1,6 +1,12 @@
 import { errors, MockAgent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, GatewayError, TransportError, UnknownOutcomeError } from '../../../src/errors.js';
+import {
+  ConfigError,
+  GatewayError,
+  InterruptedError,
+  TransportError,
+  UnknownOutcomeError,
+} from '../../../src/errors.js';
 import { createTransport, type TransportRequest } from '../../../src/gateway/transport.js';
 import type { Logger } from '../../../src/io.js';
 
@@ -139,6 +145,49 @@ describe('transport retry policy', () => {
     const res = await transport.request(capture({ path: '/v1/whatever', kind: 'raw' }));
     expect(res.status).toBe(500);
     expect(res.attempts).toBe(1);
+  });
+});
+
+describe('transport answers', () => {
+  it('gives the body as text (a leading byte-order mark left out) and repeated headers joined', async () => {
+    const { pool, transport } = await setup();
+    pool.intercept({ path: '/v1/capture', method: 'POST' }).reply(200, Buffer.from('\uFEFF{"ok":"ä"}'), {
+      headers: { 'Content-Type': 'application/json', 'x-seen': ['a', 'b'] },
+    });
+    const res = await transport.request(capture());
+    expect(res.body).toBe('{"ok":"ä"}');
+    expect(res.contentType).toBe('application/json');
+    expect(res.headers['x-seen']).toBe('a, b');
+
+    pool.intercept({ path: '/v1/capture', method: 'POST' }).reply(204, '');
+    await expect(transport.request(capture())).resolves.toMatchObject({ status: 204, body: '' });
+  });
+
+  it('stops waiting for an answer when the signal is aborted: read-only interrupted, money-moving unknown', async () => {
+    const { pool, transport } = await setup();
+    const path = '/v1/retrievalTrans';
+    pool.intercept({ path, method: 'POST' }).reply(200, '{}').delay(5_000);
+    const ctl = new AbortController();
+    const waiting = transport.request(capture({ path, kind: 'readOnly', signal: ctl.signal }));
+    setTimeout(() => ctl.abort(), 20);
+    const started = performance.now();
+    await expect(waiting).rejects.toBeInstanceOf(InterruptedError);
+    expect(performance.now() - started).toBeLessThan(2_000);
+
+    pool.intercept({ path: '/v1/capture', method: 'POST' }).reply(200, '{}').delay(5_000);
+    const ctl2 = new AbortController();
+    const sending = transport.request(capture({ signal: ctl2.signal }));
+    setTimeout(() => ctl2.abort(), 20);
+    const err = await sending.catch((e) => e);
+    expect(err).toBeInstanceOf(UnknownOutcomeError);
+    expect((err as UnknownOutcomeError).reason).toBe('aborted');
+
+    // Aborted before it starts: nothing is sent.
+    pool.intercept({ path, method: 'POST' }).reply(200, 'sent');
+    await expect(
+      transport.request(capture({ path, kind: 'readOnly', signal: AbortSignal.abort() })),
+    ).rejects.toBeInstanceOf(InterruptedError);
+    expect(mock!.pendingInterceptors()).toHaveLength(1);
   });
 });
 

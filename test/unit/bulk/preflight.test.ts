@@ -1,0 +1,148 @@
+// The look-ups before a run (preflight.ts) read the row cache by position — only the ids of most
+// rows — or any stream of rows (a file read again, the rows a resumed run has not sent). Whichever
+// source, they must ask the same requests and find the same rows done.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { inputRows } from '../../../src/bulk/input.js';
+import { planBulk } from '../../../src/bulk/plan.js';
+import { lookUpConcurrency, preflight } from '../../../src/bulk/preflight.js';
+import { RowCache } from '../../../src/bulk/row-cache.js';
+import type { BatchOperation } from '../../../src/gateway/endpoints.js';
+import { fakeGateway } from './fake-gateway.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'payops-preflight-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** The same file's rows three ways: the row cache by position, its rows() and the file again. */
+async function sources(op: BatchOperation, text: string) {
+  const path = join(dir, `${op}.csv`);
+  await writeFile(path, text);
+  const source = { path, label: `${op}.csv` };
+  const cache = new RowCache();
+  await planBulk(op, source, {}, cache);
+  expect(cache.complete).toBe(true);
+  return { cache, rows: () => cache.rows(), file: () => inputRows(op, source) };
+}
+
+/** Runs preflight on a fresh copy of the gateway; the result and the ids asked, per request. */
+async function lookUp(
+  op: BatchOperation,
+  gw: ReturnType<typeof fakeGateway>,
+  rows: Parameters<typeof preflight>[2],
+  concurrency: number,
+) {
+  gw.calls.length = 0;
+  const result = await preflight(op, gw.client, rows, concurrency);
+  return { result, asked: gw.calls.map((c) => String(c.body.transaction_id)) };
+}
+
+describe('preflight', () => {
+  it('asks the same look-ups and finds the same refunds from the row cache as from the file', async () => {
+    // 260 rows over 240 orders: ids repeat across the 100-id cut, and some orders are refunded
+    // already — the same amount and reason (done), another reason (not done), twice (two rows).
+    const gw = fakeGateway(240);
+    const lines: string[] = [];
+    for (let i = 0; i < 260; i++) {
+      const n = (i % 240) + 1;
+      const reason = n % 7 === 0 ? 'other' : 'dup';
+      lines.push(`T${String(n).padStart(5, '0')},O${n},USD,10.00,${i < 240 ? '1.00' : '2.00'},${reason}`);
+    }
+    for (const n of [3, 7, 50, 99, 100, 101, 150, 233, 5]) {
+      gw.refunds.push({
+        transaction_id: `T${String(n).padStart(5, '0')}`,
+        order_no: `O${n}`,
+        amount: '10.00',
+        currency: 'USD',
+        refund_amount: n === 5 ? '2.00' : '1.00',
+        refund_reason: n === 7 ? 'other' : 'dup',
+        refund_reference_id: `T${String(n).padStart(5, '0')}-01`,
+        refund_date: '20261123101502',
+      });
+    }
+    const text = `transaction_id,order_no,currency,amount,refund_amount,refund_reason\n${lines.join('\n')}\n`;
+    const s = await sources('refund', text);
+
+    const byPosition = await lookUp('refund', gw, s.cache, 4);
+    expect(byPosition.asked.length).toBe(3);
+    expect(byPosition.asked.map((ids) => ids.split(',').length)).toEqual([100, 100, 60]);
+    expect(byPosition.result.done.map((d) => d.line).sort((a, b) => a - b)).toEqual(
+      [3, 7, 50, 99, 100, 101, 150, 233].map((n) => n + 1).concat([245 + 1]),
+    );
+    expect(byPosition.result.done.find((d) => d.line === 4)?.where).toBe(
+      'refund T00003-01 of 2026-11-23 10:15:02',
+    );
+    expect(Object.keys(byPosition.result.before)).toHaveLength(9);
+    for (const [name, rows] of [
+      ['rows()', s.rows()],
+      ['file', s.file()],
+    ] as const) {
+      const other = await lookUp('refund', gw, rows, 4);
+      expect(other, name).toEqual(byPosition);
+    }
+    // The order of answers does not depend on how many are in flight.
+    expect(await lookUp('refund', gw, s.cache, 1)).toEqual(byPosition);
+  });
+
+  it('keeps more look-ups in flight than the run sends at once, within bounds', async () => {
+    expect([1, 2, 4, 8, 32].map(lookUpConcurrency)).toEqual([4, 8, 16, 16, 32]);
+    const gw = fakeGateway(2000);
+    const lines = Array.from(
+      { length: 2000 },
+      (_, i) => `T${String(i + 1).padStart(5, '0')},O${i + 1},USD,10.00,1.00,r`,
+    );
+    const s = await sources(
+      'refund',
+      `transaction_id,order_no,currency,amount,refund_amount,refund_reason\n${lines.join('\n')}\n`,
+    );
+    const send = gw.client.send;
+    let inFlight = 0;
+    let most = 0;
+    gw.client.send = (async (op: never, body: never) => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      await new Promise((r) => setTimeout(r, 5));
+      inFlight--;
+      return send(op, body);
+    }) as typeof send;
+    const r = await preflight('refund', gw.client, s.cache, 2);
+    expect(r.requests).toBe(20);
+    expect(most).toBe(8);
+  });
+
+  it('finds the same orders done by query from the row cache as from the file', async () => {
+    const gw = fakeGateway(150, '2000');
+    for (const n of [1, 60, 149]) gw.orders.get(`T${String(n).padStart(5, '0')}`)!.status = '3000';
+    const lines = Array.from({ length: 150 }, (_, i) => {
+      const n = i + 1;
+      return `T${String(n).padStart(5, '0')},O${n},USD,10.00`;
+    });
+    const s = await sources('capture', `transaction_id,order_no,currency,amount\n${lines.join('\n')}\n`);
+    const byPosition = await lookUp('capture', gw, s.cache, 4);
+    expect(byPosition.result.done.map((d) => d.line)).toEqual([2, 61, 150]);
+    expect(byPosition.result.done[0]?.where).toMatch(/^the order is already 3000/);
+    expect(await lookUp('capture', gw, s.file(), 4)).toEqual(byPosition);
+  });
+});
+
+describe('row cache by position', () => {
+  it('gives each row and its transaction id as rows() does', async () => {
+    const text =
+      'transaction_id,order_no,currency,amount,refund_amount,refund_reason,note\n' +
+      'T1,O1,USD,10.00,1.00,"räson ✓",x\n' +
+      'Tü2,O2,EUR,3.00,3.00,,T1\n' +
+      '"T3",O3,JPY,5,5,"multi\nline",\n';
+    const { cache } = await sources('refund', text);
+    const all = [...cache.rows()];
+    expect(all.map((_, i) => cache.rowAt(i))).toEqual(all);
+    expect(all.map((_, i) => cache.transactionIdAt(i))).toEqual(['T1', 'Tü2', 'T3']);
+    expect(() => cache.rowAt(3)).toThrow(RangeError);
+    expect(() => cache.transactionIdAt(-1)).toThrow(RangeError);
+  });
+});
