@@ -6,6 +6,7 @@
 // kept in the journal: reconciliation then knows a refund as this run's by it being new, not by
 // comparing clocks. Read-only requests only; they may be retried freely.
 
+import { GatewayError, GatewayRejectedError, TransportError } from '../errors.js';
 import { elementMatches } from '../gateway/batch-rules.js';
 import type { GatewayClient } from '../gateway/client.js';
 import { assertAccepted } from '../gateway/client.js';
@@ -18,6 +19,36 @@ import { wireElement } from './chunk.js';
 import { OPERATIONS } from './operations.js';
 import { sameMoney } from './reconcile.js';
 import type { BatchOperation, BulkRow } from './types.js';
+
+/** Tries per look-up, over and above the transport's own retries of a read. */
+export const LOOKUP_TRIES = 5;
+
+/**
+ * A look-up that failed for a passing reason (unreachable, 5xx, a garbled or wrongly signed answer,
+ * "temporarily unavailable") is made again, with a growing pause: a file of thousands of rows needs
+ * every one of its look-ups, and a read changes nothing. Refused credentials or a request the
+ * gateway rejects for what it says fail at once.
+ */
+export async function persist<T>(lookUp: () => Promise<T>, sleep = defaultSleep): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await lookUp();
+    } catch (err) {
+      // A definite 4xx (other than 429, too many requests) would be refused the same way again.
+      const status = err instanceof GatewayError ? err.status : undefined;
+      const definite = status !== undefined && status >= 400 && status < 500 && status !== 429;
+      const passing =
+        err instanceof TransportError ||
+        (err instanceof GatewayRejectedError
+          ? err.code === 'E9001'
+          : err instanceof GatewayError && !definite);
+      if (!passing || attempt >= LOOKUP_TRIES) throw err;
+      await sleep(Math.min(4000, 250 * 2 ** (attempt - 1)));
+    }
+  }
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** A row the gateway already shows done, and where that was seen. */
 export interface DoneRow {
@@ -157,18 +188,22 @@ export async function preflight<R extends BulkRow>(
     source: batches(rows, ENDPOINTS[rule.by].limit),
     concurrency: lookUpConcurrency(concurrency),
     dispatch: (batch) => ({
-      job: async () => {
-        const ids = batch.ids.join(',');
-        result.requests++;
-        if (rule.by === 'refundSearch') {
-          const res = await client.send('refundSearch', { transaction_id: ids });
+      job: () =>
+        persist(async () => {
+          const ids = batch.ids.join(',');
+          result.requests++;
+          if (rule.by === 'refundSearch') {
+            const res = await client.send('refundSearch', { transaction_id: ids });
+            assertAccepted(res.data, client);
+            return {
+              refunds: Array.isArray(res.data.refund_orders) ? res.data.refund_orders : [],
+              orders: [],
+            };
+          }
+          const res = await client.send('query', { transaction_id: ids });
           assertAccepted(res.data, client);
-          return { refunds: Array.isArray(res.data.refund_orders) ? res.data.refund_orders : [], orders: [] };
-        }
-        const res = await client.send('query', { transaction_id: ids });
-        assertAccepted(res.data, client);
-        return { refunds: [], orders: Array.isArray(res.data.orders_list) ? res.data.orders_list : [] };
-      },
+          return { refunds: [], orders: Array.isArray(res.data.orders_list) ? res.data.orders_list : [] };
+        }),
     }),
     emit: (batch, { refunds, orders }) => {
       if (rule.by === 'refundSearch') {

@@ -7,8 +7,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { inputRows } from '../../../src/bulk/input.js';
 import { planBulk } from '../../../src/bulk/plan.js';
-import { lookUpConcurrency, preflight } from '../../../src/bulk/preflight.js';
+import { LOOKUP_TRIES, lookUpConcurrency, persist, preflight } from '../../../src/bulk/preflight.js';
 import { RowCache } from '../../../src/bulk/row-cache.js';
+import { AuthError, GatewayError, GatewayRejectedError, TransportError } from '../../../src/errors.js';
 import type { BatchOperation } from '../../../src/gateway/endpoints.js';
 import { fakeGateway } from './fake-gateway.js';
 
@@ -144,5 +145,62 @@ describe('row cache by position', () => {
     expect(all.map((_, i) => cache.transactionIdAt(i))).toEqual(['T1', 'Tü2', 'T3']);
     expect(() => cache.rowAt(3)).toThrow(RangeError);
     expect(() => cache.transactionIdAt(-1)).toThrow(RangeError);
+  });
+});
+
+describe('persist: a look-up made again after a passing failure', () => {
+  it('tries again after 5xx, garbled answers, unreachable and E9001, then gives up after LOOKUP_TRIES', async () => {
+    const passing = [
+      new TransportError('connection refused'),
+      new GatewayError('HTTP 500', { status: 500 }),
+      new GatewayError('could not be read as JSON', { status: 200 }),
+      new GatewayRejectedError('busy', { code: 'E9001' }),
+    ];
+    let calls = 0;
+    const pauses: number[] = [];
+    const value = await persist(
+      async () => {
+        const err = passing[calls++];
+        if (err) throw err;
+        return 'found';
+      },
+      async (ms) => {
+        pauses.push(ms);
+      },
+    );
+    expect(value).toBe('found');
+    expect(calls).toBe(5);
+    expect(pauses).toEqual([250, 500, 1000, 2000]);
+    let tries = 0;
+    await expect(
+      persist(
+        async () => {
+          tries++;
+          throw new GatewayError('HTTP 502', { status: 502 });
+        },
+        async () => {},
+      ),
+    ).rejects.toThrow(/502/);
+    expect(tries).toBe(LOOKUP_TRIES);
+  });
+
+  it('fails at once for refused credentials, a rejected request or a definite 4xx', async () => {
+    for (const err of [
+      new AuthError('invalid signature'),
+      new GatewayRejectedError('bad field', { code: 'E1005' }),
+      new GatewayError('HTTP 400', { status: 400 }),
+    ]) {
+      let tries = 0;
+      await expect(
+        persist(
+          async () => {
+            tries++;
+            throw err;
+          },
+          async () => {},
+        ),
+      ).rejects.toBe(err);
+      expect(tries).toBe(1);
+    }
   });
 });
