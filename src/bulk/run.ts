@@ -28,7 +28,7 @@ import { type BulkRecord, type BulkRecordWritten, type PreflightRecord, parseBul
 import { confirmQuestion, type PlanView, planLines } from './report.js';
 import { RowCache } from './row-cache.js';
 import { chunkAction, type FoldedRun, foldRecords, sendsOf, skippedRows } from './run-state.js';
-import { showRun } from './show.js';
+import { runInput, showRun } from './show.js';
 import type { BulkRow } from './types.js';
 import { confirmRun } from './ui.js';
 
@@ -158,10 +158,7 @@ export async function resumeBulkRun(ctx: Context, header: RunHeader): Promise<nu
     ctx.log.info(`run ${runId} is already finished: its results follow.`);
     return showRun(ctx, runId);
   }
-  const snapshot: InputSource = {
-    path: await checkedSnapshot({ dir: runDir(state, runId), header }, sha256File),
-    label: header.label ?? header.file ?? runId,
-  };
+  const snapshot = await runInput(state, header);
   const cache = dryRun ? undefined : new RowCache();
   const plan = await planBulk(op, snapshot, {}, cache);
   const resumeFrom = info ?? { runId, dir: runDir(state, runId), header, state: 'interrupted' };

@@ -5,6 +5,7 @@ import type { Context } from '../context.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
 import { runDir } from '../runs/paths.js';
 import { readRun } from '../runs/read.js';
+import type { RunHeader } from '../runs/records.js';
 import { checkedSnapshot } from '../runs/snapshot.js';
 import { chunkRows } from './chunk.js';
 import { sha256File } from './csv-reader.js';
@@ -16,6 +17,15 @@ import { summaryLines } from './report.js';
 import { addToRunTotals, exitCodeFor, newTotals, resultCells } from './results.js';
 import { foldRecords, skippedRows } from './run-state.js';
 
+/** A run's own copy of its input, checked against its SHA-256, under the name the user gave. */
+export async function runInput(state: string, header: RunHeader): Promise<InputSource> {
+  const { runId } = header;
+  return {
+    path: await checkedSnapshot({ dir: runDir(state, runId), header }, sha256File),
+    label: header.label ?? header.file ?? runId,
+  };
+}
+
 export async function showRun(ctx: Context, runId: string): Promise<number> {
   const state = stateDir(ctx.io.env);
   const { header, records } = await readRun(state, runId, parseBulkRecord);
@@ -23,10 +33,7 @@ export async function showRun(ctx: Context, runId: string): Promise<number> {
   const { layout, sink } = await openSink(ctx, op, header.columns ?? []);
   const totals = newTotals();
   const folded = foldRecords(records);
-  const snapshot: InputSource = {
-    path: await checkedSnapshot({ dir: runDir(state, runId), header }, sha256File),
-    label: header.label ?? header.file ?? runId,
-  };
+  const snapshot = await runInput(state, header);
   await replayRun({
     chunks: chunkRows(inputRows(op, snapshot), header.chunkSize || 50),
     prior: folded.chunks,

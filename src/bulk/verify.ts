@@ -11,11 +11,9 @@ import { ENDPOINTS } from '../gateway/endpoints.js';
 import { runDir } from '../runs/paths.js';
 import { readRun } from '../runs/read.js';
 import type { RunHeader } from '../runs/records.js';
-import { checkedSnapshot } from '../runs/snapshot.js';
 import { chunkRows, wireElement } from './chunk.js';
-import { sha256File } from './csv-reader.js';
 import { openSink } from './execute.js';
-import { type InputSource, inputRows } from './input.js';
+import { inputRows } from './input.js';
 import { OPERATIONS } from './operations.js';
 import { reconcile } from './reconcile.js';
 import { parseBulkRecord } from './records.js';
@@ -23,6 +21,7 @@ import { journaledOutcomes, withSkipped } from './replay.js';
 import { summaryLines } from './report.js';
 import { addToRunTotals, exitCodeFor, newTotals, resultCells } from './results.js';
 import { foldRecords, skippedRows } from './run-state.js';
+import { runInput } from './show.js';
 import type { RowOutcome } from './types.js';
 
 /** What the gateway shows for a row, against what the run reported: the row to print, and a finding. */
@@ -77,10 +76,7 @@ export async function verifyRun(ctx: Context, header: RunHeader): Promise<number
   }
   const client = await ctx.client();
   const { layout, sink } = await openSink(ctx, op, header.columns ?? []);
-  const snapshot: InputSource = {
-    path: await checkedSnapshot({ dir: runDir(state, runId), header }, sha256File),
-    label: header.label ?? header.file ?? runId,
-  };
+  const snapshot = await runInput(state, header);
   const skip = skippedRows(folded);
   const totals = newTotals();
   const findings: string[] = [];

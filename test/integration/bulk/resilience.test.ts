@@ -30,6 +30,19 @@ function runStarted(home: string): boolean {
   return readdirSync(runs).some((id) => existsSync(join(runs, id, 'input.csv')));
 }
 
+/** The same orders, half of each refunded: a late commit can then apply a row twice. */
+function halfRefunds(file: string): string {
+  return writeCsv(
+    join(suite.dir, 'half.csv'),
+    REFUND_HEADER,
+    readResults(file).map((x) => {
+      const cents = BigInt(x.amount!.replace('.', '')) / 2n;
+      const amount = `${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`;
+      return [x.transaction_id!, x.order_no!, x.currency!, x.amount!, amount, 'late'];
+    }),
+  );
+}
+
 async function refundFile(rows: number, refundable = rows): Promise<{ file: string; ids: string[] }> {
   const captured = await suite.gw.createOrders(refundable);
   const authorised = rows > refundable ? await suite.gw.createOrders(rows - refundable, '2000') : [];
@@ -141,16 +154,7 @@ describe('a gateway that commits late (commit_late: HTTP 500 at once, the refund
 
   it('settle time shorter than the delay: exactly-once is not promised, but every double is reported duplicated', async () => {
     const { file, ids } = await refundFile(3);
-    // Half of each order, so that the gateway can apply a row twice.
-    const half = writeCsv(
-      join(suite.dir, 'half.csv'),
-      REFUND_HEADER,
-      readResults(file).map((x) => {
-        const cents = BigInt(x.amount!.replace('.', '')) / 2n;
-        const amount = `${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`;
-        return [x.transaction_id!, x.order_no!, x.currency!, x.amount!, amount, 'late'];
-      }),
-    );
+    const half = halfRefunds(file);
     const out = join(suite.dir, 'results.csv');
     await suite.gw.faults({ mode: 'commit_late', rate: 1, delay_ms: 1500, paths: ['/v1/refund'] });
     const first = await payops(
@@ -182,16 +186,7 @@ describe('a gateway that commits late (commit_late: HTTP 500 at once, the refund
 describe('payops runs verify: what the gateway shows now, against what a run reported', () => {
   it('finds every row a late commit refunded twice after the run ended, and nothing else', async () => {
     const { file } = await refundFile(200);
-    // Half of each order, so that a late commit can apply a row twice.
-    const half = writeCsv(
-      join(suite.dir, 'half.csv'),
-      REFUND_HEADER,
-      readResults(file).map((x) => {
-        const cents = BigInt(x.amount!.replace('.', '')) / 2n;
-        const amount = `${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`;
-        return [x.transaction_id!, x.order_no!, x.currency!, x.amount!, amount, 'late'];
-      }),
-    );
+    const half = halfRefunds(file);
     const out = join(suite.dir, 'results.csv');
     // Lost requests applied 1.5 s later, but payops told to conclude after 200 ms: resent rows
     // are answered, and the late commits land after the run has ended.
