@@ -17,7 +17,7 @@ import { findRunsAt, findRunsByInput, isSameInput, type RunInfo, readRun } from 
 import type { RunHeader } from '../runs/records.js';
 import { checkedSnapshot, SNAPSHOT_FILE, snapshotIntact, stageInput } from '../runs/snapshot.js';
 import { sha256File } from './csv-reader.js';
-import { execute, keepOldGenerationSmall, openSink } from './execute.js';
+import { execute, keepOldGenerationSmall, type OpenedSink, openSink } from './execute.js';
 import { type BulkFlags, inlineOrder, type RetryPolicy, retryPolicy } from './flags.js';
 import { type InputSource, inlineSource, inputRows } from './input.js';
 import { OPERATIONS } from './operations.js';
@@ -322,9 +322,6 @@ async function proceed(ctx: Context, p: Proceed): Promise<number> {
 
   await confirmRun(ctx, confirmQuestion(view));
   const client = await ctx.client();
-  // Opened before the run exists: an --out that cannot be written leaves no half-started run.
-  const sink = await openSink(ctx, op, plan.columns);
-
   if (p.resumeFrom) {
     // Pass 2 reads the run's own copy of the input: it must be the file that run planned. When the
     // user gave that very file (same SHA-256), a damaged copy is restored from it; a file of the
@@ -344,12 +341,16 @@ async function proceed(ctx: Context, p: Proceed): Promise<number> {
       { pid: process.pid },
     );
     let resumed = foldRecords(opened.records);
+    let sink: OpenedSink;
     try {
       const skipped = await recheckUntouched(ctx, plan, resumed, p.cache, client, config);
       if (skipped.length > 0) {
         await opened.journal.append({ type: 'skipped', done: skipped });
         resumed = { ...resumed, skipped: [...resumed.skipped, ...skipped] };
       }
+      // Opened once the gateway has been asked: a resume that stops there leaves the results of
+      // the earlier process in --out as they were.
+      sink = await openSink(ctx, op, plan.columns);
     } catch (err) {
       await opened.journal.close();
       throw err;
@@ -368,6 +369,8 @@ async function proceed(ctx: Context, p: Proceed): Promise<number> {
     });
   }
   const start = p.start!;
+  // Opened before the run exists: an --out that cannot be written leaves no half-started run.
+  const sink = await openSink(ctx, op, plan.columns);
   // The copy is made and checked before the run exists, so a file edited since pass 1 leaves no run.
   const input = await stageInput(state, runId, plan.source, plan.sha256, sha256File);
   const journal = await beginRun<BulkRecordWritten>(

@@ -310,6 +310,15 @@ describe('SIGINT', () => {
     expect(partial.filter((x) => x.outcome === 'not_sent')).toHaveLength(500 - sent);
     expect(refundsByTransaction(await suite.gw.ledger()).size).toBe(sent);
 
+    // A resume that stops at its gateway check (the searches fail) leaves the results as they were.
+    const before = readFileSync(out, 'utf8');
+    await suite.gw.faults({ mode: 'error500', rate: 1, paths: ['/v1/retrievalRefund'] });
+    const stopped = await payops(['refund', '--file', file, '--yes', '--out', out, '--resume'], {
+      env: suite.gw.env(suite.dir),
+    });
+    expect(stopped.code, stopped.stderr).toBe(3);
+    expect(readFileSync(out, 'utf8')).toBe(before);
+
     await suite.gw.faults({ mode: 'none' });
     const runId = /runs resume (\S+)\)/.exec(r.stderr)![1]!;
     const resumed = await payops(['runs', 'resume', runId, '--yes', '--out', out], {
