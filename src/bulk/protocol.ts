@@ -301,6 +301,8 @@ export class ChunkProtocol {
         current = { ...(current ?? { notSent: false, lostAnswer: false }), rows, open: false };
         if (again.length === 0) return rows;
         await hold.take();
+        // Stopped while waiting for a slot: nothing more leaves; a resume asks before sending.
+        if (this.o.stopping?.()) return rows;
         const prepared = (await this.prepareMany([{ chunk, rows: again }])).get(chunk.index);
         if (prepared === undefined) return rows;
         next = { prepared };
@@ -321,7 +323,6 @@ export class ChunkProtocol {
   ): Promise<{ rows: RowOutcome[] } | Lost> {
     const { op, client, journal } = this.o;
     const { lines, elements, sentAt } = p;
-    const startedAt = performance.now();
     const items = (pick: (i: number) => boolean) =>
       lines.flatMap((line, i) => (pick(i) ? [{ line, element: elements[i]!, sentAt }] : []));
     let outcomes: RowOutcome[];
@@ -341,7 +342,9 @@ export class ChunkProtocol {
           answered: outcomes.filter((o) => o.outcome !== 'unknown'),
           type: 'outcome',
           why: 'the gateway answered without a result for it',
-          deadline: startedAt + this.o.settleMs,
+          // From when the answer was found lost: the transport may have retried a connection that
+          // never carried the request, so the request itself can have left long after it began.
+          deadline: performance.now() + this.o.settleMs,
         };
       }
     } catch (err) {
@@ -362,7 +365,7 @@ export class ChunkProtocol {
           answered: [],
           type: 'reconciled',
           why: message,
-          deadline: startedAt + this.o.settleMs,
+          deadline: performance.now() + this.o.settleMs,
         };
       }
     }

@@ -44,9 +44,12 @@ export type ChunkAction = 'done' | 'reconcile' | 'send';
 
 export function chunkAction(state: ChunkState | undefined): ChunkAction {
   if (state === undefined) return 'send';
+  // Rows an earlier request may have reached are asked about first, even when the latest request
+  // for them never left (a resend refused with 429, or the gateway unreachable).
+  if (sentButNotSettled(state)) return 'reconcile';
   if (state.open) return state.notSent ? 'send' : 'reconcile';
   const rows = state.rows ?? [];
-  if (rows.some((r) => r.outcome === 'unknown') || sentButNotSettled(state)) return 'reconcile';
+  if (rows.some((r) => r.outcome === 'unknown')) return 'reconcile';
   if (rows.length === 0 || rows.some((r) => r.outcome === 'not_sent')) return 'send';
   return 'done';
 }

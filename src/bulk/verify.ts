@@ -83,6 +83,8 @@ export async function verifyRun(ctx: Context, header: RunHeader): Promise<number
   const claimed = new Set<string>();
   const done = OPERATIONS[op].words.done;
   let checked = 0;
+  let unchecked = 0;
+  let firstProblem: string | undefined;
   // Chunks as the run made them (their journal states), checked a look-up's worth at a time.
   const size = header.chunkSize || 50;
   for await (const chunk of chunkRows(inputRows(op, snapshot), size)) {
@@ -105,12 +107,16 @@ export async function verifyRun(ctx: Context, header: RunHeader): Promise<number
         })
       ).map((o) => [o.line, o]),
     );
-    checked += sent.length;
     for (let i = 0; i < chunk.rows.length; i++) {
       const row = chunk.rows[i]!;
       const at = now.get(row.line);
       let o = reported[i]!;
-      if (at !== undefined && at.outcome !== 'unknown') {
+      // A look-up that failed checked nothing: said, never counted as "as reported".
+      if (at?.outcome === 'unknown') {
+        unchecked++;
+        firstProblem ??= /could not be asked \((.*)\);/.exec(at.detail)?.[1] ?? at.detail;
+      } else if (at !== undefined) {
+        checked++;
         const c = compare(o, at, done);
         o = c.row;
         if (c.finding) findings.push(`${snapshot.label}:${row.line} ${row.transaction_id}: ${c.finding}`);
@@ -137,5 +143,10 @@ export async function verifyRun(ctx: Context, header: RunHeader): Promise<number
   );
   for (const f of findings.slice(0, 50)) ctx.log.info(`    ${f}`);
   if (findings.length > 50) ctx.log.info(`    … and ${findings.length - 50} more (see the results)`);
-  return findings.length > 0 ? ExitCode.gateway : exitCodeFor(totals);
+  if (unchecked > 0) {
+    ctx.log.warn(
+      `payops: ${unchecked} row${unchecked === 1 ? '' : 's'} could not be checked: the gateway could not be asked (${firstProblem}); run \`payops runs verify ${runId}\` again later`,
+    );
+  }
+  return findings.length > 0 || unchecked > 0 ? ExitCode.gateway : exitCodeFor(totals);
 }

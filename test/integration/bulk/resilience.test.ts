@@ -234,6 +234,15 @@ describe('payops runs verify: what the gateway shows now, against what a run rep
     const v = await payops(['runs', 'verify', runId, '--output', 'csv'], { env: suite.gw.env(suite.dir) });
     expect(v.code, v.stderr).toBe(0);
     expect(v.stderr).toMatch(/verified at the gateway: 60 rows this run sent .*every one as reported/);
+    // A gateway that cannot be asked verifies nothing, and says so: never "as reported".
+    await suite.gw.faults({ mode: 'error500', rate: 1, paths: ['/v1/retrievalRefund'] });
+    const blind = await payops(['runs', 'verify', runId, '--output', 'csv'], {
+      env: suite.gw.env(suite.dir),
+    });
+    await suite.gw.faults({ mode: 'none' });
+    expect(blind.code, blind.stderr).toBe(3);
+    expect(blind.stderr).toMatch(/verified at the gateway: 0 rows/);
+    expect(blind.stderr).toMatch(/60 rows could not be checked: the gateway could not be asked/);
   });
 });
 

@@ -9,6 +9,7 @@ import { ChunkProtocol, type StopReason } from '../../../src/bulk/protocol.js';
 import { type BulkRecord, type BulkRecordWritten, parseBulkRecord } from '../../../src/bulk/records.js';
 import { type ChunkState, chunkAction, foldRecords, sendsOf } from '../../../src/bulk/run-state.js';
 import type { BulkRow, Chunk } from '../../../src/bulk/types.js';
+import type { GatewayClient } from '../../../src/gateway/client.js';
 import { createRun, openRun, readRun } from '../../../src/runs/journal.js';
 import { type Fault, fakeGateway } from './fake-gateway.js';
 
@@ -227,6 +228,57 @@ describe('ChunkProtocol', () => {
     ]).chunks.get(0)!;
     expect(ended.sentBy).toBe('2026-11-23T10:00:20.000Z');
     expect(foldRecords([intent]).chunks.get(0)!.sentBy).toBeUndefined();
+  });
+
+  it('counts the settle time from when the answer was lost, not from when the attempt began (a request can leave late)', async () => {
+    const gw = fakeGateway(1);
+    gw.faults = (i) => (i === 0 ? 'commit_late' : 'ok');
+    gw.lateMs = 100;
+    // The request leaves 300 ms after the attempt begins (a connection retried by the transport).
+    const client: GatewayClient = {
+      ...gw.client,
+      sendBatch: async (op, els, o) => {
+        await new Promise((r) => setTimeout(r, 300));
+        return gw.client.sendBatch(op, els, o);
+      },
+    };
+    const journal = await createRun<BulkRecordWritten>(root, { op: 'refund' });
+    const protocol = new ChunkProtocol({
+      op: 'refund',
+      client,
+      journal,
+      onStop: () => {},
+      settleMs: 250,
+      maxAttempts: 3,
+      before: {},
+    });
+    const c = { index: 0, rows: chunk(1).rows.map((r) => ({ ...r, refundMinor: 500n })) };
+    const prepared = (await protocol.prepareMany([{ chunk: c, rows: c.rows }])).get(0)!;
+    const out = await protocol.send(c, undefined, prepared, {
+      release: () => {},
+      reacquire: async () => () => {},
+    });
+    await new Promise((r) => setTimeout(r, 500));
+    await journal.close();
+    expect(out[0]!.outcome).toBe('succeeded');
+    expect(gw.ledger).toHaveLength(1);
+  });
+
+  it('a row an earlier request may have reached is asked about on resume even when its latest request never left', () => {
+    const records: BulkRecord[] = [
+      { type: 'intent', chunk: 0, lines: [2], sentAt: '2026-01-01T00:00:00.000Z' },
+      { type: 'unknown', chunk: 0, reason: 'http_5xx', message: '500', at: '2026-01-01T00:00:01.000Z' },
+      {
+        type: 'reconciled',
+        chunk: 0,
+        rows: [{ line: 2, outcome: 'not_sent', detail: 'sent again', fields: {} }],
+      },
+      { type: 'intent', chunk: 0, lines: [2], sentAt: '2026-01-01T00:00:31.000Z' },
+      { type: 'not_sent', chunk: 0, message: 'HTTP 429' },
+    ];
+    const state = foldRecords(records).chunks.get(0)!;
+    expect(sendsOf(state, 2)).toBe(1);
+    expect(chunkAction(state)).toBe('reconcile');
   });
 
   it('gives up after --max-attempts requests per row: not_sent, for a resumed run', async () => {
