@@ -133,13 +133,42 @@ export function splitBaseUrl(baseUrl: string): { origin: string; prefix: string 
 
 /** Form-urlencoded text of a flat body (nested values are not part of any form endpoint). */
 export function encodeForm(body: Record<string, unknown>): string {
-  const params = new URLSearchParams();
+  let text = '';
   for (const [k, v] of Object.entries(body)) {
     if (v === undefined) continue;
-    params.append(k, v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+    const value = v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
+    text += `${text === '' ? '' : '&'}${formComponent(k)}=${formComponent(value)}`;
   }
-  return params.toString();
+  return text;
 }
+
+const FORM_ESCAPES: Record<string, string> = {
+  '!': '%21',
+  "'": '%27',
+  '(': '%28',
+  ')': '%29',
+  '~': '%7E',
+  '%20': '+',
+};
+
+/**
+ * One name or value as `URLSearchParams` writes it (the WHATWG urlencoded serialiser): what
+ * `encodeURIComponent` leaves alone, except `!'()~`, and `+` for a space. A look-up names 100
+ * transactions and a bulk run makes a thousand of them: a URLSearchParams for each was a tenth of
+ * the client's work in the look-ups.
+ */
+export function formComponent(s: string): string {
+  let encoded: string;
+  try {
+    encoded = encodeURIComponent(s);
+  } catch {
+    // URIError: a lone surrogate, which URLSearchParams writes as U+FFFD.
+    encoded = encodeURIComponent(s.replace(LONE_SURROGATE, '\uFFFD'));
+  }
+  return encoded.replace(/[!'()~]|%20/g, (c) => FORM_ESCAPES[c]!);
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 export function createClient(opts: ClientOptions): GatewayClient {
   const { transport, signer, merchantId, accountId } = opts;
