@@ -200,23 +200,18 @@ export class ChunkProtocol {
     }
     const openLines = new Set(state.open && !state.notSent ? intent.lines : []);
     const previous = new Map((state.rows ?? []).map((o) => [o.line, o]));
+    // Journals written before intents dropped their elements still carry them.
+    const journaled = new Map(intent.elements?.map((el, i) => [intent.lines[i]!, el]));
     const lost: ReconcileItem[] = [];
-    intent.lines.forEach((line, i) => {
-      if (openLines.has(line) && intent.elements?.[i]) {
-        // Journals written before intents dropped their elements still carry them.
-        lost.push({ line, element: intent.elements[i]!, sentAt: intent.sentAt });
-      }
-    });
-    const have = new Set(lost.map((it) => it.line));
     for (const row of chunk.rows) {
-      if (have.has(row.line)) continue;
       const was = previous.get(row.line)?.outcome;
       if (
         openLines.has(row.line) ||
         was === 'unknown' ||
         (was === 'not_sent' && sendsOf(state, row.line) > 0)
       ) {
-        lost.push({ line: row.line, element: wireElement(op, row), sentAt: intent.sentAt });
+        const element = journaled.get(row.line) ?? wireElement(op, row);
+        lost.push({ line: row.line, element, sentAt: intent.sentAt });
       }
     }
     // By the journal's clock, from the latest moment the request can have left (the intent is written
@@ -389,26 +384,24 @@ export class ChunkProtocol {
     if (lost.items.length === 0) return [];
     const conclusive = performance.now() >= lost.deadline;
     const first = await this.reconcile(lost.items);
-    const open = first.filter((o) => o.outcome === 'unknown' || (o.absent && !conclusive));
-    if (open.length === 0) return first;
+    const later = new Set(
+      first.filter((o) => o.outcome === 'unknown' || (o.absent && !conclusive)).map((o) => o.line),
+    );
+    if (later.size === 0) return first;
     const wait = lost.deadline - performance.now();
     if (wait > 0) {
       hold.free();
-      this.o.waiting?.(open.length, wait);
+      this.o.waiting?.(later.size, wait);
       const slept = await sleep(wait, this.o.signal);
-      this.o.waiting?.(-open.length, 0);
+      this.o.waiting?.(-later.size, 0);
       if (!slept) {
         // Interrupted while waiting: not concluded either way; the journal says sent, no answer.
-        const later = new Set(open.map((o) => o.line));
         return first.map((o) => (later.has(o.line) ? pending(o.line) : o));
       }
       await hold.take();
     }
     const again = new Map(
-      (await this.reconcile(lost.items.filter((it) => open.some((o) => o.line === it.line)))).map((o) => [
-        o.line,
-        o,
-      ]),
+      (await this.reconcile(lost.items.filter((it) => later.has(it.line)))).map((o) => [o.line, o]),
     );
     return first.map((o) => again.get(o.line) ?? o);
   }

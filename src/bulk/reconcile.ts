@@ -129,22 +129,20 @@ async function reconcileRefunds(
         ? !(before[r.transaction_id ?? ''] ?? []).includes(r.refund_reference_id ?? '')
         : (parseGatewayTime(r.refund_date)?.getTime() ?? Number.NaN) >= notBefore) &&
       !(r.refund_reference_id && opts.claimed?.has(r.refund_reference_id));
-    const idx = records.findIndex(matches);
+    const all = records.flatMap((r, i) => (matches(r, i) ? [i] : []));
     // A file never holds the same refund twice (validate.ts), so two new refunds that match one row
     // mean it was applied twice — a request committed after payops found it not applied, or someone
     // else refunding the same during the run. Said loudly, with every reference; only with a
     // preflight record, without which "new" cannot be told from "made before".
-    if (idx >= 0 && before) {
-      const all = records.flatMap((r, i) => (matches(r, i) ? [i] : []));
-      if (all.length > 1) {
-        for (const i of all) used.add(i);
-        return duplicated(
-          it,
-          all.map((i) => records[i]!),
-          opts.claimed,
-        );
-      }
+    if (all.length > 1 && before) {
+      for (const i of all) used.add(i);
+      return duplicated(
+        it,
+        all.map((i) => records[i]!),
+        opts.claimed,
+      );
     }
+    const idx = all[0] ?? -1;
     if (idx < 0) {
       return {
         line: it.line,
@@ -173,8 +171,8 @@ async function reconcileRefunds(
 }
 
 function duplicated(it: ReconcileItem, found: RefundRecord[], claimed: Set<string> | undefined): RowOutcome {
+  for (const r of found) if (r.refund_reference_id) claimed?.add(r.refund_reference_id);
   const refs = found.map((r) => String(r.refund_reference_id ?? '') || 'no reference id');
-  for (const r of refs) claimed?.add(r);
   const first = found[0]!;
   return {
     line: it.line,

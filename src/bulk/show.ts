@@ -15,7 +15,8 @@ import { parseBulkRecord } from './records.js';
 import { replayRun } from './replay.js';
 import { summaryLines } from './report.js';
 import { addToRunTotals, exitCodeFor, newTotals, resultCells } from './results.js';
-import { foldRecords, skippedRows } from './run-state.js';
+import { type FoldedRun, foldRecords, skippedRows } from './run-state.js';
+import type { Chunk, InputRow, RowOutcome, RunTotals } from './types.js';
 
 /** A run's own copy of its input, checked against its SHA-256, under the name the user gave. */
 export async function runInput(state: string, header: RunHeader): Promise<InputSource> {
@@ -27,18 +28,32 @@ export async function runInput(state: string, header: RunHeader): Promise<InputS
 }
 
 export async function showRun(ctx: Context, runId: string): Promise<number> {
+  const { header, records } = await readRun(stateDir(ctx.io.env), runId, parseBulkRecord);
+  return exitCodeFor(await replayToSink(ctx, header, foldRecords(records)));
+}
+
+/**
+ * A bulk run's rows as its journal has them, in input order, to the results sink (table, CSV or
+ * JSON), then the summary; the totals. `check` may change each chunk's rows before they are written
+ * (runs verify asks the gateway there); `label` is the input as the user named it.
+ */
+export async function replayToSink(
+  ctx: Context,
+  header: RunHeader,
+  folded: FoldedRun,
+  check?: (chunk: Chunk<InputRow>, reported: RowOutcome[], label: string) => Promise<RowOutcome[]>,
+): Promise<RunTotals> {
   const state = stateDir(ctx.io.env);
-  const { header, records } = await readRun(state, runId, parseBulkRecord);
   const op = header.op as BatchOperation;
   const { layout, sink } = await openSink(ctx, op, header.columns ?? []);
   const totals = newTotals();
-  const folded = foldRecords(records);
   const snapshot = await runInput(state, header);
   await replayRun({
     chunks: chunkRows(inputRows(op, snapshot), header.chunkSize || 50),
     prior: folded.chunks,
     skip: skippedRows(folded),
-    emit: async (chunk, outcomes) => {
+    emit: async (chunk, reported) => {
+      const outcomes = check ? await check(chunk, reported, snapshot.label) : reported;
       for (let i = 0; i < chunk.rows.length; i++) {
         const row = chunk.rows[i]!;
         addToRunTotals(totals, op, row, outcomes[i]!.outcome);
@@ -50,14 +65,15 @@ export async function showRun(ctx: Context, runId: string): Promise<number> {
   await sink.close();
   for (const line of summaryLines({
     op,
-    runId,
+    runId: header.runId,
     totals,
     ...(sink.file ? { resultsFile: sink.file } : {}),
-    journalDir: runDir(state, runId),
-    resumeCommand: resumeCommand(ctx, header),
+    journalDir: runDir(state, header.runId),
+    // What verify found is not what a resume would do: it prints its own next step.
+    ...(check ? {} : { resumeCommand: resumeCommand(ctx, header) }),
     resumable: !header.sandbox,
   })) {
     ctx.log.info(line);
   }
-  return exitCodeFor(totals);
+  return totals;
 }

@@ -8,20 +8,15 @@ import type { Context } from '../context.js';
 import { ExitCode } from '../errors.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
 import { ENDPOINTS } from '../gateway/endpoints.js';
-import { runDir } from '../runs/paths.js';
 import { readRun } from '../runs/read.js';
 import type { RunHeader } from '../runs/records.js';
-import { chunkRows, wireElement } from './chunk.js';
-import { openSink } from './execute.js';
-import { inputRows } from './input.js';
+import { wireElement } from './chunk.js';
 import { OPERATIONS } from './operations.js';
 import { reconcile } from './reconcile.js';
 import { parseBulkRecord } from './records.js';
-import { journaledOutcomes, withSkipped } from './replay.js';
-import { summaryLines } from './report.js';
-import { addToRunTotals, exitCodeFor, newTotals, resultCells } from './results.js';
-import { foldRecords, skippedRows } from './run-state.js';
-import { runInput } from './show.js';
+import { exitCodeFor } from './results.js';
+import { foldRecords, sendsOf } from './run-state.js';
+import { replayToSink } from './show.js';
 import type { RowOutcome } from './types.js';
 
 /** What the gateway shows for a row, against what the run reported: the row to print, and a finding. */
@@ -57,9 +52,7 @@ export function compare(
 }
 
 export async function verifyRun(ctx: Context, header: RunHeader): Promise<number> {
-  const state = stateDir(ctx.io.env);
   const { runId } = header;
-  const { records } = await readRun(state, runId, parseBulkRecord);
   const op = header.op as BatchOperation;
   if (op !== 'refund') {
     // A capture, cancel or review moves an order from one state to the next: it cannot be applied
@@ -67,6 +60,7 @@ export async function verifyRun(ctx: Context, header: RunHeader): Promise<number
     ctx.log.info(`run ${runId} is a ${op} run: an order's ${op} cannot be applied twice; nothing to verify`);
     return ExitCode.ok;
   }
+  const { records } = await readRun(stateDir(ctx.io.env), runId, parseBulkRecord);
   const folded = foldRecords(records);
   const before = folded.preflight?.before;
   if (before === undefined) {
@@ -75,68 +69,41 @@ export async function verifyRun(ctx: Context, header: RunHeader): Promise<number
     );
   }
   const client = await ctx.client();
-  const { layout, sink } = await openSink(ctx, op, header.columns ?? []);
-  const snapshot = await runInput(state, header);
-  const skip = skippedRows(folded);
-  const totals = newTotals();
   const findings: string[] = [];
   const claimed = new Set<string>();
   const done = OPERATIONS[op].words.done;
   let checked = 0;
   let unchecked = 0;
   let firstProblem: string | undefined;
-  // Chunks as the run made them (their journal states), checked a look-up's worth at a time.
-  const size = header.chunkSize || 50;
-  for await (const chunk of chunkRows(inputRows(op, snapshot), size)) {
-    const reported = journaledOutcomes(chunk, withSkipped(chunk, folded.chunks.get(chunk.index), skip));
+  // Chunks as the run made them (their journal states), each checked with one look-up.
+  const totals = await replayToSink(ctx, header, folded, async (chunk, reported, label) => {
+    const journaled = folded.chunks.get(chunk.index);
     const sent = chunk.rows.flatMap((row, i) => {
       const o = reported[i]!;
       // Rows never sent by this run, and rows done before it: nothing of this run's to check.
-      if (
-        o.outcome === 'already_done' ||
-        (o.outcome === 'not_sent' && !folded.chunks.get(chunk.index)?.intent)
-      )
+      if (o.outcome === 'already_done' || (o.outcome === 'not_sent' && sendsOf(journaled, row.line) === 0))
         return [];
       return [{ line: row.line, element: wireElement(op, row), sentAt: header.createdAt }];
     });
     const now = new Map(
-      (
-        await reconcile(op, client, sent, {
-          claimed,
-          ...(before ? { before } : {}),
-        })
-      ).map((o) => [o.line, o]),
+      (await reconcile(op, client, sent, { claimed, ...(before ? { before } : {}) })).map((o) => [o.line, o]),
     );
-    for (let i = 0; i < chunk.rows.length; i++) {
-      const row = chunk.rows[i]!;
+    return chunk.rows.map((row, i) => {
       const at = now.get(row.line);
-      let o = reported[i]!;
+      const o = reported[i]!;
+      if (at === undefined) return o;
       // A look-up that failed checked nothing: said, never counted as "as reported".
-      if (at?.outcome === 'unknown') {
+      if (at.outcome === 'unknown') {
         unchecked++;
         firstProblem ??= /could not be asked \((.*)\);/.exec(at.detail)?.[1] ?? at.detail;
-      } else if (at !== undefined) {
-        checked++;
-        const c = compare(o, at, done);
-        o = c.row;
-        if (c.finding) findings.push(`${snapshot.label}:${row.line} ${row.transaction_id}: ${c.finding}`);
+        return o;
       }
-      addToRunTotals(totals, op, row, o.outcome);
-      const w = sink.writeCells(resultCells(layout, row.cells, o));
-      if (w) await w;
-    }
-  }
-  await sink.close();
-  for (const line of summaryLines({
-    op,
-    runId,
-    totals,
-    ...(sink.file ? { resultsFile: sink.file } : {}),
-    journalDir: runDir(state, runId),
-    resumable: !header.sandbox,
-  })) {
-    ctx.log.info(line);
-  }
+      checked++;
+      const c = compare(o, at, done);
+      if (c.finding) findings.push(`${label}:${row.line} ${row.transaction_id}: ${c.finding}`);
+      return c.row;
+    });
+  });
   const lookups = Math.ceil(checked / ENDPOINTS[OPERATIONS[op].reconcile.by].limit);
   ctx.log.info(
     `  verified at the gateway: ${checked} row${checked === 1 ? '' : 's'} this run sent (about ${lookups} look-up${lookups === 1 ? '' : 's'}); ${findings.length === 0 ? 'every one as reported' : `${findings.length} not as reported:`}`,

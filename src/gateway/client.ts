@@ -218,16 +218,13 @@ export function createClient(opts: ClientOptions): GatewayClient {
         const again =
           !endpoint.moneyMoving &&
           err instanceof GatewayError &&
-          attempt < READ_ANSWER_ATTEMPTS &&
+          attempt < transport.attempts &&
           !sendOpts.signal?.aborted;
         if (!again) throw err;
-        await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** attempt));
+        await transport.pause(attempt);
       }
     }
   }
-
-  /** Tries per read whose answer could not be read or trusted (a garbled body, a bad signature). */
-  const READ_ANSWER_ATTEMPTS = 3;
 
   async function parseOrFail(res: TransportResponse, endpoint: Endpoint): Promise<unknown> {
     if (endpoint.responseFormat === 'html') return res.body;

@@ -79,6 +79,12 @@ export interface TransportResponse {
 
 export interface Transport {
   request(req: TransportRequest): Promise<TransportResponse>;
+  /**
+   * For a caller that asks a read again on its own (an answer it could not read or trust): the
+   * policy's attempts in all, and its wait before retry number `retry` — one retry policy.
+   */
+  readonly attempts: number;
+  pause(retry: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -371,6 +377,8 @@ export async function createTransport(opts: TransportOptions = {}): Promise<Tran
 
   return {
     request,
+    attempts: policy.maxAttempts,
+    pause: (retry) => sleep(backoffMs(retry, policy, random)),
     async close() {
       const all = [...new Set(owned)];
       owned.length = 0;
