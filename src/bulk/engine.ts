@@ -27,8 +27,6 @@ export interface EngineOptions<R extends BulkRow> {
   signal?: AbortSignal;
   /** Every chunk's row outcomes, in input order. */
   emit: (chunk: Chunk<R>, outcomes: RowOutcome[]) => void | Promise<void>;
-  /** Reconciliation clock-skew tolerance (ms), for runs made before preflight. */
-  skewMs?: number;
   /** How long after a lost request its rows may be concluded not applied (ms): --settle-time. */
   settleMs: number;
   /** Requests per row at most in this process: --max-attempts. */
@@ -95,7 +93,6 @@ export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Prom
     client: opts.client,
     journal: opts.journal,
     onStop: stop,
-    skewMs: opts.skewMs,
     now: opts.now,
     before: opts.preflight?.before,
     claimed,

@@ -6,9 +6,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InputError, type InputProblem } from '../errors.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
-import { type CsvRow, readCsv } from './csv-reader.js';
+import { runDir } from '../runs/paths.js';
+import type { RunHeader } from '../runs/records.js';
+import { checkedSnapshot } from '../runs/snapshot.js';
+import { type CsvRow, readCsv, sha256File } from './csv-reader.js';
 import { checkRow, requiredColumns } from './row-check.js';
 import type { InputRow } from './types.js';
+
+/** A run's own copy of its input, checked against its SHA-256, under the name the user gave. */
+export async function runInput(state: string, header: RunHeader): Promise<InputSource> {
+  const { runId } = header;
+  return {
+    path: await checkedSnapshot({ dir: runDir(state, runId), header }, sha256File),
+    label: header.label ?? header.file ?? runId,
+  };
+}
 
 export interface InputSource {
   /** File read. */

@@ -1,10 +1,8 @@
 // The input a resumed bulk run goes on from, when the run was found by what its file means
 // (runs/read.ts isSameInput) rather than by its bytes.
 import type { Context } from '../context.js';
-import { runDir } from '../runs/paths.js';
 import type { RunInfo } from '../runs/read.js';
-import { checkedSnapshot } from '../runs/snapshot.js';
-import { sha256File } from './csv-reader.js';
+import { runInput } from './input.js';
 import { type BulkPlan, planBulk } from './plan.js';
 import { RowCache } from './row-cache.js';
 
@@ -24,8 +22,7 @@ export async function ownInput(
   dryRun: boolean,
 ): Promise<{ plan: BulkPlan; cache: RowCache | undefined; note?: string }> {
   if (run.header.sha256 === given.sha256) return { plan: given, cache };
-  const path = await checkedSnapshot({ dir: runDir(state, run.runId), header: run.header }, sha256File);
-  const label = run.header.label ?? run.header.file ?? run.runId;
+  const { path, label } = await runInput(state, run.header);
   const own = dryRun ? undefined : new RowCache();
   const inline = Boolean(run.header.inline);
   const plan = await planBulk(given.op, { path, label, ...(inline ? { inline } : {}) }, {}, own);

@@ -35,8 +35,6 @@ export interface ProtocolOptions {
   journal: RunJournal<BulkRecordWritten>;
   /** The run must stop dispatching: why, and the error behind it (auth, journal, unreachable). */
   onStop: (reason: StopReason, error: Error) => void;
-  /** Reconciliation clock-skew tolerance (ms), for runs made before preflight. */
-  skewMs?: number | undefined;
   now?: (() => Date) | undefined;
   /** The refund references each transaction had before the run (preflight): reconcile by identity. */
   before?: Readonly<Record<string, readonly string[]>> | undefined;
@@ -293,7 +291,7 @@ export class ChunkProtocol {
           chunk: chunk.index,
           ...toOutcomeTable(rows, OPERATIONS[this.o.op].messageField),
         });
-        current = { ...(current ?? { notSent: false, lostAnswer: false }), rows, open: false };
+        current = { ...(current ?? { notSent: false }), rows, open: false };
         if (again.length === 0) return rows;
         await hold.take();
         // Stopped while waiting for a slot: nothing more leaves; a resume asks before sending.
@@ -467,7 +465,6 @@ export class ChunkProtocol {
     this.reconciled++;
     // A refund found is attributed to one row of the run at most, across chunks and resumes.
     const opts: ReconcileOptions = { claimed: this.claimed };
-    if (this.o.skewMs !== undefined) opts.skewMs = this.o.skewMs;
     if (this.o.before !== undefined) opts.before = this.o.before;
     return reconcile(this.o.op, this.o.client, items, opts);
   }

@@ -32,10 +32,9 @@ export interface ReconcileOptions {
    * this run's by being new — no clock is compared; else (runs made before preflight) by its date.
    */
   before?: Readonly<Record<string, readonly string[]>>;
-  /** Tolerance for the gateway's clock being behind ours. Default 2 minutes. */
-  skewMs?: number;
 }
 
+/** Runs made before preflight only: how far behind ours the gateway's clock may be. */
 export const DEFAULT_SKEW_MS = 120_000;
 
 function statusText(code: string): string {
@@ -104,7 +103,7 @@ async function reconcileRefunds(
   items: ReconcileItem[],
   opts: ReconcileOptions,
 ): Promise<RowOutcome[]> {
-  const skew = opts.skewMs ?? DEFAULT_SKEW_MS;
+  const skew = DEFAULT_SKEW_MS;
   const earliest = Math.min(...items.map((it) => Date.parse(it.sentAt)));
   // Whole seconds: gateway times have no fraction.
   const since = Math.floor((earliest - skew) / 1000) * 1000;

@@ -71,7 +71,7 @@ export function withSkipped<R extends BulkRow>(
         rows.push({ line: r.line, outcome: 'not_sent', detail: 'not sent yet', fields: {} });
     }
   }
-  return { ...(state ?? { open: false, notSent: false, lostAnswer: false }), rows };
+  return { ...(state ?? { open: false, notSent: false }), rows };
 }
 
 /** Every chunk's outcomes as the journal has them, in input order. Sends nothing. */

@@ -13,8 +13,6 @@ export interface ChunkState {
   open: boolean;
   /** The latest intent's request certainly never reached the gateway. */
   notSent: boolean;
-  /** The latest intent's request got no trustworthy answer (an `unknown` record). */
-  lostAnswer: boolean;
   /**
    * Requests per row that may have reached the gateway (intents not followed by a `not_sent`
    * record); absent while the chunk has had one intent at most, whose lines then count once.
@@ -72,7 +70,7 @@ export function foldRecords(records: Iterable<BulkRecord>): FoldedRun {
   const get = (i: number) => {
     let s = chunks.get(i);
     if (!s) {
-      s = { open: false, notSent: false, lostAnswer: false };
+      s = { open: false, notSent: false };
       chunks.set(i, s);
     }
     return s;
@@ -101,7 +99,6 @@ export function foldRecords(records: Iterable<BulkRecord>): FoldedRun {
         delete s.sentBy;
         s.open = true;
         s.notSent = false;
-        s.lostAnswer = false;
         break;
       }
       case 'not_sent': {
@@ -115,7 +112,6 @@ export function foldRecords(records: Iterable<BulkRecord>): FoldedRun {
       }
       case 'unknown': {
         const s = get(rec.chunk);
-        s.lostAnswer = true;
         if (rec.at !== undefined) s.sentBy = rec.at;
         break;
       }

@@ -19,7 +19,7 @@ import { checkedSnapshot, SNAPSHOT_FILE, snapshotIntact, stageInput } from '../r
 import { sha256File } from './csv-reader.js';
 import { execute, keepOldGenerationSmall, type OpenedSink, openSink } from './execute.js';
 import { type BulkFlags, inlineOrder, type RetryPolicy, retryPolicy } from './flags.js';
-import { type InputSource, inlineSource, inputRows } from './input.js';
+import { type InputSource, inlineSource, inputRows, runInput } from './input.js';
 import { OPERATIONS } from './operations.js';
 import { ownInput } from './own-input.js';
 import { type BulkPlan, parseMaxAmount, planBulk } from './plan.js';
@@ -28,7 +28,7 @@ import { type BulkRecord, type BulkRecordWritten, type PreflightRecord, parseBul
 import { confirmQuestion, type PlanView, planLines } from './report.js';
 import { RowCache } from './row-cache.js';
 import { chunkAction, type FoldedRun, foldRecords, sendsOf, skippedRows } from './run-state.js';
-import { runInput, showRun } from './show.js';
+import { showRun } from './show.js';
 import type { BulkRow } from './types.js';
 import { confirmRun } from './ui.js';
 

@@ -6,26 +6,15 @@ import type { BatchOperation } from '../gateway/endpoints.js';
 import { runDir } from '../runs/paths.js';
 import { readRun } from '../runs/read.js';
 import type { RunHeader } from '../runs/records.js';
-import { checkedSnapshot } from '../runs/snapshot.js';
 import { chunkRows } from './chunk.js';
-import { sha256File } from './csv-reader.js';
 import { openSink, resumeCommand } from './execute.js';
-import { type InputSource, inputRows } from './input.js';
+import { inputRows, runInput } from './input.js';
 import { parseBulkRecord } from './records.js';
 import { replayRun } from './replay.js';
 import { summaryLines } from './report.js';
 import { addToRunTotals, exitCodeFor, newTotals, resultCells } from './results.js';
 import { type FoldedRun, foldRecords, skippedRows } from './run-state.js';
 import type { Chunk, InputRow, RowOutcome, RunTotals } from './types.js';
-
-/** A run's own copy of its input, checked against its SHA-256, under the name the user gave. */
-export async function runInput(state: string, header: RunHeader): Promise<InputSource> {
-  const { runId } = header;
-  return {
-    path: await checkedSnapshot({ dir: runDir(state, runId), header }, sha256File),
-    label: header.label ?? header.file ?? runId,
-  };
-}
 
 export async function showRun(ctx: Context, runId: string): Promise<number> {
   const { header, records } = await readRun(stateDir(ctx.io.env), runId, parseBulkRecord);

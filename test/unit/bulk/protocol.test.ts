@@ -171,7 +171,6 @@ describe('ChunkProtocol', () => {
       ],
       open: false,
       notSent: false,
-      lostAnswer: true,
     };
     const outcomes = await s.protocol.settleEarlier(c, state, {
       release: () => {},
@@ -204,7 +203,6 @@ describe('ChunkProtocol', () => {
       },
       open: true,
       notSent: false,
-      lostAnswer: false,
     };
     const outcomes = await s.protocol.settleEarlier(c, state, {
       release: () => {},

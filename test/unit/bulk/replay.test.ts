@@ -30,7 +30,7 @@ describe('replayRun (runs show): the journal alone, no gateway', () => {
       { line: 3, outcome: 'failed', detail: 'E2003', fields: {} },
     ];
     const prior = new Map<number, ChunkState>([
-      [0, { rows: settled, open: false, notSent: false, lostAnswer: false }],
+      [0, { rows: settled, open: false, notSent: false }],
       // Sent, then the process died before the answer was journaled.
       [
         1,
@@ -38,7 +38,6 @@ describe('replayRun (runs show): the journal alone, no gateway', () => {
           intent: { type: 'intent', chunk: 1, lines: [4, 5], sentAt: 't' },
           open: true,
           notSent: false,
-          lostAnswer: false,
         },
       ],
       // Its intent was written, then the run stopped before sending it.
@@ -48,7 +47,6 @@ describe('replayRun (runs show): the journal alone, no gateway', () => {
           intent: { type: 'intent', chunk: 2, lines: [6, 7], sentAt: 't' },
           open: true,
           notSent: true,
-          lostAnswer: false,
         },
       ],
     ]);
