@@ -255,47 +255,40 @@ describe('reconciliation by what is new at the gateway (issue 12, case 7)', () =
     ['10 minutes behind', -600_000],
     ['10 minutes ahead', 600_000],
   ])('with the gateway clock %s, refunds whose answers were lost are found (case 5)', async (_, offset) => {
-    const orders = await suite.gw.createOrders(60);
-    const file = writeCsv(join(suite.dir, 'clock.csv'), REFUND_HEADER, refundRows(orders));
     await clock(offset);
-    await suite.gw.faults({ mode: 'drop_after_commit', rate: 1, paths: ['/v1/refund'] });
-    const out = join(suite.dir, 'out.csv');
     try {
-      const r = await payops(['refund', '--file', file, '--yes', '--out', out], {
-        env: suite.gw.env(suite.dir),
-      });
-      expect(r.code, r.stderr).toBe(0);
+      await refundsOnceUnder('drop_after_commit', 'clock.csv');
     } finally {
-      await suite.gw.faults({ mode: 'none' });
       await clock(0);
     }
-    expect(readResults(out).every((x) => x.outcome === 'succeeded')).toBe(true);
-    const byTx = refundsByTransaction(await suite.gw.ledger());
-    expect(byTx.size).toBe(60);
-    expect([...byTx.values()].every((l) => l.length === 1)).toBe(true);
   });
 });
 
 describe('return_status 0 with per-order results (issue 12, case 8)', () => {
   it('each row takes its own status: the refunds made are succeeded, exit 0, each once', async () => {
-    const orders = await suite.gw.createOrders(60);
-    const file = writeCsv(join(suite.dir, 'zero.csv'), REFUND_HEADER, refundRows(orders));
-    await suite.gw.faults({ mode: 'status_zero', rate: 1, paths: ['/v1/refund'] });
-    const out = join(suite.dir, 'out.csv');
-    try {
-      const r = await payops(['refund', '--file', file, '--yes', '--out', out], {
-        env: suite.gw.env(suite.dir),
-      });
-      expect(r.code, r.stderr).toBe(0);
-    } finally {
-      await suite.gw.faults({ mode: 'none' });
-    }
-    expect(readResults(out).every((x) => x.outcome === 'succeeded')).toBe(true);
-    const byTx = refundsByTransaction(await suite.gw.ledger());
-    expect(byTx.size).toBe(60);
-    expect([...byTx.values()].every((l) => l.length === 1)).toBe(true);
+    await refundsOnceUnder('status_zero', 'zero.csv');
   });
 });
+
+/** 60 orders refunded with fault `mode` on every refund request: exit 0, all succeeded, each once. */
+async function refundsOnceUnder(mode: string, name: string): Promise<void> {
+  const orders = await suite.gw.createOrders(60);
+  const file = writeCsv(join(suite.dir, name), REFUND_HEADER, refundRows(orders));
+  await suite.gw.faults({ mode, rate: 1, paths: ['/v1/refund'] });
+  const out = join(suite.dir, 'out.csv');
+  try {
+    const r = await payops(['refund', '--file', file, '--yes', '--out', out], {
+      env: suite.gw.env(suite.dir),
+    });
+    expect(r.code, r.stderr).toBe(0);
+  } finally {
+    await suite.gw.faults({ mode: 'none' });
+  }
+  expect(readResults(out).every((x) => x.outcome === 'succeeded')).toBe(true);
+  const byTx = refundsByTransaction(await suite.gw.ledger());
+  expect(byTx.size).toBe(60);
+  expect([...byTx.values()].every((l) => l.length === 1)).toBe(true);
+}
 
 /** Shift the sandbox's clock (docs/sandbox.md). */
 async function clock(offsetMs: number): Promise<void> {
