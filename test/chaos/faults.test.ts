@@ -13,6 +13,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { FAULT_MODES } from '../../src/sandbox/faults.js';
 import {
   type Attempt,
   checkDoublesReported,
@@ -57,16 +58,8 @@ const LONG_DELAY_MS = 1500;
 const MAX_RESUMES = 12;
 /** Commands given again when one ends before its run begins (see runCase). */
 const MAX_STARTS = 30;
-const MODES: FaultConfig['mode'][] = [
-  'error500',
-  'drop_before_commit',
-  'drop_after_commit',
-  'hang',
-  'garbage',
-  'bad_signature',
-  'commit_late',
-  'status_zero',
-];
+/** Every fault mode the sandbox has. */
+const MODES: FaultConfig['mode'][] = FAULT_MODES.filter((m) => m !== 'none');
 
 interface CaseSummary {
   mode: string;
