@@ -109,8 +109,12 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
           onWaiting: (rows, ms) => {
             const when = ms < 1000 ? 'under a second' : `${Math.ceil(ms / 1000)}s`;
             const text = `${rows} row${rows === 1 ? '' : 's'} with a lost answer: asking the gateway again in ${when} (--settle-time)`;
-            // On a terminal, a note beside the bar; in a log, one line when waiting begins.
-            if (progress.note) progress.note(rows > 0 ? text : '');
+            // On a terminal, a short note beside the bar (an 80-column line holds it); in a log, one
+            // line when waiting begins.
+            if (progress.note)
+              progress.note(
+                rows > 0 ? `${rows} lost, asked again in ${Math.max(1, Math.ceil(ms / 1000))}s` : '',
+              );
             else if (rows > 0 && !waitingBefore)
               ctx.log.info(`payops: ${text}, then sending what it has not applied`);
             waitingBefore = rows > 0;

@@ -116,8 +116,11 @@ export class ChunkProtocol {
   requests = 0;
   /** Read-only reconciliation passes made by this process. */
   reconciled = 0;
-  /** Rows this process sent again after proving their request not applied. */
-  resent = 0;
+  /** Rows this process sent again after proving their request not applied (each row once). */
+  get resent(): number {
+    return this.resentRows.size;
+  }
+  private readonly resentRows = new Set<number>();
   private readonly now: () => Date;
   private readonly claimed: Set<string>;
   /** Requests this process made for a row, where more than one (rows sent again). */
@@ -422,7 +425,7 @@ export class ChunkProtocol {
       const tries = this.attempts.get(o.line) ?? 1;
       if (tries < this.o.maxAttempts && mayResend) {
         this.attempts.set(o.line, tries + 1);
-        this.resent++;
+        this.resentRows.add(o.line);
         againLines.add(o.line);
         return notSent(o.line, `not applied (${why}; ${o.detail}): sent again`);
       }

@@ -20,6 +20,8 @@ export function createProgress(io: Io, globals: GlobalOptions, total: number, la
       stream: io.stderr as NodeJS.WritableStream,
       format: `${label.replace(/[{}]/g, '')} [{bar}] {percentage}% | {value}/{total} | ETA {eta_formatted}{note}`,
       hideCursor: true,
+      // The bar gives way so that the counts and a note fit the line: 40 wide from 102 columns on.
+      barsize: Math.max(10, Math.min(40, (io.stderr.columns ?? 80) - 62)),
       clearOnComplete: false,
       fps: 10,
       etaBuffer: 50,

@@ -1,0 +1,73 @@
+// A bulk run on a terminal 80 columns wide (util-linux `script` gives the real binary a pty): while
+// rows wait out the settle time, the progress line says so and still fits the terminal.
+import { spawn, spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PAYOPS_BIN, REPO_ROOT } from '../../helpers/run-cli.js';
+import {
+  REFUND_HEADER,
+  readResults,
+  refundRows,
+  refundsByTransaction,
+  useBulkSuite,
+  writeCsv,
+} from './support.js';
+
+const suite = useBulkSuite();
+const hasScript = spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
+
+function underPty(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; out: string }> {
+  const quoted = [process.execPath, PAYOPS_BIN, ...args]
+    .map((a) => `'${a.replace(/'/g, "'\\''")}'`)
+    .join(' ');
+  const child = spawn('script', ['-qec', `stty cols 80 rows 24; ${quoted}`, '/dev/null'], {
+    cwd: REPO_ROOT,
+    env: { ...env, TERM: 'xterm' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => {
+    out += d.toString('utf8');
+  });
+  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  return new Promise((resolve) => {
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, out });
+    });
+  });
+}
+
+/** What a person sees line by line: each redraw (back to column 1) a line, control sequences removed. */
+function screenLines(out: string): string[] {
+  const plain = out
+    .replace(/\x1b\[1G/g, '\n')
+    .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
+    .replace(/\x1b[78]/g, '');
+  return plain.split(/\r\n|\r|\n/);
+}
+
+describe.skipIf(!hasScript)('a bulk run on an 80-column terminal', () => {
+  it('says beside the bar that rows wait to settle, within 80 columns', async () => {
+    const orders = await suite.gw.createOrders(200);
+    const file = writeCsv(join(suite.dir, 'refunds.csv'), REFUND_HEADER, refundRows(orders));
+    const out = join(suite.dir, 'results.csv');
+    await suite.gw.faults({ mode: 'error500', rate: 0.3, seed: 3, latency_ms: 100, paths: ['/v1/refund'] });
+    const r = await underPty(
+      ['refund', '--file', file, '--yes', '--out', out, '--settle-time', '2s', '--concurrency', '1'],
+      suite.gw.env(suite.dir),
+    );
+    await suite.gw.faults({ mode: 'none' });
+    expect(r.code, r.out).toBe(0);
+    const bars = screenLines(r.out).filter((l) => l.startsWith('refund ['));
+    expect(
+      bars.some((l) => /\d+ lost, asked again in \d+s/.test(l)),
+      r.out,
+    ).toBe(true);
+    expect(bars.filter((l) => l.length > 80)).toEqual([]);
+    expect(readResults(out).every((x) => x.outcome === 'succeeded')).toBe(true);
+    expect([...refundsByTransaction(await suite.gw.ledger()).values()].every((l) => l.length === 1)).toBe(
+      true,
+    );
+  });
+});
