@@ -279,6 +279,8 @@ describe('engine', () => {
     gw.faults = (i) => (i < 3 ? 'lost_before_commit' : 'ok');
     const first = await run(gw, refundRows(50));
     expect(gw.calls.filter((c) => c.op === 'refund')).toHaveLength(3);
+    // Sent again twice each, counted once each: what the summary reports.
+    expect(first.result.resent).toBe(50);
     expect(
       first.emitted.every((o) => o.outcome === 'not_sent' && /not applied after 3 requests/.test(o.detail)),
     ).toBe(true);
