@@ -71,51 +71,103 @@ export class RowCache {
     const reason = row.refund_reason ?? '';
     // Ids never hold control characters (validation refuses them); the reason and other cells may.
     let clean = !hasMarker(reason);
-    // Which fixed field (1-7) each cell repeats, 0 for its own text: as a string, the row's layout.
-    let layout = '';
+    // Which fixed field (1-7) each cell repeats, 0 for its own text: the row's layout. Rows nearly
+    // always share the first row's, which is then neither stored nor built again as a string.
+    const first = this.layout;
+    let shared = first !== undefined && first.length === cells.length;
+    let own = 0;
     for (let i = 0; i < cells.length; i++) {
       const c = cells[i]!;
       const k = c === '' ? 0 : fieldIndex(row, c);
-      layout += String.fromCharCode(48 + k);
-      if (k === 0 && clean && hasMarker(c)) clean = false;
+      if (shared && first!.charCodeAt(i) !== 48 + k) shared = false;
+      if (k === 0) {
+        own += c.length + 1;
+        if (clean && hasMarker(c)) clean = false;
+      }
     }
     if (!clean) {
       this.drop();
       return;
     }
-    // Rows nearly always share one layout (the first row's): theirs is not stored, and only the
-    // cells with their own text are; any other row stores its layout in full.
-    this.layout ??= layout;
-    const shared = layout === this.layout;
-    const flags = (row.refund_amount === undefined ? NO_REFUND : 0) | (shared ? 0 : OWN_LAYOUT);
-    let text = `${String.fromCharCode(FLAGS + flags)}${row.line}${SEP}${row.transaction_id}${SEP}${row.order_no}${SEP}${row.currency}${SEP}${row.amount}${SEP}${row.refund_amount ?? ''}${SEP}${reason}${SEP}${row.review_flag ?? ''}`;
-    if (!shared) text += SEP + layout;
-    for (let i = 0; i < cells.length; i++) if (layout.charCodeAt(i) === 48) text += SEP + cells[i]!;
-    // At most 3 UTF-8 bytes per UTF-16 unit: room for that means the row fits the page.
-    const room = text.length * 3;
+    let layout: string | undefined;
+    if (!shared) {
+      layout = '';
+      for (let i = 0; i < cells.length; i++) {
+        const c = cells[i]!;
+        layout += String.fromCharCode(48 + (c === '' ? 0 : fieldIndex(row, c)));
+      }
+      if (first === undefined) {
+        this.layout = layout;
+        layout = undefined;
+      }
+    }
+    const flags = (row.refund_amount === undefined ? NO_REFUND : 0) | (layout === undefined ? 0 : OWN_LAYOUT);
+    const amount = row.refund_amount ?? '';
+    const flag = row.review_flag ?? '';
+    // At most 3 UTF-8 bytes per UTF-16 unit (16 for the flags, the line and the separators):
+    // room for that means the row fits the page.
+    const room =
+      3 *
+      (16 +
+        row.transaction_id.length +
+        row.order_no.length +
+        row.currency.length +
+        row.amount.length +
+        amount.length +
+        reason.length +
+        flag.length +
+        (layout === undefined ? 0 : layout.length + 1) +
+        own);
     let page = this.pages[this.pages.length - 1];
     if (page === undefined || this.used + room > page.length) {
       page = Buffer.allocUnsafe(Math.max(PAGE_BYTES, room));
       this.pages.push(page);
       this.used = 0;
     }
+    // Written straight into the page, field by field: building the row's text first cost a string
+    // and a Buffer.write call per row.
     const start = this.used;
-    const size = page.write(text, start, 'utf8');
-    this.bytes += size;
+    page[start] = FLAGS + flags;
+    let at = putLine(page, start + 1, row.line);
+    page[at++] = 0;
+    at = putText(page, at, row.transaction_id);
+    page[at++] = 0;
+    at = putText(page, at, row.order_no);
+    page[at++] = 0;
+    at = putText(page, at, row.currency);
+    page[at++] = 0;
+    at = putText(page, at, row.amount);
+    page[at++] = 0;
+    at = putText(page, at, amount);
+    page[at++] = 0;
+    at = putText(page, at, reason);
+    page[at++] = 0;
+    at = putText(page, at, flag);
+    if (layout !== undefined) {
+      page[at++] = 0;
+      at = putText(page, at, layout);
+    }
+    const shape = layout ?? this.layout!;
+    for (let i = 0; i < cells.length; i++) {
+      if (shape.charCodeAt(i) !== 48) continue;
+      page[at++] = 0;
+      at = putText(page, at, cells[i]!);
+    }
+    this.bytes += at - start;
     if (this.bytes > this.budget) {
       this.drop();
       return;
     }
-    this.used += size;
+    this.used = at;
     if (this.count * 3 + 3 > this.spans.length) {
       const grown = new Uint32Array(this.spans.length * 2);
       grown.set(this.spans);
       this.spans = grown;
     }
-    const at = this.count * 3;
-    this.spans[at] = this.pages.length - 1;
-    this.spans[at + 1] = start;
-    this.spans[at + 2] = this.used;
+    const span = this.count * 3;
+    this.spans[span] = this.pages.length - 1;
+    this.spans[span + 1] = start;
+    this.spans[span + 2] = at;
     this.count++;
   }
 
@@ -201,6 +253,28 @@ function fieldIndex(row: ValidRow, c: string): number {
   if (c === row.refund_reason) return 6;
   if (c === row.review_flag) return 7;
   return 0;
+}
+
+/** Writes a line number's decimal digits at `at`; returns the offset after them. */
+function putLine(page: Buffer, at: number, line: number): number {
+  if (line < 10) {
+    page[at] = 48 + line;
+    return at + 1;
+  }
+  let end = at;
+  for (let v = line; v > 0; v = Math.floor(v / 10)) end++;
+  for (let v = line, i = end - 1; i >= at; i--, v = Math.floor(v / 10)) page[i] = 48 + (v % 10);
+  return end;
+}
+
+/** Writes `s` as UTF-8 at `at` (ASCII by hand, the rest as Buffer.write does); returns the offset after it. */
+function putText(page: Buffer, at: number, s: string): number {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x80) return at + page.write(i === 0 ? s : s.slice(i), at, 'utf8');
+    page[at++] = c;
+  }
+  return at;
 }
 
 /** A separator inside a value would make the packed row ambiguous. */

@@ -4,7 +4,7 @@ import type { InputProblem } from '../errors.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
 import type { CsvRow } from './csv-reader.js';
 import { OPERATIONS } from './operations.js';
-import { CrossRowChecker, type ValidRow, validateRow } from './validate.js';
+import { CrossRowChecker, NO_PROBLEMS, type ValidRow, validateRow } from './validate.js';
 
 export function requiredColumns(op: BatchOperation): readonly string[] {
   return OPERATIONS[op].columns.required;
@@ -14,16 +14,16 @@ export function checkRow(
   op: BatchOperation,
   row: CsvRow,
   file: string,
-): { valid?: ValidRow; problems: InputProblem[] } {
+): { valid?: ValidRow; problems: readonly InputProblem[] } {
   const r = validateRow(op, row, file);
-  return r.ok ? { valid: r.row, problems: [] } : { problems: r.problems };
+  return r.ok ? { valid: r.row, problems: NO_PROBLEMS } : { problems: r.problems };
 }
 
 /** Checks across rows (duplicates, refunds above the order amount); problems come at `add` or `finish`. */
 export function crossChecker(op: BatchOperation, file: string) {
   const checker = new CrossRowChecker(op, file);
   return {
-    add: (row: ValidRow): InputProblem[] => checker.add(row),
+    add: (row: ValidRow): readonly InputProblem[] => checker.add(row),
     finish: (): InputProblem[] => checker.finish(),
   };
 }

@@ -47,6 +47,7 @@ const BAD_ID_CHAR = /["\u0000-\u001f\u007f]/;
 
 /** Why an id (transaction_id, order_no) cannot be right, or undefined when it can. */
 export function idProblem(value: string): { message: string; expected: string } | undefined {
+  if (isPlainId(value)) return undefined;
   if (SCIENTIFIC.test(value)) {
     return {
       message: `"${value}" is a number that Excel turned into scientific notation; the real id is lost`,
@@ -75,7 +76,28 @@ export function idProblem(value: string): { message: string; expected: string } 
   return undefined;
 }
 
+/**
+ * An id made of ASCII letters, digits, `-` and `_` that starts with a letter (nearly every id) has
+ * none of the problems below: checked by one scan instead of three regular expressions per id.
+ */
+function isPlainId(value: string): boolean {
+  const first = value.charCodeAt(0) | 0x20;
+  if (!(first >= 0x61 && first <= 0x7a)) return false;
+  for (let i = 1; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (
+      !((c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a) || c === 0x2d || c === 0x5f)
+    ) {
+      return false;
+    }
+  }
+  return true;
+}
+
 type Problems = InputProblem[] | undefined;
+
+/** "No problem", answered for nearly every row: one shared, frozen list rather than one per row. */
+export const NO_PROBLEMS: readonly InputProblem[] = Object.freeze([]);
 
 function add(
   problems: Problems,
@@ -224,6 +246,8 @@ function amountField(f: Record<string, string>, field: string, info: CurrencyInf
     return { text, problem: [`${field} is empty`, 'a plain decimal with a dot, such as 12.50'] };
   // Without a valid currency its decimals are unknown; the currency problem is already reported.
   if (info === undefined) return EMPTY_AMOUNT;
+  const minor = canonicalMinor(text, info.minorDigits);
+  if (minor !== undefined) return { minor, text };
   const r = parseAmountDigits(text, info.code, info.minorDigits);
   if (!r.ok)
     return { text, problem: [r.hint === undefined ? r.message : `${r.message}; ${r.hint}`, r.expected] };
@@ -231,6 +255,27 @@ function amountField(f: Record<string, string>, field: string, info: CurrencyInf
     minor: r.minor,
     text: isCanonical(text, info.minorDigits) ? text : formatAmount(r.minor, info.code),
   };
+}
+
+/**
+ * The minor units of `text` when it is already the canonical wire form (exactly `digits` decimals,
+ * no leading zero, no blank) of at most 15 digits — nearly every amount of a file — else undefined,
+ * and parseAmountDigits decides. Those amounts are exact as doubles: no digit string is built.
+ */
+function canonicalMinor(text: string, digits: number): bigint | undefined {
+  const n = text.length;
+  const dot = digits === 0 ? n : n - digits - 1;
+  if (dot < 1 || (digits === 0 ? n : n - 1) > 15) return undefined;
+  if (dot < n && text.charCodeAt(dot) !== 46) return undefined;
+  if (dot > 1 && text.charCodeAt(0) === 48) return undefined;
+  let v = 0;
+  for (let i = 0; i < n; i++) {
+    if (i === dot) continue;
+    const d = text.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return undefined;
+    v = v * 10 + d;
+  }
+  return BigInt(v);
 }
 
 /** True when `text` (already a valid amount) is exactly its canonical wire form. */
@@ -264,10 +309,10 @@ export class CrossRowChecker {
     this.table = new TxTable(this.partial);
   }
 
-  add(row: ValidRow): InputProblem[] {
+  add(row: ValidRow): readonly InputProblem[] {
     const t = this.table;
     const found = t.findOrInsert(row);
-    if (found.inserted) return [];
+    if (found.inserted) return NO_PROBLEMS;
     const e = found.entry;
     const firstLine = t.firstLine(e);
     const tx = row.transaction_id;
@@ -326,7 +371,7 @@ export class CrossRowChecker {
         `refunds of one transaction adding up to at most ${row.amount}`,
       );
     }
-    return [];
+    return NO_PROBLEMS;
   }
 
   /** Problems only visible at the end of the file (none today: every check reports on its line). */

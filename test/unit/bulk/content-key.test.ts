@@ -58,4 +58,39 @@ describe('ContentKey', () => {
       { numRuns: 300 },
     );
   });
+
+  it('hashes the row text field by field exactly as written out, whatever the fields hold', () => {
+    // The key is recorded in run headers: it must equal the text definition for every row shape
+    // (amounts beyond 2^53, currencies in any case, absent refund fields, non-ASCII text).
+    const textOf = (r: BulkRow) =>
+      `${r.transaction_id}\u0000${r.order_no}\u0000${r.currency.toUpperCase()}\u0000${r.amountMinor}\u0000${r.refundMinor ?? ''}\u0000${r.refund_reason ?? ''}\u0000${r.review_flag ?? ''}`;
+    const minor = fc.oneof(
+      fc.bigInt({ min: 0n, max: 10n ** 20n }),
+      fc.constantFrom(0n, 9007199254740991n, 9007199254740992n, -5n),
+    );
+    const anyRow = fc.record(
+      {
+        line: fc.constant(2),
+        transaction_id: fc.string({ maxLength: 14 }),
+        order_no: fc.string({ maxLength: 14, unit: 'grapheme' }),
+        currency: fc.oneof(
+          fc.constantFrom('USD', 'usd', 'uSd', 'jpy', 'ß€x', 'ǆa'),
+          fc.string({ maxLength: 4 }),
+        ),
+        amountMinor: minor,
+        refundMinor: minor,
+        refund_reason: fc.string({ maxLength: 10, unit: 'binary' }),
+        review_flag: fc.constantFrom('0', '1'),
+      },
+      { requiredKeys: ['line', 'transaction_id', 'order_no', 'currency', 'amountMinor'] },
+    );
+    fc.assert(
+      fc.property(fc.array(anyRow, { maxLength: 8 }), (rows) => {
+        let sum = 0n;
+        for (const r of rows) sum = (sum + fnvReference(textOf(r))) & 0xffffffffffffffffn;
+        expect(key(rows)).toBe(`${rows.length}-${sum.toString(16).padStart(16, '0')}`);
+      }),
+      { numRuns: 500 },
+    );
+  });
 });
