@@ -11,6 +11,7 @@ import {
   validateRow,
 } from '../../../src/bulk/validate.js';
 import type { InputProblem } from '../../../src/errors.js';
+import { formatAmount, parseAmountDigits } from '../../../src/money/amount.js';
 
 const FILE = 'refunds.csv';
 let nextLine = 2;
@@ -412,6 +413,50 @@ describe('canonical amounts', () => {
   });
 });
 
+describe('the quick paths of validation decide as the full checks do', () => {
+  it('amounts already canonical are read as parseAmountDigits reads them', () => {
+    const digits: Record<string, number> = { USD: 2, JPY: 0, KWD: 3, CLF: 4 };
+    const text = fc.oneof(
+      fc.stringMatching(/^[0-9]{0,17}(\.[0-9]{0,5})?$/),
+      fc.string({ unit: fc.constantFrom('0', '1', '9', '.', ' ', ',', '-', 'e', '٣'), maxLength: 19 }),
+    );
+    fc.assert(
+      fc.property(text, fc.constantFrom('USD', 'JPY', 'KWD', 'CLF'), (amount, currency) => {
+        const r = validateRow('capture', row({ ...base, currency, amount }), FILE);
+        const want = parseAmountDigits(amount, currency, digits[currency]!);
+        if (!want.ok || want.minor === 0n) {
+          expect(r.ok).toBe(false);
+          expect(fieldsOf(r.problems)).toEqual(['amount']);
+          return;
+        }
+        expect(r.ok && r.row.amountMinor).toBe(want.minor);
+        expect(r.ok && r.row.amount).toBe(formatAmount(want.minor, currency));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('ids are judged as the three patterns and the comma judge them', () => {
+    // The definition the quick scan of plain ids must agree with.
+    const reference = (v: string) =>
+      /^[+-]?\d+(?:[.,]\d+)?[eE][+-]?\d+$/.test(v) ||
+      /^[=+@]/.test(v) ||
+      /["\u0000-\u001f\u007f]/.test(v) ||
+      v.includes(',');
+    const id = fc.oneof(
+      fc.string({ maxLength: 12 }),
+      fc.stringMatching(/^[A-Za-z0-9_@=+,.-]{1,12}$/),
+      fc.constantFrom('T1000000001', 'SBX-1', 'a_b', 'E5', 'e10', '1E5', 'Z', '[x', '`x', 'x{'),
+    );
+    fc.assert(
+      fc.property(id, (v) => {
+        expect(idProblem(v) !== undefined, v).toBe(v !== '' && reference(v));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
 describe('transaction hashing', () => {
   it('the one-pass hash equals the two separate ones', async () => {
     const { hashA, hashB, TxTable } = await import('../../../src/bulk/validate-table.js');
@@ -420,6 +465,26 @@ describe('transaction hashing', () => {
       fc.property(fc.string(), (s) => {
         expect(t.hashBoth(s)).toBe(hashA(s));
         expect(t.kb).toBe(hashB(s));
+      }),
+    );
+  });
+
+  it('a refund is keyed by the hash of its amount and reason as one text', async () => {
+    const { hashA, TxTable } = await import('../../../src/bulk/validate-table.js');
+    const t = new TxTable(true) as unknown as {
+      findOrInsert(r: ValidRow): unknown;
+      firstRefund: { get(e: number): number };
+    };
+    fc.assert(
+      fc.property(fc.string(), fc.string(), (amount, reason) => {
+        const before = (t as unknown as { size: number }).size;
+        t.findOrInsert({
+          ...ok('refund', { ...base, refund_amount: '1' }),
+          refund_amount: amount,
+          refund_reason: reason,
+          transaction_id: `T${before}`,
+        });
+        expect(t.firstRefund.get(before)).toBe(hashA(`${amount}\u0000${reason}`));
       }),
     );
   });
