@@ -20,14 +20,14 @@ const TWO32 = 2 ** 32;
 /** Minor units below this are exact as a double: their digits are hashed without a string. */
 const EXACT = BigInt(Number.MAX_SAFE_INTEGER);
 
-// The running hash of the row being added: [high, low] 32 bits. In a typed array, because a
-// module-level variable holding a number above 2^31 would box it at every step.
-const HL = new Uint32Array(2);
+// The running hash of the row being added: [high, low] 32 bits (as int32). In a typed array,
+// because a module-level variable holding a number that is not a small integer would box it.
+const HL = new Int32Array(2);
 
 /** FNV-1a 64 steps over the UTF-16 units of `s` from `from`, then over `sep` when it is >= 0. */
 function text(s: string, from: number, sep: number): void {
-  let h = HL[0]! | 0;
-  let l = HL[1]! | 0;
+  let h = HL[0]!;
+  let l = HL[1]!;
   for (let i = from; i <= s.length; i++) {
     let c: number;
     if (i < s.length) c = s.charCodeAt(i);
@@ -67,14 +67,17 @@ function decimal(n: bigint, sep: number): void {
     text(n.toString(), 0, sep);
     return;
   }
+  // Exact integer steps only (a remainder, then an exact division): no fractional value to box
+  // while this code is still interpreted, early in a file.
   let v = Number(n);
   let k = 0;
   do {
-    SCRATCH[k++] = v % 10;
-    v = Math.floor(v / 10);
+    const d = v % 10;
+    SCRATCH[k++] = d;
+    v = (v - d) / 10;
   } while (v > 0);
-  let h = HL[0]! | 0;
-  let l = HL[1]! | 0;
+  let h = HL[0]!;
+  let l = HL[1]!;
   for (let i = k; i >= 0; i--) {
     const c = i > 0 ? DIGITS.charCodeAt(SCRATCH[i - 1]!) : sep;
     if (c < 0) break;
@@ -95,8 +98,8 @@ export class ContentKey {
 
   add(row: BulkRow): void {
     // FNV-1a 64: offset basis 0xcbf29ce484222325, prime 0x100000001b3 (= 2^40 + 0x1b3).
-    HL[0] = 0xcbf29ce4;
-    HL[1] = 0x84222325;
+    HL[0] = 0xcbf29ce4 | 0;
+    HL[1] = 0x84222325 | 0;
     text(row.transaction_id, 0, 0);
     text(row.order_no, 0, 0);
     upperText(row.currency);
@@ -105,8 +108,8 @@ export class ContentKey {
     else text('', 0, 0);
     text(row.refund_reason ?? '', 0, 0);
     text(row.review_flag ?? '', 0, -1);
-    const h = HL[0]!;
-    const l = HL[1]!;
+    const h = HL[0]! >>> 0;
+    const l = HL[1]! >>> 0;
     this.lo += l;
     if (this.lo >= TWO32) {
       this.lo -= TWO32;

@@ -10,6 +10,7 @@ import { chunkSize, requestCount } from './chunk.js';
 import { ContentKey } from './content-key.js';
 import { asFlagProblem, type InputSource, openRows } from './input.js';
 import { OPERATIONS } from './operations.js';
+import { lookUpLimit } from './preflight.js';
 import type { RowCache } from './row-cache.js';
 import { checkRow, crossChecker } from './row-check.js';
 
@@ -94,6 +95,8 @@ export async function planBulk(
   const moves = OPERATIONS[op].moves;
   let rows = 0;
   const content = new ContentKey();
+  // The look-ups before a run are cut as the rows come (ids only: nothing is sent in pass 1).
+  cache?.cutLookUps(lookUpLimit(op));
   for await (const row of opened.rows) {
     const { valid, problems: rowProblems } = checkRow(op, row, source.label);
     note(rowProblems);

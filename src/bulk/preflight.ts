@@ -18,6 +18,7 @@ import { runOrderedPool } from '../ordered-pool.js';
 import { wireElement } from './chunk.js';
 import { OPERATIONS } from './operations.js';
 import { sameMoney } from './reconcile.js';
+import type { LookUpBatch } from './row-cache.js';
 import type { BatchOperation, BulkRow } from './types.js';
 
 /** Tries per look-up, over and above the transport's own retries of a read. */
@@ -88,14 +89,21 @@ export interface RowsByPosition<R> {
   readonly size: number;
   transactionIdAt(i: number): string;
   rowAt(i: number): R;
+  /** The look-ups already cut as pass 1 read the rows (row-cache.ts `cutLookUps`), if any. */
+  lookUpBatches?(limit: number): readonly LookUpBatch[] | undefined;
 }
 
 export type PreflightRows<R> = AsyncIterable<R> | Iterable<R> | RowsByPosition<R>;
 
-/** One look-up request: its distinct transaction ids, and its rows when they are needed. */
+/** One look-up request: its distinct transaction ids (joined by commas), and its rows when they are needed. */
 interface Batch<R> {
-  ids: string[];
+  ids: string;
   rows: () => R[];
+}
+
+/** The ids of one look-up, cut by pass 1 or here: consecutive rows, at most `limit` distinct ids. */
+export function lookUpLimit(op: BatchOperation): number {
+  return ENDPOINTS[OPERATIONS[op].reconcile.by].limit ?? Number.POSITIVE_INFINITY;
 }
 
 function byPosition<R>(rows: PreflightRows<R>): rows is RowsByPosition<R> {
@@ -104,26 +112,32 @@ function byPosition<R>(rows: PreflightRows<R>): rows is RowsByPosition<R> {
 
 /** Batches of rows by position, made without building a row (synchronous: no promise per row). */
 function* batchesByPosition<R>(rows: RowsByPosition<R>, limit: number): Generator<Batch<R>> {
-  const cut = (from: number, to: number, ids: Set<string>): Batch<R> => ({
-    ids: [...ids],
+  const cut = (from: number, to: number, ids: string): Batch<R> => ({
+    ids,
     rows: () => {
       const out: R[] = [];
       for (let i = from; i < to; i++) out.push(rows.rowAt(i));
       return out;
     },
   });
+  // Cut by pass 1 already (the same rule as below): the ids need not be read back.
+  const prebuilt = rows.lookUpBatches?.(limit);
+  if (prebuilt !== undefined) {
+    for (const b of prebuilt) yield cut(b.from, b.to, b.ids);
+    return;
+  }
   let from = 0;
   let ids = new Set<string>();
   for (let i = 0; i < rows.size; i++) {
     const id = rows.transactionIdAt(i);
     if (!ids.has(id) && ids.size === limit) {
-      yield cut(from, i, ids);
+      yield cut(from, i, [...ids].join(','));
       from = i;
       ids = new Set();
     }
     ids.add(id);
   }
-  if (from < rows.size) yield cut(from, rows.size, ids);
+  if (from < rows.size) yield cut(from, rows.size, [...ids].join(','));
 }
 
 /** Batches of a stream of rows (a file read again, or the rows a resumed run has not sent). */
@@ -133,7 +147,7 @@ async function* batchesOfStream<R extends BulkRow>(
 ): AsyncGenerator<Batch<R>> {
   let batch: R[] = [];
   let ids = new Set<string>();
-  const cut = (kept: R[], set: Set<string>): Batch<R> => ({ ids: [...set], rows: () => kept });
+  const cut = (kept: R[], set: Set<string>): Batch<R> => ({ ids: [...set].join(','), rows: () => kept });
   for await (const row of rows) {
     if (!ids.has(row.transaction_id) && ids.size === limit) {
       yield cut(batch, ids);
@@ -185,12 +199,12 @@ export async function preflight<R extends BulkRow>(
   const doneStates = new Set<string>(rule.by === 'query' ? rule.done.flatMap((d) => d.states) : []);
 
   await runOrderedPool<Batch<R>, undefined, Found>({
-    source: batches(rows, ENDPOINTS[rule.by].limit),
+    source: batches(rows, lookUpLimit(op)),
     concurrency: lookUpConcurrency(concurrency),
     dispatch: (batch) => ({
       job: () =>
         persist(async () => {
-          const ids = batch.ids.join(',');
+          const ids = batch.ids;
           result.requests++;
           if (rule.by === 'refundSearch') {
             const res = await client.send('refundSearch', { transaction_id: ids });

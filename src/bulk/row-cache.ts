@@ -3,7 +3,15 @@
 // reads the run's input copy as before. Safe because the copy is byte-identical to what pass 1 read
 // (same SHA-256), so both passes would yield the same rows.
 import type { InputRow } from './types.js';
+
 import type { ValidRow } from './validate.js';
+
+/** One look-up of the gateway check: rows [from, to) and their distinct transaction ids, joined by commas. */
+export interface LookUpBatch {
+  ids: string;
+  from: number;
+  to: number;
+}
 
 /** Bytes kept at most (UTF-8): some 250,000 typical rows. */
 export const DEFAULT_CACHE_CHARS = 24 * 1024 * 1024;
@@ -52,6 +60,13 @@ export class RowCache {
   private dropped = false;
   /** The cell layout of the first row, shared by (nearly) all: see `add`. */
   private layout: string | undefined;
+  /** Look-up batches (preflight.ts), when asked for by `cutLookUps`: see there. */
+  private lookUpLimit = 0;
+  private batchIds: string[] = [];
+  private batchEnds: number[] = [];
+  /** The distinct ids of the batch being filled, in order, and the same joined by commas. */
+  private openSet = new Set<string>();
+  private openIds = '';
 
   constructor(budgetChars: number = DEFAULT_CACHE_CHARS) {
     this.budget = budgetChars;
@@ -154,6 +169,7 @@ export class RowCache {
       at = putText(page, at, cells[i]!);
     }
     this.bytes += at - start;
+    if (this.lookUpLimit > 0) this.cutLookUp(row.transaction_id);
     if (this.bytes > this.budget) {
       this.drop();
       return;
@@ -177,6 +193,49 @@ export class RowCache {
     this.spans = new Uint32Array(0);
     this.count = 0;
     this.bytes = 0;
+    this.batchIds = [];
+    this.batchEnds = [];
+    this.openSet = new Set();
+    this.openIds = '';
+  }
+
+  /**
+   * Also cut the look-up batches of the gateway check before a run (preflight.ts) as rows are
+   * added: consecutive rows whose distinct transaction ids, at most `limit`, go in one look-up.
+   * Pass 1 holds each id as a string already; read back from the packed rows, every id cost a
+   * decoding and a set look-up again, a sixth of the look-ups' own time. Nothing is sent here.
+   * Call before the first row.
+   */
+  cutLookUps(limit: number): void {
+    if (this.count === 0 && !this.dropped) this.lookUpLimit = limit;
+  }
+
+  /** The batches `cutLookUps(limit)` asked for, once every row is added; undefined otherwise. */
+  lookUpBatches(limit: number): LookUpBatch[] | undefined {
+    if (this.dropped || this.lookUpLimit !== limit || limit <= 0) return undefined;
+    const out: LookUpBatch[] = [];
+    let from = 0;
+    for (let b = 0; b < this.batchIds.length; b++) {
+      out.push({ ids: this.batchIds[b]!, from, to: this.batchEnds[b]! });
+      from = this.batchEnds[b]!;
+    }
+    if (this.openSet.size > 0) out.push({ ids: this.openIds, from, to: this.count });
+    return out;
+  }
+
+  /** Row `count`'s transaction id joins the look-up batch being filled, or starts the next one. */
+  private cutLookUp(id: string): void {
+    if (this.openSet.has(id)) return;
+    if (this.openSet.size === this.lookUpLimit) {
+      this.batchIds.push(this.openIds);
+      this.batchEnds.push(this.count);
+      this.openSet.clear();
+      this.openIds = '';
+    }
+    this.openSet.add(id);
+    this.openIds = this.openIds === '' ? id : `${this.openIds},${id}`;
+    // The ids count against the budget as the rows do.
+    this.bytes += id.length + 1;
   }
 
   /** The rows in order, as pass 2 would have read them. Only when `complete`. */
@@ -261,9 +320,14 @@ function putLine(page: Buffer, at: number, line: number): number {
     page[at] = 48 + line;
     return at + 1;
   }
+  // Exact integer steps only: no fractional value to box while this code is still interpreted.
   let end = at;
-  for (let v = line; v > 0; v = Math.floor(v / 10)) end++;
-  for (let v = line, i = end - 1; i >= at; i--, v = Math.floor(v / 10)) page[i] = 48 + (v % 10);
+  for (let v = line; v > 0; v = (v - (v % 10)) / 10) end++;
+  for (let v = line, i = end - 1; i >= at; i--) {
+    const d = v % 10;
+    page[i] = 48 + d;
+    v = (v - d) / 10;
+  }
   return end;
 }
 

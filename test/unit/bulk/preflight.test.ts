@@ -4,6 +4,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { inputRows } from '../../../src/bulk/input.js';
 import { planBulk } from '../../../src/bulk/plan.js';
@@ -129,6 +130,54 @@ describe('preflight', () => {
     expect(byPosition.result.done.map((d) => d.line)).toEqual([2, 61, 150]);
     expect(byPosition.result.done[0]?.where).toMatch(/^the order is already 3000/);
     expect(await lookUp('capture', gw, s.file(), 4)).toEqual(byPosition);
+  });
+});
+
+describe('look-ups cut by pass 1', () => {
+  it('are the batches cut from the ids read back, for any run of ids and limit', () => {
+    // The reference rule: a new look-up starts where a new id would make one more than `limit`.
+    const reference = (ids: string[], limit: number) => {
+      const out: Array<{ ids: string; from: number; to: number }> = [];
+      let from = 0;
+      let open = new Set<string>();
+      ids.forEach((id, i) => {
+        if (!open.has(id) && open.size === limit) {
+          out.push({ ids: [...open].join(','), from, to: i });
+          from = i;
+          open = new Set();
+        }
+        open.add(id);
+      });
+      if (open.size > 0) out.push({ ids: [...open].join(','), from, to: ids.length });
+      return out;
+    };
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom('T1', 'T2', 'T3', 'T4', 'T5', 'Tü6', 'T7'), { maxLength: 40 }),
+        fc.integer({ min: 1, max: 4 }),
+        (ids, limit) => {
+          const cache = new RowCache();
+          cache.cutLookUps(limit);
+          ids.forEach((id, i) =>
+            cache.add(
+              {
+                line: i + 2,
+                transaction_id: id,
+                order_no: `O${id}`,
+                currency: 'USD',
+                amount: '1.00',
+                amountMinor: 100n,
+              },
+              [id, `O${id}`, 'USD', '1.00'],
+            ),
+          );
+          expect(cache.lookUpBatches(limit)).toEqual(reference(ids, limit));
+          // Asked with another limit, or without cutLookUps, there are none: preflight cuts its own.
+          expect(cache.lookUpBatches(limit + 1)).toBeUndefined();
+        },
+      ),
+    );
+    expect(new RowCache().lookUpBatches(100)).toBeUndefined();
   });
 });
 
