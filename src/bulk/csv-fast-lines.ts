@@ -11,7 +11,9 @@ import { type Options, parse } from 'csv-parse';
  * A Transform from text (strings with `\n` line ends, each write whole characters) to records
  * (string arrays), the same records and errors as `parse(options)` gives for that text.
  * `options` must split on `delimiter` with `record_delimiter: '\n'` and no trimming, casting,
- * comments or columns: what the quote-free lines are split by here.
+ * comments or columns: what the quote-free lines are split by here. With `batched`, it gives
+ * the same records in arrays, one per write (no empty ones): a stream item per record cost more
+ * than splitting the record.
  */
 export class QuoteFreeLines extends Transform {
   /** csv-parse, from the first quote on; undefined until then. */
@@ -23,6 +25,7 @@ export class QuoteFreeLines extends Transform {
     private readonly delimiter: string,
     private readonly maxRecordBytes: number,
     private readonly options: Options,
+    private readonly batched = false,
   ) {
     // Strings stay strings (a Writable makes them bytes by default): the split here works on text.
     super({ readableObjectMode: true, decodeStrings: false });
@@ -51,11 +54,15 @@ export class QuoteFreeLines extends Transform {
     const quote = text.indexOf('"');
     const end = quote < 0 ? text.length : quote;
     let start = 0;
+    const batch: string[][] | undefined = this.batched ? [] : undefined;
     for (let nl = text.indexOf('\n'); nl >= 0 && nl < end; nl = text.indexOf('\n', start)) {
       if (!this.fits(text, start, nl)) break;
-      this.push(text.slice(start, nl).split(this.delimiter));
+      const record = text.slice(start, nl).split(this.delimiter);
+      if (batch === undefined) this.push(record);
+      else batch.push(record);
       start = nl + 1;
     }
+    if (batch !== undefined && batch.length > 0) this.push(batch);
     const rest = start === 0 ? text : text.slice(start);
     if (quote >= 0 || !this.fits(rest, 0, rest.length) || rest.indexOf('\n') >= 0) {
       this.handOver(rest, callback);
@@ -69,7 +76,10 @@ export class QuoteFreeLines extends Transform {
     const parser = this.parser;
     if (parser === undefined) {
       // The last line, without a line break after it.
-      if (this.tail !== '') this.push(this.tail.split(this.delimiter));
+      if (this.tail !== '') {
+        const record = this.tail.split(this.delimiter);
+        this.push(this.batched ? [record] : record);
+      }
       this.tail = '';
       callback();
       return;
@@ -115,6 +125,12 @@ export class QuoteFreeLines extends Transform {
 
   /** Every record csv-parse has ready, pushed as this stream's own. */
   private passOn(parser: Transform): void {
-    for (let record = parser.read(); record !== null; record = parser.read()) this.push(record);
+    if (!this.batched) {
+      for (let record = parser.read(); record !== null; record = parser.read()) this.push(record);
+      return;
+    }
+    const batch: string[][] = [];
+    for (let record = parser.read(); record !== null; record = parser.read()) batch.push(record);
+    if (batch.length > 0) this.push(batch);
   }
 }

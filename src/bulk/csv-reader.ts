@@ -35,9 +35,18 @@ export interface CsvReadOptions {
   chunkSize?: number;
 }
 
+/** The rows of a file, in order; iterated once. */
+export interface CsvRows extends AsyncIterableIterator<CsvRow> {
+  /**
+   * The next row when it is parsed already, else undefined (then `next()` waits for it, or ends):
+   * a loop over a big file takes most rows this way, without a promise per row.
+   */
+  ready(): CsvRow | undefined;
+}
+
 export interface CsvReader {
   header: Promise<CsvHeader>;
-  rows: AsyncIterable<CsvRow>;
+  rows: CsvRows;
   /** Resolves once every byte has been read (after `rows` is exhausted); rejects if reading stopped early. */
   sha256: Promise<string>;
 }
@@ -76,14 +85,14 @@ function rowIterator(
   file: string,
   opened: Promise<Opened>,
   settleHash: { reject: (e: unknown) => void },
-): AsyncIterableIterator<CsvRow> {
+): CsvRows {
   let o: Opened | undefined;
   let finished = false;
   const DONE: IteratorReturnResult<undefined> = { value: undefined, done: true };
 
-  const row = (opened: Opened, rec: { line: number; values: string[] }): CsvRow => {
+  const row = (opened: Opened, values: string[]): CsvRow => {
     const h = opened.header;
-    return toRow(file, rec.line, rec.values, h.normalised, h.columns.length, h.delimiter);
+    return toRow(file, opened.line, values, h.normalised, h.columns.length, h.delimiter);
   };
   const fail = (err: unknown): never => {
     finished = true;
@@ -110,6 +119,11 @@ function rowIterator(
   return {
     [Symbol.asyncIterator]() {
       return this;
+    },
+    ready(): CsvRow | undefined {
+      if (finished || o === undefined) return undefined;
+      const rec = takeRecord(o);
+      return rec === null ? undefined : row(o, rec);
     },
     next(): Promise<IteratorResult<CsvRow>> {
       if (finished) return Promise.resolve(DONE);
@@ -144,7 +158,13 @@ export async function sha256File(file: string): Promise<string> {
 
 interface Opened {
   header: CsvHeader;
+  /** Gives records in arrays (recordParser's `batched`). */
   parser: Transform;
+  /** The array of records being taken, and the index of the next one. */
+  batch: string[][] | undefined;
+  at: number;
+  /** Line where the record `takeRecord` gave last starts. */
+  line: number;
   /** Line where the next record starts. */
   nextLine: number;
   /** Resolves the pending wait for more records, if any. */
@@ -207,7 +227,7 @@ async function openParser(
     delimiter = detectDelimiter(firstLine);
   }
 
-  const parser = recordParser(delimiter, MAX_RECORD_BYTES);
+  const parser = recordParser(delimiter, MAX_RECORD_BYTES, true, true);
   const source = Readable.from(prepend(pre, text), { objectMode: true, highWaterMark: 1 });
   pipeline(source, parser, () => {
     // Errors are read from parser.errored by waitMore, with the line they belong to.
@@ -215,6 +235,9 @@ async function openParser(
   const opened: Opened = {
     header: { columns: [], normalised: [], delimiter, bom: tracker.bom },
     parser,
+    batch: undefined,
+    at: 0,
+    line: 0,
     nextLine: 1 + lineOffset,
     wake: undefined,
   };
@@ -234,9 +257,9 @@ async function openParser(
       { file, line: 1, message: 'the file is empty', expected: headerExpectation(required) },
     ]);
   }
-  const headerLine = first.line;
+  const headerLine = opened.line;
   try {
-    opened.header = buildHeader(file, headerLine, first.values, delimiter, tracker.bom, required);
+    opened.header = buildHeader(file, headerLine, first, delimiter, tracker.bom, required);
     tracker.columns = opened.header.columns;
     tracker.delimiter = delimiter;
   } catch (err) {
@@ -254,17 +277,31 @@ async function* prepend(first: string, rest: AsyncGenerator<string>): AsyncGener
 // ---------------------------------------------------------------------------------------------
 // Records → rows
 
-/** The next record the parser has ready (blank ones skipped), null when it needs more input. */
-function takeRecord(o: Opened): { line: number; values: string[] } | null {
+/**
+ * The next record the parser has ready (blank ones skipped), null when it needs more input. The
+ * line it starts on is left in `o.line` (not in an object of its own: this runs once per row).
+ */
+function takeRecord(o: Opened): string[] | null {
   for (;;) {
-    const values = o.parser.read() as string[] | null;
-    if (values === null) return null;
+    let batch = o.batch;
+    if (batch === undefined || o.at === batch.length) {
+      batch = (o.parser.read() as string[][] | null) ?? undefined;
+      o.batch = batch;
+      o.at = 0;
+      if (batch === undefined) return null;
+    }
+    const values = batch[o.at++]!;
     const line = o.nextLine;
     let breaks = 1;
     for (const v of values) if (v.includes('\n')) breaks += countChar(v, '\n');
     o.nextLine += breaks;
     // Skip blank lines and rows whose cells are all empty (Excel's ",,,," lines).
-    for (const v of values) if (v.trim() !== '') return { line, values };
+    for (const v of values) {
+      if (v.trim() !== '') {
+        o.line = line;
+        return values;
+      }
+    }
   }
 }
 
@@ -280,7 +317,7 @@ async function waitMore(file: string, o: Opened): Promise<boolean> {
   return true;
 }
 
-async function nextRecord(file: string, o: Opened): Promise<{ line: number; values: string[] } | undefined> {
+async function nextRecord(file: string, o: Opened): Promise<string[] | undefined> {
   for (;;) {
     const rec = takeRecord(o);
     if (rec !== null) return rec;

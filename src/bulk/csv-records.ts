@@ -24,9 +24,15 @@ export const MAX_RECORD_BYTES = 1024 * 1024;
 
 /**
  * The stream of records the reader uses, over text with `\n` line ends: csv-parse, and with
- * `fastPath` (the default) quote-free lines split in front of it (csv-fast-lines.ts).
+ * `fastPath` (the default) quote-free lines split in front of it (csv-fast-lines.ts), which with
+ * `batched` gives them in arrays of records (the reader's way).
  */
-export function recordParser(delimiter: string, maxRecordBytes: number, fastPath = true): Transform {
+export function recordParser(
+  delimiter: string,
+  maxRecordBytes: number,
+  fastPath = true,
+  batched = false,
+): Transform {
   const options: Options = {
     delimiter,
     record_delimiter: '\n',
@@ -38,7 +44,7 @@ export function recordParser(delimiter: string, maxRecordBytes: number, fastPath
     max_record_size: maxRecordBytes,
     bom: false,
   };
-  return fastPath ? new QuoteFreeLines(delimiter, maxRecordBytes, options) : parse(options);
+  return fastPath ? new QuoteFreeLines(delimiter, maxRecordBytes, options, batched) : parse(options);
 }
 
 /** A record as a row of the header's width; a record of another width carries the problem. */

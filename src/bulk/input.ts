@@ -9,7 +9,7 @@ import type { BatchOperation } from '../gateway/endpoints.js';
 import { runDir } from '../runs/paths.js';
 import type { RunHeader } from '../runs/records.js';
 import { checkedSnapshot } from '../runs/snapshot.js';
-import { type CsvRow, readCsv, sha256File } from './csv-reader.js';
+import { type CsvRows, readCsv, sha256File } from './csv-reader.js';
 import { checkRow, requiredColumns } from './row-check.js';
 import type { InputRow } from './types.js';
 
@@ -65,7 +65,7 @@ export function asFlagProblem(p: InputProblem): InputProblem {
 
 export interface OpenedRows {
   columns: Promise<string[]>;
-  rows: AsyncIterable<CsvRow>;
+  rows: CsvRows;
   sha256: Promise<string>;
 }
 

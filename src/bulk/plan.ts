@@ -97,16 +97,31 @@ export async function planBulk(
   const content = new ContentKey();
   // The look-ups before a run are cut as the rows come (ids only: nothing is sent in pass 1).
   cache?.cutLookUps(lookUpLimit(op));
-  for await (const row of opened.rows) {
-    const { valid, problems: rowProblems } = checkRow(op, row, source.label);
-    note(rowProblems);
-    if (!valid) continue;
-    note(cross.add(valid));
-    cache?.add(valid, row.cells);
-    content.add(valid);
-    rows++;
-    addToTotals(amounts, valid.currency, valid.amountMinor);
-    addToTotals(moving, valid.currency, valid[moves] ?? valid.amountMinor);
+  // Rows already parsed are taken without a promise each (`ready`); `next` waits for more.
+  const reader = opened.rows;
+  let read = false;
+  try {
+    for (;;) {
+      let row = reader.ready();
+      if (row === undefined) {
+        const next = await reader.next();
+        if (next.done) break;
+        row = next.value;
+      }
+      const { valid, problems: rowProblems } = checkRow(op, row, source.label);
+      note(rowProblems);
+      if (!valid) continue;
+      note(cross.add(valid));
+      cache?.add(valid, row.cells);
+      content.add(valid);
+      rows++;
+      addToTotals(amounts, valid.currency, valid.amountMinor);
+      addToTotals(moving, valid.currency, valid[moves] ?? valid.amountMinor);
+    }
+    read = true;
+  } finally {
+    // As `for await` would: a loop left early stops the reading.
+    if (!read) await reader.return?.();
   }
   note(cross.finish());
   const sha256 = await opened.sha256;

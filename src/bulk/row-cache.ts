@@ -2,6 +2,7 @@
 // and validate the file a second time — up to a memory budget, beyond which it is dropped and pass 2
 // reads the run's input copy as before. Safe because the copy is byte-identical to what pass 1 read
 // (same SHA-256), so both passes would yield the same rows.
+import { stat } from 'node:fs/promises';
 import type { InputRow } from './types.js';
 
 import type { ValidRow } from './validate.js';
@@ -15,6 +16,19 @@ export interface LookUpBatch {
 
 /** Bytes kept at most (UTF-8): some 250,000 typical rows. */
 export const DEFAULT_CACHE_CHARS = 24 * 1024 * 1024;
+
+/**
+ * Whether a file is small enough that its rows fit the default budget: a dry run keeps its rows
+ * only then (its look-ups read them from here instead of reading and checking the file again), so
+ * that a bigger file's dry run holds no rows at all and its memory stays flat however long it is.
+ */
+export async function fitsRowCache(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).size <= DEFAULT_CACHE_CHARS;
+  } catch {
+    return false; // pass 1 reports the file
+  }
+}
 
 const SEP = '\u0000';
 /** First character of a packed row: FLAGS + NO_REFUND / OWN_LAYOUT bits. */

@@ -26,7 +26,7 @@ import { type BulkPlan, parseMaxAmount, planBulk } from './plan.js';
 import { preflight } from './preflight.js';
 import { type BulkRecord, type BulkRecordWritten, type PreflightRecord, parseBulkRecord } from './records.js';
 import { confirmQuestion, type PlanView, planLines } from './report.js';
-import { RowCache } from './row-cache.js';
+import { fitsRowCache, RowCache } from './row-cache.js';
 import { chunkAction, type FoldedRun, foldRecords, sendsOf, skippedRows } from './run-state.js';
 import { showRun } from './show.js';
 import type { BulkRow } from './types.js';
@@ -57,7 +57,9 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
   } else {
     source = { path: resolve(ctx.io.cwd, flags.file!), label: flags.file! };
   }
-  const cache = dryRun ? undefined : new RowCache();
+  // A dry run that will ask the gateway keeps the rows as a run does when they fit (row-cache.ts).
+  const keep = !dryRun || (config.signKey !== undefined && (await fitsRowCache(source.path)));
+  const cache = keep ? new RowCache() : undefined;
   const plan = await planBulk(
     op,
     source,

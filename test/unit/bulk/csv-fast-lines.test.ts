@@ -6,10 +6,20 @@ import { recordParser } from '../../../src/bulk/csv-reader.js';
 const MAX = 24;
 
 /** Records and the error code of the reader's csv-parse stream fed `pieces`, with or without the fast path. */
-async function run(pieces: string[], delimiter: string, fast: boolean) {
-  const parser = recordParser(delimiter, MAX, fast);
+async function run(pieces: string[], delimiter: string, fast: boolean, batched = false) {
+  const parser = recordParser(delimiter, MAX, fast, batched);
   const records: string[][] = [];
-  parser.on('data', (r: string[]) => records.push(r));
+  parser.on('data', (r: string[] | string[][]) => {
+    if (!batched) records.push(r as string[]);
+    else {
+      // Batches are non-empty arrays of records.
+      expect(r.length).toBeGreaterThan(0);
+      for (const record of r as string[][]) {
+        expect(Array.isArray(record)).toBe(true);
+        records.push(record);
+      }
+    }
+  });
   const done = new Promise<string | undefined>((resolve) => {
     parser.on('end', () => resolve(undefined));
     parser.on('error', (e: { code?: string }) => resolve(e.code ?? 'error'));
@@ -45,6 +55,8 @@ describe('QuoteFreeLines, the fast path in front of csv-parse', () => {
           pieces.push(t.slice(from));
           const want = await run(pieces, d, false);
           const got = await run(pieces, d, true);
+          // In batches (the reader's way): the same records and error, in the same order.
+          expect(await run(pieces, d, true, true)).toEqual(got);
           if (want.error === undefined) expect(got).toEqual(want);
           else {
             expect(got.error).toBe(want.error);
