@@ -28,7 +28,13 @@ export class QuoteFreeLines extends Transform {
     private readonly batched = false,
   ) {
     // Strings stay strings (a Writable makes them bytes by default): the split here works on text.
-    super({ readableObjectMode: true, decodeStrings: false });
+    // A batch holds a whole write's records: one waiting to be read is enough read-ahead (16 of
+    // them, the default for objects, held some 20,000 records and 20 MB more).
+    super({
+      readableObjectMode: true,
+      decodeStrings: false,
+      ...(batched ? { readableHighWaterMark: 1 } : {}),
+    });
   }
 
   /**

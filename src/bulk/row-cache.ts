@@ -78,9 +78,9 @@ export class RowCache {
   private lookUpLimit = 0;
   private batchIds: string[] = [];
   private batchEnds: number[] = [];
-  /** The distinct ids of the batch being filled, in order, and the same joined by commas. */
+  /** The distinct ids of the batch being filled, as a set and in order. */
   private openSet = new Set<string>();
-  private openIds = '';
+  private openIds: string[] = [];
 
   constructor(budgetChars: number = DEFAULT_CACHE_CHARS) {
     this.budget = budgetChars;
@@ -210,7 +210,7 @@ export class RowCache {
     this.batchIds = [];
     this.batchEnds = [];
     this.openSet = new Set();
-    this.openIds = '';
+    this.openIds = [];
   }
 
   /**
@@ -233,7 +233,7 @@ export class RowCache {
       out.push({ ids: this.batchIds[b]!, from, to: this.batchEnds[b]! });
       from = this.batchEnds[b]!;
     }
-    if (this.openSet.size > 0) out.push({ ids: this.openIds, from, to: this.count });
+    if (this.openSet.size > 0) out.push({ ids: this.openIds.join(','), from, to: this.count });
     return out;
   }
 
@@ -241,13 +241,14 @@ export class RowCache {
   private cutLookUp(id: string): void {
     if (this.openSet.has(id)) return;
     if (this.openSet.size === this.lookUpLimit) {
-      this.batchIds.push(this.openIds);
+      // One flat string per look-up: the ids themselves are not kept.
+      this.batchIds.push(this.openIds.join(','));
       this.batchEnds.push(this.count);
       this.openSet.clear();
-      this.openIds = '';
+      this.openIds.length = 0;
     }
     this.openSet.add(id);
-    this.openIds = this.openIds === '' ? id : `${this.openIds},${id}`;
+    this.openIds.push(id);
     // The ids count against the budget as the rows do.
     this.bytes += id.length + 1;
   }
