@@ -7,13 +7,20 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import { type Options, parse } from 'csv-parse';
 
+/** Records in order, as `batched` gives them. */
+export interface RecordBatch {
+  records: string[][];
+  /** Split here from quote-free lines: no value holds a line break (the reader need not look). */
+  quoteFree: boolean;
+}
+
 /**
  * A Transform from text (strings with `\n` line ends, each write whole characters) to records
  * (string arrays), the same records and errors as `parse(options)` gives for that text.
  * `options` must split on `delimiter` with `record_delimiter: '\n'` and no trimming, casting,
  * comments or columns: what the quote-free lines are split by here. With `batched`, it gives
- * the same records in arrays, one per write (no empty ones): a stream item per record cost more
- * than splitting the record.
+ * the same records in RecordBatches, one per write (no empty ones): a stream item per record cost
+ * more than splitting the record.
  */
 export class QuoteFreeLines extends Transform {
   /** csv-parse, from the first quote on; undefined until then. */
@@ -68,7 +75,8 @@ export class QuoteFreeLines extends Transform {
       else batch.push(record);
       start = nl + 1;
     }
-    if (batch !== undefined && batch.length > 0) this.push(batch);
+    if (batch !== undefined && batch.length > 0)
+      this.push({ records: batch, quoteFree: true } satisfies RecordBatch);
     const rest = start === 0 ? text : text.slice(start);
     if (quote >= 0 || !this.fits(rest, 0, rest.length) || rest.indexOf('\n') >= 0) {
       this.handOver(rest, callback);
@@ -84,7 +92,7 @@ export class QuoteFreeLines extends Transform {
       // The last line, without a line break after it.
       if (this.tail !== '') {
         const record = this.tail.split(this.delimiter);
-        this.push(this.batched ? [record] : record);
+        this.push(this.batched ? ({ records: [record], quoteFree: true } satisfies RecordBatch) : record);
       }
       this.tail = '';
       callback();
@@ -137,6 +145,6 @@ export class QuoteFreeLines extends Transform {
     }
     const batch: string[][] = [];
     for (let record = parser.read(); record !== null; record = parser.read()) batch.push(record);
-    if (batch.length > 0) this.push(batch);
+    if (batch.length > 0) this.push({ records: batch, quoteFree: false } satisfies RecordBatch);
   }
 }

@@ -9,6 +9,7 @@ import { createReadStream } from 'node:fs';
 import { pipeline, Readable, type Transform } from 'node:stream';
 import { InputError } from '../errors.js';
 import { BLANK_LINES, countChar, type DecodeTracker, decodeFile } from './csv-decode.js';
+import type { RecordBatch } from './csv-fast-lines.js';
 import {
   buildHeader,
   type CsvDelimiter,
@@ -16,7 +17,15 @@ import {
   detectDelimiter,
   headerExpectation,
 } from './csv-header.js';
-import { type CsvRow, MAX_RECORD_BYTES, parseError, recordParser, toRow } from './csv-records.js';
+import {
+  type CsvRow,
+  fieldsTemplate,
+  MAX_RECORD_BYTES,
+  parseError,
+  recordParser,
+  toRow,
+  trimmed,
+} from './csv-records.js';
 
 export { type CsvDelimiter, type CsvHeader, detectDelimiter, normaliseColumn } from './csv-header.js';
 export { type CsvRow, MAX_RECORD_BYTES, recordParser } from './csv-records.js';
@@ -92,7 +101,7 @@ function rowIterator(
 
   const row = (opened: Opened, values: string[]): CsvRow => {
     const h = opened.header;
-    return toRow(file, opened.line, values, h.normalised, h.columns.length, h.delimiter);
+    return toRow(file, opened.line, values, h.normalised, h.columns.length, h.delimiter, opened.fields);
   };
   const fail = (err: unknown): never => {
     finished = true;
@@ -160,9 +169,11 @@ interface Opened {
   header: CsvHeader;
   /** Gives records in arrays (recordParser's `batched`). */
   parser: Transform;
-  /** The array of records being taken, and the index of the next one. */
-  batch: string[][] | undefined;
+  /** The batch of records being taken, and the index of the next one. */
+  batch: RecordBatch | undefined;
   at: number;
+  /** fieldsTemplate of the header's names: each row's fields start as a copy. */
+  fields: Record<string, string>;
   /** Line where the record `takeRecord` gave last starts. */
   line: number;
   /** Line where the next record starts. */
@@ -238,6 +249,7 @@ async function openParser(
     batch: undefined,
     at: 0,
     line: 0,
+    fields: {},
     nextLine: 1 + lineOffset,
     wake: undefined,
   };
@@ -260,6 +272,7 @@ async function openParser(
   const headerLine = opened.line;
   try {
     opened.header = buildHeader(file, headerLine, first, delimiter, tracker.bom, required);
+    opened.fields = fieldsTemplate(opened.header.normalised);
     tracker.columns = opened.header.columns;
     tracker.delimiter = delimiter;
   } catch (err) {
@@ -284,20 +297,20 @@ async function* prepend(first: string, rest: AsyncGenerator<string>): AsyncGener
 function takeRecord(o: Opened): string[] | null {
   for (;;) {
     let batch = o.batch;
-    if (batch === undefined || o.at === batch.length) {
-      batch = (o.parser.read() as string[][] | null) ?? undefined;
+    if (batch === undefined || o.at === batch.records.length) {
+      batch = (o.parser.read() as RecordBatch | null) ?? undefined;
       o.batch = batch;
       o.at = 0;
       if (batch === undefined) return null;
     }
-    const values = batch[o.at++]!;
+    const values = batch.records[o.at++]!;
     const line = o.nextLine;
     let breaks = 1;
-    for (const v of values) if (v.includes('\n')) breaks += countChar(v, '\n');
+    if (!batch.quoteFree) for (const v of values) if (v.includes('\n')) breaks += countChar(v, '\n');
     o.nextLine += breaks;
     // Skip blank lines and rows whose cells are all empty (Excel's ",,,," lines).
     for (const v of values) {
-      if (v.trim() !== '') {
+      if (trimmed(v) !== '') {
         o.line = line;
         return values;
       }

@@ -1,6 +1,7 @@
 import { Parser } from 'csv-parse';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { RecordBatch } from '../../../src/bulk/csv-fast-lines.js';
 import { recordParser } from '../../../src/bulk/csv-reader.js';
 
 const MAX = 24;
@@ -9,13 +10,15 @@ const MAX = 24;
 async function run(pieces: string[], delimiter: string, fast: boolean, batched = false) {
   const parser = recordParser(delimiter, MAX, fast, batched);
   const records: string[][] = [];
-  parser.on('data', (r: string[] | string[][]) => {
+  parser.on('data', (r: string[] | RecordBatch) => {
     if (!batched) records.push(r as string[]);
     else {
-      // Batches are non-empty arrays of records.
-      expect(r.length).toBeGreaterThan(0);
-      for (const record of r as string[][]) {
+      // Batches are non-empty; a batch said to be quote-free has no line break in any value.
+      const batch = r as RecordBatch;
+      expect(batch.records.length).toBeGreaterThan(0);
+      for (const record of batch.records) {
         expect(Array.isArray(record)).toBe(true);
+        if (batch.quoteFree) expect(record.some((v) => v.includes('\n'))).toBe(false);
         records.push(record);
       }
     }

@@ -2,8 +2,10 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type CsvRow, detectDelimiter, readCsv, sha256File } from '../../../src/bulk/csv-reader.js';
+import { trimmed } from '../../../src/bulk/csv-records.js';
 import { InputError } from '../../../src/errors.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'payops-csv-'));
@@ -293,5 +295,54 @@ describe('detectDelimiter', () => {
     expect(detectDelimiter('a\tb')).toBe('\t');
     expect(detectDelimiter('"a;b;c",d')).toBe(',');
     expect(detectDelimiter('single')).toBe(',');
+  });
+});
+
+describe('rows, read the quick way', () => {
+  it('trim only where a cell starts or ends with what trim() would remove (property)', () => {
+    const blanks = [' ', '\t', '\u00a0', '\u2028', '\ufeff', '\u3000', '\u000b', '\u0085', '\u200b'];
+    fc.assert(
+      fc.property(
+        fc.string({
+          unit: fc.oneof(
+            fc.constantFrom(...blanks),
+            fc.string({ minLength: 1, maxLength: 1 }),
+            fc.string({ minLength: 1, maxLength: 1, unit: 'binary' }),
+          ),
+        }),
+        (v) => {
+          expect(trimmed(v)).toBe(v.trim());
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('fields in header order, each row its own object; ready() gives the rows next() would', async () => {
+    const { rows } = await readAll('B, a ,c\n1, 2 ,3\n4,5\n');
+    expect(rows.map((r) => Object.keys(r.fields))).toEqual([
+      ['b', 'a', 'c'],
+      ['b', 'a', 'c'],
+    ]);
+    expect(rows[0]!.fields).toEqual({ b: '1', a: '2', c: '3' });
+    expect(rows[1]!.fields).toEqual({ b: '4', a: '5', c: '' });
+    expect(rows[0]!.fields).not.toBe(rows[1]!.fields);
+
+    const text = `x,y\n${Array.from({ length: 3000 }, (_, i) => `${i},"q${i}"`).join('\n')}\n`;
+    const f = file(text);
+    const r = readCsv({ file: f, chunkSize: 1000 });
+    const mixed: CsvRow[] = [];
+    for (;;) {
+      const row = r.rows.ready();
+      if (row !== undefined) {
+        mixed.push(row);
+        continue;
+      }
+      const next = await r.rows.next();
+      if (next.done) break;
+      mixed.push(next.value);
+    }
+    expect(mixed).toEqual((await readAll(text, [], 1000)).rows);
+    expect(mixed).toHaveLength(3000);
   });
 });
