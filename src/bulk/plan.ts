@@ -97,6 +97,16 @@ export async function planBulk(
   const content = new ContentKey();
   // The look-ups before a run are cut as the rows come (ids only: nothing is sent in pass 1).
   cache?.cutLookUps(lookUpLimit(op));
+  // Totals of the rows since the currency last changed, added to the maps when it changes again
+  // (two map look-ups and stores per row otherwise); the maps keep first-seen currency order.
+  let runCurrency: string | undefined;
+  let runAmount = 0n;
+  let runMoving = 0n;
+  const flushRun = () => {
+    if (runCurrency === undefined) return;
+    addToTotals(amounts, runCurrency, runAmount);
+    addToTotals(moving, runCurrency, runMoving);
+  };
   // Rows already parsed are taken without a promise each (`ready`); `next` waits for more.
   const reader = opened.rows;
   let read = false;
@@ -112,12 +122,19 @@ export async function planBulk(
       note(rowProblems);
       if (!valid) continue;
       note(cross.add(valid));
-      cache?.add(valid, row.cells);
+      cache?.add(valid, row.cells, cross.lastWasFirst());
       content.add(valid);
       rows++;
-      addToTotals(amounts, valid.currency, valid.amountMinor);
-      addToTotals(moving, valid.currency, valid[moves] ?? valid.amountMinor);
+      if (valid.currency !== runCurrency) {
+        flushRun();
+        runCurrency = valid.currency;
+        runAmount = 0n;
+        runMoving = 0n;
+      }
+      runAmount += valid.amountMinor;
+      runMoving += valid[moves] ?? valid.amountMinor;
     }
+    flushRun();
     read = true;
   } finally {
     // As `for await` would: a loop left early stops the reading.

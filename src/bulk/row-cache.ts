@@ -78,8 +78,7 @@ export class RowCache {
   private lookUpLimit = 0;
   private batchIds: string[] = [];
   private batchEnds: number[] = [];
-  /** The distinct ids of the batch being filled, as a set and in order. */
-  private openSet = new Set<string>();
+  /** The distinct ids of the batch being filled, in order. */
   private openIds: string[] = [];
 
   constructor(budgetChars: number = DEFAULT_CACHE_CHARS) {
@@ -95,7 +94,11 @@ export class RowCache {
     return this.count;
   }
 
-  add(row: ValidRow, cells: readonly string[]): void {
+  /**
+   * Keep a valid row. `newInFile`: its transaction is known not to be on an earlier row (the
+   * cross-row checks know it); when unsure, false.
+   */
+  add(row: ValidRow, cells: readonly string[], newInFile = false): void {
     if (this.dropped) return;
     const reason = row.refund_reason ?? '';
     // Ids never hold control characters (validation refuses them); the reason and other cells may.
@@ -183,7 +186,7 @@ export class RowCache {
       at = putText(page, at, cells[i]!);
     }
     this.bytes += at - start;
-    if (this.lookUpLimit > 0) this.cutLookUp(row.transaction_id);
+    if (this.lookUpLimit > 0) this.cutLookUp(row.transaction_id, newInFile);
     if (this.bytes > this.budget) {
       this.drop();
       return;
@@ -209,7 +212,6 @@ export class RowCache {
     this.bytes = 0;
     this.batchIds = [];
     this.batchEnds = [];
-    this.openSet = new Set();
     this.openIds = [];
   }
 
@@ -233,21 +235,22 @@ export class RowCache {
       out.push({ ids: this.batchIds[b]!, from, to: this.batchEnds[b]! });
       from = this.batchEnds[b]!;
     }
-    if (this.openSet.size > 0) out.push({ ids: this.openIds.join(','), from, to: this.count });
+    if (this.openIds.length > 0) out.push({ ids: this.openIds.join(','), from, to: this.count });
     return out;
   }
 
-  /** Row `count`'s transaction id joins the look-up batch being filled, or starts the next one. */
-  private cutLookUp(id: string): void {
-    if (this.openSet.has(id)) return;
-    if (this.openSet.size === this.lookUpLimit) {
+  /**
+   * Row `count`'s transaction id joins the look-up batch being filled, or starts the next one. An
+   * id new to the file cannot be in the batch already: only a repeated one is looked for there.
+   */
+  private cutLookUp(id: string, newInFile: boolean): void {
+    if (!newInFile && this.openIds.includes(id)) return;
+    if (this.openIds.length === this.lookUpLimit) {
       // One flat string per look-up: the ids themselves are not kept.
       this.batchIds.push(this.openIds.join(','));
       this.batchEnds.push(this.count);
-      this.openSet.clear();
       this.openIds.length = 0;
     }
-    this.openSet.add(id);
     this.openIds.push(id);
     // The ids count against the budget as the rows do.
     this.bytes += id.length + 1;

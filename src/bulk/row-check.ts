@@ -24,6 +24,8 @@ export function crossChecker(op: BatchOperation, file: string) {
   const checker = new CrossRowChecker(op, file);
   return {
     add: (row: ValidRow): readonly InputProblem[] => checker.add(row),
+    /** Whether the row added last was the first of its transaction in the file. */
+    lastWasFirst: (): boolean => checker.lastWasFirst,
     finish: (): InputProblem[] => checker.finish(),
   };
 }

@@ -96,6 +96,19 @@ function isPlainId(value: string): boolean {
 
 type Problems = InputProblem[] | undefined;
 
+// The last currency looked up: a file nearly always repeats one, and the table's look-up hashed
+// each row's (new) text again.
+let lastCurrencyText = '';
+let lastCurrency: CurrencyInfo | undefined;
+
+function currencyOf(text: string): CurrencyInfo | undefined {
+  if (text !== lastCurrencyText) {
+    lastCurrency = currencyInfo(text);
+    lastCurrencyText = text;
+  }
+  return lastCurrency;
+}
+
 /** "No problem", answered for nearly every row: one shared, frozen list rather than one per row. */
 export const NO_PROBLEMS: readonly InputProblem[] = Object.freeze([]);
 
@@ -150,7 +163,7 @@ export function validateRow(op: BulkOp, row: CsvRow, file: string): ValidateResu
   if (currencyText === '')
     problems = add(problems, file, line, 'currency', 'currency is empty', CURRENCY_EXPECTED);
   else {
-    info = currencyInfo(currencyText);
+    info = currencyOf(currencyText);
     if (info === undefined) {
       problems = add(
         problems,
@@ -309,9 +322,13 @@ export class CrossRowChecker {
     this.table = new TxTable(this.partial);
   }
 
+  /** Whether the row added last was the first of its transaction in the file (as far as the table tells). */
+  lastWasFirst = false;
+
   add(row: ValidRow): readonly InputProblem[] {
     const t = this.table;
     const found = t.findOrInsert(row);
+    this.lastWasFirst = found.inserted;
     if (found.inserted) return NO_PROBLEMS;
     const e = found.entry;
     const firstLine = t.firstLine(e);

@@ -46,6 +46,24 @@ describe('plan', () => {
     expect(plan.columns).toEqual(HEAD.trim().split(','));
   });
 
+  it('totals each currency in the order currencies first appear, whatever their runs', async () => {
+    const cur = ['USD', 'usd', 'EUR', 'JPY', 'USD', 'EUR', 'EUR', 'jpy', 'USD'];
+    const rows = cur.map(
+      (c, i) => `T${i},O${i},${c},${c.toUpperCase() === 'JPY' ? '100' : '10.00'},${i + 1},r\n`,
+    );
+    const plan = await planBulk('refund', await file(HEAD + rows.join('')));
+    expect([...plan.amounts]).toEqual([
+      ['USD', 4000n],
+      ['EUR', 3000n],
+      ['JPY', 200n],
+    ]);
+    expect([...plan.moving]).toEqual([
+      ['USD', 100n + 200n + 500n + 900n],
+      ['EUR', 300n + 600n + 700n],
+      ['JPY', 4n + 8n],
+    ]);
+  });
+
   it('reports every problem of the file in one InputError', async () => {
     const err = await planBulk(
       'refund',

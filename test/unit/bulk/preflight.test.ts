@@ -156,24 +156,29 @@ describe('look-ups cut by pass 1', () => {
         fc.array(fc.constantFrom('T1', 'T2', 'T3', 'T4', 'T5', 'Tü6', 'T7'), { maxLength: 40 }),
         fc.integer({ min: 1, max: 4 }),
         (ids, limit) => {
-          const cache = new RowCache();
-          cache.cutLookUps(limit);
-          ids.forEach((id, i) =>
-            cache.add(
-              {
-                line: i + 2,
-                transaction_id: id,
-                order_no: `O${id}`,
-                currency: 'USD',
-                amount: '1.00',
-                amountMinor: 100n,
-              },
-              [id, `O${id}`, 'USD', '1.00'],
-            ),
-          );
-          expect(cache.lookUpBatches(limit)).toEqual(reference(ids, limit));
-          // Asked with another limit, or without cutLookUps, there are none: preflight cuts its own.
-          expect(cache.lookUpBatches(limit + 1)).toBeUndefined();
+          // Told which rows are the first of their transaction (as pass 1 does), or not told.
+          for (const told of [true, false]) {
+            const cache = new RowCache();
+            cache.cutLookUps(limit);
+            const seen = new Set<string>();
+            ids.forEach((id, i) => {
+              cache.add(
+                {
+                  line: i + 2,
+                  transaction_id: id,
+                  order_no: `O${id}`,
+                  currency: 'USD',
+                  amount: '1.00',
+                  amountMinor: 100n,
+                },
+                [id, `O${id}`, 'USD', '1.00'],
+                told && !seen.has(id),
+              );
+              seen.add(id);
+            });
+            expect(cache.lookUpBatches(limit)).toEqual(reference(ids, limit));
+            expect(cache.lookUpBatches(limit + 1)).toBeUndefined();
+          }
         },
       ),
     );
