@@ -19,7 +19,8 @@ import {
 } from './csv-header.js';
 import {
   type CsvRow,
-  fieldsTemplate,
+  type FieldsMaker,
+  fieldsMaker,
   MAX_RECORD_BYTES,
   parseError,
   recordParser,
@@ -101,7 +102,7 @@ function rowIterator(
 
   const row = (opened: Opened, values: string[]): CsvRow => {
     const h = opened.header;
-    return toRow(file, opened.line, values, h.normalised, h.columns.length, h.delimiter, opened.fields);
+    return toRow(file, opened.line, values, h.normalised, h.columns.length, h.delimiter, opened.makeFields);
   };
   const fail = (err: unknown): never => {
     finished = true;
@@ -172,8 +173,8 @@ interface Opened {
   /** The batch of records being taken, and the index of the next one. */
   batch: RecordBatch | undefined;
   at: number;
-  /** fieldsTemplate of the header's names: each row's fields start as a copy. */
-  fields: Record<string, string>;
+  /** fieldsMaker of the header's names. */
+  makeFields: FieldsMaker;
   /** Line where the record `takeRecord` gave last starts. */
   line: number;
   /** Line where the next record starts. */
@@ -249,7 +250,7 @@ async function openParser(
     batch: undefined,
     at: 0,
     line: 0,
-    fields: {},
+    makeFields: () => ({}),
     nextLine: 1 + lineOffset,
     wake: undefined,
   };
@@ -272,7 +273,7 @@ async function openParser(
   const headerLine = opened.line;
   try {
     opened.header = buildHeader(file, headerLine, first, delimiter, tracker.bom, required);
-    opened.fields = fieldsTemplate(opened.header.normalised);
+    opened.makeFields = fieldsMaker(opened.header.normalised);
     tracker.columns = opened.header.columns;
     tracker.delimiter = delimiter;
   } catch (err) {

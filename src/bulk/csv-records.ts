@@ -47,14 +47,27 @@ export function recordParser(
   return fastPath ? new QuoteFreeLines(delimiter, maxRecordBytes, options, batched) : parse(options);
 }
 
+/** Builds one row's fields (name → trimmed value) from its values, for one header's names. */
+export type FieldsMaker = (values: readonly string[]) => Record<string, string>;
+
 /**
- * An object with every column's name (value ''), in header order: each row's fields start as a
- * copy of it. Adding the names one by one to a new object cost some 1,000 instructions per row.
+ * The fields maker of a header: a function with the header's names written out in one object
+ * literal, so that V8 makes each row's fields in one step. Adding the names one by one to each
+ * row's object (or to a copy of a template) went through a property look-up by name per cell, a
+ * tenth of reading a row. The names are written as JSON string literals; the header has already
+ * refused "__proto__" (which a literal would treat as the prototype), and any such name falls back
+ * to adding the names one by one.
  */
-export function fieldsTemplate(normalised: readonly string[]): Record<string, string> {
-  const template: Record<string, string> = {};
-  for (const name of normalised) template[name] = '';
-  return template;
+export function fieldsMaker(normalised: readonly string[]): FieldsMaker {
+  if (normalised.includes('__proto__')) {
+    return (values) => {
+      const fields: Record<string, string> = {};
+      for (let i = 0; i < normalised.length; i++) fields[normalised[i]!] = trimmed(values[i] ?? '');
+      return fields;
+    };
+  }
+  const entries = normalised.map((name, i) => `${JSON.stringify(name)}: t(v[${i}] ?? '')`);
+  return new Function('t', 'v', `return { ${entries.join(', ')} };`).bind(null, trimmed) as FieldsMaker;
 }
 
 /** `v.trim()`, without the call when `v` neither starts nor ends with a blank (nearly every cell). */
@@ -68,7 +81,7 @@ export function trimmed(v: string): string {
 
 /**
  * A record as a row of the header's width; a record of another width carries the problem.
- * `template` is `fieldsTemplate(normalised)`, made once per file.
+ * `makeFields` is `fieldsMaker(normalised)`, made once per file.
  */
 export function toRow(
   file: string,
@@ -77,14 +90,13 @@ export function toRow(
   normalised: string[],
   width: number,
   delimiter: CsvDelimiter,
-  template: Record<string, string> = fieldsTemplate(normalised),
+  makeFields: FieldsMaker = fieldsMaker(normalised),
 ): CsvRow {
-  const fields: Record<string, string> = { ...template };
-  const cells = values.length === width ? values : values.slice(0, width);
-  for (let i = 0; i < width; i++) {
-    const v = values[i] ?? '';
-    if (i >= values.length) cells[i] = v;
-    fields[normalised[i]!] = trimmed(v);
+  const fields = makeFields(values);
+  let cells = values;
+  if (values.length !== width) {
+    cells = values.slice(0, width);
+    for (let i = values.length; i < width; i++) cells[i] = '';
   }
   const row: CsvRow = { line, fields, cells };
   if (values.length !== width) {

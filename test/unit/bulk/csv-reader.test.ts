@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type CsvRow, detectDelimiter, readCsv, sha256File } from '../../../src/bulk/csv-reader.js';
-import { trimmed } from '../../../src/bulk/csv-records.js';
+import { fieldsMaker, trimmed } from '../../../src/bulk/csv-records.js';
 import { InputError } from '../../../src/errors.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'payops-csv-'));
@@ -315,6 +315,44 @@ describe('rows, read the quick way', () => {
         },
       ),
       { numRuns: 3000 },
+    );
+  });
+
+  it('makes the fields a loop adding each name would make, whatever the names (property)', () => {
+    const byLoop = (names: string[], values: string[]) => {
+      const fields: Record<string, string> = {};
+      for (let i = 0; i < names.length; i++) fields[names[i]!] = (values[i] ?? '').trim();
+      return fields;
+    };
+    const name = fc.oneof(
+      fc.string({ maxLength: 8 }),
+      fc.constantFrom(
+        '"',
+        "'",
+        '\\',
+        '`${x}`',
+        '\u2028',
+        '0',
+        '12',
+        'constructor',
+        'toString',
+        '__proto__',
+        'a b',
+      ),
+    );
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(name, { maxLength: 8 }),
+        fc.array(fc.string({ maxLength: 4 }), { maxLength: 9 }),
+        (names, values) => {
+          const made = fieldsMaker(names)(values);
+          const want = byLoop(names, values);
+          expect(made).toEqual(want);
+          expect(Object.keys(made)).toEqual(Object.keys(want));
+          expect(Object.getPrototypeOf(made)).toBe(Object.prototype);
+        },
+      ),
+      { numRuns: 1000 },
     );
   });
 
