@@ -123,7 +123,8 @@ export async function planBulk(
       if (!valid) continue;
       note(cross.add(valid));
       cache?.add(valid, row.cells, cross.lastWasFirst());
-      content.add(valid);
+      // From the bytes the cache has just written when it can (the same key, read cheaper).
+      if (cache === undefined || !cache.keyLastRow(content)) content.add(valid);
       rows++;
       if (valid.currency !== runCurrency) {
         flushRun();

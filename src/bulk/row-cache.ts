@@ -3,6 +3,7 @@
 // reads the run's input copy as before. Safe because the copy is byte-identical to what pass 1 read
 // (same SHA-256), so both passes would yield the same rows.
 import { stat } from 'node:fs/promises';
+import type { ContentKey } from './content-key.js';
 import type { InputRow } from './types.js';
 
 import type { ValidRow } from './validate.js';
@@ -72,6 +73,8 @@ export class RowCache {
   private count = 0;
   private bytes = 0;
   private dropped = false;
+  /** Where the fields of the row added last start (after its flags and line). */
+  private lastFields = 0;
   /** The cell layout of the first row, shared by (nearly) all: see `add`. */
   private layout: string | undefined;
   /** Look-up batches (preflight.ts), when asked for by `cutLookUps`: see there. */
@@ -162,6 +165,7 @@ export class RowCache {
     page[start] = FLAGS + flags;
     let at = putLine(page, start + 1, row.line);
     page[at++] = 0;
+    const fields = at;
     at = putText(page, at, row.transaction_id);
     page[at++] = 0;
     at = putText(page, at, row.order_no);
@@ -192,6 +196,7 @@ export class RowCache {
       return;
     }
     this.used = at;
+    this.lastFields = fields;
     if (this.count * 3 + 3 > this.spans.length) {
       const grown = new Uint32Array(this.spans.length * 2);
       grown.set(this.spans);
@@ -202,6 +207,17 @@ export class RowCache {
     this.spans[span + 1] = start;
     this.spans[span + 2] = at;
     this.count++;
+  }
+
+  /**
+   * Adds the row added last to `key` from the bytes just written (ContentKey.addPacked: the same
+   * key, for a third of the reading). False when it cannot (the cache was dropped, or a field is
+   * not ASCII): the caller then adds the row itself.
+   */
+  keyLastRow(key: ContentKey): boolean {
+    if (this.dropped || this.count === 0) return false;
+    const at = (this.count - 1) * 3;
+    return key.addPacked(this.pages[this.spans[at]!]!, this.lastFields, this.spans[at + 2]!);
   }
 
   private drop(): void {
