@@ -93,4 +93,38 @@ describe('ContentKey', () => {
       { numRuns: 500 },
     );
   });
+
+  it('adds a row from its packed bytes as from its fields (amount digits, currency case, no refund)', () => {
+    const cases: Array<[BulkRow, string]> = [
+      [row('T1', 5n), 'T1|O-T1|USD|10.00|0.05|r|'],
+      [{ ...row('T2', 1000n), currency: 'usd', amountMinor: 0n }, 'T2|O-T2|usd|0.00|10.00|r|'],
+      [
+        { line: 3, transaction_id: 'T3', order_no: 'O3', currency: 'JPY', amountMinor: 1200n },
+        'T3|O3|JPY|1200|||',
+      ],
+      [
+        {
+          line: 4,
+          transaction_id: 'T4',
+          order_no: 'O4',
+          currency: 'EUR',
+          amountMinor: 500n,
+          review_flag: '1',
+        },
+        'T4|O4|EUR|5.00|||1',
+      ],
+    ];
+    for (const [r, packed] of cases) {
+      const bytes = Buffer.from(`xx${packed.replace(/\|/g, '\u0000')}\u0000own`, 'latin1');
+      const byBytes = new ContentKey();
+      expect(byBytes.addPacked(bytes, 2, bytes.length - 4)).toBe(true);
+      expect(byBytes.digest(), packed).toBe(key([r]));
+    }
+    // A byte that is not ASCII is left to add(row).
+    const k = new ContentKey();
+    expect(k.addPacked(Buffer.from('Tü\u0000O\u0000USD\u00001.00\u0000\u0000\u0000', 'utf8'), 0, 13)).toBe(
+      false,
+    );
+    expect(k.digest()).toBe(new ContentKey().digest());
+  });
 });
