@@ -94,34 +94,42 @@ export class ContentKey {
    * not ASCII (a byte is then not a UTF-16 unit): add(row) must add that row.
    */
   addPacked(bytes: Uint8Array, from: number, to: number): boolean {
-    // The row's text, gathered as bytes, then hashed in one loop.
+    // The row's text, gathered as bytes in one pass over the packed fields, then hashed.
     if (this.text.length < to - from + 8) this.text = new Uint8Array(2 * (to - from + 8));
     const text = this.text;
     let n = 0;
-    let at = from;
-    for (let k = 0; k < 7; k++) {
-      let end = at;
-      while (end < to && bytes[end] !== 0) end++;
-      if (k === 3 || k === 4) {
-        // The minor units' digits: the dot and leading zeros left out ("0.05" → "5"; "0" stays).
-        let first = at;
-        while (first < end && (bytes[first] === 48 || bytes[first] === 46)) first++;
-        if (first === end && end > at) text[n++] = 48;
-        for (let i = first; i < end; i++) {
-          const c = bytes[i]!;
-          if (c >= 0x80) return false;
-          if (c !== 46) text[n++] = c;
+    let k = 0;
+    // In an amount (fields 3 and 4): no digit but zeros yet, and whether a zero was seen.
+    let leading = false;
+    let zero = false;
+    for (let i = from; i < to; i++) {
+      const c = bytes[i]!;
+      if (c === 0) {
+        // An amount of zeros only is "0"; the fields after the review flag are not in the key.
+        if (leading && zero) text[n++] = 48;
+        if (++k === 7) break;
+        text[n++] = 0;
+        leading = k === 3 || k === 4;
+        zero = false;
+      } else if (c >= 0x80) {
+        return false;
+      } else if (k === 3 || k === 4) {
+        // The minor units' digits: the dot and leading zeros left out ("0.05" → "5").
+        if (c === 46) continue;
+        if (leading) {
+          if (c === 48) {
+            zero = true;
+            continue;
+          }
+          leading = false;
         }
+        text[n++] = c;
       } else {
-        for (let i = at; i < end; i++) {
-          const c = bytes[i]!;
-          if (c >= 0x80) return false;
-          text[n++] = k === 2 && c >= 0x61 && c <= 0x7a ? c - 32 : c;
-        }
+        text[n++] = k === 2 && c >= 0x61 && c <= 0x7a ? c - 32 : c;
       }
-      if (k < 6) text[n++] = 0;
-      at = end + 1;
     }
+    // The review flag ends the row or the last 0 byte; fewer fields would be no packed row.
+    if (k < 6) return false;
     let h = 0xcbf29ce4 | 0;
     let l = 0x84222325 | 0;
     for (let i = 0; i < n; i++) {
