@@ -50,8 +50,6 @@ export class ContentKey {
   private hi = 0;
   private lo = 0;
   private rows = 0;
-  /** addPacked's row text (reused). */
-  private text = new Uint8Array(256);
 
   add(row: BulkRow): void {
     const f = FIELDS;
@@ -91,24 +89,28 @@ export class ContentKey {
    * amount, reason and review flag, each ended by a 0 byte (or `to`), the amounts in canonical
    * decimal text (whose digits, leading zeros left out, are the minor units). Reading bytes back
    * costs a third of reading the strings' characters. Returns false, adding nothing, when a byte is
-   * not ASCII (a byte is then not a UTF-16 unit): add(row) must add that row.
+   * not ASCII (a byte is then not a UTF-16 unit) or an amount is zero: add(row) must add that row.
    */
   addPacked(bytes: Uint8Array, from: number, to: number): boolean {
-    // The row's text, gathered as bytes in one pass over the packed fields, then hashed.
-    if (this.text.length < to - from + 8) this.text = new Uint8Array(2 * (to - from + 8));
-    const text = this.text;
-    let n = 0;
+    // One pass over the packed fields, hashing as it goes (see add for the arithmetic).
+    let h = 0xcbf29ce4 | 0;
+    let l = 0x84222325 | 0;
     let k = 0;
     // In an amount (fields 3 and 4): no digit but zeros yet, and whether a zero was seen.
     let leading = false;
     let zero = false;
-    for (let i = from; i < to; i++) {
-      const c = bytes[i]!;
+    for (let i = from; ; i++) {
+      // The review flag ends at the row's end or at a 0 byte; fewer fields are no packed row.
+      if (i === to) {
+        if (k === 6) break;
+        return false;
+      }
+      let c = bytes[i]!;
       if (c === 0) {
-        // An amount of zeros only is "0"; the fields after the review flag are not in the key.
-        if (leading && zero) text[n++] = 48;
+        // An amount of zeros only (its minor units "0") is no valid row's: left to add(row).
+        if (leading && zero) return false;
+        // The fields after the review flag (layout, other cells) are not in the key.
         if (++k === 7) break;
-        text[n++] = 0;
         leading = k === 3 || k === 4;
         zero = false;
       } else if (c >= 0x80) {
@@ -123,17 +125,10 @@ export class ContentKey {
           }
           leading = false;
         }
-        text[n++] = c;
-      } else {
-        text[n++] = k === 2 && c >= 0x61 && c <= 0x7a ? c - 32 : c;
+      } else if (k === 2 && c >= 0x61 && c <= 0x7a) {
+        c -= 32;
       }
-    }
-    // The review flag ends the row or the last 0 byte; fewer fields would be no packed row.
-    if (k < 6) return false;
-    let h = 0xcbf29ce4 | 0;
-    let l = 0x84222325 | 0;
-    for (let i = 0; i < n; i++) {
-      l ^= text[i]!;
+      l ^= c;
       h = (Math.imul(h, 0x1b3) + carry(l) + (l << 8)) | 0;
       l = Math.imul(l, 0x1b3);
     }

@@ -97,7 +97,7 @@ describe('ContentKey', () => {
   it('adds a row from its packed bytes as from its fields (amount digits, currency case, no refund)', () => {
     const cases: Array<[BulkRow, string]> = [
       [row('T1', 5n), 'T1|O-T1|USD|10.00|0.05|r|'],
-      [{ ...row('T2', 1000n), currency: 'usd', amountMinor: 0n }, 'T2|O-T2|usd|0.00|10.00|r|'],
+      [{ ...row('T2', 1000n), currency: 'usd', amountMinor: 5n }, 'T2|O-T2|usd|0.05|10.00|r|'],
       [
         { line: 3, transaction_id: 'T3', order_no: 'O3', currency: 'JPY', amountMinor: 1200n },
         'T3|O3|JPY|1200|||',
@@ -120,7 +120,9 @@ describe('ContentKey', () => {
       expect(byBytes.addPacked(bytes, 2, bytes.length - 4)).toBe(true);
       expect(byBytes.digest(), packed).toBe(key([r]));
     }
-    // A byte that is not ASCII is left to add(row).
+    // An amount of zero (no valid row's) and a byte that is not ASCII are left to add(row).
+    const zero = Buffer.from('T\u0000O\u0000USD\u00000.00\u0000\u0000\u0000', 'latin1');
+    expect(new ContentKey().addPacked(zero, 0, zero.length)).toBe(false);
     const k = new ContentKey();
     expect(k.addPacked(Buffer.from('Tü\u0000O\u0000USD\u00001.00\u0000\u0000\u0000', 'utf8'), 0, 13)).toBe(
       false,
