@@ -78,20 +78,12 @@ export function idProblem(value: string): { message: string; expected: string } 
 
 /**
  * An id made of ASCII letters, digits, `-` and `_` that starts with a letter (nearly every id) has
- * none of the problems below: checked by one scan instead of three regular expressions per id.
+ * none of the problems below: checked by one pattern instead of three and a search per id.
  */
+const PLAIN_ID = /^[A-Za-z][A-Za-z0-9_-]*$/;
+
 function isPlainId(value: string): boolean {
-  const first = value.charCodeAt(0) | 0x20;
-  if (!(first >= 0x61 && first <= 0x7a)) return false;
-  for (let i = 1; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    if (
-      !((c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a) || c === 0x2d || c === 0x5f)
-    ) {
-      return false;
-    }
-  }
-  return true;
+  return PLAIN_ID.test(value);
 }
 
 type Problems = InputProblem[] | undefined;
