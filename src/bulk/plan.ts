@@ -8,6 +8,7 @@ import { addToTotals, formatMoney, parseAmount } from '../money/amount.js';
 import { currencyInfo, normaliseCurrency } from '../money/currency.js';
 import { chunkSize, requestCount } from './chunk.js';
 import { ContentKey } from './content-key.js';
+import type { CsvRow, CsvRows } from './csv-reader.js';
 import { asFlagProblem, type InputSource, openRows } from './input.js';
 import { OPERATIONS } from './operations.js';
 import { lookUpLimit } from './preflight.js';
@@ -89,58 +90,25 @@ export async function planBulk(
       ? new InputError(err.message, err.problems.map(asFlagProblem), { hint: err.hint })
       : err;
   }
-  const cross = crossChecker(op, source.label);
-  const amounts = new Map<string, bigint>();
-  const moving = new Map<string, bigint>();
-  const moves = OPERATIONS[op].moves;
-  let rows = 0;
-  const content = new ContentKey();
-  // The look-ups before a run are cut as the rows come (ids only: nothing is sent in pass 1).
-  cache?.cutLookUps(lookUpLimit(op));
-  // Totals of the rows since the currency last changed, added to the maps when it changes again
-  // (two map look-ups and stores per row otherwise); the maps keep first-seen currency order.
-  let runCurrency: string | undefined;
-  let runAmount = 0n;
-  let runMoving = 0n;
-  const flushRun = () => {
-    if (runCurrency === undefined) return;
-    addToTotals(amounts, runCurrency, runAmount);
-    addToTotals(moving, runCurrency, runMoving);
-  };
-  // Rows already parsed are taken without a promise each (`ready`); `next` waits for more.
+  const tally = new Tally(op, source.label, note, cache);
+  // Rows already parsed are taken in a plain loop (`ready`), without a promise each; `next`
+  // waits for more.
   const reader = opened.rows;
   let read = false;
   try {
     for (;;) {
-      let row = reader.ready();
-      if (row === undefined) {
-        const next = await reader.next();
-        if (next.done) break;
-        row = next.value;
-      }
-      const { valid, problems: rowProblems } = checkRow(op, row, source.label);
-      note(rowProblems);
-      if (!valid) continue;
-      note(cross.add(valid));
-      cache?.add(valid, row.cells, cross.lastWasFirst());
-      // From the bytes the cache has just written when it can (the same key, read cheaper).
-      if (cache === undefined || !cache.keyLastRow(content)) content.add(valid);
-      rows++;
-      if (valid.currency !== runCurrency) {
-        flushRun();
-        runCurrency = valid.currency;
-        runAmount = 0n;
-        runMoving = 0n;
-      }
-      runAmount += valid.amountMinor;
-      runMoving += valid[moves] ?? valid.amountMinor;
+      tally.takeReady(reader);
+      const next = await reader.next();
+      if (next.done) break;
+      tally.take(next.value);
     }
-    flushRun();
+    tally.finish();
     read = true;
   } finally {
     // As `for await` would: a loop left early stops the reading.
     if (!read) await reader.return?.();
   }
+  const { cross, amounts, moving, rows, content } = tally;
   note(cross.finish());
   const sha256 = await opened.sha256;
 
@@ -183,6 +151,71 @@ export async function planBulk(
     amounts,
     moving,
   };
+}
+
+/**
+ * Pass 1's work on each row: check it, check it against the rows before it, keep it (row cache),
+ * add it to the content key and the totals. A plain class rather than the body of planBulk's
+ * loop: an async function is compiled as a whole, with all it calls, and later; this code is
+ * optimised early in a big file.
+ */
+class Tally {
+  readonly cross: ReturnType<typeof crossChecker>;
+  readonly amounts = new Map<string, bigint>();
+  readonly moving = new Map<string, bigint>();
+  readonly content = new ContentKey();
+  rows = 0;
+  private readonly moves: 'amountMinor' | 'refundMinor';
+  // Totals of the rows since the currency last changed, added to the maps when it changes again
+  // (two map look-ups and stores per row otherwise); the maps keep first-seen currency order.
+  private runCurrency: string | undefined;
+  private runAmount = 0n;
+  private runMoving = 0n;
+
+  constructor(
+    private readonly op: BatchOperation,
+    private readonly file: string,
+    private readonly note: (list: readonly InputProblem[] | undefined) => void,
+    private readonly cache: RowCache | undefined,
+  ) {
+    this.cross = crossChecker(op, file);
+    this.moves = OPERATIONS[op].moves;
+    // The look-ups before a run are cut as the rows come (ids only: nothing is sent in pass 1).
+    cache?.cutLookUps(lookUpLimit(op));
+  }
+
+  /** Every row the reader has parsed already. */
+  takeReady(reader: CsvRows): void {
+    for (let row = reader.ready(); row !== undefined; row = reader.ready()) this.take(row);
+  }
+
+  take(row: CsvRow): void {
+    const { valid, problems } = checkRow(this.op, row, this.file);
+    this.note(problems);
+    if (!valid) return;
+    this.note(this.cross.add(valid));
+    const cache = this.cache;
+    cache?.add(valid, row.cells, this.cross.lastWasFirst());
+    // From the bytes the cache has just written when it can (the same key, read cheaper).
+    if (cache === undefined || !cache.keyLastRow(this.content)) this.content.add(valid);
+    this.rows++;
+    if (valid.currency !== this.runCurrency) {
+      this.finish();
+      this.runCurrency = valid.currency;
+      this.runAmount = 0n;
+      this.runMoving = 0n;
+    }
+    this.runAmount += valid.amountMinor;
+    this.runMoving += valid[this.moves] ?? valid.amountMinor;
+  }
+
+  /** The totals of the last run of one currency into the maps. */
+  finish(): void {
+    if (this.runCurrency === undefined) return;
+    addToTotals(this.amounts, this.runCurrency, this.runAmount);
+    addToTotals(this.moving, this.runCurrency, this.runMoving);
+    this.runCurrency = undefined;
+  }
 }
 
 function enforceLimits(
