@@ -7,11 +7,37 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import { type Options, parse } from 'csv-parse';
 
-/** Records in order, as `batched` gives them. */
-export interface RecordBatch {
-  records: string[][];
-  /** Split here from quote-free lines: no value holds a line break (the reader need not look). */
-  quoteFree: boolean;
+/**
+ * Records in order, as `batched` gives them: csv-parse's records, or quote-free lines of a write's
+ * text, each split only when it is taken. Splitting a whole write at once kept its ~1,300 records
+ * alive until read, and every young-generation collection in between copied them.
+ */
+export class RecordBatch {
+  private at = 0;
+  private from = 0;
+
+  constructor(
+    private readonly records: string[][] | undefined,
+    private readonly text: string,
+    /** Where each quote-free line of `text` ends (its `\n`, or the end of the text). */
+    private readonly ends: number[],
+    private readonly delimiter: string,
+  ) {}
+
+  /** No value holds a line break (the lines were split here): the reader need not look. */
+  get quoteFree(): boolean {
+    return this.records === undefined;
+  }
+
+  /** The next record, or undefined after the last. */
+  next(): string[] | undefined {
+    if (this.records !== undefined) return this.records[this.at++];
+    if (this.at === this.ends.length) return undefined;
+    const end = this.ends[this.at++]!;
+    const values = this.text.slice(this.from, end).split(this.delimiter);
+    this.from = end + 1;
+    return values;
+  }
 }
 
 /**
@@ -67,16 +93,15 @@ export class QuoteFreeLines extends Transform {
     const quote = text.indexOf('"');
     const end = quote < 0 ? text.length : quote;
     let start = 0;
-    const batch: string[][] | undefined = this.batched ? [] : undefined;
+    const ends: number[] | undefined = this.batched ? [] : undefined;
     for (let nl = text.indexOf('\n'); nl >= 0 && nl < end; nl = text.indexOf('\n', start)) {
       if (!this.fits(text, start, nl)) break;
-      const record = text.slice(start, nl).split(this.delimiter);
-      if (batch === undefined) this.push(record);
-      else batch.push(record);
+      if (ends === undefined) this.push(text.slice(start, nl).split(this.delimiter));
+      else ends.push(nl);
       start = nl + 1;
     }
-    if (batch !== undefined && batch.length > 0)
-      this.push({ records: batch, quoteFree: true } satisfies RecordBatch);
+    if (ends !== undefined && ends.length > 0)
+      this.push(new RecordBatch(undefined, text, ends, this.delimiter));
     const rest = start === 0 ? text : text.slice(start);
     if (quote >= 0 || !this.fits(rest, 0, rest.length) || rest.indexOf('\n') >= 0) {
       this.handOver(rest, callback);
@@ -91,8 +116,12 @@ export class QuoteFreeLines extends Transform {
     if (parser === undefined) {
       // The last line, without a line break after it.
       if (this.tail !== '') {
-        const record = this.tail.split(this.delimiter);
-        this.push(this.batched ? ({ records: [record], quoteFree: true } satisfies RecordBatch) : record);
+        const tail = this.tail;
+        this.push(
+          this.batched
+            ? new RecordBatch(undefined, tail, [tail.length], this.delimiter)
+            : tail.split(this.delimiter),
+        );
       }
       this.tail = '';
       callback();
@@ -145,6 +174,6 @@ export class QuoteFreeLines extends Transform {
     }
     const batch: string[][] = [];
     for (let record = parser.read(); record !== null; record = parser.read()) batch.push(record);
-    if (batch.length > 0) this.push({ records: batch, quoteFree: false } satisfies RecordBatch);
+    if (batch.length > 0) this.push(new RecordBatch(batch, '', [], this.delimiter));
   }
 }

@@ -170,9 +170,8 @@ interface Opened {
   header: CsvHeader;
   /** Gives records in arrays (recordParser's `batched`). */
   parser: Transform;
-  /** The batch of records being taken, and the index of the next one. */
+  /** The batch of records being taken. */
   batch: RecordBatch | undefined;
-  at: number;
   /** fieldsMaker of the header's names. */
   makeFields: FieldsMaker;
   /** Line where the record `takeRecord` gave last starts. */
@@ -248,7 +247,6 @@ async function openParser(
     header: { columns: [], normalised: [], delimiter, bom: tracker.bom },
     parser,
     batch: undefined,
-    at: 0,
     line: 0,
     makeFields: () => ({}),
     nextLine: 1 + lineOffset,
@@ -297,17 +295,15 @@ async function* prepend(first: string, rest: AsyncGenerator<string>): AsyncGener
  */
 function takeRecord(o: Opened): string[] | null {
   for (;;) {
-    let batch = o.batch;
-    if (batch === undefined || o.at === batch.records.length) {
-      batch = (o.parser.read() as RecordBatch | null) ?? undefined;
-      o.batch = batch;
-      o.at = 0;
-      if (batch === undefined) return null;
+    const values = o.batch?.next();
+    if (values === undefined) {
+      o.batch = (o.parser.read() as RecordBatch | null) ?? undefined;
+      if (o.batch === undefined) return null;
+      continue;
     }
-    const values = batch.records[o.at++]!;
     const line = o.nextLine;
     let breaks = 1;
-    if (!batch.quoteFree) for (const v of values) if (v.includes('\n')) breaks += countChar(v, '\n');
+    if (!o.batch!.quoteFree) for (const v of values) if (v.includes('\n')) breaks += countChar(v, '\n');
     o.nextLine += breaks;
     // Skip blank lines and rows whose cells are all empty (Excel's ",,,," lines).
     for (const v of values) {
