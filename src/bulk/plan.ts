@@ -74,7 +74,8 @@ export async function planBulk(
   const problems: InputProblem[] = [];
   let dropped = 0;
   const note = (list: readonly InputProblem[] | undefined) => {
-    if (!list) return;
+    // Nearly every row has none: no iterator for an empty list (while this code is still cold).
+    if (!list || list.length === 0) return;
     for (const p of list) {
       if (problems.length < MAX_PROBLEMS_KEPT) problems.push(source.inline ? asFlagProblem(p) : p);
       else dropped++;
