@@ -74,13 +74,7 @@ export class ContentKey {
         l = Math.imul(l, 0x1b3);
       }
     }
-    this.lo += l >>> 0;
-    if (this.lo >= TWO32) {
-      this.lo -= TWO32;
-      this.hi = (this.hi + 1) >>> 0;
-    }
-    this.hi = (this.hi + (h >>> 0)) >>> 0;
-    this.rows++;
+    this.addHash(h, l);
   }
 
   /**
@@ -88,8 +82,8 @@ export class ContentKey {
    * (row-cache.ts): from `from` to `to`, transaction id, order number, currency, amount, refund
    * amount, reason and review flag, each ended by a 0 byte (or `to`), the amounts in canonical
    * decimal text (whose digits, leading zeros left out, are the minor units). Reading bytes back
-   * costs a third of reading the strings' characters. Returns false, adding nothing, when a byte is
-   * not ASCII (a byte is then not a UTF-16 unit) or an amount is zero: add(row) must add that row.
+   * costs two thirds of reading the strings' characters. Returns false, adding nothing, when a byte
+   * is not ASCII (a byte is then not a UTF-16 unit) or an amount is zero: add(row) must add it.
    */
   addPacked(bytes: Uint8Array, from: number, to: number): boolean {
     // One pass over the packed fields, hashing as it goes (see add for the arithmetic).
@@ -132,6 +126,12 @@ export class ContentKey {
       h = (Math.imul(h, 0x1b3) + carry(l) + (l << 8)) | 0;
       l = Math.imul(l, 0x1b3);
     }
+    this.addHash(h, l);
+    return true;
+  }
+
+  /** One row's hash, [high, low] 32-bit words, into the sum (mod 2^64). */
+  private addHash(h: number, l: number): void {
     this.lo += l >>> 0;
     if (this.lo >= TWO32) {
       this.lo -= TWO32;
@@ -139,7 +139,6 @@ export class ContentKey {
     }
     this.hi = (this.hi + (h >>> 0)) >>> 0;
     this.rows++;
-    return true;
   }
 
   /** `<rows>-<16 hex digits>`. */

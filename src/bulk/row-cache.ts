@@ -5,7 +5,6 @@
 import { stat } from 'node:fs/promises';
 import type { ContentKey } from './content-key.js';
 import type { InputRow } from './types.js';
-
 import type { ValidRow } from './validate.js';
 
 /** One look-up of the gateway check: rows [from, to) and their distinct transaction ids, joined by commas. */
@@ -203,7 +202,7 @@ export class RowCache {
 
   /**
    * Adds the row added last to `key` from the bytes just written (ContentKey.addPacked: the same
-   * key, for a third of the reading). False when it cannot (the cache was dropped, or a field is
+   * key, for two thirds of the work). False when it cannot (the cache was dropped, or a field is
    * not ASCII): the caller then adds the row itself.
    */
   keyLastRow(key: ContentKey): boolean {
