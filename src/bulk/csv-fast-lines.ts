@@ -61,8 +61,8 @@ export class QuoteFreeLines extends Transform {
     private readonly batched = false,
   ) {
     // Strings stay strings (a Writable makes them bytes by default): the split here works on text.
-    // A batch holds a whole write's records: one waiting to be read is enough read-ahead (16 of
-    // them, the default for objects, held some 20,000 records and 20 MB more).
+    // A batch is a whole write's records: one waiting to be read is read-ahead enough (16 of them,
+    // the default for objects, held 16 writes' records, some 20 MB more).
     super({
       readableObjectMode: true,
       decodeStrings: false,

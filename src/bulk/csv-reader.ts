@@ -168,7 +168,7 @@ export async function sha256File(file: string): Promise<string> {
 
 interface Opened {
   header: CsvHeader;
-  /** Gives records in arrays (recordParser's `batched`). */
+  /** Gives RecordBatches (recordParser's `batched`). */
   parser: Transform;
   /** The batch of records being taken. */
   batch: RecordBatch | undefined;

@@ -25,7 +25,7 @@ export const MAX_RECORD_BYTES = 1024 * 1024;
 /**
  * The stream of records the reader uses, over text with `\n` line ends: csv-parse, and with
  * `fastPath` (the default) quote-free lines split in front of it (csv-fast-lines.ts), which with
- * `batched` gives them in arrays of records (the reader's way).
+ * `batched` gives them in RecordBatches (the reader's way).
  */
 export function recordParser(
   delimiter: string,
