@@ -37,6 +37,7 @@ const NO_REFUND = 1;
 const OWN_LAYOUT = 2;
 /** Rows are packed as UTF-8 into pages of this size (a longer row gets a page of its own). */
 const PAGE_BYTES = 1024 * 1024;
+const FIRST_PAGE_BYTES = 16 * 1024;
 
 /** Canonical wire text (exactly the currency's decimals) → minor units. */
 function minorOf(text: string): bigint {
@@ -146,7 +147,9 @@ export class RowCache {
         own);
     let page = this.pages[this.pages.length - 1];
     if (page === undefined || this.used + room > page.length) {
-      page = Buffer.allocUnsafe(Math.max(PAGE_BYTES, room));
+      // The first page is small, so that a new page is started early, while the code still
+      // learns what it runs (a path first taken after ~20,000 rows cost a re-optimisation).
+      page = Buffer.allocUnsafe(Math.max(this.pages.length === 0 ? FIRST_PAGE_BYTES : PAGE_BYTES, room));
       this.pages.push(page);
       this.used = 0;
     }

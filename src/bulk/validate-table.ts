@@ -93,8 +93,10 @@ class LineSet {
   }
 }
 
-// Columns in pages, so growing never copies and the memory held follows the rows seen.
-const PAGE_BITS = 14;
+// Columns in pages, so growing never copies and the memory held follows the rows seen. Pages of
+// 1,024 entries: a new one is needed early in a file, while the code still learns what it runs
+// (with 16,384, the first new page came after optimisation and cost a re-optimisation).
+const PAGE_BITS = 10;
 const PAGE = 1 << PAGE_BITS;
 const PAGE_MASK = PAGE - 1;
 
