@@ -134,32 +134,9 @@ function keepWasmBaseline(): void {
   setFlagsFromString('--liftoff-only');
 }
 
-/**
- * The two undici dispatchers payops uses, without the rest of undici: its index also loads fetch,
- * WebSocket, caches and mocks, which cost a bulk run some 100 ms of CPU before its first request.
- * These are the files the index exports as Agent and EnvHttpProxyAgent (undici has no `exports`
- * map), and the index's one other step they need is done here as there: the request methods of
- * its API on every dispatcher (a proxy agent opens its tunnel with `connect`).
- */
-async function loadDispatchers(): Promise<{
-  Agent: typeof import('undici').Agent;
-  EnvHttpProxyAgent: typeof import('undici').EnvHttpProxyAgent;
-}> {
-  // Through a variable: the files have no type declarations of their own; the types are the index's.
-  const lib = 'undici/lib';
-  const [agent, envProxy, dispatcher, api] = await Promise.all([
-    import(`${lib}/dispatcher/agent.js`),
-    import(`${lib}/dispatcher/env-http-proxy-agent.js`),
-    import(`${lib}/dispatcher/dispatcher.js`),
-    import(`${lib}/api/index.js`),
-  ]);
-  Object.assign(dispatcher.default.prototype, api.default);
-  return { Agent: agent.default, EnvHttpProxyAgent: envProxy.default };
-}
-
 export async function createTransport(opts: TransportOptions = {}): Promise<Transport> {
   if (!opts.dispatcher) keepWasmBaseline();
-  const undici = await loadDispatchers();
+  const undici = await import('undici');
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...opts.retry };
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
