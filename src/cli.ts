@@ -3,6 +3,7 @@
 // so `payops --help` and argument errors stay as fast as a bare node start allows.
 import { Command, CommanderError } from 'commander';
 import type { App } from './commands/app.js';
+import { registerArgvGuard } from './commands/argv-guard.js';
 import { registerBulk } from './commands/bulk.js';
 import { registerCall } from './commands/call.js';
 import { registerCompletion } from './commands/completion.js';
@@ -38,6 +39,7 @@ export function buildProgram(io: Io, app: App): Command {
     .configureOutput(output)
     .exitOverride();
 
+  registerArgvGuard(program);
   registerConfig(program, app);
   registerPay(program, app);
   registerQuery(program, app);

@@ -1,10 +1,26 @@
 // Card helpers (Luhn check, PAN masking) and the masking of card data and secrets in text and wire
 // bodies: a leaf module, imported by the gateway's --debug log, the sandbox, the payment input
-// checks and every writer of output. A card number is shown at most as first 6 and last 4 digits;
-// a security code and a sign key are never shown at all.
+// checks, the argument guard and every writer of output. A card number is shown at most as first 6
+// and last 4 digits; a security code and a sign key are never shown at all.
+//
+// What can be a card number: 13–19 digits starting with 2–6 (the ranges card schemes issue) that
+// pass Luhn, written plain or in groups separated by spaces or dashes. One Luhn-valid number in ten
+// is no card: a CNPJ, a YYYYMMDDhhmmss date, a gateway transaction id. Where the field is known (a
+// body, a form, an XML element, a flag), fields the spec defines as numeric identifiers and
+// timestamps are left alone (isIdentifierField); free text is masked wherever a number can be one.
 
 const SECRET_FIELDS = new Set(['security_code', 'cvv', 'cvc', 'sign_key', 'signKey', 'password']);
 const PAN_FIELDS = new Set(['card', 'card_number', 'pan']);
+
+/** Field names that carry card data: refused as input, masked or dropped in output. */
+export const CARD_FIELDS: ReadonlySet<string> = new Set([
+  'card',
+  'card_number',
+  'pan',
+  'security_code',
+  'cvv',
+  'cvc',
+]);
 
 export function maskPan(pan: string): string {
   const digits = pan.replace(/\D/g, '');
@@ -29,18 +45,135 @@ export function luhnValid(digits: string): boolean {
   return digits.length > 0 && sum % 10 === 0;
 }
 
-/** True for 13–19 digits that pass Luhn: what a card number looks like. */
+/** True for 13–19 digits starting 2–6 that pass Luhn: what a card number looks like. */
 export function looksLikePan(value: string): boolean {
-  return /^\d{13,19}$/.test(value) && luhnValid(value);
+  return /^[2-6]\d{12,18}$/.test(value) && luhnValid(value);
 }
 
-/** Replace anything that looks like a card number in free text with its masked form. */
-export function redactText(text: string, secrets: readonly string[] = []): string {
-  let out = text.replace(/(?<!\d)\d{13,19}(?!\d)/g, (m) => (luhnValid(m) ? maskPan(m) : m));
+// --- numeric identifiers and timestamps (gateway-api.md) ---
+
+/** Fields of the spec that hold numbers which are not card numbers, by exact name. */
+const IDENTIFIER_NAMES = new Set(['document', 'created', 'reference', 'postcode', 'bank_code', 'id']);
+/**
+ * The same by the shape of the name: ids (`transaction_id`, `productId`, `dsTransID`), numbers
+ * (`order_no`, `document_number`, `account_number`), references, dates and times
+ * (`transaction_date`, `refund_processing_date`, `recurring_deduction_time`, `created_at`),
+ * phones and postal codes.
+ */
+const IDENTIFIER_SHAPE = /(?:_id|Id|ID|_no|No|_number|_reference|_date|_time|_at|phone|_postal_code)$/;
+
+/**
+ * Whether a field (its own name, not a path) holds a numeric identifier or a timestamp that must not
+ * be taken for a card number. Never the card fields, nor token_id (a card token may be card-shaped).
+ */
+export function isIdentifierField(name: string): boolean {
+  const n = name.toLowerCase();
+  if (CARD_FIELDS.has(n) || n === 'token_id') return false;
+  return IDENTIFIER_NAMES.has(n) || IDENTIFIER_SHAPE.test(name);
+}
+
+// --- card numbers in free text ---
+
+/** Runs of digit groups: groups joined by one space or dash, the whole not touching another digit. */
+const DIGIT_CHAIN = /(?<!\d)\d+(?:[ -]\d+)*(?!\d)/g;
+
+interface Span {
+  start: number;
+  end: number;
+}
+
+/**
+ * Where card numbers are in `text`: a plain run of 13–19 digits, or groups as cards are printed — a
+ * first group of 4, then 2 to 4 groups of 3–6 (4-4-4-4, 4-6-5, 4-6-4, 4-4-4-4-3). The longest such
+ * prefix of a chain that is a card number counts, so "4242 4242 4242 4242 737" gives the card and
+ * leaves the 737.
+ */
+export function findCardNumbers(text: string): Span[] {
+  const spans: Span[] = [];
+  for (const m of text.matchAll(DIGIT_CHAIN)) {
+    const chain = m[0];
+    const groups: Span[] = [];
+    for (const g of chain.matchAll(/\d+/g))
+      groups.push({ start: m.index + g.index, end: m.index + g.index + g[0].length });
+    let i = 0;
+    while (i < groups.length) {
+      const end = groupedCardEnd(text, groups, i);
+      if (end > i) {
+        spans.push({ start: groups[i]!.start, end: groups[end]!.end });
+        i = end + 1;
+        continue;
+      }
+      const one = text.slice(groups[i]!.start, groups[i]!.end);
+      if (looksLikePan(one)) spans.push(groups[i]!);
+      i++;
+    }
+  }
+  return spans;
+}
+
+/** The last group of the longest grouped card number starting at group `i`, or `i` when none does. */
+function groupedCardEnd(text: string, groups: readonly Span[], i: number): number {
+  const len = (g: Span) => g.end - g.start;
+  if (len(groups[i]!) !== 4) return i;
+  for (let j = Math.min(i + 4, groups.length - 1); j >= i + 2; j--) {
+    let fits = true;
+    for (let k = i + 1; k <= j && fits; k++) fits = len(groups[k]!) >= 3 && len(groups[k]!) <= 6;
+    if (!fits) continue;
+    const digits = text.slice(groups[i]!.start, groups[j]!.end).replace(/[ -]/g, '');
+    if (digits.length >= 13 && looksLikePan(digits)) return j;
+  }
+  return i;
+}
+
+/** Whether `text` holds a card number anywhere (plain, spaced or dashed). */
+export function containsCardNumber(text: string): boolean {
+  return findCardNumbers(text).length > 0;
+}
+
+/** Every card number in `text` replaced by its masked form (first 6 and last 4 digits). */
+export function maskCardNumbers(text: string): string {
+  const spans = findCardNumbers(text);
+  if (spans.length === 0) return text;
+  let out = '';
+  let at = 0;
+  for (const { start, end } of spans) {
+    out += text.slice(at, start) + maskPan(text.slice(start, end));
+    at = end;
+  }
+  return out + text.slice(at);
+}
+
+/**
+ * A security code written after its label ("cvv 737", "CVC: 1234", "security_code=987", "security
+ * code 555"). A 3–4 digit number alone cannot be told from any other, but next to its label it is
+ * one, and a security code may never be stored or logged (PCI DSS); masking a stray number after
+ * such a word costs nothing.
+ */
+const LABELLED_CODE = /\b(cvv2?|cvc2?|cid|security[ _-]?code)(\s*[:=]?\s*)(\d{3,4})(?!\d)/gi;
+
+/** Sign keys and other known secrets removed from text. */
+export function redactSecrets(text: string, secrets: readonly string[] = []): string {
+  let out = text;
   for (const secret of secrets) {
     if (secret.length >= 4) out = out.split(secret).join('****');
   }
   return out;
+}
+
+/** Free text fit for output: card numbers masked, labelled security codes and secrets hidden. */
+export function redactText(text: string, secrets: readonly string[] = []): string {
+  const masked = maskCardNumbers(text).replace(
+    LABELLED_CODE,
+    (_m, label: string, sep: string, code: string) => `${label}${sep}${'*'.repeat(code.length)}`,
+  );
+  return redactSecrets(masked, secrets);
+}
+
+/** One field's value fit for logs: by its name when that says what it holds, else as free text. */
+function redactField(key: string, value: string): string {
+  if (PAN_FIELDS.has(key)) return maskPan(value);
+  if (isIdentifierField(key)) return value;
+  return redactText(value);
 }
 
 /** A deep copy of a request or response body fit for logs: card masked, secrets dropped. */
@@ -50,8 +183,9 @@ export function redactBody<T>(body: T): T {
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
       if (SECRET_FIELDS.has(key)) continue;
-      if (PAN_FIELDS.has(key) && typeof value === 'string') out[key] = maskPan(value);
-      else out[key] = redactBody(value);
+      // defineProperty: a "__proto__" key of parsed JSON stays a key, never the copy's prototype.
+      const safe = typeof value === 'string' ? redactField(key, value) : redactBody(value);
+      Object.defineProperty(out, key, { value: safe, enumerable: true, writable: true, configurable: true });
     }
     return out as T;
   }
@@ -59,7 +193,47 @@ export function redactBody<T>(body: T): T {
   return body;
 }
 
-/** Form-urlencoded or JSON text fit for logs. */
+/** HTML elements that have no end tag (a checkout page is HTML). */
+const VOID_ELEMENTS = new Set([
+  'input',
+  'meta',
+  'link',
+  'br',
+  'hr',
+  'img',
+  'area',
+  'base',
+  'col',
+  'source',
+  'wbr',
+]);
+
+/** Secret elements removed, card elements masked, identifier elements kept, other text masked. */
+function redactMarkup(text: string): string {
+  const open: string[] = [];
+  return text
+    .split(/(<[^>]*>)/)
+    .map((token) => {
+      if (token.startsWith('<')) {
+        const tag = /^<(\/)?([A-Za-z_][\w.-]*)/.exec(token);
+        const name = tag?.[2];
+        if (tag && name && !token.endsWith('/>') && !VOID_ELEMENTS.has(name.toLowerCase())) {
+          // An end tag closes its element and whatever was left open inside it.
+          if (!tag[1]) open.push(name);
+          else if (open.lastIndexOf(name) >= 0) open.length = open.lastIndexOf(name);
+        }
+        // Attributes (an HTML form's hidden inputs) are free text.
+        return redactText(token);
+      }
+      const element = open[open.length - 1];
+      if (token === '' || element === undefined) return redactText(token);
+      if (SECRET_FIELDS.has(element)) return '[removed]';
+      return redactField(element, token);
+    })
+    .join('');
+}
+
+/** Form-urlencoded, JSON, XML or HTML text fit for logs. */
 export function redactWireBody(text: string, contentType: string | undefined): string {
   if (contentType?.includes('json')) {
     try {
@@ -70,12 +244,11 @@ export function redactWireBody(text: string, contentType: string | undefined): s
   }
   if (contentType?.includes('x-www-form-urlencoded')) {
     const params = new URLSearchParams(text);
-    for (const key of [...params.keys()]) {
-      if (SECRET_FIELDS.has(key)) params.delete(key);
-      else if (PAN_FIELDS.has(key)) params.set(key, maskPan(params.get(key) ?? ''));
+    const out = new URLSearchParams();
+    for (const [key, value] of params) {
+      if (!SECRET_FIELDS.has(key)) out.append(key, redactField(key, value));
     }
-    return redactText(params.toString());
+    return out.toString();
   }
-  // XML and HTML: mask element/input values of secret fields, then any bare card number.
-  return redactText(text.replace(/<(security_code|cvv|cvc)>[^<]*<\/\1>/g, '<$1>[removed]</$1>'));
+  return redactMarkup(text);
 }

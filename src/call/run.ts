@@ -7,6 +7,7 @@ import { GatewayError, InputError, UsageError } from '../errors.js';
 import { authError, errorOfBody } from '../gateway/client.js';
 import { endpointByPath } from '../gateway/endpoints.js';
 import { printRawResponse } from '../output/call-view.js';
+import { quote } from '../quote.js';
 import { applyData, assertFlat, parseJsonBody } from './body.js';
 
 export interface CallOptions {
@@ -23,7 +24,8 @@ async function readStdin(stream: NodeJS.ReadableStream): Promise<string> {
 }
 
 export async function buildCallBody(ctx: Context, opts: CallOptions): Promise<Record<string, unknown>> {
-  let body: Record<string, unknown> = {};
+  // Without a prototype, like every object of the body (body.ts).
+  let body: Record<string, unknown> = Object.create(null);
   if (opts.json !== undefined) {
     const source = opts.json === '-' ? 'stdin' : opts.json;
     let text: string;
@@ -44,7 +46,7 @@ export async function buildCallBody(ctx: Context, opts: CallOptions): Promise<Re
 
 export async function runCall(ctx: Context, path: string, opts: CallOptions): Promise<number> {
   if (/^[a-z]+:\/\//i.test(path)) {
-    throw new UsageError(`give a path such as /v1/capture, not a URL ("${path}")`, {
+    throw new UsageError(`give a path such as /v1/capture, not a URL (${quote(path)})`, {
       hint: 'the gateway address comes from base_url (--base-url, PAYOPS_BASE_URL or the profile)',
     });
   }
@@ -71,7 +73,7 @@ export async function runCall(ctx: Context, path: string, opts: CallOptions): Pr
     if (res.status === 401 || res.status === 403)
       throw authError('E1001', error?.text ?? `HTTP ${res.status}`, who);
     throw new GatewayError(
-      `the gateway rejected the request (HTTP ${res.status}${error ? `, ${error.code ? `${error.code}: ` : ''}${error.text}` : ''})`,
+      `the gateway rejected the request (HTTP ${res.status}${error ? `, ${error.code ? `${quote(error.code)}: ` : ''}${quote(error.text)}` : ''})`,
       {
         status: res.status,
         ...(error?.code ? { code: error.code } : {}),

@@ -9,6 +9,7 @@ import type { PayResult } from '../pay/pay.js';
 import type { PayoutPlan, PayoutPlanSummary } from '../payout/plan.js';
 import { PAYOUT_RESULT_COLUMNS } from '../payout/records.js';
 import type { PayoutResultRow } from '../payout/send.js';
+import { terminalLine } from '../quote.js';
 import { type CardSection, renderCard } from './card.js';
 import { confirmOrExit } from './confirm.js';
 import { openCsvWriter } from './csv-writer.js';
@@ -210,7 +211,7 @@ export async function writePayResult(io: Io, result: PayResult, opts: PayOutputO
     await writeCsvRecords(io.stdout, Object.keys(row), [row]);
   } else if (result.kind === 'apm' && result.issuer_url !== undefined) {
     // The address is the data (pipe it anywhere); the summary is for the person.
-    io.stdout.write(`${result.issuer_url}\n`);
+    io.stdout.write(`${terminalLine(result.issuer_url)}\n`);
     io.stderr.write(card());
   } else {
     io.stdout.write(card());

@@ -1,44 +1,144 @@
-// Card numbers never travel as command-line arguments: they would land in shell history, `ps`
-// output and CI logs. This check runs on the raw argv before commander parses it, so a card number
-// typed as an argument is refused even when the flag it follows does not exist.
+// Card data never travels as command-line arguments: it would land in shell history, `ps` output and
+// CI logs. This check runs on the raw argv of every command before commander parses it
+// (src/commands/argv-guard.ts), so card data is refused even where the flag does not exist.
+//
+// Each argument is judged with the field it sets, when there is one: `--note X` and `--note=X` set
+// note, `--data a.b=X` sets a.b, `config set KEY X` sets KEY. Card fields (card, security_code, cvv …,
+// at any depth of a --data path, or as a flag) are refused whatever their value. A value that holds a
+// card number (src/redact.ts: 13–19 digits from 2–6, Luhn, plain, spaced or dashed) is refused, except
+// in fields the spec defines as numeric identifiers or timestamps (a CNPJ in document passes Luhn).
 import { UsageError } from '../errors.js';
-import { luhnValid } from '../redact.js';
+import { CARD_FIELDS, containsCardNumber, isIdentifierField, looksLikePan } from '../redact.js';
 
 /**
- * True when the text is a card number as people type it: 13–19 digits that pass Luhn, optionally
- * grouped with spaces or dashes. The whole text must be the number, so order numbers and dates
- * that merely contain long digit runs are not caught.
+ * True when the text is a card number as people type it: 13–19 digits starting 2–6 that pass Luhn,
+ * optionally grouped with spaces or dashes. The whole text must be the number.
  */
 export function isCardLike(text: string): boolean {
   const t = text.trim();
   if (!/^\d[\d -]*\d$/.test(t)) return false;
-  const digits = t.replace(/[ -]/g, '');
-  return digits.length >= 13 && digits.length <= 19 && luhnValid(digits);
+  return looksLikePan(t.replace(/[ -]/g, ''));
 }
 
-/** Positions (0-based) of the arguments that hold a card number, also as `--flag=NUMBER`. */
-export function findCardArguments(argv: readonly string[]): number[] {
-  const found: number[] = [];
-  argv.forEach((arg, i) => {
-    const eq = arg.startsWith('-') ? arg.indexOf('=') : -1;
-    const value = eq >= 0 ? arg.slice(eq + 1) : arg;
-    if (isCardLike(value)) found.push(i);
+export interface CardArgument {
+  /** Position in argv (0-based). */
+  index: number;
+  /** The field it sets as the user wrote it: `--note`, `--data card`, `merchant_id`; none for a bare argument. */
+  field?: string;
+  why: 'card field' | 'card number';
+}
+
+/** `card.number`, `list[0].security_code`, `--security-code` → ['card', 'number'] … in snake case. */
+function segmentsOf(path: string): string[] {
+  return path
+    .split(/[.[\]]+/)
+    .filter((s) => s !== '' && !/^\d+$/.test(s))
+    .map((s) => s.replace(/-/g, '_'));
+}
+
+/** The verdict on one value that sets `path` (undefined for a bare argument). */
+function judge(
+  index: number,
+  field: string | undefined,
+  path: string | undefined,
+  value: string,
+): CardArgument | undefined {
+  const segments = path === undefined ? [] : segmentsOf(path);
+  const at = field === undefined ? {} : { field };
+  if (segments.some((s) => CARD_FIELDS.has(s.toLowerCase()))) return { index, ...at, why: 'card field' };
+  const last = segments[segments.length - 1];
+  if (last !== undefined && isIdentifierField(last)) return undefined;
+  return isCardLike(value) || containsCardNumber(value) ? { index, ...at, why: 'card number' } : undefined;
+}
+
+/**
+ * The arguments that carry card data, in order. A flag is taken to set the argument after it (a
+ * boolean flag followed by a bare argument gives that argument the flag's name, which only matters
+ * for identifier names, and no boolean flag has one).
+ */
+export function findCardArguments(argv: readonly string[]): CardArgument[] {
+  const found: CardArgument[] = [];
+  let flag: string | undefined;
+  let onlyPositionals = false;
+  const push = (verdict: CardArgument | undefined) => {
+    if (verdict) found.push(verdict);
+  };
+  const value = (index: number, name: string | undefined, text: string) => {
+    if (name === 'data') {
+      const eq = text.indexOf('=');
+      const key = eq > 0 ? text.slice(0, eq) : text;
+      push(judge(index, `--data ${key}`, key, eq > 0 ? text.slice(eq + 1) : ''));
+    } else if (name !== undefined) {
+      push(judge(index, `--${name}`, name, text));
+    } else {
+      // `config set KEY VALUE`: the value sets KEY.
+      const key = argv[index - 3] === 'config' && argv[index - 2] === 'set' ? argv[index - 1] : undefined;
+      push(judge(index, key, key, text));
+    }
+  };
+  // A card flag with no value after it is refused at the flag itself.
+  const cardFlagAlone = (index: number) => {
+    const name = flag;
+    if (name !== undefined && segmentsOf(name).some((s) => CARD_FIELDS.has(s.toLowerCase())))
+      found.push({ index: index - 1, field: `--${name}`, why: 'card field' });
+  };
+  argv.forEach((arg, index) => {
+    if (!onlyPositionals && arg === '--') {
+      cardFlagAlone(index);
+      onlyPositionals = true;
+      flag = undefined;
+    } else if (!onlyPositionals && arg.startsWith('--')) {
+      cardFlagAlone(index);
+      const eq = arg.indexOf('=');
+      if (eq > 0) {
+        value(index, arg.slice(2, eq), arg.slice(eq + 1));
+        flag = undefined;
+      } else flag = arg.slice(2);
+    } else if (!onlyPositionals && /^-[A-Za-z]/.test(arg)) {
+      cardFlagAlone(index);
+      flag = undefined; // -y, -v, -q: no short flag takes a value
+    } else {
+      value(index, flag, arg);
+      flag = undefined;
+    }
   });
+  cardFlagAlone(argv.length);
   return found;
 }
 
-/** Throws a usage error (exit 2, nothing sent) when any argument is a card number. Never echoes it. */
-export function refuseCardArguments(argv: readonly string[]): void {
+const HINTS: Readonly<Record<string, string>> = {
+  pay:
+    'payops asks for the card number and security code (hidden) on a terminal, or reads them from stdin, ' +
+    'one per line — e.g. `printf \'%s\\n%s\\n\' "$CARD" "$CVC" | payops pay card …`.',
+  call:
+    '`payops call` takes card data only in a JSON body on stdin: `payops call /v1/authorise --json -`; ' +
+    'for a card payment use `payops pay card`, which asks for the card number and security code (hidden) or reads them from stdin.',
+};
+const DEFAULT_HINT =
+  'card numbers go only to `payops pay card`, which asks for them (hidden) on a terminal or reads them from stdin.';
+
+/**
+ * Throws a usage error (exit 2, nothing sent) when arguments carry card data, naming each argument
+ * and the field it sets, and saying how to pass card data instead. Never echoes a value.
+ */
+export function refuseCardArguments(argv: readonly string[], command?: string): void {
   const found = findCardArguments(argv);
   if (found.length === 0) return;
-  const which = found.map((i) => `#${i + 1}`).join(', ');
+  const which = found
+    .map((f) => {
+      const what = f.why === 'card field' ? 'is a card field' : 'looks like a card number';
+      return `argument #${f.index + 1}${f.field ? ` (${f.field})` : ''} ${what}`;
+    })
+    .join(', ');
+  const numberOnly = found.every((f) => f.why === 'card number' && f.field !== undefined);
+  const elsewhere =
+    numberOnly && command === 'call'
+      ? ' A value that only looks like a card number can go in the --json body instead.'
+      : '';
   throw new UsageError(
-    `refusing to run: argument ${which} looks like a card number, and card numbers are never taken from the command line`,
+    `refusing to run: ${which}; card numbers and security codes are never taken from the command line`,
     {
-      hint:
-        'leave the card number out of the arguments: payops asks for it (hidden) on a terminal, or reads it from ' +
-        'stdin, one per line: card number, then security code — e.g. `payops pay card … < card.txt`. ' +
-        'Clear it from your shell history (e.g. `history -d N`).',
+      hint: `${HINTS[command ?? ''] ?? DEFAULT_HINT}${elsewhere} Clear the arguments from your shell history (e.g. \`history -d N\`).`,
     },
   );
 }

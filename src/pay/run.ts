@@ -8,9 +8,10 @@ import { assertMayMoveMoney } from '../config/resolve.js';
 import type { Context } from '../context.js';
 import { ExitCode, InputError } from '../errors.js';
 import { writePayPlan, writePayResult } from '../output/payment-card.js';
+import { quote } from '../quote.js';
 import { readCardSecrets } from './card-input.js';
 import { flagFields, type PaymentKind } from './fields.js';
-import { openInBrowser } from './open-url.js';
+import { openInBrowser, openUrl } from './open-url.js';
 import { assertOutWritable } from './out-file.js';
 import { type PayResult, payByApm, payByCard, payByCheckout, payExitCode } from './pay.js';
 import {
@@ -36,7 +37,7 @@ function applyExpiry(body: Record<string, unknown>, expiry: string | undefined):
       throw new InputError('--expiry is not a valid expiry date', [
         {
           field: 'expiry',
-          message: `"${expiry}" is not a month and year`,
+          message: `${quote(expiry)} is not a month and year`,
           expected: 'MM/YYYY or MM/YY, e.g. 12/2030',
         },
       ]);
@@ -109,7 +110,13 @@ export async function runPay(
     }
   }
   if (result.kind === 'apm' && result.issuer_url !== undefined && opts.open) {
-    if (!(await openInBrowser(result.issuer_url, ctx.io.env))) {
+    const opened = await openUrl(result.issuer_url, ctx.io.env);
+    if (opened === 'refused') {
+      ctx.log.warn(
+        `the issuer_url is not an http(s) address, so payops did not open it: ${quote(result.issuer_url)}; ` +
+          'check it before sending the shopper anywhere',
+      );
+    } else if (opened === 'no-opener') {
       ctx.log.warn('could not open a browser; send the shopper to the issuer_url above');
     }
   }

@@ -38,6 +38,12 @@ export const int: FieldSpec = { type: 'integer' };
 export const obj = (fields: Record<string, FieldSpec>): ObjectSpec => ({ type: 'object', fields });
 export const arr = (items: FieldSpec): FieldSpec => ({ type: 'array', items });
 
+/**
+ * Keys that reach an object's prototype instead of the object: never a field, refused wherever a
+ * request is read, so a "__proto__" in a JSON file can never change what is signed.
+ */
+const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
 /** Top-level request fields payops fills itself; a file that carries them is refused with a clear reason. */
 export const FILLED_BY_PAYOPS: readonly string[] = ['merchant_id', 'account_id', 'encryption_data'];
 
@@ -158,9 +164,11 @@ export function checkValue(
         problem(`must be an object, not ${describe(value)}`, 'a JSON object { … }');
         return value;
       }
-      const out: Record<string, unknown> = {};
+      // No prototype: the checked request is what is signed, and only its own keys count.
+      const out: Record<string, unknown> = Object.create(null);
       for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
-        const child = spec.fields[key];
+        const child =
+          PROTOTYPE_KEYS.has(key) || !Object.hasOwn(spec.fields, key) ? undefined : spec.fields[key];
         const childPath = path === '' ? key : `${path}.${key}`;
         if (child === undefined) {
           problems.push({
@@ -191,12 +199,12 @@ export function leafPaths(spec: ObjectSpec, prefix = ''): Array<[string, FieldSp
   return out;
 }
 
-/** `a.b[0].c` → ['a', 'b', 0, 'c']; undefined for a malformed path. */
+/** `a.b[0].c` → ['a', 'b', 0, 'c']; undefined for a malformed path (or one through a prototype key). */
 export function pathSegments(path: string): Array<string | number> | undefined {
   const out: Array<string | number> = [];
   for (const part of path.split('.')) {
     const m = /^([A-Za-z_][A-Za-z0-9_]*)((?:\[\d{1,3}\])*)$/.exec(part);
-    if (!m) return undefined;
+    if (!m || PROTOTYPE_KEYS.has(m[1]!)) return undefined;
     out.push(m[1]!);
     for (const idx of m[2]!.matchAll(/\[(\d+)\]/g)) out.push(Number(idx[1]));
   }
@@ -245,10 +253,12 @@ export function setPath(
   let node: Record<string | number, unknown> = root;
   for (let i = 0; i < segments.length - 1; i++) {
     const key = segments[i]!;
+    if (typeof key === 'string' && PROTOTYPE_KEYS.has(key))
+      throw new Error(`refusing the path segment ${key}`);
     const wantArray = typeof segments[i + 1] === 'number';
-    const next = node[key];
+    const next = Object.hasOwn(node, key) ? node[key] : undefined;
     if (next === null || typeof next !== 'object' || Array.isArray(next) !== wantArray) {
-      node[key] = wantArray ? [] : {};
+      node[key] = wantArray ? [] : Object.create(null);
     }
     node = node[key] as Record<string | number, unknown>;
   }

@@ -27,10 +27,11 @@ describe('isCardLike', () => {
 
 describe('findCardArguments', () => {
   it('finds numbers as separate arguments and as --flag=value', () => {
-    expect(findCardArguments(['pay', 'card', '--amount', '10', '4242424242424242'])).toEqual([4]);
-    expect(findCardArguments(['pay', 'card', '--note=4242 4242 4242 4242'])).toEqual([2]);
-    expect(findCardArguments(['pay', 'card', '--card', '4000-0000-0000-0002'])).toEqual([3]);
-    expect(findCardArguments(['pay', 'card', '--amount', '10', '--currency', 'USD'])).toEqual([]);
+    const at = (argv: string[]) => findCardArguments(argv).map((f) => f.index);
+    expect(at(['pay', 'card', '--amount', '10', '4242424242424242'])).toEqual([4]);
+    expect(at(['pay', 'card', '--note=4242 4242 4242 4242'])).toEqual([2]);
+    expect(at(['pay', 'card', '--card', '4000-0000-0000-0002'])).toEqual([3]);
+    expect(at(['pay', 'card', '--amount', '10', '--currency', 'USD'])).toEqual([]);
   });
 });
 
@@ -52,5 +53,99 @@ describe('refuseCardArguments', () => {
 
   it('passes clean argv', () => {
     expect(() => refuseCardArguments(['pay', 'card', '--amount', '12.50'])).not.toThrow();
+  });
+});
+
+// Issue 13, items 7 and 9: card data inside arguments (`--data card=…`, a number in a note) is
+// refused for every command, naming the field; numeric identifiers that pass Luhn are not.
+const CNPJ = '41234567000100'; // a valid CNPJ that also passes Luhn
+const DATE = '20261122134707';
+
+function refusal(argv: string[], command?: string): UsageError {
+  try {
+    refuseCardArguments(argv, command);
+  } catch (e) {
+    if (e instanceof UsageError) return e;
+    throw e;
+  }
+  throw new Error(`not refused: ${argv.join(' ')}`);
+}
+
+describe('card data inside arguments', () => {
+  it('refuses card and security_code keys of --data at any depth, whatever their value', () => {
+    const argv = ['call', '/v1/authorise', '--data', 'card=4242424242424242', '--data', 'security_code=737'];
+    expect(findCardArguments(argv)).toEqual([
+      { index: 3, field: '--data card', why: 'card field' },
+      { index: 5, field: '--data security_code', why: 'card field' },
+    ]);
+    for (const data of [
+      'card.number=4242424242424242',
+      'payment.card=x',
+      'cvv=737',
+      'CVC=737',
+      'card_number=4242',
+      'pan=1',
+      'person.security_code=737',
+      'cards[0].card=x',
+    ]) {
+      expect(findCardArguments(['call', '/v1/x', '--data', data]), data).toHaveLength(1);
+      expect(findCardArguments(['call', '/v1/x', `--data=${data}`]), data).toHaveLength(1);
+    }
+  });
+
+  it('refuses card flags of any command, also as --flag=value', () => {
+    expect(findCardArguments(['pay', 'card', '--security-code', '737'])).toEqual([
+      { index: 3, field: '--security-code', why: 'card field' },
+    ]);
+    expect(findCardArguments(['refund', '--cvv=737'])).toEqual([
+      { index: 1, field: '--cvv', why: 'card field' },
+    ]);
+  });
+
+  it('refuses a card number inside free text, spaced or dashed, naming the field', () => {
+    expect(findCardArguments(['call', '/v1/x', '--data', 'note=card 4242 4242 4242 4242 cvv 737'])).toEqual([
+      { index: 3, field: '--data note', why: 'card number' },
+    ]);
+    expect(findCardArguments(['refund', '--refund-reason', 'card 4242-4242-4242-4242'])).toEqual([
+      { index: 2, field: '--refund-reason', why: 'card number' },
+    ]);
+  });
+
+  it('lets numeric identifiers and timestamps through, however Luhn-valid', () => {
+    for (const argv of [
+      ['pay', 'apm', '--document', CNPJ],
+      ['pay', 'apm', `--person-document-number=${CNPJ}`],
+      ['call', '/v1/authorise', '--data', `person.document_number=${CNPJ}`],
+      ['call', '/v1/authorise', '--data', `document=${CNPJ}`],
+      ['call', '/v1/x', '--data', `orders[0].transaction_date=${DATE}`],
+      ['refund', '--transaction-id', CNPJ, '--order-no', CNPJ],
+      ['query', '--transaction-id', `${CNPJ},${CNPJ}`],
+      ['config', 'set', 'merchant_id', CNPJ],
+    ]) {
+      expect(findCardArguments(argv), argv.join(' ')).toEqual([]);
+    }
+  });
+
+  it('leaves numbers that cannot be card numbers (first digit 0, 1, 7, 8, 9)', () => {
+    expect(isCardLike('1234567812345670')).toBe(false); // passes Luhn, starts with 1
+    expect(isCardLike('7992739871300008')).toBe(false); // passes Luhn, starts with 7
+    expect(findCardArguments(['call', '/v1/x', '--data', 'custom=7992739871300008'])).toEqual([]);
+  });
+
+  it('names the field and the way in: stdin or the prompt (pay), --json - (call)', () => {
+    const call = refusal(
+      ['call', '/v1/authorise', '--data', 'card=4242424242424242', '--data', 'security_code=737'],
+      'call',
+    );
+    expect(call.exitCode).toBe(2);
+    expect(call.message).toContain('#4 (--data card)');
+    expect(call.message).toContain('#6 (--data security_code)');
+    expect(call.hint).toContain('--json -');
+    expect(call.hint).toContain('payops pay card');
+    const pay = refusal(['pay', 'card', '--note', 'card 4242 4242 4242 4242'], 'pay');
+    expect(pay.message).toContain('#4 (--note)');
+    expect(pay.hint).toMatch(/hidden/);
+    expect(pay.hint).toMatch(/stdin/);
+    for (const e of [call, pay]) expect(`${e.message} ${e.hint}`).not.toMatch(/4242|737/);
   });
 });
