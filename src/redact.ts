@@ -52,24 +52,53 @@ export function looksLikePan(value: string): boolean {
 
 // --- numeric identifiers and timestamps (gateway-api.md) ---
 
-/** Fields of the spec that hold numbers which are not card numbers, by exact name. */
-const IDENTIFIER_NAMES = new Set(['document', 'created', 'reference', 'postcode', 'bank_code', 'id']);
 /**
- * The same by the shape of the name: ids (`transaction_id`, `productId`, `dsTransID`), numbers
- * (`order_no`, `document_number`, `account_number`), references, dates and times
- * (`transaction_date`, `refund_processing_date`, `recurring_deduction_time`, `created_at`),
- * phones and postal codes.
+ * Fields of the spec that hold numbers which are not card numbers, by exact name: the ids the
+ * gateway issues (transaction_id, refund_reference_id, recurring_id …), the merchant's order and
+ * account numbers, references, documents and bank numbers. Ids a merchant makes up freely
+ * (shopper_id, session_id, productId) are not among them: a card number there is still one.
  */
-const IDENTIFIER_SHAPE = /(?:_id|Id|ID|_no|No|_number|_reference|_date|_time|_at|phone|_postal_code)$/;
+const IDENTIFIER_NAMES = new Set([
+  'merchant_id',
+  'account_id',
+  'transaction_id',
+  'order_no',
+  'orderNo',
+  'merNo',
+  'reference_no',
+  'reference',
+  'refund_reference',
+  'refund_reference_id',
+  'short_reference_id',
+  'transaction_reference',
+  'recurring_id',
+  'beneficiary_id',
+  'payer_id',
+  'request_id',
+  'document',
+  'business_registration_number',
+  'personal_id_number',
+  'account_number',
+  'branch_number',
+  'address_number',
+  'postcode',
+  'created',
+]);
+/**
+ * The same by the shape of the name: document numbers (`document_number`, `owner_document_number`),
+ * phones, postal codes, dates and times (`transaction_date`, `refund_processing_date`,
+ * `recurring_deduction_time`, `checkout_time`, `created_at`).
+ */
+const IDENTIFIER_SHAPE =
+  /(?:^|_)(?:document_number|phone|phone_number|mobile_number|postal_code|date|time|at)$/;
 
 /**
  * Whether a field (its own name, not a path) holds a numeric identifier or a timestamp that must not
- * be taken for a card number. Never the card fields, nor token_id (a card token may be card-shaped).
+ * be taken for a card number. Never the card fields; nor token_id (a card token may be card-shaped).
  */
 export function isIdentifierField(name: string): boolean {
-  const n = name.toLowerCase();
-  if (CARD_FIELDS.has(n) || n === 'token_id') return false;
-  return IDENTIFIER_NAMES.has(n) || IDENTIFIER_SHAPE.test(name);
+  if (CARD_FIELDS.has(name.toLowerCase())) return false;
+  return IDENTIFIER_NAMES.has(name) || IDENTIFIER_SHAPE.test(name);
 }
 
 // --- card numbers in free text ---

@@ -9,6 +9,7 @@ import {
   UnknownOutcomeError,
   type UnknownOutcomeReason,
 } from '../errors.js';
+import { quote } from '../quote.js';
 import {
   type BatchOperation,
   ENDPOINTS,
@@ -385,7 +386,7 @@ export function authError(
     case 'E1003': {
       const ip = IP_PATTERN.exec(text)?.[1];
       return new AuthError(
-        `the gateway refused this machine's IP address${ip ? ` ${ip}` : ''} (E1003: ${text || 'caller IP not registered'})`,
+        `the gateway refused this machine's IP address${ip ? ` ${ip}` : ''} (E1003: ${text ? quote(text) : 'caller IP not registered'})`,
         code,
         {
           hint: `the query endpoints only answer registered IP addresses: ask the gateway to register ${ip ?? "this machine's public IP address"} for merchant ${who.merchantId}, or run payops from a registered host`,
@@ -394,7 +395,7 @@ export function authError(
     }
     case 'E1002':
       return new AuthError(
-        `the gateway does not know merchant ${who.merchantId} / account ${who.accountId} (E1002${text ? `: ${text}` : ''})`,
+        `the gateway does not know merchant ${who.merchantId} / account ${who.accountId} (E1002${text ? `: ${quote(text)}` : ''})`,
         code,
         {
           hint: 'check merchant_id and account_id: payops config get merchant_id, payops config set account_id …',
@@ -402,7 +403,7 @@ export function authError(
       );
     default:
       return new AuthError(
-        `the gateway rejected the request signature (${code}${text ? `: ${text}` : ''})`,
+        `the gateway rejected the request signature (${code}${text ? `: ${quote(text)}` : ''})`,
         code,
         {
           hint: "the sign key does not match the gateway's: set the right one with `payops config set sign_key` (it is read from a prompt) or PAYOPS_SIGN_KEY",
@@ -433,14 +434,18 @@ function rejection(
   const e = errorOfBody(body);
   if (res.status === 401 || res.status === 403) {
     return new AuthError(
-      `the gateway refused access to ${path} (HTTP ${res.status}${e ? `: ${e.code ?? ''} ${e.text}` : ''})`,
+      `the gateway refused access to ${path} (HTTP ${res.status}${e ? `: ${e.code ?? ''} ${quote(e.text)}` : ''})`,
       e?.code,
       {
         hint: 'check merchant_id, account_id and sign_key of the profile (payops config list)',
       },
     );
   }
-  const text = e ? `${e.code ? `${e.code}: ` : ''}${e.text}` : res.body.trim().slice(0, 200) || 'no details';
+  const text = e
+    ? `${e.code ? `${e.code}: ` : ''}${quote(e.text)}`
+    : res.body.trim() !== ''
+      ? quote(res.body.trim().slice(0, 200))
+      : 'no details';
   return new GatewayError(`the gateway rejected the request to ${path} (HTTP ${res.status}: ${text})`, {
     status: res.status,
     ...(e?.code ? { code: e.code } : {}),
@@ -465,7 +470,7 @@ export function assertAccepted(
   const e = errorOfBody(d) ?? { code: undefined, text: 'no reason given' };
   if (e.code && AUTH_CODES.has(e.code)) throw authError(e.code, e.text, who);
   throw new GatewayRejectedError(
-    `the gateway rejected the whole request (${e.code ? `${e.code}: ` : ''}${e.text})`,
+    `the gateway rejected the whole request (${e.code ? `${e.code}: ` : ''}${quote(e.text)})`,
     {
       ...(e.code ? { code: e.code } : {}),
       hint: 'nothing in this request was processed; fix what the message says and send it again',

@@ -4,6 +4,7 @@
 import type { InputProblem } from '../errors.js';
 import { parseAmount } from '../money/amount.js';
 import { currencyInfo } from '../money/currency.js';
+import { quote } from '../quote.js';
 
 export type StringFormat =
   /** Plain decimal such as 12.50 (amount checks per currency happen separately). */
@@ -102,7 +103,7 @@ export function checkFormat(value: string, format: StringFormat): string | undef
 /** The money parser's diagnosis of a non-decimal (thousands separators, decimal commas, symbols …). */
 function decimalProblem(value: string): string {
   const parsed = parseAmount(value, 'USD');
-  if (parsed.ok) return `"${value}" is not valid`;
+  if (parsed.ok) return `${quote(value)} is not valid`;
   return parsed.hint ? `${parsed.message}: ${parsed.hint}` : parsed.message;
 }
 
@@ -136,7 +137,7 @@ export function checkValue(
       const normalised = checkFormat(value, spec.format);
       if (normalised === undefined) {
         problem(
-          spec.format === 'decimal' ? decimalProblem(value) : `"${value}" is not valid`,
+          spec.format === 'decimal' ? decimalProblem(value) : `${quote(value)} is not valid`,
           FORMAT_EXPECTED[spec.format],
         );
         return value;

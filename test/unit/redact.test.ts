@@ -163,8 +163,8 @@ describe('identifier fields are not card numbers', () => {
       'phone_number',
       'business_registration_number',
       'personal_id_number',
-      'productId',
-      'dsTransID',
+      'birth_date',
+      'payment_date',
     ]) {
       expect(isIdentifierField(name), name).toBe(true);
     }
@@ -178,6 +178,10 @@ describe('identifier fields are not card numbers', () => {
       'token_id',
       'note',
       'custom',
+      // ids a merchant makes up freely: a card number there is still refused and masked
+      'shopper_id',
+      'session_id',
+      'productId',
     ]) {
       expect(isIdentifierField(name), name).toBe(false);
     }

@@ -39,7 +39,7 @@ const RULES: BoundaryRule[] = [
 ];
 
 /** Modules everything may import because they import nothing from src/ themselves. */
-const LEAVES = ['src/io.ts', 'src/redact.ts', 'src/sandbox/accounts.ts'];
+const LEAVES = ['src/io.ts', 'src/redact.ts', 'src/quote.ts', 'src/sandbox/accounts.ts'];
 
 describe('the import graph of src/', () => {
   it('is read completely: every relative import names a file, lazy and type-only edges included', () => {
