@@ -3,6 +3,9 @@
 // bulk refund, queries, runs, a raw call — then every byte it produced is searched: stdout, stderr,
 // and every file under PAYOPS_HOME (config, journals, logs) and the working folder. The masked
 // card number (first 6, last 4) is allowed; the sign key may live only in the 0600 config file.
+// Issue 13 adds card data on the command line (`call --data card=…`, a card number in a note or a
+// refund reason: refused, never echoed) and a raw call whose note carries a spaced card number and a
+// labelled security code (from stdin: masked in the --debug request, the gateway's echo and stdout).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -10,6 +13,7 @@ import { type RunResult, runPayops, SIGN_KEY, TestSandbox, tempDir, writeCsv } f
 
 const CARD = '4242424242424242';
 const CARD_SPACED = '4242 4242 4242 4242';
+const CARD_DASHED = '4242-4242-4242-4242';
 /** Four digits (the sandbox accepts 3–4) so that a match is not a coincidence. */
 const SECURITY_CODE = '8357';
 /** The code as a token: not inside a longer run of digits or hex (ids, hashes, timestamps). */
@@ -99,10 +103,92 @@ test('a full --debug session leaks neither the sign key nor the card number nor 
   ]);
   expect(await sandbox.ledger()).toHaveLength(3);
 
+  // Card data on the command line: refused (exit 2) for every command, before anything is sent.
+  const authorise = ['call', '/v1/authorise', '--data', 'amount=1.00', '--data', 'currency=USD'];
+  await run(
+    'call --data card= security_code=',
+    [...authorise, '--data', `card=${CARD}`, '--data', `security_code=${SECURITY_CODE}`],
+    '',
+    [2],
+  );
+  await run(
+    'call --data card.number= (dashed)',
+    [...authorise, '--data', `card.number=${CARD_DASHED}`],
+    '',
+    [2],
+  );
+  await run(
+    'call --data note= (spaced card, cvv)',
+    [...authorise, '--data', `note=card ${CARD_SPACED} cvv ${SECURITY_CODE}`],
+    '',
+    [2],
+  );
+  await run('call --data=security_code=', [...authorise, `--data=security_code=${SECURITY_CODE}`], '', [2]);
+  await run(
+    'pay card --note (dashed card)',
+    [
+      'pay',
+      'card',
+      '--amount',
+      '1.00',
+      '--currency',
+      'USD',
+      '--expiry',
+      '12/2030',
+      '--note',
+      `card ${CARD_DASHED}`,
+    ],
+    `${CARD}\n${SECURITY_CODE}\n`,
+    [2],
+  );
+  await run(
+    'refund --refund-reason (spaced card)',
+    [
+      'refund',
+      '--transaction-id',
+      orders[2]!.transaction_id,
+      '--order-no',
+      orders[2]!.order_no,
+      '--currency',
+      'USD',
+      '--amount',
+      orders[2]!.amount,
+      '--refund-amount',
+      '1.00',
+      '--refund-reason',
+      `card ${CARD_SPACED}`,
+      '--yes',
+    ],
+    '',
+    [2],
+  );
+  expect(await sandbox.ledger()).toHaveLength(3);
+
+  // The way card data may go through a raw call: the body on stdin. The note holds the card spaced
+  // and the code after its label; the sandbox echoes the note in its answer.
+  const body = {
+    order_no: 'SECRETS-CALL-1',
+    amount: '2.00',
+    currency: 'USD',
+    card: CARD,
+    security_code: SECURITY_CODE,
+    expiration_month: '12',
+    expiration_year: '2030',
+    note: `card ${CARD_SPACED} cvv ${SECURITY_CODE}`,
+  };
+  const called = await run(
+    'call --json - (card in the body on stdin)',
+    ['call', '/v1/authorise', '--json', '-'],
+    JSON.stringify(body),
+  );
+  expect(called.stderr).toContain('/v1/authorise');
+  expect(called.stdout).toContain('<note>card 424242******4242 cvv ****</note>');
+
   const leaks: string[] = [];
   const search = (where: string, text: string, allowKey = false) => {
     if (!allowKey && text.includes(SIGN_KEY)) leaks.push(`${where}: sign key`);
-    if (text.includes(CARD) || text.includes(CARD_SPACED)) leaks.push(`${where}: card number`);
+    if (text.includes(CARD) || text.includes(CARD_SPACED) || text.includes(CARD_DASHED))
+      leaks.push(`${where}: card number`);
     if (SECURITY_CODE_RE.test(text)) leaks.push(`${where}: security code`);
   };
   for (const { step, r } of outputs) {
