@@ -8,16 +8,17 @@
 // card number (src/redact.ts: 13–19 digits from 2–6, Luhn, plain, spaced or dashed) is refused, except
 // in fields the spec defines as numeric identifiers or timestamps (a CNPJ in document passes Luhn).
 import { UsageError } from '../errors.js';
-import { CARD_FIELDS, containsCardNumber, isIdentifierField, looksLikePan } from '../redact.js';
+import { CARD_FIELDS, containsCardNumber, findCardNumbers, isIdentifierField } from '../redact.js';
 
 /**
- * True when the text is a card number as people type it: 13–19 digits starting 2–6 that pass Luhn,
- * optionally grouped with spaces or dashes. The whole text must be the number.
+ * True when the whole text is one card number as people type it: 13–19 digits starting 2–6 that pass
+ * Luhn, plain or grouped as cards are printed (4-4-4-4, 4-6-5 …; see findCardNumbers). A run id such
+ * as 20261124-000125-4567 is digits and dashes too, but not grouped like a card.
  */
 export function isCardLike(text: string): boolean {
   const t = text.trim();
-  if (!/^\d[\d -]*\d$/.test(t)) return false;
-  return looksLikePan(t.replace(/[ -]/g, ''));
+  const spans = findCardNumbers(t);
+  return spans.length === 1 && spans[0]!.start === 0 && spans[0]!.end === t.length;
 }
 
 export interface CardArgument {
@@ -48,7 +49,7 @@ function judge(
   if (segments.some((s) => CARD_FIELDS.has(s.toLowerCase()))) return { index, ...at, why: 'card field' };
   const last = segments[segments.length - 1];
   if (last !== undefined && isIdentifierField(last)) return undefined;
-  return isCardLike(value) || containsCardNumber(value) ? { index, ...at, why: 'card number' } : undefined;
+  return containsCardNumber(value) ? { index, ...at, why: 'card number' } : undefined;
 }
 
 /**

@@ -129,6 +129,22 @@ describe('card data inside arguments', () => {
   it('leaves numbers that cannot be card numbers (first digit 0, 1, 7, 8, 9)', () => {
     expect(isCardLike('1234567812345670')).toBe(false); // passes Luhn, starts with 1
     expect(isCardLike('7992739871300008')).toBe(false); // passes Luhn, starts with 7
+  });
+
+  it('leaves run ids alone, whatever their digits (8-6-4 is not how cards are grouped)', () => {
+    // 20261124-000125-4569 is 18 digits from 2 that pass Luhn.
+    expect(isCardLike('202611240001254569')).toBe(true);
+    expect(isCardLike('20261124-000125-4569')).toBe(false);
+    expect(findCardArguments(['runs', 'show', '20261124-000125-4569'])).toEqual([]);
+  });
+
+  it('refuses a card flag with nothing after it, at the flag', () => {
+    expect(findCardArguments(['pay', 'card', '--cvv'])).toEqual([
+      { index: 2, field: '--cvv', why: 'card field' },
+    ]);
+    expect(findCardArguments(['refund', '--security-code', '--yes'])).toEqual([
+      { index: 1, field: '--security-code', why: 'card field' },
+    ]);
     expect(findCardArguments(['call', '/v1/x', '--data', 'custom=7992739871300008'])).toEqual([]);
   });
 
