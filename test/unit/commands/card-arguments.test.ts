@@ -97,6 +97,39 @@ describe('card data in arguments is refused for every command', () => {
   });
 });
 
+describe('numeric identifiers are not card numbers', () => {
+  it('pay apm --document CNPJ --person-document-number CNPJ: sent as given', async () => {
+    await server.close();
+    server = await startRecordingServer(() => ({
+      contentType: 'application/xml',
+      body: '<respon><order_no>O1</order_no><amount>1.00</amount><currency>BRL</currency><issuer_url>https://issuer.example/p</issuer_url></respon>',
+    }));
+    const r = await runMain(
+      [
+        'pay',
+        'apm',
+        '--payment-method',
+        'PIX',
+        '--amount',
+        '1.00',
+        '--currency',
+        'BRL',
+        '--order-no',
+        'O1',
+        '--document',
+        CNPJ,
+        '--person-document-number',
+        CNPJ,
+      ],
+      io(),
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const sent = JSON.parse(server.requests[0]!.body);
+    expect(sent.document).toBe(CNPJ);
+    expect(sent.person.document_number).toBe(CNPJ);
+  });
+});
+
 describe('prototype keys', () => {
   it('--data __proto__.merchant_id=999: exit 2, nothing sent, Object.prototype untouched', async () => {
     const r = await runMain(['call', '/v1/capture', '--data', '__proto__.merchant_id=999'], io());
