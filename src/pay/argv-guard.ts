@@ -29,6 +29,9 @@ export interface CardArgument {
   why: 'card field' | 'card number';
 }
 
+/** Flags of payops itself that take a date (query --from 20261122134707: 14 digits, one in ten Luhn-valid). */
+const DATE_FLAGS: ReadonlySet<string> = new Set(['from', 'to']);
+
 /** `card.number`, `list[0].security_code`, `--security-code` → ['card', 'number'] … in snake case. */
 function segmentsOf(path: string): string[] {
   return path
@@ -48,7 +51,7 @@ function judge(
   const at = field === undefined ? {} : { field };
   if (segments.some((s) => CARD_FIELDS.has(s.toLowerCase()))) return { index, ...at, why: 'card field' };
   const last = segments[segments.length - 1];
-  if (last !== undefined && isIdentifierField(last)) return undefined;
+  if (last !== undefined && (isIdentifierField(last) || DATE_FLAGS.has(last))) return undefined;
   return containsCardNumber(value) ? { index, ...at, why: 'card number' } : undefined;
 }
 

@@ -121,6 +121,7 @@ describe('card data inside arguments', () => {
       ['refund', '--transaction-id', CNPJ, '--order-no', CNPJ],
       ['query', '--transaction-id', `${CNPJ},${CNPJ}`],
       ['config', 'set', 'merchant_id', CNPJ],
+      ['query', '--from', DATE, `--to=${DATE}`],
     ]) {
       expect(findCardArguments(argv), argv.join(' ')).toEqual([]);
     }
