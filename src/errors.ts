@@ -106,6 +106,7 @@ export type UnknownOutcomeReason =
   | 'http_5xx'
   | 'unparseable'
   | 'too_large'
+  | 'redirect'
   | 'bad_signature'
   | 'missing_signature';
 
