@@ -38,7 +38,7 @@ describe('an exchange that never got a connection', () => {
     let refused: Error | undefined;
     handlers[0]!.onConnect?.((e) => {
       refused = e as Error;
-    }, null);
+    });
     expect(refused).toBeInstanceOf(Error);
   });
 
