@@ -150,8 +150,10 @@ async function runCase(c: Case, check: 'exactly-once' | 'doubles-reported'): Pro
     entry.authorised = planned.filter((p) => !p.refundable).length;
     entry.expectedRefunds = planned.filter((p) => p.refundable).length;
     const out = join(dir.path, 'results.csv');
-    // A hung request costs a full timeout: keep it short so the campaign stays bounded.
-    const extraArgs = [...settleArgs(c.settleMs), ...(c.mode === 'hang' ? ['--timeout', '1000'] : [])];
+    // A hung or trickled request costs a full timeout: keep it short so the campaign stays bounded.
+    // (A trickle's bytes come every 250 ms, well within it: only a deadline on the whole exchange ends it.)
+    const slow = c.mode === 'hang' || c.mode === 'trickle';
+    const extraArgs = [...settleArgs(c.settleMs), ...(slow ? ['--timeout', '1000'] : [])];
     await sandbox.faults({
       mode: c.mode,
       rate: c.rate,
