@@ -7,6 +7,7 @@ import type { AddressInfo, Socket } from 'node:net';
 export interface HostileRequest {
   method: string;
   path: string;
+  contentType: string;
   body: string;
 }
 
@@ -25,6 +26,8 @@ export interface Tools {
   trickle(res: ServerResponse, intervalMs: number): void;
   /** `bytes` of JSON whitespace after `{`, streamed with back-pressure; Content-Length declared or not. */
   flood(res: ServerResponse, bytes: number, opts?: { contentLength?: boolean }): void;
+  /** Passes the request on to `target` (a base URL) and its answer back: an honest front. */
+  forward(req: HostileRequest, res: ServerResponse, target: string): void;
 }
 
 export async function startHostileServer(behaviour: Behaviour): Promise<HostileServer> {
@@ -71,6 +74,19 @@ export async function startHostileServer(behaviour: Behaviour): Promise<HostileS
       };
       pump();
     },
+    forward(req, res, target) {
+      fetch(`${target}${req.path}`, {
+        method: req.method,
+        headers: { 'content-type': req.contentType || 'application/octet-stream' },
+        body: req.method === 'GET' || req.method === 'HEAD' ? undefined : req.body,
+      })
+        .then(async (r) => {
+          const body = Buffer.from(await r.arrayBuffer());
+          res.writeHead(r.status, { 'content-type': r.headers.get('content-type') ?? 'text/plain' });
+          res.end(body);
+        })
+        .catch(() => res.destroy());
+    },
   };
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -80,6 +96,7 @@ export async function startHostileServer(behaviour: Behaviour): Promise<HostileS
       const r = {
         method: req.method ?? '',
         path: req.url ?? '',
+        contentType: req.headers['content-type'] ?? '',
         body: Buffer.concat(chunks).toString('utf8'),
       };
       requests.push(r);
@@ -103,6 +120,38 @@ export async function startHostileServer(behaviour: Behaviour): Promise<HostileS
       new Promise<void>((resolve) => {
         for (const t of timers) clearTimeout(t);
         for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export interface AuthProxy {
+  url: string;
+  /** Every CONNECT asked for: its target and the Proxy-Authorization it carried. */
+  connects: Array<{ target: string; authorization: string | undefined }>;
+  close(): Promise<void>;
+}
+
+/** A proxy that answers every CONNECT with 407, whatever credentials it is given. */
+export async function startAuthProxy(): Promise<AuthProxy> {
+  const connects: AuthProxy['connects'] = [];
+  const server = createServer((_req, res) =>
+    res.writeHead(407, { 'proxy-authenticate': 'Basic realm="corp"' }).end(),
+  );
+  server.on('connect', (req: IncomingMessage, socket: Socket) => {
+    connects.push({ target: req.url ?? '', authorization: req.headers['proxy-authorization'] });
+    socket.end(
+      'HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="corp"\r\nContent-Length: 0\r\n\r\n',
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    connects,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
         server.close(() => resolve());
       }),
   };
