@@ -70,6 +70,14 @@ export class AuthError extends PayopsError {
   }
 }
 
+/**
+ * The way to the gateway is set up wrong: a proxy asked for credentials (HTTP 407), or base_url is
+ * answered with a redirect. The request never reached the gateway's handler, so nothing was
+ * processed, and every other request would meet the same. An AuthError (exit 4) so that it is
+ * handled as refused credentials are: a bulk run stops at once and leaves its rows unsent.
+ */
+export class RouteError extends AuthError {}
+
 /** The gateway answered, but with an error for the whole request. */
 export class GatewayError extends PayopsError {
   readonly exitCode = ExitCode.gateway;
@@ -97,12 +105,14 @@ export type UnknownOutcomeReason =
   | 'aborted'
   | 'http_5xx'
   | 'unparseable'
+  | 'too_large'
+  | 'redirect'
   | 'bad_signature'
   | 'missing_signature';
 
 /**
  * The request's bytes may have reached the server but no trustworthy answer came back
- * (timeout, reset, 5xx, unparseable or wrongly signed response). For a money-moving
+ * (timeout, reset, 5xx, unparseable, too large or wrongly signed response). For a money-moving
  * operation this must never be re-sent blindly: reconcile by querying instead.
  */
 export class UnknownOutcomeError extends PayopsError {

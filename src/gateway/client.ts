@@ -17,6 +17,7 @@ import {
   endpointFor,
   type OperationName,
 } from './endpoints.js';
+import { isRedirect, redirectError } from './redirect.js';
 import type { SignableBody, Signer } from './signer.js';
 import type { Transport, TransportResponse } from './transport.js';
 import {
@@ -79,7 +80,8 @@ export interface GatewayClient {
    * Throws TransportError when the request certainly never reached the gateway (after retries);
    * UnknownOutcomeError for a money-moving operation whose outcome is not known (timeout, reset,
    * 5xx, unparseable, bad or missing signature); GatewayError / AuthError for definite rejections
-   * (4xx with an error body; 403 E1003 is an AuthError). HTTP 200 bodies are returned as they are:
+   * (4xx with an error body; 403 E1003 is an AuthError); RouteError (exit 4) for a proxy asking for
+   * credentials or a redirect (redirect.ts: 302/303 to a money-moving request are lost answers). HTTP 200 bodies are returned as they are:
    * callers read return_status and per-order statuses themselves (see `assertAccepted`).
    */
   send<K extends OperationName>(
@@ -208,6 +210,14 @@ export function createClient(opts: ClientOptions): GatewayClient {
         kind: endpoint.moneyMoving ? 'moneyMoving' : 'readOnly',
         ...(sendOpts.signal ? { signal: sendOpts.signal } : {}),
       });
+      // Never followed, never "not JSON": where it points, and the base_url that would reach it.
+      if (isRedirect(res.status)) {
+        throw redirectError(res.status, res.headers.location, {
+          url: origin + prefix + endpoint.path,
+          endpointPath: endpoint.path,
+          moneyMoving: endpoint.moneyMoving,
+        });
+      }
       if (res.status >= 400) throw rejection(res, endpoint.path, { merchantId, accountId });
       try {
         const data = await parseOrFail(res, endpoint);

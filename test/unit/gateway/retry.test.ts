@@ -62,3 +62,30 @@ describe('retry policy', () => {
     expect(retryAfterMs('soon', p)).toBeUndefined();
   });
 });
+
+describe('failures payops ends itself, and a proxy refusing the tunnel', () => {
+  it('classifies the whole-exchange deadline, an answer too large and a proxy 407', async () => {
+    const { AnswerTooLargeError, ExchangeTimeoutError, NotSentError } = await import(
+      '../../../src/gateway/exchange.js'
+    );
+    expect(classifyFailure(new ExchangeTimeoutError('x')).kind).toBe('timeout');
+    expect(classifyFailure(new NotSentError('timeout', 'x'))).toEqual({
+      kind: 'neverSent',
+      what: 'connection timed out',
+    });
+    expect(classifyFailure(new AnswerTooLargeError(10, 99))).toEqual({
+      kind: 'tooLarge',
+      limit: 10,
+      announced: 99,
+    });
+    // undici's ProxyAgent: the error of an interruption, told apart by its message.
+    const proxy = (status: number) =>
+      new errors.RequestAbortedError(`Proxy response (${status}) !== 200 when HTTP Tunneling`);
+    expect(classifyFailure(proxy(407))).toEqual({ kind: 'proxyAuth' });
+    expect(classifyFailure(proxy(502)).kind).toBe('neverSent');
+    expect(classifyFailure(new errors.RequestAbortedError()).kind).toBe('aborted');
+    expect(retryableFailure({ kind: 'proxyAuth' }, 'readOnly')).toBe(false);
+    expect(retryableFailure({ kind: 'tooLarge', limit: 1 }, 'readOnly')).toBe(true);
+    expect(retryableFailure({ kind: 'tooLarge', limit: 1 }, 'moneyMoving')).toBe(false);
+  });
+});
