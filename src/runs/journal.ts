@@ -36,7 +36,10 @@ export interface RunJournal<W extends JournalRecord = RawRecord> {
   readonly dir: string;
   readonly path: string;
   readonly header: RunHeader;
-  /** Append records; resolves once they are written and fsync'd. Rejects forever after a failed write. */
+  /**
+   * Append records; resolves once they are written and fsync'd. Rejects forever after a failed
+   * write, with a LocalWriteError saying the journal could not be written (paths.ts stateWriteError).
+   */
   append(records: W | readonly W[]): Promise<void>;
   /**
    * Append records whose loss in a crash is harmless (the reader then sees an earlier state): they

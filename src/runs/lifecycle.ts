@@ -43,13 +43,11 @@ export async function beginRun<W extends JournalRecord>(
 ): Promise<RunJournal<W>> {
   try {
     const journal = await createRun<W>(stateDir, header, opts.runId ? { runId: opts.runId } : {});
-    if (opts.input) {
-      const input = opts.input;
-      await writingState(stateDir, () => input.commit(journal.dir)).catch(async (err: unknown) => {
-        await journal.close();
-        throw err;
-      });
-    }
+    // A run folder left without its input copy is not a run (bulk/run.ts): nothing was sent.
+    await opts.input?.commit(journal.dir).catch(async (err: unknown) => {
+      await journal.close();
+      throw err;
+    });
     return journal;
   } finally {
     await opts.input?.discard();

@@ -62,7 +62,11 @@ export async function stageInput(
   }
   return {
     async commit(dir) {
-      await rename(staging, join(dir, SNAPSHOT_FILE));
+      try {
+        await rename(staging, join(dir, SNAPSHOT_FILE));
+      } catch (err) {
+        throw stateWriteError(err, stateDir);
+      }
       await fsyncDir(dir);
     },
     discard,
