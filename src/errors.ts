@@ -145,6 +145,35 @@ export class JournalDamagedError extends PayopsError {
   }
 }
 
+/**
+ * A file payops must write could not be written: its state folder or a run's journal (then nothing
+ * more is sent — money never moves without a journal record), or a results file. The cause is the
+ * machine's (read-only or unwritable folder, full disk, I/O error), so it is exit 4 like configuration.
+ */
+export class LocalWriteError extends PayopsError {
+  readonly exitCode = ExitCode.config;
+}
+
+/** A file-system error in words, with its code: "the disk is full (ENOSPC)". */
+export function fsReason(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  const words: Record<string, string> = {
+    EACCES: 'permission denied',
+    EPERM: 'permission denied',
+    EROFS: 'the file system is read-only',
+    ENOSPC: 'the disk is full',
+    EDQUOT: 'the disk quota is used up',
+    EFBIG: 'the file is larger than this process may write',
+    EIO: 'an input/output error of the disk',
+    ENOTDIR: 'a part of the path is a file, not a folder',
+    ENOENT: 'a folder on the way does not exist',
+    EISDIR: 'it is a folder',
+    EEXIST: 'something else is already there',
+  };
+  if (typeof code === 'string' && words[code]) return `${words[code]} (${code})`;
+  return err instanceof Error ? err.message : String(err);
+}
+
 /** SIGINT: stopped cleanly, journal flushed. */
 export class InterruptedError extends PayopsError {
   readonly exitCode = ExitCode.interrupted;

@@ -133,7 +133,9 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
         }),
     );
   } catch (err) {
-    // Unexpected: keep what was journaled, release the run, let main() report it.
+    // Unexpected: keep what was journaled and the results written so far, release the run, let
+    // main() report it.
+    await sink.close().catch(() => {});
     await endRun(journal, {
       type: 'interrupted',
       reason: 'error',
@@ -143,7 +145,11 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
   } finally {
     progress.stop();
   }
-  await sink.close();
+  // A results file that cannot be written does not keep the run from ending in its journal.
+  const unwritten = await sink.close().then(
+    () => undefined,
+    (err: unknown) => err,
+  );
   const settled = totals.counts.unknown === 0 && totals.counts.not_sent === 0;
   await endRun(journal, {
     type: settled ? 'finished' : 'interrupted',
@@ -155,7 +161,7 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
     op,
     runId: journal.runId,
     totals,
-    ...(sink.file ? { resultsFile: sink.file } : {}),
+    ...(sink.file && !unwritten ? { resultsFile: sink.file } : {}),
     journalDir: journal.dir,
     ...(result.stopped ? { stopped: result.stopped } : {}),
     resumeCommand: resumeCommand(ctx, journal.header),
@@ -169,7 +175,9 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
       `  ${result.resent} row${result.resent === 1 ? ' was' : 's were'} sent again after the gateway showed no trace of ${result.resent === 1 ? 'its' : 'their'} first request ${formatDuration(a.policy.settleMs)} later; if your gateway can apply a request later than that, check with \`payops runs verify ${journal.runId}\` later`,
     );
   }
-  if (result.stopped === 'auth' && result.error) throw result.error;
+  // The journal failing is the machine's problem, not the gateway's: its own error, exit 4.
+  if ((result.stopped === 'auth' || result.stopped === 'journal') && result.error) throw result.error;
+  if (unwritten) throw unwritten;
   if (result.stopped === 'interrupted') return ExitCode.interrupted;
   if (result.stopped) return ExitCode.gateway;
   return exitCodeFor(totals);

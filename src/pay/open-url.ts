@@ -1,12 +1,16 @@
 // Opens an address or a file in the user's browser with the platform's opener (xdg-open, open,
 // rundll32 on Windows). Best effort: when there is no opener (a server, a container) it says so and
-// the caller prints the address instead.
+// the caller prints the address instead. A page payops made itself goes in a private temporary
+// folder first.
 //
 // Never through a shell: the APM issuer_url comes from an answer the gateway does not sign, and
 // `cmd /c start "" <url>` ran whatever followed an `&` in it. The opener gets the address as one
 // argument (spawn, shell off), and an address is opened only when it is http: or https: — anything
 // else (javascript:, file:, a custom protocol handler) is left for the user to look at.
 import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 export type Spawner = (command: string, args: readonly string[], options: SpawnOptions) => ChildProcess;
 
@@ -75,4 +79,16 @@ export async function openUrl(
  */
 export function openInBrowser(target: string, env: NodeJS.ProcessEnv, deps: OpenDeps = {}): Promise<boolean> {
   return start(target, env, deps);
+}
+
+/**
+ * `html` in a new private folder (mkdtemp: 0700, a random name) of the system's temporary folder,
+ * as `name`, 0600: no other user can read it, or put a file of theirs where payops writes. Left
+ * for the browser to open after payops has exited. Resolves to the file's path.
+ */
+export async function writeTempPage(name: string, html: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'payops-checkout-'));
+  const path = join(dir, name.replace(/[^A-Za-z0-9_.-]/g, '_'));
+  await writeFile(path, html, { flag: 'wx', mode: 0o600 });
+  return path;
 }

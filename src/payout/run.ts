@@ -13,7 +13,7 @@ import {
   writePayoutResults,
   writePayoutSummary,
 } from '../output/payment-card.js';
-import { assertOutWritable } from '../pay/out-file.js';
+import { checkOutFile } from '../output/safe-file.js';
 import { decidePayoutRun } from '../runs/decide.js';
 import { payoutGatewayIdentity, sameGateway } from '../runs/identity.js';
 import { whileInterruptible } from '../runs/interrupt.js';
@@ -81,7 +81,10 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
       ? await loadPayoutRequest(opts.request, ctx.io.cwd)
       : await loadPayoutCsv(opts.file!, ctx.io.cwd);
 
-  await assertOutWritable(ctx.io.cwd, ctx.globals.out);
+  await checkOutFile(ctx.io.cwd, ctx.globals.out, [
+    { flag: '--file', path: opts.file },
+    { flag: '--request', path: opts.request },
+  ]);
   const config = await ctx.config();
   assertMayMoveMoney(config, 'payout');
   const state = stateDir(ctx.io.env);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { normaliseIdentity } from './identity.js';
 import { createRun, openRun, type RunJournal } from './journal.js';
 import { acquireLock } from './lock.js';
-import { runsDir } from './paths.js';
+import { runsDir, writingState } from './paths.js';
 import type { JournalRecord, NewRunHeader, RecordParser, ResumedRecord, TerminalRecord } from './records.js';
 import type { StagedInput } from './snapshot.js';
 
@@ -24,12 +24,15 @@ export async function lockInput(
   input: { key: string; op: string; gatewayIdentity: string },
   label: string,
 ): Promise<() => Promise<void>> {
-  await mkdir(runsDir(stateDir), { recursive: true, mode: 0o700 });
   const key = createHash('sha256')
     .update(`${input.key}|${input.op}|${normaliseIdentity(input.gatewayIdentity)}`)
     .digest('hex')
     .slice(0, 24);
-  return acquireLock(join(runsDir(stateDir), `.input-${key}.lock`), `${label} (${input.op})`);
+  // The first write of a run, before anything is sent: an unwritable PAYOPS_HOME stops here (exit 4).
+  return writingState(stateDir, async () => {
+    await mkdir(runsDir(stateDir), { recursive: true, mode: 0o700 });
+    return acquireLock(join(runsDir(stateDir), `.input-${key}.lock`), `${label} (${input.op})`);
+  });
 }
 
 /** A new run: its journal with the header (durable), and the staged input moved into its folder. */
@@ -40,7 +43,11 @@ export async function beginRun<W extends JournalRecord>(
 ): Promise<RunJournal<W>> {
   try {
     const journal = await createRun<W>(stateDir, header, opts.runId ? { runId: opts.runId } : {});
-    if (opts.input) await opts.input.commit(journal.dir);
+    // A run folder left without its input copy is not a run (bulk/run.ts): nothing was sent.
+    await opts.input?.commit(journal.dir).catch(async (err: unknown) => {
+      await journal.close();
+      throw err;
+    });
     return journal;
   } finally {
     await opts.input?.discard();
