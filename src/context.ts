@@ -16,6 +16,11 @@ export interface Context extends Invocation {
   client(): Promise<GatewayClient>;
   /** Values masked in every error report and log line of this invocation (the sign key). */
   readonly secrets: readonly string[];
+  /**
+   * True once a request that can move money (a money-moving endpoint, or `payops call`) was handed
+   * to the client: such a command's exit code stays its own when stdout's reader is gone.
+   */
+  readonly movedMoney: boolean;
   close(): Promise<void>;
 }
 
@@ -90,6 +95,7 @@ export function createContext(io: Io, globals: GlobalOptions, overrides: Context
   const closers: Array<() => Promise<void> | void> = [];
   let configPromise: Promise<ResolvedConfig> | undefined;
   let clientPromise: Promise<GatewayClient> | undefined;
+  let movedMoney = false;
   const addSecret = (secret: string | undefined) => {
     if (secret && !secrets.includes(secret)) secrets.push(secret);
   };
@@ -103,6 +109,9 @@ export function createContext(io: Io, globals: GlobalOptions, overrides: Context
     log,
     color: useColor(io),
     secrets,
+    get movedMoney() {
+      return movedMoney;
+    },
     addSecret,
     config() {
       configPromise ??= overrides.loadConfig
@@ -113,9 +122,13 @@ export function createContext(io: Io, globals: GlobalOptions, overrides: Context
     client() {
       clientPromise ??= (async () => {
         const config = await ctx.config();
-        if (overrides.clientFactory) return overrides.clientFactory(ctx, config);
-        const { clientFromConfig } = await import('./factory.js');
-        return clientFromConfig(ctx, config);
+        const { clientFromConfig, noteMoneyMoving } = await import('./factory.js');
+        const client = overrides.clientFactory
+          ? await overrides.clientFactory(ctx, config)
+          : await clientFromConfig(ctx, config);
+        return noteMoneyMoving(client, () => {
+          movedMoney = true;
+        });
       })();
       return clientPromise;
     },
