@@ -15,7 +15,7 @@ import { registerQuery } from './commands/query.js';
 import { registerRefunds } from './commands/refunds.js';
 import { registerRuns } from './commands/runs.js';
 import { registerSandbox } from './commands/sandbox.js';
-import { type ContextOverrides, createContext, processIo } from './context.js';
+import { type Context, type ContextOverrides, createContext, processIo, SANDBOX_NOTE } from './context.js';
 import { ExitCode, exitCodeFor, isCommanderError } from './errors.js';
 import { type GlobalOptions, guardOutput, type Io, type OutputState, outputSettled } from './io.js';
 import { reportError } from './output/report-error.js';
@@ -79,19 +79,19 @@ export async function main(
   // A reader that stops early (`| head`) must not stop a run: its writes are dropped from then on.
   const stdout = guardOutput(io.stdout);
   guardOutput(io.stderr);
-  let movedMoney = () => false;
+  let ctx: Context | undefined;
   const app: App = {
     action: (run) =>
       async function (this: Command) {
         const globals = this.optsWithGlobals<GlobalOptions>();
         debug = Boolean(globals.debug);
-        const ctx = createContext(io, globals, overrides);
-        secrets = ctx.secrets;
-        movedMoney = () => ctx.movedMoney;
+        const c = createContext(io, globals, overrides);
+        ctx = c;
+        secrets = c.secrets;
         try {
-          code = await run(ctx, this);
+          code = await run(c, this);
         } finally {
-          await ctx.close();
+          await c.close();
         }
       },
   };
@@ -120,8 +120,11 @@ export async function main(
     }
   };
   const result = await outcome();
+  const movedMoney = ctx?.movedMoney ?? false;
+  // Refunds "succeeded" against the sandbox must never pass for real ones, even under --quiet.
+  if (movedMoney && ctx?.usedSandbox && !ctx.sandboxNoted) ctx.log.warn(`payops: ${SANDBOX_NOTE}`);
   await outputSettled(io.stdout);
-  return afterClosedOutput(result, stdout, movedMoney(), io);
+  return afterClosedOutput(result, stdout, movedMoney, io);
 }
 
 /**

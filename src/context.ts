@@ -18,11 +18,22 @@ export interface Context extends Invocation {
   readonly secrets: readonly string[];
   /**
    * True once a request that can move money (a money-moving endpoint, or `payops call`) was handed
-   * to the client: such a command's exit code stays its own when stdout's reader is gone.
+   * to the client (factory.ts tells it; an injected client does not): such a command's exit code
+   * stays its own when stdout's reader is gone, and a sandbox run says so.
    */
   readonly movedMoney: boolean;
+  /** True once config() resolved to the in-process sandbox (--sandbox, base_url "sandbox", or none). */
+  readonly usedSandbox: boolean;
+  /**
+   * Set by a command whose own summary line said that the built-in sandbox served it (a bulk run);
+   * otherwise main() says so in a line of its own after any command that moved money there.
+   */
+  sandboxNoted: boolean;
   close(): Promise<void>;
 }
+
+/** How every run the built-in sandbox served says so, even under --quiet. */
+export const SANDBOX_NOTE = 'built-in sandbox: no real money moved';
 
 /**
  * Replacements for how an invocation builds its config and its gateway client; each defaults to the
@@ -96,6 +107,7 @@ export function createContext(io: Io, globals: GlobalOptions, overrides: Context
   let configPromise: Promise<ResolvedConfig> | undefined;
   let clientPromise: Promise<GatewayClient> | undefined;
   let movedMoney = false;
+  let usedSandbox = false;
   const addSecret = (secret: string | undefined) => {
     if (secret && !secrets.includes(secret)) secrets.push(secret);
   };
@@ -112,23 +124,31 @@ export function createContext(io: Io, globals: GlobalOptions, overrides: Context
     get movedMoney() {
       return movedMoney;
     },
+    get usedSandbox() {
+      return usedSandbox;
+    },
+    sandboxNoted: false,
+    noteMoneyMoving() {
+      movedMoney = true;
+    },
     addSecret,
     config() {
-      configPromise ??= overrides.loadConfig
-        ? overrides.loadConfig(ctx)
-        : import('./config/load.js').then((m) => m.loadConfig(ctx));
+      configPromise ??= (
+        overrides.loadConfig
+          ? overrides.loadConfig(ctx)
+          : import('./config/load.js').then((m) => m.loadConfig(ctx))
+      ).then((config) => {
+        if (config.sandbox) usedSandbox = true;
+        return config;
+      });
       return configPromise;
     },
     client() {
       clientPromise ??= (async () => {
         const config = await ctx.config();
-        const { clientFromConfig, noteMoneyMoving } = await import('./factory.js');
-        const client = overrides.clientFactory
-          ? await overrides.clientFactory(ctx, config)
-          : await clientFromConfig(ctx, config);
-        return noteMoneyMoving(client, () => {
-          movedMoney = true;
-        });
+        if (overrides.clientFactory) return overrides.clientFactory(ctx, config);
+        const { clientFromConfig } = await import('./factory.js');
+        return clientFromConfig(ctx, config);
       })();
       return clientPromise;
     },

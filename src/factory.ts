@@ -47,7 +47,7 @@ export async function clientFromConfig(inv: Invocation, config: ResolvedConfig):
     accountId: config.accountId,
   });
   inv.onClose(() => client.close());
-  return client;
+  return noteMoneyMoving(client, () => inv.noteMoneyMoving());
 }
 
 /**

@@ -67,6 +67,8 @@ export interface Invocation {
   addSecret(secret: string | undefined): void;
   /** Register cleanup (close pools, stop the sandbox) run when the command ends. */
   onClose(fn: () => Promise<void> | void): void;
+  /** The client was handed a request that can move money (factory.ts calls it). */
+  noteMoneyMoving(): void;
 }
 
 /** What became of an output stream's reader, as guardOutput() saw it. */

@@ -151,7 +151,7 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
     ...totalsJson(totals),
   });
 
-  for (const line of summaryLines({
+  const summary = summaryLines({
     op,
     runId: journal.runId,
     totals,
@@ -160,9 +160,14 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
     ...(result.stopped ? { stopped: result.stopped } : {}),
     resumeCommand: resumeCommand(ctx, journal.header),
     resumable: !a.config.sandbox,
-  })) {
-    ctx.log.info(line);
+    sandbox: a.config.sandbox,
+  });
+  // A run on the built-in sandbox says so even under --quiet: its "succeeded" moved no real money.
+  for (const [i, line] of summary.entries()) {
+    if (i === 0 && a.config.sandbox) ctx.log.warn(line);
+    else ctx.log.info(line);
   }
+  if (a.config.sandbox) ctx.sandboxNoted = true;
   if (result.resent > 0 && op === 'refund') {
     // The one case no run can see for itself: a lost request applied later than the settle time.
     ctx.log.info(

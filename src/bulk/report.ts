@@ -1,5 +1,6 @@
 // The words a person reads about a bulk run — the plan before money moves, the summary after,
 // the command that resumes it — as text lines. Pure: callers hand them to the logger (stderr).
+import { SANDBOX_NOTE } from '../context.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
 import { formatMoneyTotals } from '../money/amount.js';
 import { formatCount, plural, renderFacts, renderOutcomes } from '../output/summary.js';
@@ -111,12 +112,14 @@ export interface SummaryView {
   resumeCommand?: string;
   /** False for an in-process sandbox: it is gone when the process ends. */
   resumable: boolean;
+  /** The in-process sandbox served the run: the first line says so. */
+  sandbox?: boolean;
 }
 
 export function summaryLines(v: SummaryView): string[] {
   const { counts, money } = v.totals;
   const total = OUTCOMES.reduce((sum, o) => sum + counts[o], 0);
-  const lines = [`${v.op} run ${v.runId}: ${plural(total, 'row')}`];
+  const lines = [`${v.op} run ${v.runId}: ${plural(total, 'row')}${v.sandbox ? ` (${SANDBOX_NOTE})` : ''}`];
   const outcomes = renderOutcomes(
     OUTCOMES
       // "already done" and "duplicated" only when there are such rows.

@@ -159,7 +159,8 @@ describe('racing to take over one stale lock', () => {
       try {
         await acquireLock(path, 'x');
         process.stdout.write('held');
-        setTimeout(() => process.exit(0), 600);
+        // Held until the test ends it: a holder gone early would be taken over, rightly.
+        setTimeout(() => {}, 60_000);
       } catch (e) {
         process.stdout.write('refused: ' + e.message);
       }`;
@@ -177,6 +178,7 @@ describe('racing to take over one stale lock', () => {
               let out = '';
               c.stdout.on('data', (d: Buffer) => {
                 out += d.toString();
+                resolve(out);
               });
               c.on('close', () => resolve(out));
             }),
@@ -188,6 +190,7 @@ describe('racing to take over one stale lock', () => {
         expect(o).toMatch(/refused: x (is in use by process|is being taken over|was locked by another)/);
       }
       expect((await readdir(dir)).filter((n) => n.includes('takeover'))).toEqual([]);
+      for (const c of children.splice(0)) c.kill('SIGKILL');
     }
   }, 30_000);
 });
