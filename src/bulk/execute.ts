@@ -88,49 +88,51 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
   };
   let result: Awaited<ReturnType<typeof runEngine>>;
   let waitingBefore = false;
+  // A second Ctrl-C abandoned the requests in flight (their rows are unknown until resumed).
+  let abandoned = false;
   try {
-    result = await whileInterruptible(
-      ctx.log,
-      '\ninterrupted: finishing the requests in flight, then stopping (nothing is lost)…',
-      (signal) =>
-        runEngine({
-          op,
-          chunks: chunkRows(a.cache?.complete ? a.cache.rows() : inputRows(op, snapshot), plan.chunkSize),
-          client: a.client,
-          journal,
-          ...(a.prior ? { prior: a.prior.chunks } : {}),
-          preflight: {
-            ...(a.preflight ? { before: a.preflight.before } : {}),
-            skip: skippedRows(a.prior, a.preflight),
-          },
-          concurrency: ctx.globals.concurrency ?? a.config.concurrency,
-          settleMs: a.policy.settleMs,
-          maxAttempts: a.policy.maxAttempts,
-          onWaiting: (rows, ms) => {
-            const when = ms < 1000 ? 'under a second' : `${Math.ceil(ms / 1000)}s`;
-            const text = `${rows} row${rows === 1 ? '' : 's'} with a lost answer: asking the gateway again in ${when} (--settle-time)`;
-            // On a terminal, a short note beside the bar (an 80-column line holds it); in a log, one
-            // line when waiting begins.
-            if (progress.note)
-              progress.note(
-                rows > 0 ? `${rows} lost, asked again in ${Math.max(1, Math.ceil(ms / 1000))}s` : '',
-              );
-            else if (rows > 0 && !waitingBefore)
-              ctx.log.info(`payops: ${text}, then sending what it has not applied`);
-            waitingBefore = rows > 0;
-          },
-          signal,
-          emit: async (chunk, outcomes) => {
-            for (let i = 0; i < chunk.rows.length; i++) {
-              const row = chunk.rows[i]!;
-              const o = outcomes[i]!;
-              addToRunTotals(totals, op, row, o.outcome);
-              const w = sink.writeCells(resultCells(layout, row.cells, o));
-              if (w) await w;
-            }
-            progress.tick(chunk.rows.length);
-          },
-        }),
+    result = await whileInterruptible(ctx.log, 'requests', (signal, now) =>
+      runEngine({
+        op,
+        chunks: chunkRows(a.cache?.complete ? a.cache.rows() : inputRows(op, snapshot), plan.chunkSize),
+        client: a.client,
+        journal,
+        ...(a.prior ? { prior: a.prior.chunks } : {}),
+        preflight: {
+          ...(a.preflight ? { before: a.preflight.before } : {}),
+          skip: skippedRows(a.prior, a.preflight),
+        },
+        concurrency: ctx.globals.concurrency ?? a.config.concurrency,
+        settleMs: a.policy.settleMs,
+        maxAttempts: a.policy.maxAttempts,
+        onWaiting: (rows, ms) => {
+          const when = ms < 1000 ? 'under a second' : `${Math.ceil(ms / 1000)}s`;
+          const text = `${rows} row${rows === 1 ? '' : 's'} with a lost answer: asking the gateway again in ${when} (--settle-time)`;
+          // On a terminal, a short note beside the bar (an 80-column line holds it); in a log, one
+          // line when waiting begins.
+          if (progress.note)
+            progress.note(
+              rows > 0 ? `${rows} lost, asked again in ${Math.max(1, Math.ceil(ms / 1000))}s` : '',
+            );
+          else if (rows > 0 && !waitingBefore)
+            ctx.log.info(`payops: ${text}, then sending what it has not applied`);
+          waitingBefore = rows > 0;
+        },
+        signal,
+        abandon: now,
+        emit: async (chunk, outcomes) => {
+          for (let i = 0; i < chunk.rows.length; i++) {
+            const row = chunk.rows[i]!;
+            const o = outcomes[i]!;
+            addToRunTotals(totals, op, row, o.outcome);
+            const w = sink.writeCells(resultCells(layout, row.cells, o));
+            if (w) await w;
+          }
+          progress.tick(chunk.rows.length);
+        },
+      }).finally(() => {
+        abandoned = now.aborted;
+      }),
     );
   } catch (err) {
     // Unexpected: keep what was journaled, release the run, let main() report it.
@@ -158,6 +160,7 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
     ...(sink.file ? { resultsFile: sink.file } : {}),
     journalDir: journal.dir,
     ...(result.stopped ? { stopped: result.stopped } : {}),
+    abandoned,
     resumeCommand: resumeCommand(ctx, journal.header),
     resumable: !a.config.sandbox,
     sandbox: a.config.sandbox,

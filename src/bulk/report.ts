@@ -109,6 +109,8 @@ export interface SummaryView {
   journalDir: string;
   /** Set when the run stopped early. */
   stopped?: StopReason;
+  /** A second Ctrl-C abandoned the requests in flight. */
+  abandoned?: boolean;
   resumeCommand?: string;
   /** False for an in-process sandbox: it is gone when the process ends. */
   resumable: boolean;
@@ -159,7 +161,11 @@ export function summaryLines(v: SummaryView): string[] {
     );
   }
   if (v.stopped === 'interrupted')
-    lines.push('  interrupted: the requests in flight finished and were journaled.');
+    lines.push(
+      v.abandoned
+        ? '  interrupted twice: the requests in flight were abandoned; their rows stay unknown until the run is resumed, which asks the gateway before sending anything.'
+        : '  interrupted: the requests in flight finished and were journaled.',
+    );
   if (v.stopped === 'unreachable') lines.push('  stopped: the gateway could not be reached.');
   if (v.stopped === 'auth')
     lines.push('  stopped: the gateway refused the credentials; rows not processed are marked not_sent.');
