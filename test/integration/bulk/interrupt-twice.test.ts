@@ -127,7 +127,9 @@ describe('Ctrl-C twice', () => {
       'stopping after the payouts in flight (press Ctrl-C again to stop now; the journal stays safe)',
     );
     expect(r.stderr).toContain('--resume');
-    const resumed = await payops(['--yes', '--output', 'json', 'payout', '--file', file, '--resume'], { env });
+    const resumed = await payops(['--yes', '--output', 'json', 'payout', '--file', file, '--resume'], {
+      env,
+    });
     expect(resumed.code, resumed.stderr).toBe(0);
     const outcomes = JSON.parse(resumed.stdout) as Array<{ outcome: string }>;
     expect(outcomes).toHaveLength(10);
