@@ -6,7 +6,7 @@
 import type { ResolvedConfig } from './config/resolve.js';
 import { ConfigError } from './errors.js';
 import { createClient, type GatewayClient } from './gateway/client.js';
-import { ENDPOINTS } from './gateway/endpoints.js';
+import { ENDPOINTS, endpointByPath } from './gateway/endpoints.js';
 import { createSigner } from './gateway/signer.js';
 import { assertSecureOrigin, createTransport } from './gateway/transport.js';
 import type { Invocation } from './io.js';
@@ -52,8 +52,9 @@ export async function clientFromConfig(inv: Invocation, config: ResolvedConfig):
 
 /**
  * The same client, telling `note` when a request that can move money is handed to it (a money-moving
- * endpoint, a batch, or a raw call to any path): main() keeps such a command's exit code when its
- * stdout's reader went away, and gives a pure reader the quiet 141 (src/cli.ts).
+ * endpoint, a batch, or a raw call to any path but the read-only ones): main() keeps such a
+ * command's exit code when its stdout's reader went away, and gives a pure reader the quiet 141, and
+ * says when the built-in sandbox served it (src/cli.ts).
  */
 export function noteMoneyMoving(client: GatewayClient, note: () => void): GatewayClient {
   return {
@@ -75,7 +76,9 @@ export function noteMoneyMoving(client: GatewayClient, note: () => void): Gatewa
       return client.sendBatch(op, elements, opts);
     },
     raw(path, body, opts) {
-      note();
+      // Unknown paths may move money (subscription cancel); the known read-only ones do not.
+      const endpoint = endpointByPath(path.startsWith('/') ? path : `/${path}`);
+      if (!endpoint || endpoint.moneyMoving) note();
       return client.raw(path, body, opts);
     },
     close: () => client.close(),
