@@ -108,8 +108,10 @@ describe('stdout closed by its reader (issue 13, item 1)', () => {
     const out = join(suite.dir, 'results.csv');
     const env = suite.gw.env(suite.dir);
     await suite.gw.faults({ mode: 'none', latency_ms: 5 });
+    // --debug logs every request and answer on stderr: far more than a pipe holds, so the closed
+    // stderr is certain to be met.
     const r = await payopsIntoClosingReader(
-      ['--verbose', 'refund', '--file', file, '--yes', '--out', out, '--concurrency', '2'],
+      ['--debug', 'refund', '--file', file, '--yes', '--out', out, '--concurrency', '2'],
       env,
       100,
       true,
@@ -124,7 +126,8 @@ describe('stdout closed by its reader (issue 13, item 1)', () => {
   });
 
   it('--help, runs show and query end quietly with 141, no stack trace', async () => {
-    const orders = await suite.gw.createOrders(300);
+    // More output than a pipe holds (64 KiB on Linux): the reader's going away is certain to be met.
+    const orders = await suite.gw.createOrders(1000);
     const file = writeCsv(join(suite.dir, 'refunds.csv'), REFUND_HEADER, refundRows(orders));
     const env = suite.gw.env(suite.dir);
     const run = await payops(['refund', '--file', file, '--yes', '--out', join(suite.dir, 'r.csv')], { env });
