@@ -16,8 +16,24 @@ export interface Context extends Invocation {
   client(): Promise<GatewayClient>;
   /** Values masked in every error report and log line of this invocation (the sign key). */
   readonly secrets: readonly string[];
+  /**
+   * True once a request that can move money (a money-moving endpoint, or `payops call`) was handed
+   * to the client (factory.ts tells it; an injected client does not): such a command's exit code
+   * stays its own when stdout's reader is gone, and a sandbox run says so.
+   */
+  readonly movedMoney: boolean;
+  /** True once config() resolved to the in-process sandbox (--sandbox, base_url "sandbox", or none). */
+  readonly usedSandbox: boolean;
+  /**
+   * Set by a command whose own summary line said that the built-in sandbox served it (a bulk run);
+   * otherwise main() says so in a line of its own after any command that moved money there.
+   */
+  sandboxNoted: boolean;
   close(): Promise<void>;
 }
+
+/** How every run the built-in sandbox served says so, even under --quiet. */
+export const SANDBOX_NOTE = 'built-in sandbox: no real money moved';
 
 /**
  * Replacements for how an invocation builds its config and its gateway client; each defaults to the
@@ -90,6 +106,8 @@ export function createContext(io: Io, globals: GlobalOptions, overrides: Context
   const closers: Array<() => Promise<void> | void> = [];
   let configPromise: Promise<ResolvedConfig> | undefined;
   let clientPromise: Promise<GatewayClient> | undefined;
+  let movedMoney = false;
+  let usedSandbox = false;
   const addSecret = (secret: string | undefined) => {
     if (secret && !secrets.includes(secret)) secrets.push(secret);
   };
@@ -103,11 +121,26 @@ export function createContext(io: Io, globals: GlobalOptions, overrides: Context
     log,
     color: useColor(io),
     secrets,
+    get movedMoney() {
+      return movedMoney;
+    },
+    get usedSandbox() {
+      return usedSandbox;
+    },
+    sandboxNoted: false,
+    noteMoneyMoving() {
+      movedMoney = true;
+    },
     addSecret,
     config() {
-      configPromise ??= overrides.loadConfig
-        ? overrides.loadConfig(ctx)
-        : import('./config/load.js').then((m) => m.loadConfig(ctx));
+      configPromise ??= (
+        overrides.loadConfig
+          ? overrides.loadConfig(ctx)
+          : import('./config/load.js').then((m) => m.loadConfig(ctx))
+      ).then((config) => {
+        if (config.sandbox) usedSandbox = true;
+        return config;
+      });
       return configPromise;
     },
     client() {

@@ -8,6 +8,8 @@ export const ExitCode = {
   gateway: 3,
   config: 4,
   interrupted: 130,
+  /** A command that moved no money, whose stdout's reader went away (`| head`): 128 + SIGPIPE. */
+  brokenPipe: 141,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 

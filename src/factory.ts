@@ -6,6 +6,7 @@
 import type { ResolvedConfig } from './config/resolve.js';
 import { ConfigError } from './errors.js';
 import { createClient, type GatewayClient } from './gateway/client.js';
+import { ENDPOINTS, endpointByPath } from './gateway/endpoints.js';
 import { createSigner } from './gateway/signer.js';
 import { assertSecureOrigin, createTransport } from './gateway/transport.js';
 import type { Invocation } from './io.js';
@@ -46,5 +47,40 @@ export async function clientFromConfig(inv: Invocation, config: ResolvedConfig):
     accountId: config.accountId,
   });
   inv.onClose(() => client.close());
-  return client;
+  return noteMoneyMoving(client, () => inv.noteMoneyMoving());
+}
+
+/**
+ * The same client, telling `note` when a request that can move money is handed to it (a money-moving
+ * endpoint, a batch, or a raw call to any path but the read-only ones): main() keeps such a
+ * command's exit code when its stdout's reader went away, and gives a pure reader the quiet 141, and
+ * says when the built-in sandbox served it (src/cli.ts).
+ */
+export function noteMoneyMoving(client: GatewayClient, note: () => void): GatewayClient {
+  return {
+    get baseUrl() {
+      return client.baseUrl;
+    },
+    get merchantId() {
+      return client.merchantId;
+    },
+    get accountId() {
+      return client.accountId;
+    },
+    send(op, body, opts) {
+      if (ENDPOINTS[op].moneyMoving) note();
+      return client.send(op, body, opts);
+    },
+    sendBatch(op, elements, opts) {
+      note();
+      return client.sendBatch(op, elements, opts);
+    },
+    raw(path, body, opts) {
+      // Unknown paths may move money (subscription cancel); the known read-only ones do not.
+      const endpoint = endpointByPath(path.startsWith('/') ? path : `/${path}`);
+      if (!endpoint || endpoint.moneyMoving) note();
+      return client.raw(path, body, opts);
+    },
+    close: () => client.close(),
+  };
 }

@@ -25,6 +25,12 @@ export interface EngineOptions<R extends BulkRow> {
   concurrency: number;
   /** Aborted: stop dispatching (SIGINT); in-flight chunks finish. */
   signal?: AbortSignal;
+  /**
+   * Aborted (a second SIGINT): the requests in flight are abandoned. Their rows stay unknown — the
+   * intents were journaled before they left — and the reconciliation that would follow is not
+   * asked either: a resumed run settles them.
+   */
+  abandon?: AbortSignal;
   /** Every chunk's row outcomes, in input order. */
   emit: (chunk: Chunk<R>, outcomes: RowOutcome[]) => void | Promise<void>;
   /** How long after a lost request its rows may be concluded not applied (ms): --settle-time. */
@@ -90,7 +96,7 @@ export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Prom
   let waiting = 0;
   const protocol = new ChunkProtocol({
     op: opts.op,
-    client: opts.client,
+    client: opts.abandon ? abortableBy(opts.client, opts.abandon) : opts.client,
     journal: opts.journal,
     onStop: stop,
     now: opts.now,
@@ -161,4 +167,23 @@ export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Prom
     if (stopped.error) result.error = stopped.error;
   }
   return result;
+}
+
+/** The client, with every request it sends (batches and reconciling reads) aborted by `signal`. */
+function abortableBy(client: GatewayClient, signal: AbortSignal): GatewayClient {
+  return {
+    get baseUrl() {
+      return client.baseUrl;
+    },
+    get merchantId() {
+      return client.merchantId;
+    },
+    get accountId() {
+      return client.accountId;
+    },
+    send: (op, body, opts) => client.send(op, body, { ...opts, signal }),
+    sendBatch: (op, elements, opts) => client.sendBatch(op, elements, { ...opts, signal }),
+    raw: (path, body, opts) => client.raw(path, body, { ...opts, signal }),
+    close: () => client.close(),
+  };
 }

@@ -88,49 +88,51 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
   };
   let result: Awaited<ReturnType<typeof runEngine>>;
   let waitingBefore = false;
+  // A second Ctrl-C abandoned the requests in flight (their rows are unknown until resumed).
+  let abandoned = false;
   try {
-    result = await whileInterruptible(
-      ctx.log,
-      '\ninterrupted: finishing the requests in flight, then stopping (nothing is lost)…',
-      (signal) =>
-        runEngine({
-          op,
-          chunks: chunkRows(a.cache?.complete ? a.cache.rows() : inputRows(op, snapshot), plan.chunkSize),
-          client: a.client,
-          journal,
-          ...(a.prior ? { prior: a.prior.chunks } : {}),
-          preflight: {
-            ...(a.preflight ? { before: a.preflight.before } : {}),
-            skip: skippedRows(a.prior, a.preflight),
-          },
-          concurrency: ctx.globals.concurrency ?? a.config.concurrency,
-          settleMs: a.policy.settleMs,
-          maxAttempts: a.policy.maxAttempts,
-          onWaiting: (rows, ms) => {
-            const when = ms < 1000 ? 'under a second' : `${Math.ceil(ms / 1000)}s`;
-            const text = `${rows} row${rows === 1 ? '' : 's'} with a lost answer: asking the gateway again in ${when} (--settle-time)`;
-            // On a terminal, a short note beside the bar (an 80-column line holds it); in a log, one
-            // line when waiting begins.
-            if (progress.note)
-              progress.note(
-                rows > 0 ? `${rows} lost, asked again in ${Math.max(1, Math.ceil(ms / 1000))}s` : '',
-              );
-            else if (rows > 0 && !waitingBefore)
-              ctx.log.info(`payops: ${text}, then sending what it has not applied`);
-            waitingBefore = rows > 0;
-          },
-          signal,
-          emit: async (chunk, outcomes) => {
-            for (let i = 0; i < chunk.rows.length; i++) {
-              const row = chunk.rows[i]!;
-              const o = outcomes[i]!;
-              addToRunTotals(totals, op, row, o.outcome);
-              const w = sink.writeCells(resultCells(layout, row.cells, o));
-              if (w) await w;
-            }
-            progress.tick(chunk.rows.length);
-          },
-        }),
+    result = await whileInterruptible(ctx.log, 'requests', (signal, now) =>
+      runEngine({
+        op,
+        chunks: chunkRows(a.cache?.complete ? a.cache.rows() : inputRows(op, snapshot), plan.chunkSize),
+        client: a.client,
+        journal,
+        ...(a.prior ? { prior: a.prior.chunks } : {}),
+        preflight: {
+          ...(a.preflight ? { before: a.preflight.before } : {}),
+          skip: skippedRows(a.prior, a.preflight),
+        },
+        concurrency: ctx.globals.concurrency ?? a.config.concurrency,
+        settleMs: a.policy.settleMs,
+        maxAttempts: a.policy.maxAttempts,
+        onWaiting: (rows, ms) => {
+          const when = ms < 1000 ? 'under a second' : `${Math.ceil(ms / 1000)}s`;
+          const text = `${rows} row${rows === 1 ? '' : 's'} with a lost answer: asking the gateway again in ${when} (--settle-time)`;
+          // On a terminal, a short note beside the bar (an 80-column line holds it); in a log, one
+          // line when waiting begins.
+          if (progress.note)
+            progress.note(
+              rows > 0 ? `${rows} lost, asked again in ${Math.max(1, Math.ceil(ms / 1000))}s` : '',
+            );
+          else if (rows > 0 && !waitingBefore)
+            ctx.log.info(`payops: ${text}, then sending what it has not applied`);
+          waitingBefore = rows > 0;
+        },
+        signal,
+        abandon: now,
+        emit: async (chunk, outcomes) => {
+          for (let i = 0; i < chunk.rows.length; i++) {
+            const row = chunk.rows[i]!;
+            const o = outcomes[i]!;
+            addToRunTotals(totals, op, row, o.outcome);
+            const w = sink.writeCells(resultCells(layout, row.cells, o));
+            if (w) await w;
+          }
+          progress.tick(chunk.rows.length);
+        },
+      }).finally(() => {
+        abandoned = now.aborted;
+      }),
     );
   } catch (err) {
     // Unexpected: keep what was journaled and the results written so far, release the run, let
@@ -157,18 +159,24 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
     ...totalsJson(totals),
   });
 
-  for (const line of summaryLines({
+  const summary = summaryLines({
     op,
     runId: journal.runId,
     totals,
     ...(sink.file && !unwritten ? { resultsFile: sink.file } : {}),
     journalDir: journal.dir,
     ...(result.stopped ? { stopped: result.stopped } : {}),
+    abandoned,
     resumeCommand: resumeCommand(ctx, journal.header),
     resumable: !a.config.sandbox,
-  })) {
-    ctx.log.info(line);
+    sandbox: a.config.sandbox,
+  });
+  // A run on the built-in sandbox says so even under --quiet: its "succeeded" moved no real money.
+  for (const [i, line] of summary.entries()) {
+    if (i === 0 && a.config.sandbox) ctx.log.warn(line);
+    else ctx.log.info(line);
   }
+  if (a.config.sandbox) ctx.sandboxNoted = true;
   if (result.resent > 0 && op === 'refund') {
     // The one case no run can see for itself: a lost request applied later than the settle time.
     ctx.log.info(

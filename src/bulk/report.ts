@@ -1,5 +1,6 @@
 // The words a person reads about a bulk run — the plan before money moves, the summary after,
 // the command that resumes it — as text lines. Pure: callers hand them to the logger (stderr).
+import { SANDBOX_NOTE } from '../context.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
 import { formatMoneyTotals } from '../money/amount.js';
 import { formatCount, plural, renderFacts, renderOutcomes } from '../output/summary.js';
@@ -108,15 +109,19 @@ export interface SummaryView {
   journalDir: string;
   /** Set when the run stopped early. */
   stopped?: StopReason;
+  /** A second Ctrl-C abandoned the requests in flight. */
+  abandoned?: boolean;
   resumeCommand?: string;
   /** False for an in-process sandbox: it is gone when the process ends. */
   resumable: boolean;
+  /** The in-process sandbox served the run: the first line says so. */
+  sandbox?: boolean;
 }
 
 export function summaryLines(v: SummaryView): string[] {
   const { counts, money } = v.totals;
   const total = OUTCOMES.reduce((sum, o) => sum + counts[o], 0);
-  const lines = [`${v.op} run ${v.runId}: ${plural(total, 'row')}`];
+  const lines = [`${v.op} run ${v.runId}: ${plural(total, 'row')}${v.sandbox ? ` (${SANDBOX_NOTE})` : ''}`];
   const outcomes = renderOutcomes(
     OUTCOMES
       // "already done" and "duplicated" only when there are such rows.
@@ -156,7 +161,11 @@ export function summaryLines(v: SummaryView): string[] {
     );
   }
   if (v.stopped === 'interrupted')
-    lines.push('  interrupted: the requests in flight finished and were journaled.');
+    lines.push(
+      v.abandoned
+        ? '  interrupted twice: the requests in flight were abandoned; their rows stay unknown until the run is resumed, which asks the gateway before sending anything.'
+        : '  interrupted: the requests in flight finished and were journaled.',
+    );
   if (v.stopped === 'unreachable') lines.push('  stopped: the gateway could not be reached.');
   if (v.stopped === 'auth')
     lines.push('  stopped: the gateway refused the credentials; rows not processed are marked not_sent.');

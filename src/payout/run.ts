@@ -209,25 +209,22 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
     let sent: PayoutResultRow[] = [];
     let interrupted = false;
     try {
-      sent = await whileInterruptible(
-        ctx.log,
-        '\ninterrupted: finishing the payouts in flight, then stopping…',
-        async (signal) => {
-          try {
-            return await sendPayouts(
-              {
-                client,
-                journal,
-                concurrency: ctx.globals.concurrency ?? config.concurrency,
-                shouldStop: () => signal.aborted,
-              },
-              toSend,
-            );
-          } finally {
-            interrupted = signal.aborted;
-          }
-        },
-      );
+      sent = await whileInterruptible(ctx.log, 'payouts', async (signal, now) => {
+        try {
+          return await sendPayouts(
+            {
+              client,
+              journal,
+              concurrency: ctx.globals.concurrency ?? config.concurrency,
+              shouldStop: () => signal.aborted,
+              abandon: now,
+            },
+            toSend,
+          );
+        } finally {
+          interrupted = signal.aborted;
+        }
+      });
     } finally {
       const all = [...settled.values(), ...sent];
       const counts = {
