@@ -79,8 +79,8 @@ export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Prom
   const { prior } = opts;
   let stopped: { reason: StopReason; error?: Error } | undefined;
   const stop = (reason: StopReason, error?: Error) => {
-    // auth and journal failures outrank an interruption or an unreachable gateway.
-    if (stopped === undefined || reason === 'auth' || reason === 'journal') {
+    // auth, route and journal failures outrank an interruption or an unreachable gateway.
+    if (stopped === undefined || reason === 'auth' || reason === 'route' || reason === 'journal') {
       stopped = error ? { reason, error } : { reason };
     }
   };

@@ -184,7 +184,11 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
     );
   }
   // The journal failing is the machine's problem, not the gateway's: its own error, exit 4.
-  if ((result.stopped === 'auth' || result.stopped === 'journal') && result.error) throw result.error;
+  if (
+    (result.stopped === 'auth' || result.stopped === 'route' || result.stopped === 'journal') &&
+    result.error
+  )
+    throw result.error;
   if (unwritten) throw unwritten;
   if (result.stopped === 'interrupted') return ExitCode.interrupted;
   if (result.stopped) return ExitCode.gateway;

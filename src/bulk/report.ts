@@ -169,6 +169,10 @@ export function summaryLines(v: SummaryView): string[] {
   if (v.stopped === 'unreachable') lines.push('  stopped: the gateway could not be reached.');
   if (v.stopped === 'auth')
     lines.push('  stopped: the gateway refused the credentials; rows not processed are marked not_sent.');
+  if (v.stopped === 'route')
+    lines.push(
+      '  stopped: the gateway address or the proxy needs fixing (see below); rows not processed are marked not_sent.',
+    );
   if (v.stopped === 'journal')
     lines.push('  stopped: the journal could not be written; nothing more was sent.');
   if ((counts.unknown > 0 || counts.not_sent > 0 || v.stopped) && v.resumeCommand) {

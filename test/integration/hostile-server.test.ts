@@ -192,5 +192,11 @@ describe('item 15: a base_url answered with a redirect', () => {
     expect(journalRecords(suite.dir, 'unknown')).toBe(0);
     const outcomes = new Set(readResults(out).map((x) => x.outcome));
     expect([...outcomes]).toEqual(['not_sent']);
+    // The address is wrong, not the credentials: neither the summary nor the rows say otherwise.
+    expect(r.stderr).toContain('stopped: the gateway address or the proxy needs fixing');
+    expect(r.stderr).not.toMatch(/credentials/);
+    expect(
+      readResults(out).every((x) => /fix the address, then resume the run/.test(x.outcome_detail ?? '')),
+    ).toBe(true);
   });
 });
