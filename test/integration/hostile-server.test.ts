@@ -1,7 +1,7 @@
 // Issue 13, items 2, 3, 14 and 15, through the real binary: a server that trickles its answer, one
 // that sends far more than any answer, a proxy that asks for credentials, a base_url that answers
 // with a redirect — for a query and for a bulk refund, judged by the sandbox's ledger.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -192,5 +192,8 @@ describe('item 15: a base_url answered with a redirect', () => {
     expect(journalRecords(suite.dir, 'unknown')).toBe(0);
     const outcomes = new Set(readResults(out).map((x) => x.outcome));
     expect([...outcomes]).toEqual(['not_sent']);
+    // (review) A redirect is no refusal of the credentials: the summary and the rows must not say so.
+    expect(r.stderr).not.toMatch(/refused the credentials/);
+    expect(readFileSync(out, 'utf8')).not.toMatch(/fix the credentials/);
   });
 });
