@@ -13,8 +13,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fakeIo, runMain } from '../../helpers/in-process.js';
 import { tempDir } from '../../helpers/run-cli.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
-import { createOrders, ledger } from '../../helpers/sandbox-admin.js';
-import { expectCleanProcess, runIdIn, writeRefunds } from './support.js';
+import { createOrders } from '../../helpers/sandbox-admin.js';
+import { expectCleanProcess, writeRefunds } from './support.js';
 
 expectCleanProcess();
 
