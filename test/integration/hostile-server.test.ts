@@ -1,7 +1,7 @@
 // Issue 13, items 2, 3, 14 and 15, through the real binary: a server that trickles its answer, one
 // that sends far more than any answer, a proxy that asks for credentials, a base_url that answers
 // with a redirect — for a query and for a bulk refund, judged by the sandbox's ledger.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
