@@ -4,9 +4,10 @@
 // and the boot it started in — a pid alone is reused, and a crashed run's lock must not look live
 // forever because an unrelated process got its number. A lock whose process is gone is taken over
 // (see takeOver: never two holders, however many payops race for it); a lock taken on another host
-// is never taken over, since payops cannot see that host's processes.
+// is never taken over, since payops cannot see that host's processes — nor is one taken in another
+// pid namespace (a container sharing the host's name and kernel), whose pids mean other processes.
 import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readlinkSync } from 'node:fs';
 import { open, readFile, stat, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +23,8 @@ export interface LockOwner {
   start?: string;
   /** /proc/sys/kernel/random/boot_id: a start time is only comparable within one boot. */
   boot?: string;
+  /** /proc/self/ns/pid: pids and start times are only comparable within one pid namespace. */
+  ns?: string;
   /** Tells apart two holders in one process (a run's lock and its input's are different files). */
   nonce?: string;
 }
@@ -33,6 +36,8 @@ export type Liveness =
   | 'dead'
   /** Taken on another host: never taken over. */
   | 'elsewhere'
+  /** Taken in another pid namespace of this host (a container): never taken over. */
+  | 'other-namespace'
   /** Lock files without a start time (older payops, or no /proc): a live pid is taken as the owner. */
   | 'pid-alive';
 
@@ -72,15 +77,29 @@ function bootId(): string | undefined {
   return bootIdCache ?? undefined;
 }
 
+let nsCache: string | null | undefined;
+function pidNamespace(): string | undefined {
+  if (nsCache === undefined) {
+    try {
+      nsCache = readlinkSync('/proc/self/ns/pid') || null;
+    } catch {
+      nsCache = null;
+    }
+  }
+  return nsCache ?? undefined;
+}
+
 /** This process, as its locks name it. */
 function me(): LockOwner {
   const start = processStart(process.pid);
   const boot = bootId();
+  const ns = pidNamespace();
   return {
     pid: process.pid,
     host: hostname(),
     at: new Date().toISOString(),
-    ...(start && boot ? { start, boot } : {}),
+    // A start time is only ever recorded with the namespace it can be checked in.
+    ...(start && boot && ns ? { start, boot, ns } : {}),
     nonce: randomBytes(6).toString('hex'),
   };
 }
@@ -92,6 +111,8 @@ export function liveness(owner: LockOwner): Liveness {
     if (boot !== undefined) {
       // A reboot since: every process of that boot is gone.
       if (owner.boot !== boot) return 'dead';
+      // Containers share the kernel (and its boot id) but not the pids: its pid is not ours to judge.
+      if (owner.ns !== undefined && owner.ns !== pidNamespace()) return 'other-namespace';
       const start = processStart(owner.pid);
       if (start !== undefined) return start === owner.start ? 'live' : 'dead';
       // No /proc entry: the process is gone — unless /proc hides other users' processes.
@@ -125,6 +146,7 @@ async function readLock(path: string): Promise<Read | undefined> {
           at: String(p.at ?? ''),
           ...(typeof p.start === 'string' ? { start: p.start } : {}),
           ...(typeof p.boot === 'string' ? { boot: p.boot } : {}),
+          ...(typeof p.ns === 'string' ? { ns: p.ns } : {}),
           ...(typeof p.nonce === 'string' ? { nonce: p.nonce } : {}),
         },
       };
@@ -169,6 +191,14 @@ function heldBy(what: string, path: string, owner: LockOwner, state: Liveness): 
     return new UsageError(`${what} is in use by process ${owner.pid} on host ${owner.host}`, {
       hint: `payops never takes over a lock from another host. If ${owner.host} is gone, or no payops runs there any more, remove the lock: rm ${path}`,
     });
+  }
+  if (state === 'other-namespace') {
+    return new UsageError(
+      `${what} is in use by process ${owner.pid} in another process namespace on ${owner.host} (a container, or the host seen from one)`,
+      {
+        hint: `payops cannot see the processes of another namespace, so it never takes over such a lock. If no payops runs there any more, remove the lock: rm ${path}`,
+      },
+    );
   }
   const unsure =
     owner.start === undefined

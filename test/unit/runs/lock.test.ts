@@ -4,7 +4,7 @@
 // over one stale lock, exactly one gets it.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readlinkSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -84,6 +84,28 @@ describe.runIf(linux)('a lock names its process by start time (Linux)', () => {
     expect(err).toBeInstanceOf(UsageError);
     expect((err as UsageError).message).toMatch(new RegExp(`run X is in use by process ${other.pid}`));
     expect((err as UsageError).hint).toMatch(/wait for that process to finish/);
+  });
+});
+
+describe.runIf(linux && existsSync('/proc/self/ns/pid'))('a lock from another pid namespace (Linux)', () => {
+  it('records its namespace, and one from a container sharing the host name is never taken over', async () => {
+    const release = await acquireLock(path, 'the thing');
+    expect((await lockOf()).ns).toBe(readlinkSync('/proc/self/ns/pid'));
+    await release();
+    // A payops in a container (same host name with --network host, same kernel, so the same boot):
+    // its pid means another process here, whose start time differs — yet it may be running.
+    const other = unrelatedProcess();
+    const start = String(Number(processStart(other.pid!) ?? '0') - 1000);
+    await writeFile(
+      path,
+      JSON.stringify({ pid: other.pid, host: hostname(), at: '', start, boot, ns: 'pid:[4026530001]' }),
+    );
+    expect(await isLocked(dir)).toBe(true);
+    const err = await acquireLock(path, 'run X').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as UsageError).message).toMatch(/in another process namespace/);
+    expect((err as UsageError).hint).toMatch(/never takes over.*rm .*lock/s);
+    expect(existsSync(path)).toBe(true);
   });
 });
 
