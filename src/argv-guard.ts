@@ -7,8 +7,8 @@
 // at any depth of a --data path, or as a flag) are refused whatever their value. A value that holds a
 // card number (src/redact.ts: 13–19 digits from 2–6, Luhn, plain, spaced or dashed) is refused, except
 // in fields the spec defines as numeric identifiers or timestamps (a CNPJ in document passes Luhn).
-import { UsageError } from '../errors.js';
-import { CARD_FIELDS, containsCardNumber, findCardNumbers, isIdentifierField } from '../redact.js';
+import { UsageError } from './errors.js';
+import { CARD_FIELDS, containsCardNumber, findCardNumbers, isIdentifierField } from './redact.js';
 
 /**
  * True when the whole text is one card number as people type it: 13–19 digits starting 2–6 that pass
