@@ -85,7 +85,9 @@ export function shellQuote(arg: string): string {
   const inner = arg.replace(/['\\]/g, '\\$&').replace(UNSAFE, (c) => {
     const code = c.charCodeAt(0);
     // \xNN is a byte to the shell: above ASCII, the character's \uNNNN (encoded in the locale).
-    return code < 0x80 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+    return code < 0x80
+      ? `\\x${code.toString(16).padStart(2, '0')}`
+      : `\\u${code.toString(16).padStart(4, '0')}`;
   });
   return `$'${inner}'`;
 }

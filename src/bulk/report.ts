@@ -124,7 +124,9 @@ export interface SummaryView {
 export function summaryLines(v: SummaryView): string[] {
   const { counts, money } = v.totals;
   const total = OUTCOMES.reduce((sum, o) => sum + counts[o], 0);
-  const lines = [`${v.op} run ${quoteName(v.runId)}: ${plural(total, 'row')}${v.sandbox ? ` (${SANDBOX_NOTE})` : ''}`];
+  const lines = [
+    `${v.op} run ${quoteName(v.runId)}: ${plural(total, 'row')}${v.sandbox ? ` (${SANDBOX_NOTE})` : ''}`,
+  ];
   const outcomes = renderOutcomes(
     OUTCOMES
       // "already done" and "duplicated" only when there are such rows.

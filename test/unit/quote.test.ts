@@ -79,7 +79,14 @@ describe('terminalLine (a value alone on its line, as data)', () => {
 
 // Review of issue 13: the logger passes every line through terminalSafe, lines that already quote
 // values included; and file names shown in the plan, summary and resume lines.
-const HOSTILE = ['\u001b]0;PWNED\u0007', 'a\nb\tc\r', 'x\u009b2J\u202ey', 'back\\slash "q"', 'C:\\x1b', 'plain'];
+const HOSTILE = [
+  '\u001b]0;PWNED\u0007',
+  'a\nb\tc\r',
+  'x\u009b2J\u202ey',
+  'back\\slash "q"',
+  'C:\\x1b',
+  'plain',
+];
 
 describe('a second pass changes nothing', () => {
   it('terminalSafe leaves quote() output, and its own output, as they are', () => {
