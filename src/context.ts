@@ -7,6 +7,8 @@
 import type { ResolvedConfig } from './config/resolve.js';
 import type { GatewayClient } from './gateway/client.js';
 import type { GlobalOptions, Invocation, Io, Logger } from './io.js';
+import { terminalSafe } from './quote.js';
+import { redactSecrets } from './redact.js';
 
 export interface Context extends Invocation {
   readonly color: boolean;
@@ -72,17 +74,15 @@ export function useColor(io: Io): boolean {
   return Boolean(io.stderr.isTTY);
 }
 
-/** Mask each secret (sign key) in a line of text. */
-export function maskSecrets(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets)
-    if (secret.length >= 4 && out.includes(secret)) out = out.split(secret).join('****');
-  return out;
-}
-
+/**
+ * The one way info, warn, --verbose and --debug lines reach stderr: sign keys masked, and every
+ * character a terminal would act on shown escaped (terminalSafe), whatever the line carries — a
+ * gateway's answer echoed under --debug, a file name in a plan line. Line feeds and tabs are kept
+ * (a line may be a block); values a message already quote()d are safe text and pass unchanged.
+ */
 export function createLogger(io: Io, globals: GlobalOptions, secrets: readonly string[] = []): Logger {
   const line = (raw: string) => {
-    const s = maskSecrets(raw, secrets);
+    const s = terminalSafe(redactSecrets(raw, secrets));
     io.stderr.write(s.endsWith('\n') ? s : `${s}\n`);
   };
   return {

@@ -60,3 +60,34 @@ export function terminalLine(value: string): string {
 export function jsonTerminalSafe(json: string): string {
   return json.replace(UNSAFE_IN_BLOCK, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
+
+/** One character a terminal would act on (UNSAFE, without the global flag's state). */
+const UNSAFE_CHAR = new RegExp(UNSAFE.source);
+
+/**
+ * A name in a line of prose — a file name, a profile, a run id: shown as it is when it is one plain
+ * word, else through quote(), so a name with spaces reads as one and a name with escape sequences
+ * is shown escaped. Plain names stay plain, as the user typed them.
+ */
+export function quoteName(name: string): string {
+  return /^[^\s"\\]+$/.test(name) && !UNSAFE_CHAR.test(name) ? name : quote(name);
+}
+
+/**
+ * An argument of a command the user may copy (the "resume with" line), quoted for a POSIX shell:
+ * a plain word as it is, anything else in single quotes. A value with characters a terminal would
+ * act on is written as bash/zsh ANSI-C text instead (`$'evil\x1b]0;…'`), which the shell reads back
+ * as the same bytes and the terminal shows as plain text.
+ */
+export function shellQuote(arg: string): string {
+  if (/^[\w@%+=:,./-]+$/.test(arg)) return arg;
+  if (!UNSAFE_CHAR.test(arg)) return `'${arg.replace(/'/g, `'\\''`)}'`;
+  const inner = arg.replace(/['\\]/g, '\\$&').replace(UNSAFE, (c) => {
+    const code = c.charCodeAt(0);
+    // \xNN is a byte to the shell: above ASCII, the character's \uNNNN (encoded in the locale).
+    return code < 0x80
+      ? `\\x${code.toString(16).padStart(2, '0')}`
+      : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+  return `$'${inner}'`;
+}

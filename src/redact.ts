@@ -4,25 +4,51 @@
 // and last 4 digits; a security code and a sign key are never shown at all.
 //
 // What can be a card number: 13–19 digits starting with 2–6 (the ranges card schemes issue) that
-// pass Luhn, written plain or in groups separated by spaces or dashes. One Luhn-valid number in ten
+// pass Luhn, written plain or in groups separated by spaces, tabs, dots or dashes (one or more), in
+// text or as a JSON number. A card field is known by any name that holds a card word (cardFieldKind:
+// card_number, cardNumber, card_cvv, card_security …). One Luhn-valid number in ten
 // is no card: a CNPJ, a YYYYMMDDhhmmss date, a gateway transaction id. Where the field is known (a
 // body, a form, an XML element, a flag), fields the spec defines as numeric identifiers and
 // timestamps are left alone (isIdentifierField); free text is masked wherever a number can be one.
 
-const SECRET_FIELDS = new Set(['security_code', 'cvv', 'cvc', 'sign_key', 'signKey', 'password']);
-const PAN_FIELDS = new Set(['card', 'card_number', 'pan']);
+/** Secrets that are no card field: dropped from logs like a security code. */
+const SECRET_FIELDS = new Set(['sign_key', 'signKey', 'password']);
 
-/** Field names that carry card data: refused as input, masked or dropped in output. */
-export const CARD_FIELDS: ReadonlySet<string> = new Set([
-  'card',
-  'card_number',
-  'pan',
-  'security_code',
-  'cvv',
-  'cvc',
-]);
+/** Words of a field name that alone make it a security code or a card number field. */
+const CODE_WORDS = new Set(['cvv', 'cvv2', 'cvc', 'cvc2', 'securitycode']);
+const PAN_WORDS = new Set(['pan', 'cardnumber']);
+
+/**
+ * What card data a field holds by its name: 'pan' (card, card_number, cardNumber, card_no, pan …),
+ * 'code' (security_code, securityCode, cvv, card_cvv, card_security …) or undefined. The name is
+ * read as words (snake, kebab and camel case), and a card word counts only as a whole word, or a
+ * pair of them (card+number, security+code, card+security): company, span, discard and card_type
+ * are not card fields. Card fields are refused as input, masked or dropped in output.
+ */
+export function cardFieldKind(name: string): 'pan' | 'code' | undefined {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+  if (words.length === 1 && words[0] === 'card') return 'pan';
+  let kind: 'pan' | 'code' | undefined;
+  words.forEach((w, i) => {
+    const next = words[i + 1];
+    if (CODE_WORDS.has(w) || (w === 'security' && next === 'code') || (w === 'card' && next === 'security'))
+      kind = 'code';
+    else if (
+      kind === undefined &&
+      (PAN_WORDS.has(w) || (w === 'card' && (next === 'number' || next === 'no')))
+    )
+      kind = 'pan';
+  });
+  return kind;
+}
 
 export function maskPan(pan: string): string {
+  // Already masked (a gateway's answer, or a second pass): as it is.
+  if (/^\d{0,6}\*+\d{0,4}$/.test(pan)) return pan;
   const digits = pan.replace(/\D/g, '');
   if (digits.length < 13) return '*'.repeat(digits.length);
   return `${digits.slice(0, 6)}${'*'.repeat(digits.length - 10)}${digits.slice(-4)}`;
@@ -97,14 +123,17 @@ const IDENTIFIER_SHAPE =
  * be taken for a card number. Never the card fields; nor token_id (a card token may be card-shaped).
  */
 export function isIdentifierField(name: string): boolean {
-  if (CARD_FIELDS.has(name.toLowerCase())) return false;
+  if (cardFieldKind(name) !== undefined) return false;
   return IDENTIFIER_NAMES.has(name) || IDENTIFIER_SHAPE.test(name);
 }
 
 // --- card numbers in free text ---
 
-/** Runs of digit groups: groups joined by one space or dash, the whole not touching another digit. */
-const DIGIT_CHAIN = /(?<!\d)\d+(?:[ -]\d+)*(?!\d)/g;
+/**
+ * Runs of digit groups: groups joined by spaces, tabs, dots or dashes (one or more: "4242  4242",
+ * "4242 - 4242", "4242.4242"), the whole not touching another digit.
+ */
+const DIGIT_CHAIN = /(?<!\d)\d+(?:[ \t.-]+\d+)*(?!\d)/g;
 
 interface Span {
   start: number;
@@ -148,13 +177,13 @@ function groupedCardEnd(text: string, groups: readonly Span[], i: number): numbe
     let fits = true;
     for (let k = i + 1; k <= j && fits; k++) fits = len(groups[k]!) >= 3 && len(groups[k]!) <= 6;
     if (!fits) continue;
-    const digits = text.slice(groups[i]!.start, groups[j]!.end).replace(/[ -]/g, '');
+    const digits = text.slice(groups[i]!.start, groups[j]!.end).replace(/\D/g, '');
     if (digits.length >= 13 && looksLikePan(digits)) return j;
   }
   return i;
 }
 
-/** Whether `text` holds a card number anywhere (plain, spaced or dashed). */
+/** Whether `text` holds a card number anywhere (plain or grouped). */
 export function containsCardNumber(text: string): boolean {
   return findCardNumbers(text).length > 0;
 }
@@ -200,26 +229,64 @@ export function redactText(text: string, secrets: readonly string[] = []): strin
 
 /** One field's value fit for logs: by its name when that says what it holds, else as free text. */
 function redactField(key: string, value: string): string {
-  if (PAN_FIELDS.has(key)) return maskPan(value);
+  if (cardFieldKind(key) === 'pan') return maskPan(value);
   if (isIdentifierField(key)) return value;
   return redactText(value);
 }
 
+/** Whether a field is dropped from logs: a security code, a sign key, a password. */
+function isSecretField(key: string): boolean {
+  return SECRET_FIELDS.has(key) || cardFieldKind(key) === 'code';
+}
+
+/**
+ * A JSON number fit for logs. A card number sent as a number is masked (as text) like one sent as a
+ * string. Beyond 2^53 (17 digits and more) the number held is no longer the digits that were sent,
+ * so Luhn cannot tell: such a number that could be a card is masked all the same. Wire text keeps
+ * the exact digits (longNumbersAsStrings) and never gets here with one.
+ */
+function redactNumber(key: string | undefined, value: number): number | string {
+  if (!Number.isInteger(value) || value < 0) return value;
+  const digits = String(value);
+  if (key !== undefined && cardFieldKind(key) === 'pan') return maskPan(digits);
+  if (key !== undefined && isIdentifierField(key)) return value;
+  if (!/^[2-6]\d{12,18}$/.test(digits)) return value;
+  return !Number.isSafeInteger(value) || luhnValid(digits) ? maskPan(digits) : value;
+}
+
+/** One value of a body under field `key` (an array's elements take the array's field). */
+function redactValue(key: string | undefined, value: unknown): unknown {
+  if (typeof value === 'string') return key === undefined ? redactText(value) : redactField(key, value);
+  if (typeof value === 'number') return redactNumber(key, value);
+  if (Array.isArray(value)) return value.map((v) => redactValue(key, v));
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      if (isSecretField(k)) continue;
+      // defineProperty: a "__proto__" key of parsed JSON stays a key, never the copy's prototype.
+      const safe = redactValue(k, v);
+      Object.defineProperty(out, k, { value: safe, enumerable: true, writable: true, configurable: true });
+    }
+    return out;
+  }
+  return value;
+}
+
 /** A deep copy of a request or response body fit for logs: card masked, secrets dropped. */
 export function redactBody<T>(body: T): T {
-  if (Array.isArray(body)) return body.map((v) => redactBody(v)) as T;
-  if (body && typeof body === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
-      if (SECRET_FIELDS.has(key)) continue;
-      // defineProperty: a "__proto__" key of parsed JSON stays a key, never the copy's prototype.
-      const safe = typeof value === 'string' ? redactField(key, value) : redactBody(value);
-      Object.defineProperty(out, key, { value: safe, enumerable: true, writable: true, configurable: true });
-    }
-    return out as T;
-  }
-  if (typeof body === 'string') return redactText(body) as T;
-  return body;
+  return redactValue(undefined, body) as T;
+}
+
+/**
+ * JSON text with every integer of 13 digits or more written as a string of the same digits, so that
+ * JSON.parse keeps them exactly (a double holds 16 digits at most) and a card number sent as a
+ * number is judged by its digits. Strings are skipped whole, so digits inside them stay as they are;
+ * text that is not JSON comes back changed only where it had such numbers, and fails to parse as before.
+ */
+export function longNumbersAsStrings(json: string): string {
+  return json.replace(/"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g, (token) =>
+    /^\d{13,}$/.test(token) ? `"${token}"` : token,
+  );
 }
 
 /** HTML elements that have no end tag (a checkout page is HTML). */
@@ -256,7 +323,7 @@ function redactMarkup(text: string): string {
       }
       const element = open[open.length - 1];
       if (token === '' || element === undefined) return redactText(token);
-      if (SECRET_FIELDS.has(element)) return '[removed]';
+      if (isSecretField(element)) return '[removed]';
       return redactField(element, token);
     })
     .join('');
@@ -266,7 +333,7 @@ function redactMarkup(text: string): string {
 export function redactWireBody(text: string, contentType: string | undefined): string {
   if (contentType?.includes('json')) {
     try {
-      return JSON.stringify(redactBody(JSON.parse(text)));
+      return JSON.stringify(redactBody(JSON.parse(longNumbersAsStrings(text))));
     } catch {
       return redactText(text);
     }
@@ -275,7 +342,7 @@ export function redactWireBody(text: string, contentType: string | undefined): s
     const params = new URLSearchParams(text);
     const out = new URLSearchParams();
     for (const [key, value] of params) {
-      if (!SECRET_FIELDS.has(key)) out.append(key, redactField(key, value));
+      if (!isSecretField(key)) out.append(key, redactField(key, value));
     }
     return out.toString();
   }

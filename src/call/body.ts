@@ -6,12 +6,10 @@
 // refused: `--data __proto__.merchant_id=999` would otherwise write to Object.prototype, and the
 // client, seeing a merchant_id, would sign and send a body without one.
 import { InputError, UsageError } from '../errors.js';
+import { PROTOTYPE_KEYS } from '../pay/schema.js';
 import { quote } from '../quote.js';
 
 type Json = Record<string, unknown>;
-
-/** Keys that reach an object's prototype instead of the object. */
-export const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** An object without a prototype, holding `entries` as its own keys. */
 function bare(entries: Iterable<[string, unknown]> = []): Json {

@@ -1,4 +1,4 @@
-// The card-data guard on the raw argv of every command (src/pay/argv-guard.ts): it runs before the
+// The card-data guard on the raw argv of every command (src/argv-guard.ts): it runs before the
 // command, its options or commander's own error messages see anything, so card data typed as an
 // argument is refused (exit 2) even where commander would have echoed it.
 import type { Command } from 'commander';
@@ -11,7 +11,7 @@ function rawArgsOf(cmd: Command): readonly string[] {
 
 export function registerArgvGuard(program: Command): void {
   program.hook('preSubcommand', async (root, sub) => {
-    const { refuseCardArguments } = await import('../pay/argv-guard.js');
+    const { refuseCardArguments } = await import('../argv-guard.js');
     refuseCardArguments(rawArgsOf(root), sub.name());
   });
 }

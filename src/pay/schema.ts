@@ -41,9 +41,10 @@ export const arr = (items: FieldSpec): FieldSpec => ({ type: 'array', items });
 
 /**
  * Keys that reach an object's prototype instead of the object: never a field, refused wherever a
- * request is read, so a "__proto__" in a JSON file can never change what is signed.
+ * request is read (here, and in `payops call`'s bodies, src/call/body.ts), so a "__proto__" in a JSON
+ * file or a --data path can never change what is signed.
  */
-const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+export const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** Top-level request fields payops fills itself; a file that carries them is refused with a clear reason. */
 export const FILLED_BY_PAYOPS: readonly string[] = ['merchant_id', 'account_id', 'encryption_data'];

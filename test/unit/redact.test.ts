@@ -1,7 +1,9 @@
 // The leaf every writer, the gateway's --debug log and the sandbox mask card data with.
 import { describe, expect, it } from 'vitest';
 import {
+  cardFieldKind,
   isIdentifierField,
+  longNumbersAsStrings,
   looksLikePan,
   luhnValid,
   maskPan,
@@ -185,5 +187,88 @@ describe('identifier fields are not card numbers', () => {
     ]) {
       expect(isIdentifierField(name), name).toBe(false);
     }
+  });
+});
+
+// Review of issue 13: a card number sent as a JSON number, and groups joined by dots, tabs or
+// several spaces; card fields under other names in bodies.
+describe('card numbers as JSON numbers and with other separators', () => {
+  it('masks a JSON number that is a card number in a wire body, keeping identifiers and amounts', () => {
+    // Long numbers come back as strings of their exact digits (a log line, not data).
+    const text = `{"card":${PAN},"note":4242424242424242,"transaction_date":${DATE},"document":${CNPJ},"amount":12.5,"n":[4242424242424242]}`;
+    const out = redactWireBody(text, 'application/json');
+    expect(out).not.toContain(PAN);
+    expect(out).not.toContain('4242424242424242');
+    expect(JSON.parse(out)).toEqual({
+      card: '411111******1111',
+      note: '424242******4242',
+      transaction_date: DATE,
+      document: CNPJ,
+      amount: 12.5,
+      n: ['424242******4242'],
+    });
+  });
+
+  it('masks a 19-digit card number sent as a JSON number by its digits as written', () => {
+    // 19 digits, Luhn-valid, beyond what a double holds exactly.
+    const long = '4000000000000000006';
+    expect(looksLikePan(long)).toBe(true);
+    const out = redactWireBody(`{"note":${long}}`, 'application/json; charset=utf-8');
+    expect(JSON.parse(out)).toEqual({ note: '400000*********0006' });
+  });
+
+  it('touches only numbers outside strings, and still masks JSON that does not parse', () => {
+    expect(longNumbersAsStrings('{"a":"x\\"1234567890123","b":1234567890123,"c":-1234567890123}')).toBe(
+      '{"a":"x\\"1234567890123","b":"1234567890123","c":-1234567890123}',
+    );
+    expect(redactWireBody('{"note":4242424242424242', 'application/json')).toBe('{"note":424242******4242');
+  });
+
+  it('masks card numbers among the numbers of an already parsed body', () => {
+    expect(
+      redactBody({ card: Number(PAN), note: 4242424242424242, transaction_date: Number(DATE), n: 12 }),
+    ).toEqual({ card: '411111******1111', note: '424242******4242', transaction_date: Number(DATE), n: 12 });
+  });
+
+  it('masks groups joined by dots, tabs or several spaces', () => {
+    expect(redactText('card 4242  4242  4242  4242 ok')).toBe('card 424242******4242 ok');
+    expect(redactText('card 4242.4242.4242.4242.')).toBe('card 424242******4242.');
+    expect(redactText('card 4242\t4242\t4242\t4242')).toBe('card 424242******4242');
+    expect(redactText('card 4242 - 4242 - 4242 - 4242')).toBe('card 424242******4242');
+    // Amounts, versions and dates with dots stay.
+    for (const text of ['paid 1234.56 and 4242.42', 'v1.2.3', 'on 2026.11.22', '10.00 20.00 30.00 40.00'])
+      expect(redactText(text)).toBe(text);
+  });
+
+  it('knows card fields under other names, and not names that merely contain the letters', () => {
+    for (const [name, kind] of [
+      ['card', 'pan'],
+      ['card_number', 'pan'],
+      ['cardNumber', 'pan'],
+      ['pan', 'pan'],
+      ['card_pan', 'pan'],
+      ['security_code', 'code'],
+      ['securityCode', 'code'],
+      ['card_security', 'code'],
+      ['card_cvv', 'code'],
+      ['CVC2', 'code'],
+    ] as const) {
+      expect(cardFieldKind(name), name).toBe(kind);
+    }
+    for (const name of [
+      'company',
+      'span',
+      'expansion',
+      'pancake',
+      'discard',
+      'card_type',
+      'security',
+      'note',
+    ])
+      expect(cardFieldKind(name), name).toBeUndefined();
+    expect(redactBody({ card_cvv: '737', cardNumber: PAN, company: 'ACME' })).toEqual({
+      cardNumber: '411111******1111',
+      company: 'ACME',
+    });
   });
 });

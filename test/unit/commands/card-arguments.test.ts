@@ -185,3 +185,56 @@ describe('what payops call prints', () => {
     expect(r.stdout + r.stderr).not.toMatch(/\u001b|\u0007/);
   });
 });
+
+// Review of issue 13: card fields by other names, card numbers with other separators, JSON text in
+// --json, and the gateway's answer under --debug.
+describe('card data the first guard missed', () => {
+  it('--data card_security=737, dotted and double-spaced card numbers: exit 2, nothing sent', async () => {
+    for (const argv of [
+      ['call', '/v1/authorise', '--data', 'card_security=737'],
+      ['call', '/v1/authorise', '--data', 'cardNumber=x'],
+      ['call', '/v1/authorise', '--data', 'note=4242  4242  4242  4242'],
+      ['call', '/v1/authorise', '--data', 'note=4242.4242.4242.4242'],
+    ]) {
+      const r = await runMain(argv, io());
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.stdout + r.stderr).not.toMatch(/4242|737/);
+    }
+    expect(server.requests).toEqual([]);
+  });
+
+  it('--json \'{"security_code":"737"}\' is refused as card data, never read as a file name or echoed', async () => {
+    const r = await runMain(['call', '/v1/authorise', '--json', '{"security_code":"737"}'], io());
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--json security_code');
+    expect(r.stderr).not.toContain('737');
+    expect(r.stderr).not.toContain('cannot read');
+    expect(server.requests).toEqual([]);
+  });
+
+  it('--json with other JSON text: "--json takes a file or -", the text not echoed, nothing sent', async () => {
+    const r = await runMain(['call', '/v1/capture', '--json', '{"order_no":"SECRET-ORDER"}'], io());
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--json takes a file/);
+    expect(r.stderr).not.toContain('SECRET-ORDER');
+    expect(server.requests).toEqual([]);
+  });
+
+  it('a --json file that cannot be read is named quoted and escaped', async () => {
+    const r = await runMain(['call', '/v1/capture', '--json', 'missing\u001b]0;X\u0007.json'], io());
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('cannot read "missing\\x1b]0;X\\x07.json"');
+    expect(server.requests).toEqual([]);
+  });
+
+  it('--debug shows the escapes in the gateway echo escaped', async () => {
+    await server.close();
+    server = await startRecordingServer(() => ({
+      contentType: 'application/xml',
+      body: '<respon><note>\u001b]0;pwned\u0007</note></respon>',
+    }));
+    const r = await runMain(['call', '/v1/whatever', '--debug', '--data', 'note=\u001b]0;X\u0007'], io());
+    expect(r.stderr).toContain('\\x1b]0;pwned\\x07');
+    expect(r.stdout + r.stderr).not.toMatch(/\u001b|\u0007/);
+  });
+});

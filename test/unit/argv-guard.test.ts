@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../../src/errors.js';
-import { findCardArguments, isCardLike, refuseCardArguments } from '../../../src/pay/argv-guard.js';
+import { findCardArguments, isCardLike, refuseCardArguments } from '../../src/argv-guard.js';
+import { UsageError } from '../../src/errors.js';
 
 describe('isCardLike', () => {
   it('catches Luhn-valid 13–19 digit numbers, grouped or not', () => {
@@ -164,5 +164,90 @@ describe('card data inside arguments', () => {
     expect(pay.hint).toMatch(/hidden/);
     expect(pay.hint).toMatch(/stdin/);
     for (const e of [call, pay]) expect(`${e.message} ${e.hint}`).not.toMatch(/4242|737/);
+  });
+});
+
+// Review of issue 13: card fields under other names, card numbers with other separators, and card
+// data in JSON text given as an argument (`--json '{"security_code":"737"}'`).
+describe('card fields by other names, other separators, inline JSON', () => {
+  it('refuses field names that hold a card word as a whole part of the name', () => {
+    for (const data of [
+      'card_security=737',
+      'card_security_code=737',
+      'cardSecurityCode=737',
+      'securitycode=737',
+      'billing.card_cvv=737',
+      'cvv2=737',
+      'cardNumber=x',
+      'cardnumber=x',
+      'payer.card_number=x',
+      'PAN=x',
+      'card_pan=x',
+      'security-code=737',
+    ]) {
+      expect(findCardArguments(['call', '/v1/x', '--data', data]), data).toEqual([
+        { index: 3, field: `--data ${data.slice(0, data.indexOf('='))}`, why: 'card field' },
+      ]);
+    }
+    expect(findCardArguments(['pay', 'card', '--card-security', '737'])).toHaveLength(1);
+  });
+
+  it('leaves names that only contain the letters: company, span, expansion, pancake, discard, security', () => {
+    for (const data of [
+      'company=ACME',
+      'company_name=ACME',
+      'span=3',
+      'expansion=1',
+      'pancake=1',
+      'discard=1',
+      'cards_count=2',
+      'security=high',
+      'code=737',
+      'account_number=1',
+    ]) {
+      expect(findCardArguments(['call', '/v1/x', '--data', data]), data).toEqual([]);
+    }
+  });
+
+  it('refuses card numbers grouped with dots, tabs or several spaces', () => {
+    for (const pan of [
+      '4242  4242  4242  4242',
+      '4242.4242.4242.4242',
+      '4242\t4242\t4242\t4242',
+      '4242 - 4242 - 4242 - 4242',
+    ]) {
+      expect(isCardLike(pan), pan).toBe(true);
+      expect(findCardArguments(['call', '/v1/x', '--data', `note=card ${pan}`]), pan).toEqual([
+        { index: 3, field: '--data note', why: 'card number' },
+      ]);
+    }
+    // Not grouped like a card: a version, an amount, a date.
+    for (const text of ['1.2.3', '4242.42', '2026.11.22', '12.50'])
+      expect(isCardLike(text), text).toBe(false);
+  });
+
+  it('refuses JSON text in an argument that carries a card field or a card number, naming the field', () => {
+    expect(findCardArguments(['call', '/v1/authorise', '--json', '{"security_code":"737"}'])).toEqual([
+      { index: 3, field: '--json security_code', why: 'card field' },
+    ]);
+    expect(findCardArguments(['call', '/v1/authorise', '--json={"a":{"card":"x"}}'])).toEqual([
+      { index: 2, field: '--json a.card', why: 'card field' },
+    ]);
+    expect(findCardArguments(['call', '/v1/x', '--json', '{"note":4242424242424242}'])).toEqual([
+      { index: 3, field: '--json note', why: 'card number' },
+    ]);
+    expect(findCardArguments(['call', '/v1/x', '--json', '[{"n":"4242.4242.4242.4242"}]'])).toEqual([
+      { index: 3, field: '--json [0].n', why: 'card number' },
+    ]);
+    // Not valid JSON, but a card field is plain to see.
+    expect(findCardArguments(['call', '/v1/x', '--json', "{'cvv': 737}"])).toEqual([
+      { index: 3, field: '--json', why: 'card field' },
+    ]);
+    // Identifiers in JSON text pass, as they do in --data.
+    expect(
+      findCardArguments(['call', '/v1/x', '--json', `{"document":"${CNPJ}","transaction_date":${DATE}}`]),
+    ).toEqual([]);
+    const e = refusal(['call', '/v1/authorise', '--json', '{"security_code":"737"}'], 'call');
+    expect(`${e.message} ${e.hint}`).not.toContain('737');
   });
 });

@@ -3,12 +3,20 @@
 // (src/commands/argv-guard.ts), so card data is refused even where the flag does not exist.
 //
 // Each argument is judged with the field it sets, when there is one: `--note X` and `--note=X` set
-// note, `--data a.b=X` sets a.b, `config set KEY X` sets KEY. Card fields (card, security_code, cvv …,
-// at any depth of a --data path, or as a flag) are refused whatever their value. A value that holds a
-// card number (src/redact.ts: 13–19 digits from 2–6, Luhn, plain, spaced or dashed) is refused, except
-// in fields the spec defines as numeric identifiers or timestamps (a CNPJ in document passes Luhn).
-import { UsageError } from '../errors.js';
-import { CARD_FIELDS, containsCardNumber, findCardNumbers, isIdentifierField } from '../redact.js';
+// note, `--data a.b=X` sets a.b, `config set KEY X` sets KEY. Card fields (card, security_code, cvv,
+// card_security, cardNumber … — redact.ts's cardFieldKind — at any depth of a --data path, or as a
+// flag) are refused whatever their value. A value that holds a card number (src/redact.ts: 13–19
+// digits from 2–6, Luhn, plain or grouped) is refused, except in fields the spec defines as numeric
+// identifiers or timestamps (a CNPJ in document passes Luhn). A value that is JSON text (`--json
+// '{"security_code":"737"}'`) is judged field by field the same way.
+import { UsageError } from './errors.js';
+import {
+  cardFieldKind,
+  containsCardNumber,
+  findCardNumbers,
+  isIdentifierField,
+  longNumbersAsStrings,
+} from './redact.js';
 
 /**
  * True when the whole text is one card number as people type it: 13–19 digits starting 2–6 that pass
@@ -40,6 +48,8 @@ function segmentsOf(path: string): string[] {
     .map((s) => s.replace(/-/g, '_'));
 }
 
+const isCardSegment = (segment: string) => cardFieldKind(segment) !== undefined;
+
 /** The verdict on one value that sets `path` (undefined for a bare argument). */
 function judge(
   index: number,
@@ -49,10 +59,53 @@ function judge(
 ): CardArgument | undefined {
   const segments = path === undefined ? [] : segmentsOf(path);
   const at = field === undefined ? {} : { field };
-  if (segments.some((s) => CARD_FIELDS.has(s.toLowerCase()))) return { index, ...at, why: 'card field' };
+  if (segments.some(isCardSegment)) return { index, ...at, why: 'card field' };
+  if (/^\s*[[{]/.test(value)) {
+    const inJson = judgeJson(index, field, path, value);
+    if (inJson !== NOT_JSON) return inJson;
+  }
   const last = segments[segments.length - 1];
   if (last !== undefined && (isIdentifierField(last) || DATE_FLAGS.has(last))) return undefined;
   return containsCardNumber(value) ? { index, ...at, why: 'card number' } : undefined;
+}
+
+const NOT_JSON = Symbol('not JSON');
+
+/**
+ * JSON text given as an argument: each value judged with the path that holds it, under the flag
+ * (`--json security_code`, `--data body.card`), so identifiers inside pass as they do in --data.
+ * Text that does not parse is refused when something in it reads as a card field's key (`{'cvv':
+ * 737}`), else it is NOT_JSON and judged as text.
+ */
+function judgeJson(
+  index: number,
+  field: string | undefined,
+  path: string | undefined,
+  text: string,
+): CardArgument | undefined | typeof NOT_JSON {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(longNumbersAsStrings(text));
+  } catch {
+    for (const m of text.matchAll(/([A-Za-z_][\w-]*)["']?\s*:/g))
+      if (isCardSegment(m[1]!))
+        return { index, ...(field === undefined ? {} : { field }), why: 'card field' };
+    return NOT_JSON;
+  }
+  const walk = (value: unknown, at: string): CardArgument | undefined => {
+    if (value !== null && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) {
+        const found = walk(v, Array.isArray(value) ? `${at}[${k}]` : at === '' ? k : `${at}.${k}`);
+        if (found) return found;
+      }
+      return undefined;
+    }
+    const inner =
+      path === undefined ? at : at === '' ? path : at.startsWith('[') ? `${path}${at}` : `${path}.${at}`;
+    const label = [field, at].filter(Boolean).join(' ');
+    return judge(index, label === '' ? undefined : label, inner, String(value));
+  };
+  return walk(parsed, '');
 }
 
 /**
@@ -83,7 +136,7 @@ export function findCardArguments(argv: readonly string[]): CardArgument[] {
   // A card flag with no value after it is refused at the flag itself.
   const cardFlagAlone = (index: number) => {
     const name = flag;
-    if (name !== undefined && segmentsOf(name).some((s) => CARD_FIELDS.has(s.toLowerCase())))
+    if (name !== undefined && segmentsOf(name).some(isCardSegment))
       found.push({ index: index - 1, field: `--${name}`, why: 'card field' });
   };
   argv.forEach((arg, index) => {
