@@ -126,8 +126,10 @@ describe('stdout closed by its reader (issue 13, item 1)', () => {
   });
 
   it('--help, runs show and query end quietly with 141, no stack trace', async () => {
-    // More output than a pipe holds (64 KiB on Linux): the reader's going away is certain to be met.
-    const orders = await suite.gw.createOrders(1000);
+    // Far more output than the reader can have taken before it goes away: its first read (up to
+    // 64 KiB) plus a full pipe (64 KiB on Linux). 1,000 rows (~130 KB) fitted in that on a loaded
+    // machine and exited 0; 3,000 rows (~390 KB) always meet the closed pipe.
+    const orders = await suite.gw.createOrders(3000);
     const file = writeCsv(join(suite.dir, 'refunds.csv'), REFUND_HEADER, refundRows(orders));
     const env = suite.gw.env(suite.dir);
     const run = await payops(['refund', '--file', file, '--yes', '--out', join(suite.dir, 'r.csv')], { env });
