@@ -317,3 +317,36 @@ describe('a PAYOPS_HOME payops cannot write', () => {
     expect(await refundsOf(orders)).toBe(0);
   });
 });
+
+// Seen by hand: `--out $PAYOPS_HOME/state/runs/<id>/journal.jsonl` replaced a finished run's journal
+// with the new run's results (the file is the user's own, so it passed), after which every refund in
+// that PAYOPS_HOME stopped on "the journal of run … cannot be read"; `--out $PAYOPS_HOME/config.json`
+// replaced the profiles and the sign key. payops's own files are not results files.
+describe("--out into payops's own state is refused (exit 2, nothing sent)", () => {
+  it('a run journal and the config file stay as they were', async () => {
+    const dir = tempDir();
+    const home = tempDir('payops-home-');
+    const first = await createOrders(sandbox.url, 2);
+    refundFile(dir, first, 'first.csv');
+    const done = await run(['refund', '--file', 'first.csv', '--yes'], dir, home);
+    expect(done.code, done.stderr).toBe(0);
+    const runId = /refund run (\S+):/.exec(done.stderr)![1]!;
+    const journal = join(home, 'state', 'runs', runId, 'journal.jsonl');
+    const journalBefore = readFileSync(journal, 'utf8');
+    const config = join(home, 'config.json');
+    writeFileSync(config, '{"profiles":{"default":{"merchant_id":"800001"}},"current":"default"}\n', {
+      mode: 0o600,
+    });
+    const configBefore = readFileSync(config, 'utf8');
+    const second = await createOrders(sandbox.url, 2);
+    refundFile(dir, second, 'second.csv');
+    for (const out of [journal, config]) {
+      const r = await run(['refund', '--file', 'second.csv', '--yes', '--out', out], dir, home);
+      expect(r.code, `${out}: ${r.stderr}`).toBe(2);
+      expect(r.stderr, out).toContain('nothing was sent');
+    }
+    expect(readFileSync(journal, 'utf8')).toBe(journalBefore);
+    expect(readFileSync(config, 'utf8')).toBe(configBefore);
+    expect(await refundsOf(second)).toBe(0);
+  });
+});

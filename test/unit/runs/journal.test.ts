@@ -170,6 +170,32 @@ describe('journal', () => {
     await j.close();
   });
 
+  // Seen by hand (issue 13, item 6): a 1,000-row refund on a 90 KB tmpfs ended "succeeded 1,000",
+  // exit 0, with the journal cut at 32 KB (runs list: interrupted; runs show: 700 unknown). The last
+  // outcomes are lazy records: their write failed with ENOSPC at close and nobody was told.
+  it('reports a failed lazy write at close (the run must not end as if its journal were complete)', async () => {
+    const probe = await open(join(root, 'probe'), 'w');
+    const proto = Object.getPrototypeOf(probe) as { write: (...args: unknown[]) => Promise<unknown> };
+    await probe.close();
+    const j = await createRun(root, header);
+    await j.append({ type: 'intent', chunk: 0 });
+    const full = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    const spy = vi.spyOn(proto, 'write').mockRejectedValue(full);
+    let err: unknown;
+    try {
+      j.appendLazy({ type: 'outcome', chunk: 0 });
+      err = await j.close().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    } finally {
+      spy.mockRestore();
+    }
+    expect(err).toBeInstanceOf(LocalWriteError);
+    expect(exitCodeFor(err)).toBe(4);
+    expect((err as Error).message).toMatch(/^cannot write the run journal in .*the disk is full \(ENOSPC\)/);
+  });
+
   it('says an unwritable state folder before the run begins: nothing was sent (exit 4)', async () => {
     await writeFile(join(root, 'state'), '');
     const err = await createRun(join(root, 'state'), header).then(
