@@ -45,7 +45,7 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
       '--skip-done leaves out the rows the gateway already shows done and --force sends them: give one of them',
     );
   }
-  await checkOutFile(ctx.io.cwd, ctx.globals.out, [{ flag: '--file', path: flags.file }]);
+  await checkOutFile(ctx.io.cwd, ctx.globals.out, [{ flag: '--file', path: flags.file }], ctx.io.env);
   const maxAmounts = (flags.maxAmount ?? []).map(parseMaxAmount);
   const config = await ctx.config();
   const dryRun = Boolean(ctx.globals.dryRun);

@@ -4,15 +4,37 @@
 // not a link (payops never writes through one), folder, device or pipe, and never one of the
 // command's inputs. `checkOutFile` applies them before anything is sent; sink.ts writes that way.
 import { randomBytes } from 'node:crypto';
-import { constants, lstatSync, readlinkSync, type Stats, statSync } from 'node:fs';
+import { constants, lstatSync, readlinkSync, realpathSync, type Stats, statSync } from 'node:fs';
 import { access, open } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { configDir, stateDir } from '../config/paths.js';
 import { UsageError } from '../errors.js';
 
 /** An input of the command that --out must not be: its flag and the path as typed. */
 export interface CommandInput {
   flag: string;
   path: string | undefined;
+}
+
+/** `path` with its existing part's links resolved (what it names, however it is spelled). */
+function realOf(path: string): string {
+  const rest: string[] = [];
+  let at = path;
+  for (;;) {
+    try {
+      return join(realpathSync(at), ...rest.reverse());
+    } catch {
+      const up = dirname(at);
+      if (up === at) return path;
+      rest.push(basename(at));
+      at = up;
+    }
+  }
+}
+
+function inside(path: string, folder: string): boolean {
+  const rel = relative(folder, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
 /**
@@ -60,10 +82,24 @@ function sameFile(a: Stats, b: Stats): boolean {
 export async function checkOutFile(
   cwd: string,
   out: string | undefined,
-  inputs: readonly CommandInput[] = [],
+  inputs: readonly CommandInput[],
+  env: NodeJS.ProcessEnv,
 ): Promise<void> {
   if (out === undefined) return;
   const target = resolve(cwd, out);
+  // payops's own files (a run's journal, config.json) are the user's too, so the checks below would
+  // let results replace them: a journal replaced so stopped every later run of that PAYOPS_HOME.
+  const own = [configDir(env), stateDir(env)].find((dir) =>
+    inside(realOf(target), realOf(resolve(cwd, dir))),
+  );
+  if (own !== undefined) {
+    throw new UsageError(
+      `--out ${out} is inside ${own}, where payops keeps its configuration and run journals; nothing was sent`,
+      {
+        hint: "write the results somewhere else (a run's results can be written again later with payops runs show RUN-ID --out FILE)",
+      },
+    );
+  }
   // Following links on both sides: a hard link or a symbolic link to the input is the input.
   let outStat: Stats | undefined;
   try {

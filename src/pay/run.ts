@@ -69,7 +69,7 @@ export async function runPay(
   const { body, generatedOrderNo } = buildPaymentRequest(kind, source);
   if (kind === 'card') applyExpiry(body, opts.expiry);
 
-  await checkOutFile(ctx.io.cwd, ctx.globals.out, [{ flag: '--request', path: opts.request }]);
+  await checkOutFile(ctx.io.cwd, ctx.globals.out, [{ flag: '--request', path: opts.request }], ctx.io.env);
 
   const config = await ctx.config();
   assertMayMoveMoney(config, `pay ${kind}`);

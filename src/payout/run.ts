@@ -81,10 +81,15 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
       ? await loadPayoutRequest(opts.request, ctx.io.cwd)
       : await loadPayoutCsv(opts.file!, ctx.io.cwd);
 
-  await checkOutFile(ctx.io.cwd, ctx.globals.out, [
-    { flag: '--file', path: opts.file },
-    { flag: '--request', path: opts.request },
-  ]);
+  await checkOutFile(
+    ctx.io.cwd,
+    ctx.globals.out,
+    [
+      { flag: '--file', path: opts.file },
+      { flag: '--request', path: opts.request },
+    ],
+    ctx.io.env,
+  );
   const config = await ctx.config();
   assertMayMoveMoney(config, 'payout');
   const state = stateDir(ctx.io.env);

@@ -20,7 +20,7 @@ export interface QueryFlags extends SearchFlags {
 
 /** Everything the user typed is checked (exit 2) before configuration is read or anything is sent. */
 async function selectionOf(ctx: Context, flags: SearchFlags): Promise<Selection> {
-  await checkOutFile(ctx.io.cwd, ctx.globals.out, [{ flag: '--file', path: flags.file }]);
+  await checkOutFile(ctx.io.cwd, ctx.globals.out, [{ flag: '--file', path: flags.file }], ctx.io.env);
   const fromFile = flags.file === undefined ? undefined : await readSelectorFile(flags.file, ctx.io.cwd);
   const sel = buildSelection(flags, fromFile);
   if (sel.start || sel.end) {

@@ -22,6 +22,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { exitCodeFor, LocalWriteError, UsageError } from '../../../src/errors.js';
 import { checkOutFile, replaceProblem } from '../../../src/output/safe-file.js';
+
+/** A PAYOPS_HOME that none of these paths is in. */
+const elsewhere = { PAYOPS_HOME: '/nonexistent/payops-home' };
+
 import { openSink, writeWholeFile } from '../../../src/output/sink.js';
 
 const root = mkdtempSync(join(tmpdir(), 'payops-sink-'));
@@ -144,7 +148,7 @@ describe('checkOutFile (before anything is sent)', () => {
     linkSync(join(dir, 'in.csv'), join(dir, 'hard.csv'));
     symlinkSync('in.csv', join(dir, 'soft.csv'));
     for (const out of ['in.csv', './sub/../in.csv', join(dir, 'in.csv'), 'hard.csv', 'soft.csv']) {
-      const err = await checkOutFile(dir, out, [{ flag: '--file', path: 'in.csv' }]).then(
+      const err = await checkOutFile(dir, out, [{ flag: '--file', path: 'in.csv' }], elsewhere).then(
         () => undefined,
         (e: unknown) => e,
       );
@@ -156,17 +160,35 @@ describe('checkOutFile (before anything is sent)', () => {
     expect(readFileSync(join(dir, 'in.csv'), 'utf8')).toBe('x\n');
   });
 
+  it("refuses payops's own folders, however they are spelled (a link to PAYOPS_HOME)", async () => {
+    const dir = folder();
+    const home = join(dir, 'home');
+    mkdirSync(join(home, 'state', 'runs'), { recursive: true });
+    symlinkSync(home, join(dir, 'via'));
+    const env = { PAYOPS_HOME: home };
+    for (const out of ['home/config.json', 'via/state/runs/x/journal.jsonl', 'via/new.csv']) {
+      await expect(checkOutFile(dir, out, [], env), out).rejects.toThrow(
+        new RegExp(
+          `^--out ${out} is inside .*home.*where payops keeps its configuration and run journals; nothing was sent$`,
+        ),
+      );
+    }
+    await expect(checkOutFile(dir, 'results.csv', [], env)).resolves.toBeUndefined();
+  });
+
   it('accepts another file, and no --out at all; refuses a link and a missing folder', async () => {
     const dir = folder();
     writeFileSync(join(dir, 'in.csv'), 'x\n');
     const inputs = [{ flag: '--file', path: 'in.csv' }];
-    await expect(checkOutFile(dir, 'out.csv', inputs)).resolves.toBeUndefined();
-    await expect(checkOutFile(dir, undefined, inputs)).resolves.toBeUndefined();
+    await expect(checkOutFile(dir, 'out.csv', inputs, elsewhere)).resolves.toBeUndefined();
+    await expect(checkOutFile(dir, undefined, inputs, elsewhere)).resolves.toBeUndefined();
     symlinkSync('elsewhere.csv', join(dir, 'link.csv'));
-    await expect(checkOutFile(dir, 'link.csv', inputs)).rejects.toThrow(
+    await expect(checkOutFile(dir, 'link.csv', inputs, elsewhere)).rejects.toThrow(
       /^--out link\.csv is a symbolic link \(to elsewhere\.csv\).*nothing was sent$/,
     );
-    await expect(checkOutFile(dir, 'missing/out.csv', inputs)).rejects.toThrow(/folder does not exist/);
+    await expect(checkOutFile(dir, 'missing/out.csv', inputs, elsewhere)).rejects.toThrow(
+      /folder does not exist/,
+    );
     unlinkSync(join(dir, 'link.csv'));
     expect(existsSync(join(dir, 'elsewhere.csv'))).toBe(false);
   });
