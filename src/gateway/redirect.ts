@@ -48,9 +48,11 @@ export function redirectError(status: number, location: string | undefined, ctx:
     location === undefined ? 'with no address' : target ? `to ${shown(target)}` : 'to an unreadable address';
   const path = new URL(ctx.url).pathname;
   const answered = `the gateway answered ${path} with a redirect (${what}) ${where}`;
-  const fix = base ? `set base_url to ${base}` : 'check base_url';
+  // The address comes from an answer nobody signs: the user is told where it points, and to set it
+  // only if it is the gateway's (a proxy or a server in the middle may have written it).
+  const fix = base ? `if ${base} is your gateway's address, set base_url to it` : 'check base_url';
   const hint = base
-    ? `payops config set base_url ${base} (or PAYOPS_BASE_URL / --base-url for one command); payops does not follow redirects`
+    ? `payops config set base_url ${base} (or PAYOPS_BASE_URL / --base-url for one command) once you have checked that address with your gateway; payops does not follow redirects`
     : "base_url must be the address of the gateway's API itself (payops config get base_url); payops does not follow redirects";
   if (ctx.moneyMoving && mayHaveBeenProcessed(status)) {
     return new UnknownOutcomeError(
@@ -61,7 +63,15 @@ export function redirectError(status: number, location: string | undefined, ctx:
       },
     );
   }
-  return new RouteError(`${answered}; ${fix} (nothing was processed)`, `HTTP ${status}`, { hint });
+  // A permanent or method-keeping redirect is how a server turns a request away, not how it answers
+  // one it processed: the run treats the request as not taken (see mayHaveBeenProcessed).
+  return new RouteError(
+    `${answered}; ${fix} (the request was turned away, not processed)`,
+    `HTTP ${status}`,
+    {
+      hint,
+    },
+  );
 }
 
 function readTarget(location: string | undefined, from: string): URL | undefined {

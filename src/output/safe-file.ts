@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { constants, lstatSync, readlinkSync, realpathSync, type Stats, statSync } from 'node:fs';
 import { access, open } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { configDir, stateDir } from '../config/paths.js';
+import { configFile, stateDir } from '../config/paths.js';
 import { UsageError } from '../errors.js';
 
 /** An input of the command that --out must not be: its flag and the path as typed. */
@@ -89,16 +89,18 @@ export async function checkOutFile(
   const target = resolve(cwd, out);
   // payops's own files (a run's journal, config.json) are the user's too, so the checks below would
   // let results replace them: a journal replaced so stopped every later run of that PAYOPS_HOME.
-  const own = [configDir(env), stateDir(env)].find((dir) =>
-    inside(realOf(target), realOf(resolve(cwd, dir))),
-  );
+  // Only the state folder and the config file: results beside them in PAYOPS_HOME are fine.
+  const real = realOf(target);
+  const state = resolve(cwd, stateDir(env));
+  const own = inside(real, realOf(state))
+    ? `inside ${state}, where payops keeps its run journals`
+    : real === realOf(resolve(cwd, configFile(env)))
+      ? "payops's configuration file"
+      : undefined;
   if (own !== undefined) {
-    throw new UsageError(
-      `--out ${out} is inside ${own}, where payops keeps its configuration and run journals; nothing was sent`,
-      {
-        hint: "write the results somewhere else (a run's results can be written again later with payops runs show RUN-ID --out FILE)",
-      },
-    );
+    throw new UsageError(`--out ${out} is ${own}; nothing was sent`, {
+      hint: "write the results somewhere else (a run's results can be written again later with payops runs show RUN-ID --out FILE)",
+    });
   }
   // Following links on both sides: a hard link or a symbolic link to the input is the input.
   let outStat: Stats | undefined;

@@ -154,7 +154,7 @@ describe('item 15: a base_url answered with a redirect', () => {
     const r = await query(server.url);
     expect(r.code, r.stderr).toBe(4);
     expect(r.stderr).toContain(`redirect (HTTP 308 Permanent Redirect) to ${target}/v1/retrievalTrans`);
-    expect(r.stderr).toContain(`set base_url to ${target}`);
+    expect(r.stderr).toContain(`if ${target} is your gateway's address, set base_url to it`);
     expect(r.stderr).not.toMatch(/could not be read/);
     expect(server.requests).toHaveLength(1);
   });
@@ -169,7 +169,7 @@ describe('item 15: a base_url answered with a redirect', () => {
       env: suite.gw.env(suite.dir, { PAYOPS_BASE_URL: server.url }),
     });
     expect(r.code, r.stderr).toBe(4);
-    expect(r.stderr).toContain(`set base_url to ${target}`);
+    expect(r.stderr).toContain(`if ${target} is your gateway's address, set base_url to it`);
     expect(intentsWritten(suite.dir)).toBe(0);
     expect(await suite.gw.ledger()).toEqual([]);
   });
@@ -186,7 +186,7 @@ describe('item 15: a base_url answered with a redirect', () => {
       env: suite.gw.env(suite.dir, { PAYOPS_BASE_URL: server.url }),
     });
     expect(r.code, r.stderr).toBe(4);
-    expect(r.stderr).toContain(`set base_url to ${target}`);
+    expect(r.stderr).toContain(`if ${target} is your gateway's address, set base_url to it`);
     expect(await suite.gw.ledger()).toEqual([]);
     // A definite refusal: nothing to reconcile, the rows left for a resumed run.
     expect(journalRecords(suite.dir, 'unknown')).toBe(0);

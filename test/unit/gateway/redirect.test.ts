@@ -54,7 +54,7 @@ describe('a redirect answered by base_url', () => {
     expect(err).not.toBeInstanceOf(GatewayError);
     expect((err as RouteError).exitCode).toBe(ExitCode.config);
     expect((err as Error).message).toBe(
-      'the gateway answered /v1/retrievalTrans with a redirect (HTTP 308 Permanent Redirect) to https://gateway.test/api/v1/retrievalTrans; set base_url to https://gateway.test/api (nothing was processed)',
+      "the gateway answered /v1/retrievalTrans with a redirect (HTTP 308 Permanent Redirect) to https://gateway.test/api/v1/retrievalTrans; if https://gateway.test/api is your gateway's address, set base_url to it (the request was turned away, not processed)",
     );
     expect((err as RouteError).hint).toContain('payops config set base_url https://gateway.test/api');
     expect((err as Error).message).not.toMatch(/JSON|XML/);
@@ -71,7 +71,9 @@ describe('a redirect answered by base_url', () => {
       const err = await client.send('capture', capture as never).catch((e) => e);
       expect(err).toBeInstanceOf(RouteError);
       expect(err).not.toBeInstanceOf(UnknownOutcomeError);
-      expect((err as Error).message).toContain('set base_url to https://new.test');
+      expect((err as Error).message).toContain(
+        "if https://new.test is your gateway's address, set base_url to it",
+      );
     },
   );
 
@@ -86,7 +88,9 @@ describe('a redirect answered by base_url', () => {
       expect(err).toBeInstanceOf(UnknownOutcomeError);
       expect((err as UnknownOutcomeError).reason).toBe('redirect');
       expect((err as Error).message).toContain('to https://new.test/v1/capture');
-      expect((err as UnknownOutcomeError).hint).toContain('set base_url to https://new.test');
+      expect((err as UnknownOutcomeError).hint).toContain(
+        "if https://new.test is your gateway's address, set base_url to it",
+      );
     },
   );
 

@@ -166,13 +166,18 @@ describe('checkOutFile (before anything is sent)', () => {
     mkdirSync(join(home, 'state', 'runs'), { recursive: true });
     symlinkSync(home, join(dir, 'via'));
     const env = { PAYOPS_HOME: home };
-    for (const out of ['home/config.json', 'via/state/runs/x/journal.jsonl', 'via/new.csv']) {
+    await expect(checkOutFile(dir, 'home/config.json', [], env)).rejects.toThrow(
+      /^--out home\/config\.json is payops's configuration file; nothing was sent$/,
+    );
+    for (const out of ['via/state/runs/x/journal.jsonl', 'via/state/new.csv']) {
       await expect(checkOutFile(dir, out, [], env), out).rejects.toThrow(
         new RegExp(
-          `^--out ${out} is inside .*home.*where payops keeps its configuration and run journals; nothing was sent$`,
+          `^--out ${out} is inside .*home/state, where payops keeps its run journals; nothing was sent$`,
         ),
       );
     }
+    // Beside them is fine: PAYOPS_HOME may well be the folder a job keeps its files in.
+    await expect(checkOutFile(dir, 'via/results.csv', [], env)).resolves.toBeUndefined();
     await expect(checkOutFile(dir, 'results.csv', [], env)).resolves.toBeUndefined();
   });
 
