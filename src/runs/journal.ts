@@ -8,6 +8,7 @@
 // concurrent chunks cost one fsync per batch of records, not one per record.
 import { type FileHandle, mkdir, open, stat, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
+import { syncFolder } from '../output/fs-sync.js';
 import { lockRun } from './lock.js';
 import {
   assertRunExists,
@@ -48,20 +49,6 @@ export interface RunJournal<W extends JournalRecord = RawRecord> {
   appendLazy(records: W | readonly W[]): void;
   /** Flush, close and release the lock. Idempotent. */
   close(): Promise<void>;
-}
-
-export async function fsyncDir(dir: string): Promise<void> {
-  // Makes a newly created file's directory entry durable; not every platform allows it.
-  try {
-    const fh = await open(dir, 'r');
-    try {
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-  } catch {
-    // best effort
-  }
 }
 
 function serialise(records: readonly JournalRecord[], now: string): string {
@@ -191,7 +178,7 @@ async function startJournal<W extends JournalRecord>(
     fh = await open(path, 'wx', 0o600);
     await fh.write(`${JSON.stringify(full)}\n`);
     await fh.datasync();
-    await fsyncDir(dir);
+    await syncFolder(dir);
     return journalWriter<W>(fh, unlock, { runId, dir, path, header: full });
   } catch (err) {
     await fh?.close().catch(() => {});
