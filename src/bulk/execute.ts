@@ -138,11 +138,12 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
     // Unexpected: keep what was journaled and the results written so far, release the run, let
     // main() report it.
     await sink.close().catch(() => {});
+    // The error that stopped the run is the one to tell, even if the journal failed as well.
     await endRun(journal, {
       type: 'interrupted',
       reason: 'error',
       message: String((err as Error)?.message ?? err),
-    });
+    }).catch(() => {});
     throw err;
   } finally {
     progress.stop();
@@ -153,11 +154,15 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
     (err: unknown) => err,
   );
   const settled = totals.counts.unknown === 0 && totals.counts.not_sent === 0;
-  await endRun(journal, {
+  // A journal that could not hold the run's end is told after the summary: the user sees both.
+  const unjournaled = await endRun(journal, {
     type: settled ? 'finished' : 'interrupted',
     ...(result.stopped ? { reason: result.stopped } : {}),
     ...totalsJson(totals),
-  });
+  }).then(
+    () => undefined,
+    (err: unknown) => err,
+  );
 
   const summary = summaryLines({
     op,
@@ -183,12 +188,11 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
       `  ${result.resent} row${result.resent === 1 ? ' was' : 's were'} sent again after the gateway showed no trace of ${result.resent === 1 ? 'its' : 'their'} first request ${formatDuration(a.policy.settleMs)} later; if your gateway can apply a request later than that, check with \`payops runs verify ${journal.runId}\` later`,
     );
   }
-  // The journal failing is the machine's problem, not the gateway's: its own error, exit 4.
-  if (
-    (result.stopped === 'auth' || result.stopped === 'route' || result.stopped === 'journal') &&
-    result.error
-  )
-    throw result.error;
+  // The journal failing is the machine's problem, not the gateway's: its own error, exit 4. Failing
+  // mid-run (the run stopped sending) is told as such; failing at the end, as endRun tells it.
+  if (result.stopped === 'journal' && result.error) throw result.error;
+  if (unjournaled) throw unjournaled;
+  if ((result.stopped === 'auth' || result.stopped === 'route') && result.error) throw result.error;
   if (unwritten) throw unwritten;
   if (result.stopped === 'interrupted') return ExitCode.interrupted;
   if (result.stopped) return ExitCode.gateway;

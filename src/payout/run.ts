@@ -208,6 +208,8 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
 
     let sent: PayoutResultRow[] = [];
     let interrupted = false;
+    // A journal that could not hold the run's end is told after the results: the user sees both.
+    let unjournaled: unknown;
     try {
       sent = await whileInterruptible(ctx.log, 'payouts', async (signal, now) => {
         try {
@@ -237,7 +239,10 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
       // Pending, unknown or unsent payouts keep the run open for --resume (same request_ids, so no
       // double pay): it asks the gateway again and reports the final status.
       const open = counts.pending + counts.unknown + counts.unsent;
-      await endRun(journal, { type: open === 0 ? 'finished' : 'interrupted', counts });
+      unjournaled = await endRun(journal, { type: open === 0 ? 'finished' : 'interrupted', counts }).then(
+        () => undefined,
+        (err: unknown) => err,
+      );
     }
 
     const rows = [...settled.values(), ...sent].sort((a, b) => a.line - b.line);
@@ -248,6 +253,7 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
     });
     const unsent = plan.items.length - rows.length;
     writePayoutSummary(ctx.io, rows, { runId: journal.runId, plan, unsent });
+    if (unjournaled !== undefined) throw unjournaled;
     return interrupted ? ExitCode.interrupted : payoutExitCode(rows);
   } catch (err) {
     await resumedJournal?.close().catch(() => {});

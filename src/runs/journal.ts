@@ -47,8 +47,16 @@ export interface RunJournal<W extends JournalRecord = RawRecord> {
    * are written, in order, with the next `append`, at `close`, or once enough have gathered.
    */
   appendLazy(records: W | readonly W[]): void;
-  /** Flush, close and release the lock. Idempotent. */
+  /**
+   * Flush, close and release the lock. Idempotent. Never rejects: a write that failed, here or
+   * before (a lazy record, the final flush or fsync), is kept in `failure`.
+   */
   close(): Promise<void>;
+  /**
+   * The first write that failed (a LocalWriteError), or undefined while every record reached the
+   * disk. Read it after `close()` to know whether the journal holds everything appended.
+   */
+  readonly failure: unknown;
 }
 
 function serialise(records: readonly JournalRecord[], now: string): string {
@@ -104,6 +112,9 @@ function journalWriter<W extends JournalRecord>(
 
   return {
     ...meta,
+    get failure() {
+      return failure;
+    },
     append(records) {
       if (closed) return Promise.reject(new Error(`journal of run ${meta.runId} is closed`));
       if (failure !== undefined) return Promise.reject(failure);
@@ -126,7 +137,11 @@ function journalWriter<W extends JournalRecord>(
       closed = true;
       if (queued !== '' && failure === undefined) flushing ??= flushLoop();
       while (flushing !== undefined) await flushing;
-      if (unsynced && failure === undefined) await fh.datasync().catch(() => {});
+      if (unsynced && failure === undefined) {
+        await fh.datasync().catch((cause: unknown) => {
+          failure ??= stateWriteError(cause, meta.dir, meta.runId);
+        });
+      }
       await fh.close().catch(() => {});
       await unlock();
     },
