@@ -77,6 +77,9 @@ export interface ExecuteArgs {
 }
 
 export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
+  // A money-moving run from its start, new or resumed, whether or not this process sends (a resume
+  // may only reconcile): its exit code stands when stdout's reader goes away (src/cli.ts).
+  ctx.noteMoneyMoving();
   keepOldGenerationSmall();
   const { op, plan, journal } = a;
   const { layout, sink } = a.sink;

@@ -177,6 +177,9 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
     await confirmPayouts(ctx.io, ctx.globals, summary);
 
     const client = await ctx.client();
+    // A money-moving run from here, new or resumed, whether or not a payout is sent again: its exit
+    // code stands when stdout's reader goes away (src/cli.ts).
+    ctx.noteMoneyMoving();
     let journal: RunJournal<PayoutJournalRecord>;
     if (resumedJournal) {
       journal = resumedJournal;
