@@ -3,13 +3,17 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Dispatcher } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { wireElement } from '../../../src/bulk/chunk.js';
 import { ChunkProtocol, type StopReason } from '../../../src/bulk/protocol.js';
 import { type BulkRecord, type BulkRecordWritten, parseBulkRecord } from '../../../src/bulk/records.js';
 import { type ChunkState, chunkAction, foldRecords, sendsOf } from '../../../src/bulk/run-state.js';
 import type { BulkRow, Chunk } from '../../../src/bulk/types.js';
-import type { GatewayClient } from '../../../src/gateway/client.js';
+import { createClient, type GatewayClient } from '../../../src/gateway/client.js';
+import { createSigner } from '../../../src/gateway/signer.js';
+import { createTransport } from '../../../src/gateway/transport.js';
+import { wrapClient } from '../../../src/gateway/wrap-client.js';
 import { createRun, openRun, readRun } from '../../../src/runs/journal.js';
 import { type Fault, fakeGateway } from './fake-gateway.js';
 
@@ -296,6 +300,54 @@ describe('ChunkProtocol', () => {
     expect(outcomes.every((o) => o.outcome === 'not_sent')).toBe(true);
     expect(s.stops).toEqual(['unreachable']);
     expect(records.map((r) => r.type)).toEqual(['intent', 'not_sent']);
+  });
+
+  it('a second Ctrl-C before the request left (still connecting): rows not sent, nothing to settle', async () => {
+    // The real client and transport over a connection that never comes: undici writes a request only
+    // after onConnect, so an abort before it proves nothing left (InterruptedError, not a lost answer).
+    const dispatcher = {
+      dispatch: () => true,
+      close: async () => {},
+    } as unknown as Dispatcher;
+    const transport = await createTransport({ dispatcher, timeoutMs: 60_000 });
+    const real = createClient({
+      transport,
+      signer: createSigner('k'.repeat(32)),
+      baseUrl: 'https://gateway.test',
+      merchantId: '800001',
+      accountId: '800001001',
+    });
+    const now = new AbortController();
+    const reads: string[] = [];
+    const client = wrapClient(real, (call, opts) => {
+      if (call.kind !== 'batch') reads.push(call.kind);
+      return { ...opts, signal: now.signal };
+    });
+    const journal = await createRun<BulkRecordWritten>(root, { op: 'refund' });
+    const protocol = new ChunkProtocol({
+      op: 'refund',
+      client,
+      journal,
+      onStop: () => {},
+      settleMs: 60_000,
+      maxAttempts: 3,
+      signal: now.signal,
+      stopping: () => now.signal.aborted,
+    });
+    const c = chunk(10);
+    const prepared = await protocol.prepareMany([{ chunk: c, rows: c.rows }]);
+    setTimeout(() => now.abort(), 20);
+    const outcomes = await protocol.send(c, undefined, prepared.get(0)!, {
+      release: () => {},
+      reacquire: async () => () => {},
+    });
+    await journal.close();
+    const { records } = await readRun(root, journal.runId, parseBulkRecord);
+    expect(outcomes.every((o) => o.outcome === 'not_sent' && /interrupted before/.test(o.detail))).toBe(true);
+    expect(records.map((r) => r.type)).toEqual(['intent', 'not_sent']);
+    // A resumed run sends the chunk at once: no question to the gateway, no settle time to wait.
+    expect(reads).toEqual([]);
+    expect(chunkAction(foldRecords(records).chunks.get(0))).toBe('send');
   });
 
   it('refused credentials: rows not processed, the run stops for auth', async () => {
