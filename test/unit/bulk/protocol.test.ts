@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Dispatcher } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { wireElement } from '../../../src/bulk/chunk.js';
-import { ChunkProtocol, type StopReason } from '../../../src/bulk/protocol.js';
+import { ChunkProtocol, type ProtocolOptions, type StopReason } from '../../../src/bulk/protocol.js';
 import { type BulkRecord, type BulkRecordWritten, parseBulkRecord } from '../../../src/bulk/records.js';
 import { type ChunkState, chunkAction, foldRecords, sendsOf } from '../../../src/bulk/run-state.js';
 import type { BulkRow, Chunk } from '../../../src/bulk/types.js';
@@ -67,6 +67,27 @@ async function sendOne(s: Awaited<ReturnType<typeof setUp>>, c: Chunk<BulkRow>) 
   await s.journal.close();
   const { records } = await readRun(root, s.journal.runId, parseBulkRecord);
   return { outcomes, records, released };
+}
+
+/** A protocol for `client` over a new journal, with `options` over the defaults. */
+async function protocolFor(client: GatewayClient, options: Partial<ProtocolOptions>) {
+  const journal = await createRun<BulkRecordWritten>(root, { op: 'refund' });
+  const protocol = new ChunkProtocol({
+    op: 'refund',
+    client,
+    journal,
+    onStop: () => {},
+    settleMs: 0,
+    maxAttempts: 3,
+    ...options,
+  });
+  return { journal, protocol };
+}
+
+/** Prepares and sends one chunk, its slot always free: the rows' outcomes. */
+async function prepareAndSend(protocol: ChunkProtocol, c: Chunk<BulkRow>) {
+  const prepared = (await protocol.prepareMany([{ chunk: c, rows: c.rows }])).get(c.index)!;
+  return protocol.send(c, undefined, prepared, { release: () => {}, reacquire: async () => () => {} });
 }
 
 describe('ChunkProtocol', () => {
@@ -244,22 +265,9 @@ describe('ChunkProtocol', () => {
         return gw.client.sendBatch(op, els, o);
       },
     };
-    const journal = await createRun<BulkRecordWritten>(root, { op: 'refund' });
-    const protocol = new ChunkProtocol({
-      op: 'refund',
-      client,
-      journal,
-      onStop: () => {},
-      settleMs: 250,
-      maxAttempts: 3,
-      before: {},
-    });
+    const { journal, protocol } = await protocolFor(client, { settleMs: 250, before: {} });
     const c = { index: 0, rows: chunk(1).rows.map((r) => ({ ...r, refundMinor: 500n })) };
-    const prepared = (await protocol.prepareMany([{ chunk: c, rows: c.rows }])).get(0)!;
-    const out = await protocol.send(c, undefined, prepared, {
-      release: () => {},
-      reacquire: async () => () => {},
-    });
+    const out = await prepareAndSend(protocol, c);
     await new Promise((r) => setTimeout(r, 500));
     await journal.close();
     expect(out[0]!.outcome).toBe('succeeded');
@@ -323,24 +331,13 @@ describe('ChunkProtocol', () => {
       if (call.kind !== 'batch') reads.push(call.kind);
       return { ...opts, signal: now.signal };
     });
-    const journal = await createRun<BulkRecordWritten>(root, { op: 'refund' });
-    const protocol = new ChunkProtocol({
-      op: 'refund',
-      client,
-      journal,
-      onStop: () => {},
+    const { journal, protocol } = await protocolFor(client, {
       settleMs: 60_000,
-      maxAttempts: 3,
       signal: now.signal,
       stopping: () => now.signal.aborted,
     });
-    const c = chunk(10);
-    const prepared = await protocol.prepareMany([{ chunk: c, rows: c.rows }]);
     setTimeout(() => now.abort(), 20);
-    const outcomes = await protocol.send(c, undefined, prepared.get(0)!, {
-      release: () => {},
-      reacquire: async () => () => {},
-    });
+    const outcomes = await prepareAndSend(protocol, chunk(10));
     await journal.close();
     const { records } = await readRun(root, journal.runId, parseBulkRecord);
     expect(outcomes.every((o) => o.outcome === 'not_sent' && /interrupted before/.test(o.detail))).toBe(true);

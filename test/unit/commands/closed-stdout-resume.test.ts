@@ -7,11 +7,11 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli.js';
 import { clientFromConfig } from '../../../src/factory.js';
-import { fakeIo, runMain } from '../../helpers/in-process.js';
+import { fakeIo } from '../../helpers/in-process.js';
 import { tempDir } from '../../helpers/run-cli.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
-import { createOrders, ledger, setFaults } from '../../helpers/sandbox-admin.js';
-import { expectCleanProcess, faultsOnceSending, runIdIn, writeRefunds } from './support.js';
+import { ledger } from '../../helpers/sandbox-admin.js';
+import { expectCleanProcess, unfinishedRun } from './support.js';
 
 expectCleanProcess();
 
@@ -33,25 +33,11 @@ describe('a resume that only reconciles, its stdout closed', () => {
   it("exits with the run's own code (0), not 141", async () => {
     const home = tempDir('payops-desk-');
     const io = () => fakeIo({ home, cwd: home, env: sandbox.env });
-    const orders = await createOrders(sandbox.url, 3);
-    const ids = orders.map((o) => o.transaction_id);
-    const file = writeRefunds(home, orders);
-    // The refunds are committed, their answers lost, and not reconciled: the run ends unfinished.
-    let first: Awaited<ReturnType<typeof runMain>>;
-    try {
-      first = await runMain(
-        ['refund', '--file', file, '--yes', '--output', 'csv'],
-        io(),
-        faultsOnceSending(sandbox.url, { mode: 'drop_after_commit', rate: 1 }),
-      );
-    } finally {
-      await setFaults(sandbox.url, { mode: 'none' });
-    }
-    expect(first.code, first.stderr).toBe(3);
+    const { ids, runId } = await unfinishedRun(sandbox.url, io);
 
     const closed = { ...io(), stdout: new ClosedPipe() };
     let batches = 0;
-    const code = await main(['runs', 'resume', runIdIn(first.stderr), '--yes', '--output', 'csv'], closed, {
+    const code = await main(['runs', 'resume', runId, '--yes', '--output', 'csv'], closed, {
       clientFactory: async (ctx, config) => {
         const real = await clientFromConfig(ctx, config);
         return {

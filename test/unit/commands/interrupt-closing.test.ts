@@ -5,15 +5,14 @@
 // sandbox over loopback: when its terminal record is written, three SIGINTs are emitted and each must
 // find payops' listener.
 
-import { readFileSync, readlinkSync, writeFileSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeIo, runMain } from '../../helpers/in-process.js';
 import { tempDir } from '../../helpers/run-cli.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
 import { createOrders } from '../../helpers/sandbox-admin.js';
-import { expectCleanProcess, runIdIn, writeRefunds } from './support.js';
+import { expectCleanProcess, runIdIn, spyJournalWrites, writeRefunds } from './support.js';
 
 expectCleanProcess();
 
@@ -23,36 +22,41 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-type Write = (this: { fd: number }, ...args: unknown[]) => Promise<unknown>;
-
 /**
  * When a run journal's terminal record is written, emits SIGINT three times; keeps the SIGINT
  * listeners payops had beyond `baseline` at each of them.
  */
 async function ctrlCWhileClosing(baseline: number) {
-  const probe = await open(join(tempDir(), 'probe'), 'w');
-  const proto = Object.getPrototypeOf(probe) as { write: Write };
-  await probe.close();
-  const real = proto.write;
   const listeners: number[] = [];
-  const spy = vi.spyOn(proto, 'write').mockImplementation(function (this: { fd: number }, ...args) {
-    let path = '';
-    try {
-      path = readlinkSync(`/proc/self/fd/${this.fd}`);
-    } catch {
-      // not on Linux: the test is skipped there
-    }
-    const data = args[0];
-    const text = typeof data === 'string' ? data : Buffer.isBuffer(data) ? data.toString('utf8') : '';
-    if (path.endsWith('journal.jsonl') && text.includes('"type":"finished"')) {
+  const spy = await spyJournalWrites((text) => {
+    if (text.includes('"type":"finished"')) {
       for (let i = 0; i < 3; i++) {
         listeners.push(process.listenerCount('SIGINT') - baseline);
         process.emit('SIGINT');
       }
     }
-    return real.apply(this, args);
+    return undefined;
   });
-  return { restore: () => spy.mockRestore(), listeners };
+  return { restore: spy.restore, listeners };
+}
+
+/** `payops …args` at `home`, Ctrl-C pressed three times as its run is closed; the run must end. */
+async function closedDespiteCtrlC(home: string, args: string[]) {
+  const fault = await ctrlCWhileClosing(process.listenerCount('SIGINT'));
+  let r: Awaited<ReturnType<typeof runMain>>;
+  try {
+    r = await runMain(args, fakeIo({ home, cwd: home, env: sandbox.env }));
+  } finally {
+    fault.restore();
+  }
+  expect(fault.listeners).toHaveLength(3);
+  expect(
+    fault.listeners.every((n) => n > 0),
+    `listeners: ${fault.listeners}`,
+  ).toBe(true);
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.stderr).toContain('the run is ending: its results and journal are being written');
+  expect(records(home, runIdIn(r.stderr)).at(-1)?.type).toBe('finished');
 }
 
 function records(home: string, runId: string): Array<{ type: string }> {
@@ -67,24 +71,8 @@ describe.runIf(process.platform === 'linux')('Ctrl-C while the run is being clos
     const orders = await createOrders(sandbox.url, 20);
     const home = tempDir('payops-desk-');
     const file = writeRefunds(home, orders);
-    const fault = await ctrlCWhileClosing(process.listenerCount('SIGINT'));
-    let r: Awaited<ReturnType<typeof runMain>>;
-    try {
-      r = await runMain(
-        ['refund', '--file', file, '--yes', '--out', 'results.csv'],
-        fakeIo({ home, cwd: home, env: sandbox.env }),
-      );
-    } finally {
-      fault.restore();
-    }
-    expect(fault.listeners).toHaveLength(3);
-    expect(
-      fault.listeners.every((n) => n > 0),
-      `listeners: ${fault.listeners}`,
-    ).toBe(true);
-    expect(r.code, r.stderr).toBe(0);
+    await closedDespiteCtrlC(home, ['refund', '--file', file, '--yes', '--out', 'results.csv']);
     expect(readFileSync(join(home, 'results.csv'), 'utf8').trim().split('\n')).toHaveLength(21);
-    expect(records(home, runIdIn(r.stderr)).at(-1)?.type).toBe('finished');
   });
 
   it('a payout run the same', async () => {
@@ -97,19 +85,6 @@ describe.runIf(process.platform === 'linux')('Ctrl-C while the run is being clos
         'C-1,1.00,EUR,SWIFT,COMPANY,Supplier 1,DE89370400440532013000,COMPANY',
       ].join('\n'),
     );
-    const fault = await ctrlCWhileClosing(process.listenerCount('SIGINT'));
-    let r: Awaited<ReturnType<typeof runMain>>;
-    try {
-      r = await runMain(['--yes', 'payout', '--file', file], fakeIo({ home, cwd: home, env: sandbox.env }));
-    } finally {
-      fault.restore();
-    }
-    expect(fault.listeners).toHaveLength(3);
-    expect(
-      fault.listeners.every((n) => n > 0),
-      `listeners: ${fault.listeners}`,
-    ).toBe(true);
-    expect(r.code, r.stderr).toBe(0);
-    expect(records(home, runIdIn(r.stderr)).at(-1)?.type).toBe('finished');
+    await closedDespiteCtrlC(home, ['--yes', 'payout', '--file', file]);
   });
 });
