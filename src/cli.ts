@@ -17,7 +17,7 @@ import { registerRefunds } from './commands/refunds.js';
 import { registerRuns } from './commands/runs.js';
 import { registerSandbox } from './commands/sandbox.js';
 import { type Context, type ContextOverrides, createContext, processIo, SANDBOX_NOTE } from './context.js';
-import { ExitCode, exitCodeFor, isCommanderError } from './errors.js';
+import { ExitCode, exitCodeAfterOutput, exitCodeFor, isCommanderError } from './errors.js';
 import { type GlobalOptions, guardOutput, type Io, type OutputState, outputSettled } from './io.js';
 import { reportError } from './output/report-error.js';
 import { redactText } from './redact.js';
@@ -130,19 +130,15 @@ export async function main(
 }
 
 /**
- * The exit code once stdout's reader may have gone away. A command that moved money keeps its own:
- * its results are journaled (and in --out) whatever happened to the screen. One that only read
- * (--help, query, runs show) ends as git and gh do when `| head` closes the pipe — as if killed by
- * SIGPIPE, 141, quietly — or, when writing failed for another reason (a full disk), says so.
+ * What main() says when stdout could not be written for another reason than its reader going away;
+ * the exit code is errors.ts's (exitCodeAfterOutput).
  */
 function afterClosedOutput(code: number, stdout: OutputState, movedMoney: boolean, io: Io): number {
-  if (!stdout.closed) return code;
-  if (stdout.error) {
+  if (stdout.closed && stdout.error) {
     const e = stdout.error as NodeJS.ErrnoException;
     io.stderr.write(
       `payops: standard output could not be written (${e.code ?? e.message}): what it shows is incomplete${movedMoney ? '; the run journal has every result (payops runs show)' : ''}\n`,
     );
-    return movedMoney || code !== ExitCode.ok ? code : ExitCode.config;
   }
-  return movedMoney ? code : ExitCode.brokenPipe;
+  return exitCodeAfterOutput(code, stdout, movedMoney);
 }

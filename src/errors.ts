@@ -188,6 +188,24 @@ export function exitCodeFor(err: unknown): ExitCodeValue {
   return ExitCode.gateway;
 }
 
+/**
+ * The exit code once stdout's reader may have gone away (`output`: what became of stdout, as
+ * io.ts guardOutput saw it). A command that moved money keeps its own: its results are journaled
+ * (and in --out) whatever happened to the screen. One that only read (--help, query, runs show)
+ * ends as git and gh do when `| head` closes the pipe — as if killed by SIGPIPE, 141 — or, when
+ * writing failed for another reason (a full disk behind `> file`) after it had succeeded, with 4:
+ * what it was asked to show was not written.
+ */
+export function exitCodeAfterOutput(
+  code: number,
+  output: { readonly closed: boolean; readonly error: Error | undefined },
+  movedMoney: boolean,
+): number {
+  if (!output.closed || movedMoney) return code;
+  if (output.error) return code === ExitCode.ok ? ExitCode.config : code;
+  return ExitCode.brokenPipe;
+}
+
 export function isCommanderError(err: unknown): err is { code: string; exitCode: number; message: string } {
   return (
     typeof err === 'object' &&

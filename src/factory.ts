@@ -9,6 +9,7 @@ import { createClient, type GatewayClient } from './gateway/client.js';
 import { ENDPOINTS, endpointByPath } from './gateway/endpoints.js';
 import { createSigner } from './gateway/signer.js';
 import { assertSecureOrigin, createTransport } from './gateway/transport.js';
+import { wrapClient } from './gateway/wrap-client.js';
 import type { Invocation } from './io.js';
 
 export async function clientFromConfig(inv: Invocation, config: ResolvedConfig): Promise<GatewayClient> {
@@ -57,30 +58,17 @@ export async function clientFromConfig(inv: Invocation, config: ResolvedConfig):
  * says when the built-in sandbox served it (src/cli.ts).
  */
 export function noteMoneyMoving(client: GatewayClient, note: () => void): GatewayClient {
-  return {
-    get baseUrl() {
-      return client.baseUrl;
-    },
-    get merchantId() {
-      return client.merchantId;
-    },
-    get accountId() {
-      return client.accountId;
-    },
-    send(op, body, opts) {
-      if (ENDPOINTS[op].moneyMoving) note();
-      return client.send(op, body, opts);
-    },
-    sendBatch(op, elements, opts) {
-      note();
-      return client.sendBatch(op, elements, opts);
-    },
-    raw(path, body, opts) {
-      // Unknown paths may move money (subscription cancel); the known read-only ones do not.
-      const endpoint = endpointByPath(path.startsWith('/') ? path : `/${path}`);
-      if (!endpoint || endpoint.moneyMoving) note();
-      return client.raw(path, body, opts);
-    },
-    close: () => client.close(),
-  };
+  return wrapClient(client, (call, opts) => {
+    // Unknown paths may move money (subscription cancel); the known read-only ones do not.
+    const endpoint =
+      call.kind === 'raw'
+        ? endpointByPath(call.path.startsWith('/') ? call.path : `/${call.path}`)
+        : undefined;
+    const moves =
+      call.kind === 'batch' ||
+      (call.kind === 'send' && ENDPOINTS[call.op].moneyMoving) ||
+      (call.kind === 'raw' && (!endpoint || endpoint.moneyMoving));
+    if (moves) note();
+    return opts;
+  });
 }

@@ -4,6 +4,7 @@
 // sends nothing and does not come here (replay.ts).
 import type { GatewayClient } from '../gateway/client.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
+import { wrapClient } from '../gateway/wrap-client.js';
 import { type Dispatch, runOrderedPool } from '../ordered-pool.js';
 import type { RunJournal } from '../runs/journal.js';
 import { ChunkProtocol, type Prepared, rowsToSend, type StopReason } from './protocol.js';
@@ -75,6 +76,9 @@ interface Planned<R extends BulkRow> {
   action: ChunkAction;
 }
 
+const abortableBy = (client: GatewayClient, signal: AbortSignal) =>
+  wrapClient(client, (_call, opts) => ({ ...opts, signal }));
+
 export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Promise<EngineResult> {
   const { prior } = opts;
   let stopped: { reason: StopReason; error?: Error } | undefined;
@@ -96,6 +100,7 @@ export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Prom
   let waiting = 0;
   const protocol = new ChunkProtocol({
     op: opts.op,
+    // Every request it sends (batches and reconciling reads) is aborted by a second Ctrl-C.
     client: opts.abandon ? abortableBy(opts.client, opts.abandon) : opts.client,
     journal: opts.journal,
     onStop: stop,
@@ -167,23 +172,4 @@ export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Prom
     if (stopped.error) result.error = stopped.error;
   }
   return result;
-}
-
-/** The client, with every request it sends (batches and reconciling reads) aborted by `signal`. */
-function abortableBy(client: GatewayClient, signal: AbortSignal): GatewayClient {
-  return {
-    get baseUrl() {
-      return client.baseUrl;
-    },
-    get merchantId() {
-      return client.merchantId;
-    },
-    get accountId() {
-      return client.accountId;
-    },
-    send: (op, body, opts) => client.send(op, body, { ...opts, signal }),
-    sendBatch: (op, elements, opts) => client.sendBatch(op, elements, { ...opts, signal }),
-    raw: (path, body, opts) => client.raw(path, body, { ...opts, signal }),
-    close: () => client.close(),
-  };
 }

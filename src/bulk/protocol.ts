@@ -5,7 +5,14 @@
 // it at least the settle time after the request left (a gateway may commit late). So a 500, a
 // dropped connection or a timeout ends in `succeeded` without the operator's help, and `failed` is
 // kept for the gateway refusing the row itself. Scheduling is the engine's (engine.ts).
-import { AuthError, GatewayError, RouteError, TransportError, UnknownOutcomeError } from '../errors.js';
+import {
+  AuthError,
+  GatewayError,
+  InterruptedError,
+  RouteError,
+  TransportError,
+  UnknownOutcomeError,
+} from '../errors.js';
 import type { GatewayClient } from '../gateway/client.js';
 import { assertAccepted } from '../gateway/client.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
@@ -103,11 +110,15 @@ async function sleep(ms: number, signal: AbortSignal | undefined): Promise<boole
   }
 }
 
-/** The whole-request rejections that say nothing about the orders: the rows stay unsent. */
+/**
+ * The whole-request rejections that say nothing about the orders: the rows stay unsent. For a batch,
+ * InterruptedError means it never left: an abort once it was written is a lost answer (transport.ts).
+ */
 function leftUnsent(err: unknown): boolean {
   return (
     err instanceof AuthError ||
     err instanceof TransportError ||
+    err instanceof InterruptedError ||
     (err instanceof GatewayError && (err.code === 'E9001' || err.status === 429))
   );
 }
@@ -460,7 +471,7 @@ export class ChunkProtocol {
         ? `not processed: ${message}; fix the address, then resume the run`
         : err instanceof AuthError
           ? `not processed: ${message}; fix the credentials, then resume the run`
-          : err instanceof TransportError
+          : err instanceof TransportError || err instanceof InterruptedError
             ? `not sent: ${message}; resume the run to send it`
             : `not processed: ${message}; resume the run to send it again`;
     return mergeOutcomes(chunk, state, sameOutcome(lines, 'not_sent', detail), (line) =>

@@ -5,7 +5,7 @@
 // command's inputs. `checkOutFile` applies them before anything is sent; sink.ts writes that way.
 import { randomBytes } from 'node:crypto';
 import { constants, lstatSync, readlinkSync, realpathSync, type Stats, statSync } from 'node:fs';
-import { access, open } from 'node:fs/promises';
+import { access } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { configFile, stateDir } from '../config/paths.js';
 import { UsageError } from '../errors.js';
@@ -139,19 +139,5 @@ export async function checkOutFile(
     throw new UsageError(
       `cannot write --out ${out}: its folder does not exist or is not writable; nothing was sent`,
     );
-  }
-}
-
-/** Best effort: makes a rename in `dir` durable; not every platform lets a folder be fsync'd. */
-export async function syncFolder(dir: string): Promise<void> {
-  try {
-    const fh = await open(dir, 'r');
-    try {
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-  } catch {
-    // best effort
   }
 }

@@ -11,7 +11,8 @@ import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fsReason, LocalWriteError, UsageError } from '../errors.js';
-import { replaceProblem, syncFolder, tempPathFor } from './safe-file.js';
+import { syncFolder } from './fs-sync.js';
+import { replaceProblem, tempPathFor } from './safe-file.js';
 
 export interface TextSink {
   /** Resolves once a file is open; rejects with a UsageError when it cannot be created or replaced. */

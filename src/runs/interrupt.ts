@@ -2,24 +2,33 @@
 // new leaves, the requests in flight finish and are journaled. The second stops now: the requests in
 // flight are abandoned (aborted through their AbortSignal), and their rows stay `unknown` in the
 // journal for --resume to settle at the gateway — their intents were durable before they left, so
-// nothing is lost and nothing is sent twice. Later ones are absorbed, so that the journal is always
-// closed properly (a run that stops now ends within a second or so).
+// nothing is lost and nothing is sent twice. Later ones are absorbed, and so is every one while the
+// run is being closed (results file renamed, terminal record written): a SIGINT left to Node's
+// default would end the process before the run is recorded as ended.
 import type { Logger } from '../io.js';
 
 /**
- * Runs `fn` with the two signals of Ctrl-C: `stop` (the first: dispatch nothing more) and `now`
- * (the second: hand it to the requests in flight, to abort them). The handler is gone when it
- * returns. `what` names what is in flight in the messages ("requests", "payouts").
+ * Runs `fn` with the signals of Ctrl-C: `stop` (the first: dispatch nothing more), `now` (the
+ * second: hand it to the requests in flight, to abort them) and `closing` (call it once the requests
+ * are over: a Ctrl-C then only says that the run ends in a moment). The handler is there until `fn` settles, so `fn` should
+ * close the run (results, terminal record) before it returns. `what` names what is in flight in
+ * the messages ("requests", "payouts").
  */
 export async function whileInterruptible<T>(
   log: Logger,
   what: string,
-  fn: (stop: AbortSignal, now: AbortSignal) => Promise<T>,
+  fn: (stop: AbortSignal, now: AbortSignal, closing: () => void) => Promise<T>,
 ): Promise<T> {
   const stop = new AbortController();
   const now = new AbortController();
+  let closing = false;
+  let toldClosing = false;
   const onSigint = () => {
-    if (!stop.signal.aborted) {
+    if (closing) {
+      if (!toldClosing)
+        log.warn('\nthe run is ending: its results and journal are being written; it stops in a moment…');
+      toldClosing = true;
+    } else if (!stop.signal.aborted) {
       log.warn(
         `\nstopping after the ${what} in flight (press Ctrl-C again to stop now; the journal stays safe)…`,
       );
@@ -33,7 +42,9 @@ export async function whileInterruptible<T>(
   };
   process.on('SIGINT', onSigint);
   try {
-    return await fn(stop.signal, now.signal);
+    return await fn(stop.signal, now.signal, () => {
+      closing = true;
+    });
   } finally {
     process.off('SIGINT', onSigint);
   }

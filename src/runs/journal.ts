@@ -8,6 +8,7 @@
 // concurrent chunks cost one fsync per batch of records, not one per record.
 import { type FileHandle, mkdir, open, stat, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
+import { syncFolder } from '../output/fs-sync.js';
 import { lockRun } from './lock.js';
 import {
   assertRunExists,
@@ -46,22 +47,16 @@ export interface RunJournal<W extends JournalRecord = RawRecord> {
    * are written, in order, with the next `append`, at `close`, or once enough have gathered.
    */
   appendLazy(records: W | readonly W[]): void;
-  /** Flush, close and release the lock. Idempotent. */
+  /**
+   * Flush, close and release the lock. Idempotent. Never rejects: a write that failed, here or
+   * before (a lazy record, the final flush or fsync), is kept in `failure`.
+   */
   close(): Promise<void>;
-}
-
-export async function fsyncDir(dir: string): Promise<void> {
-  // Makes a newly created file's directory entry durable; not every platform allows it.
-  try {
-    const fh = await open(dir, 'r');
-    try {
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-  } catch {
-    // best effort
-  }
+  /**
+   * The first write that failed (a LocalWriteError), or undefined while every record reached the
+   * disk. Read it after `close()` to know whether the journal holds everything appended.
+   */
+  readonly failure: unknown;
 }
 
 function serialise(records: readonly JournalRecord[], now: string): string {
@@ -117,6 +112,9 @@ function journalWriter<W extends JournalRecord>(
 
   return {
     ...meta,
+    get failure() {
+      return failure;
+    },
     append(records) {
       if (closed) return Promise.reject(new Error(`journal of run ${meta.runId} is closed`));
       if (failure !== undefined) return Promise.reject(failure);
@@ -139,7 +137,11 @@ function journalWriter<W extends JournalRecord>(
       closed = true;
       if (queued !== '' && failure === undefined) flushing ??= flushLoop();
       while (flushing !== undefined) await flushing;
-      if (unsynced && failure === undefined) await fh.datasync().catch(() => {});
+      if (unsynced && failure === undefined) {
+        await fh.datasync().catch((cause: unknown) => {
+          failure ??= stateWriteError(cause, meta.dir, meta.runId);
+        });
+      }
       await fh.close().catch(() => {});
       await unlock();
     },
@@ -191,7 +193,7 @@ async function startJournal<W extends JournalRecord>(
     fh = await open(path, 'wx', 0o600);
     await fh.write(`${JSON.stringify(full)}\n`);
     await fh.datasync();
-    await fsyncDir(dir);
+    await syncFolder(dir);
     return journalWriter<W>(fh, unlock, { runId, dir, path, header: full });
   } catch (err) {
     await fh?.close().catch(() => {});

@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fsReason, LocalWriteError } from '../errors.js';
 import { normaliseIdentity } from './identity.js';
 import { createRun, openRun, type RunJournal } from './journal.js';
 import { acquireLock } from './lock.js';
@@ -71,8 +72,30 @@ export async function resumeRunJournal<R, W extends JournalRecord>(
   return { journal: opened.journal, records: opened.records };
 }
 
-/** The terminal record (best effort: the journal may be what failed), then close and unlock. */
+/**
+ * The terminal record, then close and unlock. Rejects when the journal does not hold everything the
+ * run appended (this record, or an earlier lazy one such as a chunk's outcomes): a LocalWriteError
+ * (exit 4), thrown by the caller once it has shown the run's results, so the user learns both what
+ * happened and that the journal does not say it all — a resume asks the gateway about those rows.
+ */
 export async function endRun(journal: RunJournal<TerminalRecord>, terminal: TerminalRecord): Promise<void> {
-  await journal.append(terminal).catch(() => {});
+  const appended = await journal.append(terminal).then(
+    () => undefined,
+    (err: unknown) => err,
+  );
   await journal.close();
+  const failure = journal.failure ?? appended;
+  if (failure !== undefined) throw incompleteJournal(failure, journal);
+}
+
+/** A failed write at a run's end, said as what it means for this run. */
+function incompleteJournal(failure: unknown, journal: RunJournal<TerminalRecord>): unknown {
+  if (!(failure instanceof LocalWriteError)) return failure;
+  return new LocalWriteError(
+    `cannot write the run journal in ${journal.dir}: ${fsReason(failure.cause)}; the results shown may be missing from it, and run ${journal.runId} is not recorded as ended`,
+    {
+      cause: failure.cause,
+      hint: `make room on its disk or make the folder writable, then \`payops runs resume ${journal.runId}\`: rows without a result in the journal are asked at the gateway first, never sent twice`,
+    },
+  );
 }

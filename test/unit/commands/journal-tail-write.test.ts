@@ -1,20 +1,17 @@
 // (review of issue 13) A journal whose LAST writes fail — the outcomes and the terminal record, after
-// every intent is on disk. Copied helpers from journal-write.test.ts.
-// A journal that cannot be written mid-run (a full disk, an I/O error), through main(argv, io) in this
-// process against a sandbox over loopback: the failure is injected into the journal's own file
-// handle (its writes fail with ENOSPC once the first intents are on disk), so no disk has to fill up.
-// The run must stop sending, say the journal could not be written (exit 4), and a resume must end
-// every row exactly once — judged by the sandbox's ledger.
+// every intent is on disk — through main(argv, io) in this process against a sandbox over loopback,
+// the failure injected into the journal's own file handle (support.ts failJournalWrites). The run
+// must show its results, then say the journal could not be written (exit 4, not a clean exit 0), and
+// a resume must end every row exactly once — judged by the sandbox's ledger.
 
-import { readlinkSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeIo, runMain } from '../../helpers/in-process.js';
 import { tempDir } from '../../helpers/run-cli.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
-import { createOrders } from '../../helpers/sandbox-admin.js';
-import { expectCleanProcess, writeRefunds } from './support.js';
+import { createOrders, ledger } from '../../helpers/sandbox-admin.js';
+import { expectCleanProcess, failJournalWrites, runIdIn, writeRefunds } from './support.js';
 
 expectCleanProcess();
 
@@ -24,41 +21,8 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-type Write = (this: { fd: number }, ...args: unknown[]) => Promise<unknown>;
-
-/** Makes every write to a run journal fail with `code` once `armed()` says so. */
-async function failJournalWrites(code: string, armed: (text: string) => boolean) {
-  const probe = await open(join(tempDir(), 'probe'), 'w');
-  const proto = Object.getPrototypeOf(probe) as { write: Write };
-  await probe.close();
-  const real = proto.write;
-  let failing = false;
-  let failed = 0;
-  const spy = vi.spyOn(proto, 'write').mockImplementation(function (this: { fd: number }, ...args) {
-    let path = '';
-    try {
-      path = readlinkSync(`/proc/self/fd/${this.fd}`);
-    } catch {
-      // not on Linux: the test is skipped there
-    }
-    if (path.endsWith('journal.jsonl')) {
-      const data = args[0];
-      const text = typeof data === 'string' ? data : Buffer.isBuffer(data) ? data.toString('utf8') : '';
-      if (failing || armed(text)) {
-        failing = true;
-        failed++;
-        const err = Object.assign(new Error(`${code}: no space left on device, write`), {
-          code,
-          errno: -28,
-          syscall: 'write',
-        });
-        return Promise.reject(err);
-      }
-    }
-    return real.apply(this, args);
-  });
-  return { restore: () => spy.mockRestore(), failed: () => failed };
-}
+const PAYOUT_HEADER =
+  'reference,payment_amount,payment_currency,payment_method,beneficiary.entity_type,beneficiary.bank_details.account_name,beneficiary.bank_details.iban,payer.entity_type';
 
 describe.runIf(process.platform === 'linux')('the journal fails only after the last intent', () => {
   it('says the journal could not be written (exit 4), not a clean exit 0', async () => {
@@ -77,5 +41,55 @@ describe.runIf(process.platform === 'linux')('the journal fails only after the l
     expect(fault.failed()).toBeGreaterThan(0);
     expect(first.stderr).toMatch(/cannot write the run journal/);
     expect(first.code, first.stderr).toBe(4);
+    // The user sees both: what the run did, then that its journal does not say it all.
+    expect(first.stderr).toMatch(
+      /succeeded\s+50[\s\S]*cannot write the run journal in \S+: the disk is full \(ENOSPC\)/,
+    );
+    expect(first.stderr).toMatch(/payops runs resume \d{8}-\d{6}-[0-9a-f]{4}/);
+
+    // A resume asks the gateway about the rows without a journaled result and sends none twice.
+    const runId = runIdIn(first.stderr);
+    const resumed = await runMain(['runs', 'resume', runId, '--yes', '--output', 'csv'], io());
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const ids = new Set(orders.map((o) => o.transaction_id));
+    const refunds = (await ledger(sandbox.url)).filter(
+      (e) => e.kind === 'refund' && ids.has(e.transaction_id),
+    );
+    expect(refunds).toHaveLength(50);
+    expect(new Set(refunds.map((e) => e.transaction_id)).size).toBe(50);
+  });
+});
+
+describe.runIf(process.platform === 'linux')('a payout run whose terminal record cannot be written', () => {
+  it('shows the results, then says the journal could not be written (exit 4); a resume pays none twice', async () => {
+    const home = tempDir('payops-desk-');
+    const io = () => fakeIo({ home, cwd: home, env: sandbox.env });
+    const file = join(home, 'payouts.csv');
+    const rows = Array.from(
+      { length: 3 },
+      (_, i) => `T-${i},${i + 1}.00,EUR,SWIFT,COMPANY,Supplier ${i},DE89370400440532013000,COMPANY`,
+    );
+    writeFileSync(file, [PAYOUT_HEADER, ...rows].join('\n'));
+    const fault = await failJournalWrites('ENOSPC', (text) => text.includes('"type":"finished"'));
+    let first: Awaited<ReturnType<typeof runMain>>;
+    try {
+      first = await runMain(['--yes', '--output', 'json', 'payout', '--file', file], io());
+    } finally {
+      fault.restore();
+    }
+    expect(fault.failed()).toBeGreaterThan(0);
+    expect(first.code, first.stderr).toBe(4);
+    const shown = JSON.parse(first.stdout) as Array<{ outcome: string; request_id: string }>;
+    expect(shown.map((r) => r.outcome)).toEqual(['completed', 'completed', 'completed']);
+    expect(first.stderr).toMatch(
+      /payouts: 3 completed[\s\S]*cannot write the run journal in \S+: the disk is full \(ENOSPC\)/,
+    );
+
+    const resumed = await runMain(['--yes', '--output', 'json', 'payout', '--file', file, '--resume'], io());
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const paid = (await ledger(sandbox.url)).filter(
+      (e) => e.kind === 'payout' && shown.some((r) => r.request_id === e.request_id),
+    );
+    expect(paid).toHaveLength(3);
   });
 });

@@ -4,15 +4,12 @@
 // The run must stop sending, say the journal could not be written (exit 4), and a resume must end
 // every row exactly once — judged by the sandbox's ledger.
 
-import { readlinkSync } from 'node:fs';
-import { open } from 'node:fs/promises';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeIo, runMain } from '../../helpers/in-process.js';
 import { tempDir } from '../../helpers/run-cli.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
 import { createOrders, ledger } from '../../helpers/sandbox-admin.js';
-import { expectCleanProcess, runIdIn, writeRefunds } from './support.js';
+import { expectCleanProcess, failJournalWrites, runIdIn, writeRefunds } from './support.js';
 
 expectCleanProcess();
 
@@ -21,42 +18,6 @@ beforeAll(async () => {
   sandbox = await startTestSandbox();
 });
 afterAll(() => sandbox.close());
-
-type Write = (this: { fd: number }, ...args: unknown[]) => Promise<unknown>;
-
-/** Makes every write to a run journal fail with `code` once `armed()` says so. */
-async function failJournalWrites(code: string, armed: (text: string) => boolean) {
-  const probe = await open(join(tempDir(), 'probe'), 'w');
-  const proto = Object.getPrototypeOf(probe) as { write: Write };
-  await probe.close();
-  const real = proto.write;
-  let failing = false;
-  let failed = 0;
-  const spy = vi.spyOn(proto, 'write').mockImplementation(function (this: { fd: number }, ...args) {
-    let path = '';
-    try {
-      path = readlinkSync(`/proc/self/fd/${this.fd}`);
-    } catch {
-      // not on Linux: the test is skipped there
-    }
-    if (path.endsWith('journal.jsonl')) {
-      const data = args[0];
-      const text = typeof data === 'string' ? data : Buffer.isBuffer(data) ? data.toString('utf8') : '';
-      if (failing || armed(text)) {
-        failing = true;
-        failed++;
-        const err = Object.assign(new Error(`${code}: no space left on device, write`), {
-          code,
-          errno: -28,
-          syscall: 'write',
-        });
-        return Promise.reject(err);
-      }
-    }
-    return real.apply(this, args);
-  });
-  return { restore: () => spy.mockRestore(), failed: () => failed };
-}
 
 describe.runIf(process.platform === 'linux')('the journal cannot be written mid-run', () => {
   it('stops sending, says so (exit 4), and a resume ends every row exactly once', async () => {

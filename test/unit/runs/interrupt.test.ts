@@ -39,6 +39,21 @@ describe('whileInterruptible', () => {
     expect(warnings[1]).toMatch(/^stopping now: the payouts in flight are abandoned and stay unknown/);
   });
 
+  it('once the run is closing, Ctrl-C is absorbed with one line and aborts nothing', async () => {
+    const { log, warnings } = logger();
+    const seen = await whileInterruptible(log, 'requests', async (stop, now, closing) => {
+      closing();
+      process.emit('SIGINT');
+      process.emit('SIGINT');
+      process.emit('SIGINT');
+      return { stop: stop.aborted, now: now.aborted };
+    });
+    expect(seen).toEqual({ stop: false, now: false });
+    expect(warnings).toEqual([
+      '\nthe run is ending: its results and journal are being written; it stops in a moment…',
+    ]);
+  });
+
   it('removes its handler when the work throws', async () => {
     const before = process.listenerCount('SIGINT');
     await expect(
