@@ -5,7 +5,18 @@
 //
 // Gathering the bytes here, without the stream, async-resource and promise layers of `request()` +
 // `body.text()`, also matters: a bulk run makes thousands of exchanges, the first in cold code.
+import { subscribe } from 'node:diagnostics_channel';
 import type { Dispatcher } from 'undici';
+
+/**
+ * Errors undici reported as a failed connection (TCP, TLS, a proxy's tunnel), published before it
+ * ends the requests queued for that connection with them: none of those requests was written.
+ */
+const connectFailures = new WeakSet<object>();
+subscribe('undici:client:connectError', (message) => {
+  const error = (message as { error?: unknown }).error;
+  if (error !== null && typeof error === 'object') connectFailures.add(error);
+});
 
 /**
  * The largest answer read: gateway answers are a few KB (a batch of 50 results, a page of 100
@@ -54,13 +65,15 @@ export class AnswerTooLargeError extends Error {
 }
 
 /**
- * Ended before a byte of the request could leave: no connection by the deadline, or interrupted
- * while connecting. undici calls `onConnect` just before it writes a request on a connected socket,
- * so an exchange ended before that call was certainly not sent.
+ * Ended before a byte of the request could leave: no connection by the deadline, interrupted while
+ * connecting, or undici reported a failed connection (`failed`: its error is the cause) — a proxy's tunnel
+ * closed during its TLS handshake was taken for a reset after sending, an unknown outcome for a
+ * refund. undici calls `onConnect` just before it writes a request on a connected socket, so an
+ * exchange ended before that call was certainly not sent.
  */
 export class NotSentError extends Error {
   constructor(
-    readonly why: 'timeout' | 'aborted',
+    readonly why: 'timeout' | 'aborted' | 'failed',
     message: string,
     cause?: unknown,
   ) {
@@ -153,7 +166,9 @@ export function exchange(
       onError(err) {
         if (done) return;
         finish();
-        reject(err);
+        // A connection that failed before the request was written; otherwise (a reset, a timeout)
+        // undici cannot say where it failed, and the caller must assume the request left.
+        reject(!abort && connectFailures.has(err) ? new NotSentError('failed', err.message, err) : err);
       },
     };
     try {

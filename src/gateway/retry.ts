@@ -48,7 +48,8 @@ const TIMEOUT_CODES = new Set([
 ]);
 
 export type FailureClass =
-  | { kind: 'neverSent'; what: string }
+  /** `closed`: a connection closed before the request was written (a proxy may name itself). */
+  | { kind: 'neverSent'; what: string; closed?: true }
   | { kind: 'timeout' }
   | { kind: 'reset' }
   | { kind: 'tooLarge'; limit: number; announced?: number }
@@ -83,7 +84,12 @@ export function classifyFailure(err: unknown): FailureClass {
     };
   }
   if (err instanceof NotSentError) {
-    return err.why === 'timeout' ? { kind: 'neverSent', what: 'connection timed out' } : { kind: 'aborted' };
+    if (err.why === 'timeout') return { kind: 'neverSent', what: 'connection timed out' };
+    if (err.why === 'aborted') return { kind: 'aborted' };
+    // The connection failed before the request was written: whatever undici made of it, not sent.
+    const f = classifyFailure(err.cause);
+    if (f.kind === 'neverSent' || f.kind === 'proxyAuth' || f.kind === 'aborted') return f;
+    return { kind: 'neverSent', what: 'the connection closed before the request was sent', closed: true };
   }
   const code = errorCode(err);
   const name = err instanceof Error ? err.name : '';
@@ -94,6 +100,7 @@ export function classifyFailure(err: unknown): FailureClass {
     if (proxy[1] === '407') return { kind: 'proxyAuth' };
     return { kind: 'neverSent', what: `the proxy refused the connection (HTTP ${proxy[1]})` };
   }
+  if (code === 'PAYOPS_PROXY_CLOSED' && err instanceof Error) return { kind: 'neverSent', what: err.message };
   if (name === 'AbortError' || code === 'UND_ERR_ABORTED' || code === 'ABORT_ERR') return { kind: 'aborted' };
   if (code && (NEVER_SENT_CODES.has(code) || code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_'))) {
     return { kind: 'neverSent', what: describeNeverSent(code) };

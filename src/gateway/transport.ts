@@ -16,6 +16,7 @@ import {
 import { redactWireBody } from '../redact.js';
 import { userAgent } from '../version.js';
 import { type Exchange, exchange, MAX_ANSWER_BYTES, NotSentError } from './exchange.js';
+import { proxyClientFactory, proxyEnv, proxyHost, proxyVariable } from './proxy.js';
 import {
   backoffMs,
   classifyFailure,
@@ -123,26 +124,6 @@ export function assertSecureOrigin(origin: string, allowInsecureHttp: boolean): 
   return url;
 }
 
-function proxyEnv(env: NodeJS.ProcessEnv) {
-  const pick = (name: string) => env[name] ?? env[name.toLowerCase()] ?? '';
-  return { httpProxy: pick('HTTP_PROXY'), httpsProxy: pick('HTTPS_PROXY'), noProxy: pick('NO_PROXY') };
-}
-
-/** The variable whose proxy undici's EnvHttpProxyAgent uses for this URL (same order as undici). */
-function proxyVariable(url: URL, proxies: ReturnType<typeof proxyEnv>): 'HTTPS_PROXY' | 'HTTP_PROXY' {
-  return url.protocol === 'https:' && proxies.httpsProxy ? 'HTTPS_PROXY' : 'HTTP_PROXY';
-}
-
-/** A proxy URL as it may be shown: host and port only — never the user and password it may hold. */
-function proxyHost(value: string): { host: string; withCredentials: boolean } | undefined {
-  try {
-    const u = new URL(value);
-    return { host: u.host, withCredentials: u.username !== '' || u.password !== '' };
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * undici parses HTTP with llhttp compiled to WebAssembly. V8 first compiles it with its baseline
  * compiler (Liftoff), then re-compiles the hot parser with TurboFan in a background thread, which
@@ -199,7 +180,11 @@ export async function createTransport(opts: TransportOptions = {}): Promise<Tran
           });
         }
       }
-      proxied ??= new undici.EnvHttpProxyAgent({ ...agentOptions, ...proxies });
+      proxied ??= new undici.EnvHttpProxyAgent({
+        ...agentOptions,
+        ...proxies,
+        clientFactory: proxyClientFactory(undici.Client, timeoutMs),
+      });
       owned.push(proxied);
       d = proxied;
     } else {
@@ -250,6 +235,8 @@ export async function createTransport(opts: TransportOptions = {}): Promise<Tran
           throw new InterruptedError('interrupted before the request was sent', { cause: err });
         cause = err;
         failure = req.signal?.aborted ? { kind: 'aborted' } : classifyFailure(err);
+        if (failure.kind === 'neverSent' && failure.closed && dispatcher === proxied)
+          failure = { kind: 'neverSent', what: closedThroughProxy(req) };
       }
       const ms = Math.round(performance.now() - attemptStarted);
       const canRetry = attempt < policy.maxAttempts;
@@ -375,6 +362,13 @@ export async function createTransport(opts: TransportOptions = {}): Promise<Tran
    * The proxy refused to open the tunnel until it is given credentials: nothing reached the
    * gateway. Names the proxy by host and port only, and the variable to put credentials in.
    */
+  /** A tunnel closed before the request went in: the proxy or the gateway behind it closed it. */
+  function closedThroughProxy(req: TransportRequest): string {
+    const variable = proxyVariable(new URL(req.origin), proxies);
+    const proxy = proxyHost(variable === 'HTTPS_PROXY' ? proxies.httpsProxy : proxies.httpProxy);
+    return `the connection through the proxy at ${proxy?.host ?? variable} closed before the request was sent`;
+  }
+
   function proxyAuthError(req: TransportRequest, cause: unknown): Error {
     const url = new URL(req.origin);
     const variable = proxyVariable(url, proxies);

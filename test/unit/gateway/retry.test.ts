@@ -85,6 +85,20 @@ describe('failures payops ends itself, and a proxy refusing the tunnel', () => {
     expect(classifyFailure(proxy(502)).kind).toBe('neverSent');
     expect(classifyFailure(new errors.RequestAbortedError()).kind).toBe('aborted');
     expect(retryableFailure({ kind: 'proxyAuth' }, 'readOnly')).toBe(false);
+    // A connection that failed before the request was written: never sent, whatever undici made of it.
+    const reset = Object.assign(new Error('socket disconnected'), { code: 'ECONNRESET' });
+    expect(classifyFailure(reset).kind).toBe('reset');
+    expect(classifyFailure(new NotSentError('failed', 'x', reset))).toEqual({
+      kind: 'neverSent',
+      what: 'the connection closed before the request was sent',
+      closed: true,
+    });
+    expect(classifyFailure(new NotSentError('failed', 'x', proxy(407)))).toEqual({ kind: 'proxyAuth' });
+    const { ProxyClosedError } = await import('../../../src/gateway/proxy.js');
+    expect(classifyFailure(new NotSentError('failed', 'x', new ProxyClosedError('p:3128', reset)))).toEqual({
+      kind: 'neverSent',
+      what: 'the proxy at p:3128 closed the connection',
+    });
     expect(retryableFailure({ kind: 'tooLarge', limit: 1 }, 'readOnly')).toBe(true);
     expect(retryableFailure({ kind: 'tooLarge', limit: 1 }, 'moneyMoving')).toBe(false);
   });
