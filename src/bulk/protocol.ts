@@ -5,6 +5,8 @@
 // it at least the settle time after the request left (a gateway may commit late). So a 500, a
 // dropped connection or a timeout ends in `succeeded` without the operator's help, and `failed` is
 // kept for the gateway refusing the row itself. Scheduling is the engine's (engine.ts).
+// One file, though long: every step reads the chunk's state the others left (intent, sends, lost
+// answers, claims), and the never-twice argument is easiest to check where it is read in one place.
 import {
   AuthError,
   GatewayError,
