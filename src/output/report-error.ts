@@ -27,9 +27,10 @@ export function reportError(err: unknown, io: Io, opts: { debug: boolean; secret
       ]
         .filter(Boolean)
         .join(' ');
-      lines.push(
-        `  ${where ? `${where}: ` : ''}${p.message}${p.expected ? ` (expected ${p.expected})` : ''}`,
-      );
+      const line = `${where ? `${where}: ` : ''}${p.message}${p.expected ? ` (expected ${p.expected})` : ''}`;
+      // A one-problem error often says exactly its problem ("x.csv: no such file"): once is enough.
+      if (problems.length === 1 && line === message) continue;
+      lines.push(`  ${line}`);
     }
     if (problems.length > MAX_PROBLEMS_SHOWN) {
       lines.push(`  … and ${problems.length - MAX_PROBLEMS_SHOWN} more problems`);
