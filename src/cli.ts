@@ -3,6 +3,7 @@
 // so `payops --help` and argument errors stay as fast as a bare node start allows.
 import { Command, CommanderError } from 'commander';
 import type { App } from './commands/app.js';
+import { registerArgvGuard } from './commands/argv-guard.js';
 import { registerBulk } from './commands/bulk.js';
 import { registerCall } from './commands/call.js';
 import { registerCompletion } from './commands/completion.js';
@@ -15,9 +16,9 @@ import { registerQuery } from './commands/query.js';
 import { registerRefunds } from './commands/refunds.js';
 import { registerRuns } from './commands/runs.js';
 import { registerSandbox } from './commands/sandbox.js';
-import { type ContextOverrides, createContext, processIo } from './context.js';
-import { ExitCode, exitCodeFor, isCommanderError } from './errors.js';
-import type { GlobalOptions, Io } from './io.js';
+import { type Context, type ContextOverrides, createContext, processIo, SANDBOX_NOTE } from './context.js';
+import { ExitCode, exitCodeAfterOutput, exitCodeFor, isCommanderError } from './errors.js';
+import { type GlobalOptions, guardOutput, type Io, type OutputState, outputSettled } from './io.js';
 import { reportError } from './output/report-error.js';
 import { redactText } from './redact.js';
 import { readVersion } from './version.js';
@@ -38,6 +39,7 @@ export function buildProgram(io: Io, app: App): Command {
     .configureOutput(output)
     .exitOverride();
 
+  registerArgvGuard(program);
   registerConfig(program, app);
   registerPay(program, app);
   registerQuery(program, app);
@@ -76,40 +78,67 @@ export async function main(
   let debug = argv.includes('--debug');
   // The sign key(s) this invocation knows, masked in any error report.
   let secrets: readonly string[] = [];
+  // A reader that stops early (`| head`) must not stop a run: its writes are dropped from then on.
+  const stdout = guardOutput(io.stdout);
+  guardOutput(io.stderr);
+  let ctx: Context | undefined;
   const app: App = {
     action: (run) =>
       async function (this: Command) {
         const globals = this.optsWithGlobals<GlobalOptions>();
         debug = Boolean(globals.debug);
-        const ctx = createContext(io, globals, overrides);
-        secrets = ctx.secrets;
+        const c = createContext(io, globals, overrides);
+        ctx = c;
+        secrets = c.secrets;
         try {
-          code = await run(ctx, this);
+          code = await run(c, this);
         } finally {
-          await ctx.close();
+          await c.close();
         }
       },
   };
 
   const program = buildProgram(io, app);
-  try {
-    if (argv.length === 0) {
-      program.outputHelp({ error: true });
-      return ExitCode.usage;
-    }
-    await program.parseAsync(argv, { from: 'user' });
-    return code;
-  } catch (err) {
-    if (err instanceof CommanderError || isCommanderError(err)) {
-      const e = err as CommanderError;
-      // --help and --version end here with exit code 0; commander has already printed them.
-      if (e.exitCode === 0 || e.code === 'commander.helpDisplayed' || e.code === 'commander.version') {
-        return ExitCode.ok;
+  const outcome = async (): Promise<number> => {
+    try {
+      if (argv.length === 0) {
+        program.outputHelp({ error: true });
+        return ExitCode.usage;
       }
-      // `payops pay` without a subcommand: commander printed the help.
-      return ExitCode.usage;
+      await program.parseAsync(argv, { from: 'user' });
+      return code;
+    } catch (err) {
+      if (err instanceof CommanderError || isCommanderError(err)) {
+        const e = err as CommanderError;
+        // --help and --version end here with exit code 0; commander has already printed them.
+        if (e.exitCode === 0 || e.code === 'commander.helpDisplayed' || e.code === 'commander.version') {
+          return ExitCode.ok;
+        }
+        // `payops pay` without a subcommand: commander printed the help.
+        return ExitCode.usage;
+      }
+      reportError(err, io, { debug, secrets: [...secrets] });
+      return exitCodeFor(err);
     }
-    reportError(err, io, { debug, secrets: [...secrets] });
-    return exitCodeFor(err);
+  };
+  const result = await outcome();
+  const movedMoney = ctx?.movedMoney ?? false;
+  // Refunds "succeeded" against the sandbox must never pass for real ones, even under --quiet.
+  if (movedMoney && ctx?.usedSandbox && !ctx.sandboxNoted) ctx.log.warn(`payops: ${SANDBOX_NOTE}`);
+  await outputSettled(io.stdout);
+  return afterClosedOutput(result, stdout, movedMoney, io);
+}
+
+/**
+ * What main() says when stdout could not be written for another reason than its reader going away;
+ * the exit code is errors.ts's (exitCodeAfterOutput).
+ */
+function afterClosedOutput(code: number, stdout: OutputState, movedMoney: boolean, io: Io): number {
+  if (stdout.closed && stdout.error) {
+    const e = stdout.error as NodeJS.ErrnoException;
+    io.stderr.write(
+      `payops: standard output could not be written (${e.code ?? e.message}): what it shows is incomplete${movedMoney ? '; the run journal has every result (payops runs show)' : ''}\n`,
+    );
   }
+  return exitCodeAfterOutput(code, stdout, movedMoney);
 }

@@ -7,6 +7,8 @@
 import type { ResolvedConfig } from './config/resolve.js';
 import type { GatewayClient } from './gateway/client.js';
 import type { GlobalOptions, Invocation, Io, Logger } from './io.js';
+import { terminalSafe } from './quote.js';
+import { redactSecrets } from './redact.js';
 
 export interface Context extends Invocation {
   readonly color: boolean;
@@ -16,8 +18,24 @@ export interface Context extends Invocation {
   client(): Promise<GatewayClient>;
   /** Values masked in every error report and log line of this invocation (the sign key). */
   readonly secrets: readonly string[];
+  /**
+   * True once a request that can move money (a money-moving endpoint, or `payops call`) was handed
+   * to the client (factory.ts tells it; an injected client does not): such a command's exit code
+   * stays its own when stdout's reader is gone, and a sandbox run says so.
+   */
+  readonly movedMoney: boolean;
+  /** True once config() resolved to the in-process sandbox (--sandbox, base_url "sandbox", or none). */
+  readonly usedSandbox: boolean;
+  /**
+   * Set by a command whose own summary line said that the built-in sandbox served it (a bulk run);
+   * otherwise main() says so in a line of its own after any command that moved money there.
+   */
+  sandboxNoted: boolean;
   close(): Promise<void>;
 }
+
+/** How every run the built-in sandbox served says so, even under --quiet. */
+export const SANDBOX_NOTE = 'built-in sandbox: no real money moved';
 
 /**
  * Replacements for how an invocation builds its config and its gateway client; each defaults to the
@@ -56,17 +74,15 @@ export function useColor(io: Io): boolean {
   return Boolean(io.stderr.isTTY);
 }
 
-/** Mask each secret (sign key) in a line of text. */
-export function maskSecrets(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets)
-    if (secret.length >= 4 && out.includes(secret)) out = out.split(secret).join('****');
-  return out;
-}
-
+/**
+ * The one way info, warn, --verbose and --debug lines reach stderr: sign keys masked, and every
+ * character a terminal would act on shown escaped (terminalSafe), whatever the line carries — a
+ * gateway's answer echoed under --debug, a file name in a plan line. Line feeds and tabs are kept
+ * (a line may be a block); values a message already quote()d are safe text and pass unchanged.
+ */
 export function createLogger(io: Io, globals: GlobalOptions, secrets: readonly string[] = []): Logger {
   const line = (raw: string) => {
-    const s = maskSecrets(raw, secrets);
+    const s = terminalSafe(redactSecrets(raw, secrets));
     io.stderr.write(s.endsWith('\n') ? s : `${s}\n`);
   };
   return {
@@ -90,6 +106,8 @@ export function createContext(io: Io, globals: GlobalOptions, overrides: Context
   const closers: Array<() => Promise<void> | void> = [];
   let configPromise: Promise<ResolvedConfig> | undefined;
   let clientPromise: Promise<GatewayClient> | undefined;
+  let movedMoney = false;
+  let usedSandbox = false;
   const addSecret = (secret: string | undefined) => {
     if (secret && !secrets.includes(secret)) secrets.push(secret);
   };
@@ -103,11 +121,26 @@ export function createContext(io: Io, globals: GlobalOptions, overrides: Context
     log,
     color: useColor(io),
     secrets,
+    get movedMoney() {
+      return movedMoney;
+    },
+    get usedSandbox() {
+      return usedSandbox;
+    },
+    sandboxNoted: false,
+    noteMoneyMoving() {
+      movedMoney = true;
+    },
     addSecret,
     config() {
-      configPromise ??= overrides.loadConfig
-        ? overrides.loadConfig(ctx)
-        : import('./config/load.js').then((m) => m.loadConfig(ctx));
+      configPromise ??= (
+        overrides.loadConfig
+          ? overrides.loadConfig(ctx)
+          : import('./config/load.js').then((m) => m.loadConfig(ctx))
+      ).then((config) => {
+        if (config.sandbox) usedSandbox = true;
+        return config;
+      });
       return configPromise;
     },
     client() {

@@ -8,6 +8,8 @@ export const ExitCode = {
   gateway: 3,
   config: 4,
   interrupted: 130,
+  /** A command that moved no money, whose stdout's reader went away (`| head`): 128 + SIGPIPE. */
+  brokenPipe: 141,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
@@ -70,6 +72,14 @@ export class AuthError extends PayopsError {
   }
 }
 
+/**
+ * The way to the gateway is set up wrong: a proxy asked for credentials (HTTP 407), or base_url is
+ * answered with a redirect. The request never reached the gateway's handler, so nothing was
+ * processed, and every other request would meet the same. An AuthError (exit 4) so that it is
+ * handled as refused credentials are: a bulk run stops at once and leaves its rows unsent.
+ */
+export class RouteError extends AuthError {}
+
 /** The gateway answered, but with an error for the whole request. */
 export class GatewayError extends PayopsError {
   readonly exitCode = ExitCode.gateway;
@@ -97,12 +107,14 @@ export type UnknownOutcomeReason =
   | 'aborted'
   | 'http_5xx'
   | 'unparseable'
+  | 'too_large'
+  | 'redirect'
   | 'bad_signature'
   | 'missing_signature';
 
 /**
  * The request's bytes may have reached the server but no trustworthy answer came back
- * (timeout, reset, 5xx, unparseable or wrongly signed response). For a money-moving
+ * (timeout, reset, 5xx, unparseable, too large or wrongly signed response). For a money-moving
  * operation this must never be re-sent blindly: reconcile by querying instead.
  */
 export class UnknownOutcomeError extends PayopsError {
@@ -135,6 +147,35 @@ export class JournalDamagedError extends PayopsError {
   }
 }
 
+/**
+ * A file payops must write could not be written: its state folder or a run's journal (then nothing
+ * more is sent — money never moves without a journal record), or a results file. The cause is the
+ * machine's (read-only or unwritable folder, full disk, I/O error), so it is exit 4 like configuration.
+ */
+export class LocalWriteError extends PayopsError {
+  readonly exitCode = ExitCode.config;
+}
+
+/** A file-system error in words, with its code: "the disk is full (ENOSPC)". */
+export function fsReason(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  const words: Record<string, string> = {
+    EACCES: 'permission denied',
+    EPERM: 'permission denied',
+    EROFS: 'the file system is read-only',
+    ENOSPC: 'the disk is full',
+    EDQUOT: 'the disk quota is used up',
+    EFBIG: 'the file is larger than this process may write',
+    EIO: 'an input/output error of the disk',
+    ENOTDIR: 'a part of the path is a file, not a folder',
+    ENOENT: 'a folder on the way does not exist',
+    EISDIR: 'it is a folder',
+    EEXIST: 'something else is already there',
+  };
+  if (typeof code === 'string' && words[code]) return `${words[code]} (${code})`;
+  return err instanceof Error ? err.message : String(err);
+}
+
 /** SIGINT: stopped cleanly, journal flushed. */
 export class InterruptedError extends PayopsError {
   readonly exitCode = ExitCode.interrupted;
@@ -145,6 +186,24 @@ export function exitCodeFor(err: unknown): ExitCodeValue {
   // commander's own parse errors are usage errors.
   if (isCommanderError(err)) return ExitCode.usage;
   return ExitCode.gateway;
+}
+
+/**
+ * The exit code once stdout's reader may have gone away (`output`: what became of stdout, as
+ * io.ts guardOutput saw it). A command that moved money keeps its own: its results are journaled
+ * (and in --out) whatever happened to the screen. One that only read (--help, query, runs show)
+ * ends as git and gh do when `| head` closes the pipe — as if killed by SIGPIPE, 141 — or, when
+ * writing failed for another reason (a full disk behind `> file`) after it had succeeded, with 4:
+ * what it was asked to show was not written.
+ */
+export function exitCodeAfterOutput(
+  code: number,
+  output: { readonly closed: boolean; readonly error: Error | undefined },
+  movedMoney: boolean,
+): number {
+  if (!output.closed || movedMoney) return code;
+  if (output.error) return code === ExitCode.ok ? ExitCode.config : code;
+  return ExitCode.brokenPipe;
 }
 
 export function isCommanderError(err: unknown): err is { code: string; exitCode: number; message: string } {

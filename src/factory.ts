@@ -6,8 +6,10 @@
 import type { ResolvedConfig } from './config/resolve.js';
 import { ConfigError } from './errors.js';
 import { createClient, type GatewayClient } from './gateway/client.js';
+import { ENDPOINTS, endpointByPath } from './gateway/endpoints.js';
 import { createSigner } from './gateway/signer.js';
 import { assertSecureOrigin, createTransport } from './gateway/transport.js';
+import { wrapClient } from './gateway/wrap-client.js';
 import type { Invocation } from './io.js';
 
 export async function clientFromConfig(inv: Invocation, config: ResolvedConfig): Promise<GatewayClient> {
@@ -46,5 +48,27 @@ export async function clientFromConfig(inv: Invocation, config: ResolvedConfig):
     accountId: config.accountId,
   });
   inv.onClose(() => client.close());
-  return client;
+  return noteMoneyMoving(client, () => inv.noteMoneyMoving());
+}
+
+/**
+ * The same client, telling `note` when a request that can move money is handed to it (a money-moving
+ * endpoint, a batch, or a raw call to any path but the read-only ones): main() keeps such a
+ * command's exit code when its stdout's reader went away, and gives a pure reader the quiet 141, and
+ * says when the built-in sandbox served it (src/cli.ts).
+ */
+export function noteMoneyMoving(client: GatewayClient, note: () => void): GatewayClient {
+  return wrapClient(client, (call, opts) => {
+    // Unknown paths may move money (subscription cancel); the known read-only ones do not.
+    const endpoint =
+      call.kind === 'raw'
+        ? endpointByPath(call.path.startsWith('/') ? call.path : `/${call.path}`)
+        : undefined;
+    const moves =
+      call.kind === 'batch' ||
+      (call.kind === 'send' && ENDPOINTS[call.op].moneyMoving) ||
+      (call.kind === 'raw' && (!endpoint || endpoint.moneyMoving));
+    if (moves) note();
+    return opts;
+  });
 }

@@ -67,4 +67,61 @@ export interface Invocation {
   addSecret(secret: string | undefined): void;
   /** Register cleanup (close pools, stop the sandbox) run when the command ends. */
   onClose(fn: () => Promise<void> | void): void;
+  /** The client was handed a request that can move money (factory.ts calls it). */
+  noteMoneyMoving(): void;
+}
+
+/** What became of an output stream's reader, as guardOutput() saw it. */
+export interface OutputState {
+  /** The stream can take no more: its reader went away (EPIPE) or writing failed. */
+  readonly closed: boolean;
+  /** Why, when it was not a reader going away (EPIPE): a full disk behind `> file`, say. */
+  readonly error: Error | undefined;
+}
+
+const GUARD = Symbol.for('payops.outputGuard');
+
+/**
+ * Keeps a closed stdout (`payops … | head -2`) from ending the process: an 'error' event without a
+ * listener is thrown, and that killed runs half-way. After the first error every write is dropped
+ * (and reports success), and writers waiting for 'drain' are released, so a run goes on sending,
+ * journaling and writing --out as if the output were still read. Idempotent per stream.
+ */
+export function guardOutput(stream: NodeJS.WritableStream): OutputState {
+  const tagged = stream as NodeJS.WritableStream & { [GUARD]?: OutputState };
+  const existing = tagged[GUARD];
+  if (existing) return existing;
+  const state: { closed: boolean; error: Error | undefined } = { closed: false, error: undefined };
+  const write = stream.write;
+  stream.write = function guardedWrite(this: NodeJS.WritableStream, ...args: unknown[]): boolean {
+    if (!state.closed) return (write as (...a: unknown[]) => boolean).apply(this, args);
+    // Dropped: a callback still hears that the chunk is done with.
+    const cb = args.find((a): a is () => void => typeof a === 'function');
+    if (cb) queueMicrotask(cb);
+    return true;
+  } as typeof stream.write;
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (state.closed) return;
+    state.closed = true;
+    if (err.code !== 'EPIPE') state.error = err;
+    // A writer waiting for room (backpressure) would wait forever on a closed stream.
+    stream.emit('drain');
+  });
+  tagged[GUARD] = state;
+  return state;
+}
+
+/**
+ * Resolves once what was written to `stream` so far has left, or failed: a pipe's EPIPE comes a tick
+ * after the write that met it, and must be seen before the exit code is chosen.
+ */
+export async function outputSettled(stream: NodeJS.WritableStream): Promise<void> {
+  await new Promise<void>((resolve) => {
+    try {
+      stream.write('', () => resolve());
+    } catch {
+      resolve();
+    }
+  });
+  await new Promise((resolve) => setImmediate(resolve));
 }

@@ -2,6 +2,7 @@
 // normalised, and the problems a person must fix before any row is read (a missing required
 // column, a name used twice).
 import { InputError, type InputProblem } from '../errors.js';
+import { quote, terminalLine } from '../quote.js';
 
 export type CsvDelimiter = ',' | ';' | '\t';
 
@@ -58,7 +59,7 @@ export function buildHeader(
         file,
         line,
         field: name,
-        message: `column "${columns[i]}" appears twice (columns ${earlier + 1} and ${i + 1})`,
+        message: `column ${quote(columns[i]!)} appears twice (columns ${earlier + 1} and ${i + 1})`,
         expected: 'each column name once',
       });
     } else seen.set(name, i);
@@ -66,7 +67,7 @@ export function buildHeader(
       problems.push({ file, line, field: name, message: 'column name "__proto__" is not allowed' });
     }
   });
-  const found = columns.join(', ');
+  const found = columns.map(terminalLine).join(', ');
   for (const col of required) {
     if (!seen.has(col)) {
       problems.push({

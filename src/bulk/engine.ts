@@ -4,6 +4,7 @@
 // sends nothing and does not come here (replay.ts).
 import type { GatewayClient } from '../gateway/client.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
+import { wrapClient } from '../gateway/wrap-client.js';
 import { type Dispatch, runOrderedPool } from '../ordered-pool.js';
 import type { RunJournal } from '../runs/journal.js';
 import { ChunkProtocol, type Prepared, rowsToSend, type StopReason } from './protocol.js';
@@ -25,6 +26,12 @@ export interface EngineOptions<R extends BulkRow> {
   concurrency: number;
   /** Aborted: stop dispatching (SIGINT); in-flight chunks finish. */
   signal?: AbortSignal;
+  /**
+   * Aborted (a second SIGINT): the requests in flight are abandoned. Their rows stay unknown — the
+   * intents were journaled before they left — and the reconciliation that would follow is not
+   * asked either: a resumed run settles them.
+   */
+  abandon?: AbortSignal;
   /** Every chunk's row outcomes, in input order. */
   emit: (chunk: Chunk<R>, outcomes: RowOutcome[]) => void | Promise<void>;
   /** How long after a lost request its rows may be concluded not applied (ms): --settle-time. */
@@ -69,12 +76,15 @@ interface Planned<R extends BulkRow> {
   action: ChunkAction;
 }
 
+const abortableBy = (client: GatewayClient, signal: AbortSignal) =>
+  wrapClient(client, (_call, opts) => ({ ...opts, signal }));
+
 export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Promise<EngineResult> {
   const { prior } = opts;
   let stopped: { reason: StopReason; error?: Error } | undefined;
   const stop = (reason: StopReason, error?: Error) => {
-    // auth and journal failures outrank an interruption or an unreachable gateway.
-    if (stopped === undefined || reason === 'auth' || reason === 'journal') {
+    // auth, route and journal failures outrank an interruption or an unreachable gateway.
+    if (stopped === undefined || reason === 'auth' || reason === 'route' || reason === 'journal') {
       stopped = error ? { reason, error } : { reason };
     }
   };
@@ -90,7 +100,8 @@ export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Prom
   let waiting = 0;
   const protocol = new ChunkProtocol({
     op: opts.op,
-    client: opts.client,
+    // Every request it sends (batches and reconciling reads) is aborted by a second Ctrl-C.
+    client: opts.abandon ? abortableBy(opts.client, opts.abandon) : opts.client,
     journal: opts.journal,
     onStop: stop,
     now: opts.now,

@@ -77,6 +77,9 @@ export interface ExecuteArgs {
 }
 
 export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
+  // A money-moving run from its start, new or resumed, whether or not this process sends (a resume
+  // may only reconcile): its exit code stands when stdout's reader goes away (src/cli.ts).
+  ctx.noteMoneyMoving();
   keepOldGenerationSmall();
   const { op, plan, journal } = a;
   const { layout, sink } = a.sink;
@@ -86,90 +89,121 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
     path: join(journal.dir, journal.header.snapshot ?? SNAPSHOT_FILE),
     label: plan.source.label,
   };
-  let result: Awaited<ReturnType<typeof runEngine>>;
   let waitingBefore = false;
-  try {
-    result = await whileInterruptible(
-      ctx.log,
-      '\ninterrupted: finishing the requests in flight, then stopping (nothing is lost)…',
-      (signal) =>
-        runEngine({
-          op,
-          chunks: chunkRows(a.cache?.complete ? a.cache.rows() : inputRows(op, snapshot), plan.chunkSize),
-          client: a.client,
-          journal,
-          ...(a.prior ? { prior: a.prior.chunks } : {}),
-          preflight: {
-            ...(a.preflight ? { before: a.preflight.before } : {}),
-            skip: skippedRows(a.prior, a.preflight),
-          },
-          concurrency: ctx.globals.concurrency ?? a.config.concurrency,
-          settleMs: a.policy.settleMs,
-          maxAttempts: a.policy.maxAttempts,
-          onWaiting: (rows, ms) => {
-            const when = ms < 1000 ? 'under a second' : `${Math.ceil(ms / 1000)}s`;
-            const text = `${rows} row${rows === 1 ? '' : 's'} with a lost answer: asking the gateway again in ${when} (--settle-time)`;
-            // On a terminal, a short note beside the bar (an 80-column line holds it); in a log, one
-            // line when waiting begins.
-            if (progress.note)
-              progress.note(
-                rows > 0 ? `${rows} lost, asked again in ${Math.max(1, Math.ceil(ms / 1000))}s` : '',
-              );
-            else if (rows > 0 && !waitingBefore)
-              ctx.log.info(`payops: ${text}, then sending what it has not applied`);
-            waitingBefore = rows > 0;
-          },
-          signal,
-          emit: async (chunk, outcomes) => {
-            for (let i = 0; i < chunk.rows.length; i++) {
-              const row = chunk.rows[i]!;
-              const o = outcomes[i]!;
-              addToRunTotals(totals, op, row, o.outcome);
-              const w = sink.writeCells(resultCells(layout, row.cells, o));
-              if (w) await w;
-            }
-            progress.tick(chunk.rows.length);
-          },
-        }),
-    );
-  } catch (err) {
-    // Unexpected: keep what was journaled, release the run, let main() report it.
-    await endRun(journal, {
-      type: 'interrupted',
-      reason: 'error',
-      message: String((err as Error)?.message ?? err),
+  // A second Ctrl-C abandoned the requests in flight (their rows are unknown until resumed).
+  let abandoned = false;
+  const sendAll = (signal: AbortSignal, now: AbortSignal) =>
+    runEngine({
+      op,
+      chunks: chunkRows(a.cache?.complete ? a.cache.rows() : inputRows(op, snapshot), plan.chunkSize),
+      client: a.client,
+      journal,
+      ...(a.prior ? { prior: a.prior.chunks } : {}),
+      preflight: {
+        ...(a.preflight ? { before: a.preflight.before } : {}),
+        skip: skippedRows(a.prior, a.preflight),
+      },
+      concurrency: ctx.globals.concurrency ?? a.config.concurrency,
+      settleMs: a.policy.settleMs,
+      maxAttempts: a.policy.maxAttempts,
+      onWaiting: (rows, ms) => {
+        const when = ms < 1000 ? 'under a second' : `${Math.ceil(ms / 1000)}s`;
+        const text = `${rows} row${rows === 1 ? '' : 's'} with a lost answer: asking the gateway again in ${when} (--settle-time)`;
+        // On a terminal, a short note beside the bar (an 80-column line holds it); in a log, one
+        // line when waiting begins.
+        if (progress.note)
+          progress.note(rows > 0 ? `${rows} lost, asked again in ${Math.max(1, Math.ceil(ms / 1000))}s` : '');
+        else if (rows > 0 && !waitingBefore)
+          ctx.log.info(`payops: ${text}, then sending what it has not applied`);
+        waitingBefore = rows > 0;
+      },
+      signal,
+      abandon: now,
+      emit: async (chunk, outcomes) => {
+        for (let i = 0; i < chunk.rows.length; i++) {
+          const row = chunk.rows[i]!;
+          const o = outcomes[i]!;
+          addToRunTotals(totals, op, row, o.outcome);
+          const w = sink.writeCells(resultCells(layout, row.cells, o));
+          if (w) await w;
+        }
+        progress.tick(chunk.rows.length);
+      },
     });
-    throw err;
-  } finally {
-    progress.stop();
-  }
-  await sink.close();
-  const settled = totals.counts.unknown === 0 && totals.counts.not_sent === 0;
-  await endRun(journal, {
-    type: settled ? 'finished' : 'interrupted',
-    ...(result.stopped ? { reason: result.stopped } : {}),
-    ...totalsJson(totals),
-  });
+  // Ctrl-C stays absorbed until the run is closed: results file renamed, terminal record written.
+  const { result, unwritten, unjournaled } = await whileInterruptible(
+    ctx.log,
+    'requests',
+    async (signal, now, closing) => {
+      let result: Awaited<ReturnType<typeof runEngine>>;
+      try {
+        result = await sendAll(signal, now);
+      } catch (err) {
+        // Unexpected: keep what was journaled and the results written so far, release the run, let
+        // main() report it.
+        closing();
+        await sink.close().catch(() => {});
+        // The error that stopped the run is the one to tell, even if the journal failed as well.
+        await endRun(journal, {
+          type: 'interrupted',
+          reason: 'error',
+          message: String((err as Error)?.message ?? err),
+        }).catch(() => {});
+        throw err;
+      } finally {
+        abandoned = now.aborted;
+        progress.stop();
+      }
+      closing();
+      // A results file that cannot be written does not keep the run from ending in its journal.
+      const unwritten = await sink.close().then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+      const settled = totals.counts.unknown === 0 && totals.counts.not_sent === 0;
+      // A journal that could not hold the run's end is told after the summary: the user sees both.
+      const unjournaled = await endRun(journal, {
+        type: settled ? 'finished' : 'interrupted',
+        ...(result.stopped ? { reason: result.stopped } : {}),
+        ...totalsJson(totals),
+      }).then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+      return { result, unwritten, unjournaled };
+    },
+  );
 
-  for (const line of summaryLines({
+  const summary = summaryLines({
     op,
     runId: journal.runId,
     totals,
-    ...(sink.file ? { resultsFile: sink.file } : {}),
+    ...(sink.file && !unwritten ? { resultsFile: sink.file } : {}),
     journalDir: journal.dir,
     ...(result.stopped ? { stopped: result.stopped } : {}),
+    abandoned,
     resumeCommand: resumeCommand(ctx, journal.header),
     resumable: !a.config.sandbox,
-  })) {
-    ctx.log.info(line);
+    sandbox: a.config.sandbox,
+  });
+  // A run on the built-in sandbox says so even under --quiet: its "succeeded" moved no real money.
+  for (const [i, line] of summary.entries()) {
+    if (i === 0 && a.config.sandbox) ctx.log.warn(line);
+    else ctx.log.info(line);
   }
+  if (a.config.sandbox) ctx.sandboxNoted = true;
   if (result.resent > 0 && op === 'refund') {
     // The one case no run can see for itself: a lost request applied later than the settle time.
     ctx.log.info(
       `  ${result.resent} row${result.resent === 1 ? ' was' : 's were'} sent again after the gateway showed no trace of ${result.resent === 1 ? 'its' : 'their'} first request ${formatDuration(a.policy.settleMs)} later; if your gateway can apply a request later than that, check with \`payops runs verify ${journal.runId}\` later`,
     );
   }
-  if (result.stopped === 'auth' && result.error) throw result.error;
+  // The journal failing is the machine's problem, not the gateway's: its own error, exit 4. Failing
+  // mid-run (the run stopped sending) is told as such; failing at the end, as endRun tells it.
+  if (result.stopped === 'journal' && result.error) throw result.error;
+  if (unjournaled) throw unjournaled;
+  if ((result.stopped === 'auth' || result.stopped === 'route') && result.error) throw result.error;
+  if (unwritten) throw unwritten;
   if (result.stopped === 'interrupted') return ExitCode.interrupted;
   if (result.stopped) return ExitCode.gateway;
   return exitCodeFor(totals);

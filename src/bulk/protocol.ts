@@ -5,7 +5,16 @@
 // it at least the settle time after the request left (a gateway may commit late). So a 500, a
 // dropped connection or a timeout ends in `succeeded` without the operator's help, and `failed` is
 // kept for the gateway refusing the row itself. Scheduling is the engine's (engine.ts).
-import { AuthError, GatewayError, TransportError, UnknownOutcomeError } from '../errors.js';
+// One file, though long: every step reads the chunk's state the others left (intent, sends, lost
+// answers, claims), and the never-twice argument is easiest to check where it is read in one place.
+import {
+  AuthError,
+  GatewayError,
+  InterruptedError,
+  RouteError,
+  TransportError,
+  UnknownOutcomeError,
+} from '../errors.js';
 import type { GatewayClient } from '../gateway/client.js';
 import { assertAccepted } from '../gateway/client.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
@@ -20,7 +29,8 @@ import { journaledOutcomes, mergeOutcomes, notSent, pending } from './replay.js'
 import { type ChunkState, sendsOf } from './run-state.js';
 import type { BulkRow, Chunk, RowOutcome, WireElement } from './types.js';
 
-export type StopReason = 'interrupted' | 'unreachable' | 'auth' | 'journal';
+/** `route`: a redirect or a proxy refusing the tunnel — the address is wrong, not the credentials. */
+export type StopReason = 'interrupted' | 'unreachable' | 'auth' | 'route' | 'journal';
 
 /** A chunk's intent, durable: what will be sent. */
 export interface Prepared {
@@ -102,11 +112,15 @@ async function sleep(ms: number, signal: AbortSignal | undefined): Promise<boole
   }
 }
 
-/** The whole-request rejections that say nothing about the orders: the rows stay unsent. */
+/**
+ * The whole-request rejections that say nothing about the orders: the rows stay unsent. For a batch,
+ * InterruptedError means it never left: an abort once it was written is a lost answer (transport.ts).
+ */
 function leftUnsent(err: unknown): boolean {
   return (
     err instanceof AuthError ||
     err instanceof TransportError ||
+    err instanceof InterruptedError ||
     (err instanceof GatewayError && (err.code === 'E9001' || err.status === 429))
   );
 }
@@ -451,14 +465,17 @@ export class ChunkProtocol {
   ): RowOutcome[] {
     const message = err.message;
     this.o.journal.appendLazy({ type: 'not_sent', chunk: chunk.index, message });
-    if (err instanceof AuthError) this.o.onStop('auth', err);
+    if (err instanceof RouteError) this.o.onStop('route', err);
+    else if (err instanceof AuthError) this.o.onStop('auth', err);
     else if (err instanceof TransportError) this.o.onStop('unreachable', err);
     const detail =
-      err instanceof AuthError
-        ? `not processed: ${message}; fix the credentials, then resume the run`
-        : err instanceof TransportError
-          ? `not sent: ${message}; resume the run to send it`
-          : `not processed: ${message}; resume the run to send it again`;
+      err instanceof RouteError
+        ? `not processed: ${message}; fix the address, then resume the run`
+        : err instanceof AuthError
+          ? `not processed: ${message}; fix the credentials, then resume the run`
+          : err instanceof TransportError || err instanceof InterruptedError
+            ? `not sent: ${message}; resume the run to send it`
+            : `not processed: ${message}; resume the run to send it again`;
     return mergeOutcomes(chunk, state, sameOutcome(lines, 'not_sent', detail), (line) =>
       notSent(line, detail),
     );

@@ -1,8 +1,12 @@
 // The words a person reads about a bulk run — the plan before money moves, the summary after,
 // the command that resumes it — as text lines. Pure: callers hand them to the logger (stderr).
+// Names the user chose (the input file, the results file, the profile) are shown through quoteName:
+// as they are when plain, quoted and escaped when they hold spaces or escape sequences.
+import { SANDBOX_NOTE } from '../context.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
 import { formatMoneyTotals } from '../money/amount.js';
 import { formatCount, plural, renderFacts, renderOutcomes } from '../output/summary.js';
+import { quoteName } from '../quote.js';
 import type { StopReason } from './engine.js';
 import { OPERATIONS } from './operations.js';
 import type { BulkPlan } from './plan.js';
@@ -37,21 +41,21 @@ export function planLines(v: PlanView): string[] {
   const lines: string[] = [];
   const head = v.dryRun ? 'dry run — nothing will be sent' : v.resume ? 'resuming run' : 'plan';
   lines.push(
-    `${head}: ${spec.words.verb} ${n(plan.rows)} order${plan.rows === 1 ? '' : 's'} from ${plan.source.label} in ${n(plan.requests)} request${plan.requests === 1 ? '' : 's'} of up to ${plan.chunkSize}`,
+    `${head}: ${spec.words.verb} ${n(plan.rows)} order${plan.rows === 1 ? '' : 's'} from ${quoteName(plan.source.label)} in ${n(plan.requests)} request${plan.requests === 1 ? '' : 's'} of up to ${plan.chunkSize}`,
   );
   lines.push(`  ${spec.words.moneyLabel}: ${formatMoneyTotals(plan.moving)}`);
   // What moves is not the order amount (a refund's amount): show the order amounts as well.
   if (spec.moves !== 'amountMinor') lines.push(`  order amounts: ${formatMoneyTotals(plan.amounts)}`);
   lines.push(
-    `  gateway: ${v.sandbox ? `in-process sandbox ${v.baseUrl}` : v.baseUrl} · merchant ${v.merchantId} · account ${v.accountId} · profile ${v.profile}`,
+    `  gateway: ${v.sandbox ? `in-process sandbox ${v.baseUrl}` : v.baseUrl} · merchant ${v.merchantId} · account ${v.accountId} · profile ${quoteName(v.profile)}`,
   );
   lines.push(`  concurrency ${v.concurrency} · input SHA-256 ${plan.sha256.slice(0, 16)}…`);
   if (v.resume) {
     lines.push(
-      `  run ${v.runId} (started ${v.resume.createdAt}): ${n(v.resume.settledRows)} rows already settled; the rest is reconciled first, then sent`,
+      `  run ${quoteName(v.runId)} (started ${v.resume.createdAt}): ${n(v.resume.settledRows)} rows already settled; the rest is reconciled first, then sent`,
     );
   } else if (!v.dryRun) {
-    lines.push(`  run id: ${v.runId}`);
+    lines.push(`  run id: ${quoteName(v.runId)}`);
   }
   if (v.preflight) {
     const { done, skip, force } = v.preflight;
@@ -87,7 +91,7 @@ export function confirmQuestion(v: PlanView): string {
   const verb = OPERATIONS[plan.op].words.verb;
   const what = `${n(plan.rows)} order${plan.rows === 1 ? '' : 's'} (${formatMoneyTotals(plan.moving)}) at ${v.sandbox ? 'the sandbox' : v.baseUrl}?`;
   return v.resume
-    ? `Resume run ${v.runId} and ${verb} the rest of ${what}`
+    ? `Resume run ${quoteName(v.runId)} and ${verb} the rest of ${what}`
     : `${verb[0]!.toUpperCase()}${verb.slice(1)} ${what}`;
 }
 
@@ -108,15 +112,21 @@ export interface SummaryView {
   journalDir: string;
   /** Set when the run stopped early. */
   stopped?: StopReason;
+  /** A second Ctrl-C abandoned the requests in flight. */
+  abandoned?: boolean;
   resumeCommand?: string;
   /** False for an in-process sandbox: it is gone when the process ends. */
   resumable: boolean;
+  /** The in-process sandbox served the run: the first line says so. */
+  sandbox?: boolean;
 }
 
 export function summaryLines(v: SummaryView): string[] {
   const { counts, money } = v.totals;
   const total = OUTCOMES.reduce((sum, o) => sum + counts[o], 0);
-  const lines = [`${v.op} run ${v.runId}: ${plural(total, 'row')}`];
+  const lines = [
+    `${v.op} run ${quoteName(v.runId)}: ${plural(total, 'row')}${v.sandbox ? ` (${SANDBOX_NOTE})` : ''}`,
+  ];
   const outcomes = renderOutcomes(
     OUTCOMES
       // "already done" and "duplicated" only when there are such rows.
@@ -135,8 +145,8 @@ export function summaryLines(v: SummaryView): string[] {
       .map((l) => `  ${l}`),
   );
   const facts = renderFacts([
-    ['results', v.resultsFile],
-    ['journal', v.journalDir],
+    ['results', v.resultsFile === undefined ? undefined : quoteName(v.resultsFile)],
+    ['journal', quoteName(v.journalDir)],
   ]);
   lines.push(
     ...facts
@@ -156,10 +166,18 @@ export function summaryLines(v: SummaryView): string[] {
     );
   }
   if (v.stopped === 'interrupted')
-    lines.push('  interrupted: the requests in flight finished and were journaled.');
+    lines.push(
+      v.abandoned
+        ? '  interrupted twice: the requests in flight were abandoned; their rows stay unknown until the run is resumed, which asks the gateway before sending anything.'
+        : '  interrupted: the requests in flight finished and were journaled.',
+    );
   if (v.stopped === 'unreachable') lines.push('  stopped: the gateway could not be reached.');
   if (v.stopped === 'auth')
     lines.push('  stopped: the gateway refused the credentials; rows not processed are marked not_sent.');
+  if (v.stopped === 'route')
+    lines.push(
+      '  stopped: the gateway address or the proxy needs fixing (see below); rows not processed are marked not_sent.',
+    );
   if (v.stopped === 'journal')
     lines.push('  stopped: the journal could not be written; nothing more was sent.');
   if ((counts.unknown > 0 || counts.not_sent > 0 || v.stopped) && v.resumeCommand) {
@@ -172,7 +190,5 @@ export function summaryLines(v: SummaryView): string[] {
   return lines;
 }
 
-/** Quote an argument for a POSIX shell when it needs it. */
-export function shellQuote(arg: string): string {
-  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
-}
+// Quoting an argument of the resume command for a shell: one definition, with the other quoting.
+export { shellQuote } from '../quote.js';

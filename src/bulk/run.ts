@@ -9,6 +9,7 @@ import type { Context } from '../context.js';
 import { ConfigError, ExitCode, InputError, PayopsError, UsageError } from '../errors.js';
 import type { GatewayClient } from '../gateway/client.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
+import { checkOutFile } from '../output/safe-file.js';
 import { decideRun } from '../runs/decide.js';
 import { gatewayIdentity, sameGateway } from '../runs/identity.js';
 import { beginRun, lockInput, resumeRunJournal } from '../runs/lifecycle.js';
@@ -44,6 +45,7 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
       '--skip-done leaves out the rows the gateway already shows done and --force sends them: give one of them',
     );
   }
+  await checkOutFile(ctx.io.cwd, ctx.globals.out, [{ flag: '--file', path: flags.file }], ctx.io.env);
   const maxAmounts = (flags.maxAmount ?? []).map(parseMaxAmount);
   const config = await ctx.config();
   const dryRun = Boolean(ctx.globals.dryRun);

@@ -13,6 +13,7 @@ export interface ResultSink {
   write(record: Record<string, string>): Promise<void> | undefined;
   /** One row as cells in column order: a CSV run writes them as they are, with no record per row. */
   writeCells(cells: readonly string[]): Promise<void> | undefined;
+  /** Flush; a results file is moved into place, also after a failed or interrupted run (sink.ts). */
   close(): Promise<void>;
 }
 
@@ -37,6 +38,8 @@ export async function openResultSink(
 
   if (format === 'csv') {
     const writer = await (await import('../output/csv-writer.js')).openCsvWriter(dest, columns);
+    // Not closed by the end of the command: the run never began, and --out stays as it was.
+    ctx.onClose(() => writer.discard());
     return {
       file,
       write: (r) => writer.write(r),
@@ -46,6 +49,7 @@ export async function openResultSink(
   }
   if (format === 'json') {
     const writer = await (await import('../output/json-writer.js')).openJsonWriter(dest);
+    ctx.onClose(() => writer.discard());
     return {
       file,
       write: (r) => writer.write(r),

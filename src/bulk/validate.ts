@@ -5,6 +5,7 @@ import type { InputProblem } from '../errors.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
 import { formatAmount, parseAmountDigits } from '../money/amount.js';
 import { type CurrencyInfo, currencyInfo } from '../money/currency.js';
+import { quote } from '../quote.js';
 import type { CsvRow } from './csv-reader.js';
 import { OPERATIONS } from './operations.js';
 import type { ValidRow } from './types.js';
@@ -50,26 +51,26 @@ export function idProblem(value: string): { message: string; expected: string } 
   if (isPlainId(value)) return undefined;
   if (SCIENTIFIC.test(value)) {
     return {
-      message: `"${value}" is a number that Excel turned into scientific notation; the real id is lost`,
+      message: `${quote(value)} is a number that Excel turned into scientific notation; the real id is lost`,
       expected:
         'the id exactly as the gateway issued it: in Excel format the column as Text before entering or importing ids, then export again',
     };
   }
   if (FORMULA.test(value)) {
     return {
-      message: `"${value}" begins with "${value[0]}", which a spreadsheet runs as a formula`,
+      message: `${quote(value)} begins with ${quote(value[0]!)}, which a spreadsheet runs as a formula`,
       expected: 'the id exactly as the gateway issued it, without a leading = + or @',
     };
   }
   if (BAD_ID_CHAR.test(value)) {
     return {
-      message: `${JSON.stringify(value)} contains a quote or a control character`,
+      message: `${quote(value)} contains a quote or a control character`,
       expected: 'the id exactly as the gateway issued it',
     };
   }
   if (value.includes(',')) {
     return {
-      message: `"${value}" contains a comma; the gateway looks orders up by comma-separated lists of ids`,
+      message: `${quote(value)} contains a comma; the gateway looks orders up by comma-separated lists of ids`,
       expected: 'an id without commas',
     };
   }
@@ -162,7 +163,7 @@ export function validateRow(op: BulkOp, row: CsvRow, file: string): ValidateResu
         file,
         line,
         'currency',
-        `"${currencyText}" is not an ISO 4217 currency code`,
+        `${quote(currencyText)} is not an ISO 4217 currency code`,
         CURRENCY_EXPECTED,
       );
     }
@@ -212,7 +213,7 @@ export function validateRow(op: BulkOp, row: CsvRow, file: string): ValidateResu
     const v = f.review_flag ?? '';
     if (v === '0' || v === '1') reviewFlag = v;
     else if (v === '') problems = add(problems, file, line, 'review_flag', 'review_flag is empty', '0 or 1');
-    else problems = add(problems, file, line, 'review_flag', `"${v}" is not a review flag`, '0 or 1');
+    else problems = add(problems, file, line, 'review_flag', `${quote(v)} is not a review flag`, '0 or 1');
   }
 
   if (problems !== undefined || info === undefined || amount.minor === undefined) {

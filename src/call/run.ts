@@ -7,6 +7,7 @@ import { GatewayError, InputError, UsageError } from '../errors.js';
 import { authError, errorOfBody } from '../gateway/client.js';
 import { endpointByPath } from '../gateway/endpoints.js';
 import { printRawResponse } from '../output/call-view.js';
+import { quote, quoteName } from '../quote.js';
 import { applyData, assertFlat, parseJsonBody } from './body.js';
 
 export interface CallOptions {
@@ -22,9 +23,32 @@ async function readStdin(stream: NodeJS.ReadableStream): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** Why a file could not be read, in words, without repeating its path (the message names it once). */
+const READ_FAILURE: Readonly<Record<string, string>> = {
+  ENOENT: 'no such file',
+  EACCES: 'permission denied',
+  EISDIR: 'it is a folder',
+};
+
+/**
+ * --json takes a file name or `-`. JSON text given instead (`--json '{"order_no":…}'`) is refused
+ * without being read as a path or echoed: it may hold what belongs on stdin only (the argument
+ * guard refuses card data in it first, src/argv-guard.ts).
+ */
+function assertJsonSource(value: string): void {
+  if (value === '-') return;
+  if (/^\s*[[{]/.test(value) || /[{\n]/.test(value) || value.length > 4096) {
+    throw new UsageError('--json takes a file or - (stdin), not JSON text; nothing was sent', {
+      hint: 'write the body to a file, or pipe it: printf \'%s\' "$BODY" | payops call PATH --json -',
+    });
+  }
+}
+
 export async function buildCallBody(ctx: Context, opts: CallOptions): Promise<Record<string, unknown>> {
-  let body: Record<string, unknown> = {};
+  // Without a prototype, like every object of the body (body.ts).
+  let body: Record<string, unknown> = Object.create(null);
   if (opts.json !== undefined) {
+    assertJsonSource(opts.json);
     const source = opts.json === '-' ? 'stdin' : opts.json;
     let text: string;
     try {
@@ -33,9 +57,14 @@ export async function buildCallBody(ctx: Context, opts: CallOptions): Promise<Re
           ? await readStdin(ctx.io.stdin)
           : await readFile(resolve(ctx.io.cwd, opts.json), 'utf8');
     } catch (err) {
-      throw new InputError(`cannot read ${source}: ${(err as Error).message}`, [], {
-        hint: 'give --json a readable file, or - to read the body from stdin',
-      });
+      const code = (err as NodeJS.ErrnoException).code ?? '';
+      throw new InputError(
+        `cannot read ${quoteName(source)}: ${READ_FAILURE[code] ?? (code || 'unreadable')}`,
+        [],
+        {
+          hint: 'give --json a readable file, or - to read the body from stdin',
+        },
+      );
     }
     body = parseJsonBody(text, source);
   }
@@ -44,7 +73,7 @@ export async function buildCallBody(ctx: Context, opts: CallOptions): Promise<Re
 
 export async function runCall(ctx: Context, path: string, opts: CallOptions): Promise<number> {
   if (/^[a-z]+:\/\//i.test(path)) {
-    throw new UsageError(`give a path such as /v1/capture, not a URL ("${path}")`, {
+    throw new UsageError(`give a path such as /v1/capture, not a URL (${quote(path)})`, {
       hint: 'the gateway address comes from base_url (--base-url, PAYOPS_BASE_URL or the profile)',
     });
   }
@@ -71,7 +100,7 @@ export async function runCall(ctx: Context, path: string, opts: CallOptions): Pr
     if (res.status === 401 || res.status === 403)
       throw authError('E1001', error?.text ?? `HTTP ${res.status}`, who);
     throw new GatewayError(
-      `the gateway rejected the request (HTTP ${res.status}${error ? `, ${error.code ? `${error.code}: ` : ''}${error.text}` : ''})`,
+      `the gateway rejected the request (HTTP ${res.status}${error ? `, ${error.code ? `${quote(error.code)}: ` : ''}${quote(error.text)}` : ''})`,
       {
         status: res.status,
         ...(error?.code ? { code: error.code } : {}),

@@ -45,12 +45,6 @@ A flag is the request field's name with "_" written as "-"; --request FILE.json 
 request (nested objects included) and flags override its fields. order_no is generated and printed
 when omitted. The card number and security code are never accepted as arguments or in files.`;
 
-/** Commander keeps the argv it parsed as `rawArgs`, which its typings leave out. */
-function rawArgsOf(cmd: Command): readonly string[] {
-  const raw: unknown = Reflect.get(cmd, 'rawArgs');
-  return Array.isArray(raw) ? raw : [];
-}
-
 // Each pay subcommand's `opts` also holds the generated field flags (addFieldFlags); runPay reads
 // them by the fields table, which is why PayFlags has an index signature.
 const payCommands = defineGroup({
@@ -127,13 +121,7 @@ Example:
   ],
 });
 
+// Card data in arguments is refused for every command, pay included: src/commands/argv-guard.ts.
 export function registerPay(program: Command, app: App): Command {
-  // Runs on the raw argv before `pay` or its subcommands parse anything, so a card number typed as an
-  // argument is refused (exit 2) even where commander would have echoed it in its own error.
-  program.hook('preSubcommand', async (root, sub) => {
-    if (sub.name() !== 'pay') return;
-    const { refuseCardArguments } = await import('../pay/argv-guard.js');
-    refuseCardArguments(rawArgsOf(root));
-  });
   return payCommands(program, app);
 }

@@ -137,7 +137,15 @@ export async function configList(ctx: Context): Promise<number> {
     ctx.globals.output === 'json' ? 'json' : 'text',
   );
   if (profiles.length === 0) {
-    ctx.log.info('no profiles yet: run `payops config init` (commands use the built-in sandbox meanwhile)');
+    // Only with no settings at all: credentials in the environment without a base URL are an error.
+    const configured = [ENV_VARS.base_url, ENV_VARS.merchant_id, ENV_VARS.account_id, ENV_VARS.sign_key].some(
+      (name) => ctx.io.env[name],
+    );
+    ctx.log.info(
+      configured
+        ? 'no profiles yet: run `payops config init`, or set PAYOPS_BASE_URL beside the settings below'
+        : 'no profiles yet: run `payops config init` (commands use the built-in sandbox meanwhile)',
+    );
   }
   for (const name of [ENV_VARS.base_url, ENV_VARS.merchant_id, ENV_VARS.account_id, ENV_VARS.sign_key]) {
     if (ctx.io.env[name]) ctx.log.info(`note: ${name} is set in the environment and overrides the profile`);

@@ -3,6 +3,7 @@
 
 import { ConfigError } from '../errors.js';
 import type { GlobalOptions } from '../io.js';
+import { SANDBOX_CREDENTIALS } from '../sandbox/accounts.js';
 import {
   type ConfigKey,
   DEFAULT_CONCURRENCY,
@@ -117,7 +118,10 @@ export function resolveConfig(
   let sandboxReason: ResolvedConfig['sandboxReason'];
   if (flags.sandbox) sandboxReason = 'flag';
   else if (baseUrl === SANDBOX_BASE_URL) sandboxReason = 'base_url';
-  else if (baseUrl === '') sandboxReason = 'unconfigured';
+  else if (baseUrl === '') {
+    assertNoCredentialsWithoutGateway(profile, sources, { merchantId, accountId, signKey });
+    sandboxReason = 'unconfigured';
+  }
 
   return {
     profile,
@@ -135,6 +139,48 @@ export function resolveConfig(
     profileExists,
     sources,
   };
+}
+
+/** The sandbox's public demo values: set alone, they still mean "try it on the sandbox". */
+function isDemoValue(key: 'merchant_id' | 'account_id' | 'sign_key', value: string): boolean {
+  if (key === 'merchant_id') return value === SANDBOX_CREDENTIALS.merchantId;
+  // The demo merchant's accounts are 800001001, 800001002, …
+  if (key === 'account_id') return value.startsWith(SANDBOX_CREDENTIALS.merchantId);
+  return value === SANDBOX_CREDENTIALS.signKey;
+}
+
+/**
+ * No base_url, but a merchant id, account id or sign key of a real account: the user meant a real
+ * gateway and forgot its address. Falling back to the built-in sandbox would report refunds that
+ * never happened as succeeded (exit 0), so it is a configuration error unless --sandbox says
+ * otherwise. Only where each value came from is shown, never the values.
+ */
+function assertNoCredentialsWithoutGateway(
+  profile: string,
+  sources: ResolvedConfig['sources'],
+  values: { merchantId: string; accountId: string; signKey: string | undefined },
+): void {
+  const set = (
+    [
+      ['merchant_id', values.merchantId],
+      ['account_id', values.accountId],
+      ['sign_key', values.signKey ?? ''],
+    ] as const
+  ).filter(([key, value]) => present(value) && !isDemoValue(key, value));
+  if (set.length === 0) return;
+  const from = (key: ConfigKey) => {
+    const source = sources[key];
+    if (source === 'env') return ENV_VARS[key as keyof typeof ENV_VARS];
+    if (source === 'flag') return `--${key.replace('_', '-')}`;
+    return `profile "${profile}"`;
+  };
+  const where = set.map(([key]) => `${key} from ${from(key)}`).join(', ');
+  throw new ConfigError(
+    `no base_url is configured, but credentials are (${where}): payops will not send a real account's work to the built-in sandbox`,
+    {
+      hint: `set the gateway's address — export ${ENV_VARS.base_url}=https://… or \`payops config set base_url https://…${profile === DEFAULT_PROFILE ? '' : ` --profile ${profile}`}\` — or add --sandbox to try this against the built-in sandbox (nothing real is sent)`,
+    },
+  );
 }
 
 /** PAYOPS_SETTLE_TIME is a duration (`30s`); the profile holds milliseconds. */

@@ -1,14 +1,7 @@
 // The signed gateway client: fills the credentials, signs, encodes the body as the endpoints table
 // says, sends through the one transport, parses and verifies the answer, and turns definite
-// rejections into typed errors. Every other module codes against `GatewayClient`.
-import {
-  AuthError,
-  ConfigError,
-  GatewayError,
-  GatewayRejectedError,
-  UnknownOutcomeError,
-  type UnknownOutcomeReason,
-} from '../errors.js';
+// rejections into typed errors (rejections.ts). Every other module codes against `GatewayClient`.
+import { ConfigError, GatewayError, UnknownOutcomeError, type UnknownOutcomeReason } from '../errors.js';
 import {
   type BatchOperation,
   ENDPOINTS,
@@ -16,16 +9,11 @@ import {
   endpointFor,
   type OperationName,
 } from './endpoints.js';
+import { isRedirect, redirectError } from './redirect.js';
+import { authRejection, rejection } from './rejections.js';
 import type { SignableBody, Signer } from './signer.js';
 import type { Transport, TransportResponse } from './transport.js';
-import {
-  type BatchOrderOf,
-  type BatchResultOf,
-  type Credentials,
-  type RequestOf,
-  type ResponseOf,
-  splitCodedMessage,
-} from './types.js';
+import type { BatchOrderOf, BatchResultOf, Credentials, RequestOf, ResponseOf } from './types.js';
 
 /** A request body without the fields the client fills in itself. */
 export type RequestBody<K extends OperationName> = Omit<RequestOf[K], keyof Credentials> &
@@ -78,7 +66,8 @@ export interface GatewayClient {
    * Throws TransportError when the request certainly never reached the gateway (after retries);
    * UnknownOutcomeError for a money-moving operation whose outcome is not known (timeout, reset,
    * 5xx, unparseable, bad or missing signature); GatewayError / AuthError for definite rejections
-   * (4xx with an error body; 403 E1003 is an AuthError). HTTP 200 bodies are returned as they are:
+   * (4xx with an error body; 403 E1003 is an AuthError); RouteError (exit 4) for a proxy asking for
+   * credentials or a redirect (redirect.ts: 302/303 to a money-moving request are lost answers). HTTP 200 bodies are returned as they are:
    * callers read return_status and per-order statuses themselves (see `assertAccepted`).
    */
   send<K extends OperationName>(
@@ -114,7 +103,6 @@ export interface ClientOptions {
   accountId: string;
 }
 
-const AUTH_CODES = new Set(['E1001', 'E1002', 'E1003']);
 const JSON_TYPE = 'application/json';
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 
@@ -207,6 +195,14 @@ export function createClient(opts: ClientOptions): GatewayClient {
         kind: endpoint.moneyMoving ? 'moneyMoving' : 'readOnly',
         ...(sendOpts.signal ? { signal: sendOpts.signal } : {}),
       });
+      // Never followed, never "not JSON": where it points, and the base_url that would reach it.
+      if (isRedirect(res.status)) {
+        throw redirectError(res.status, res.headers.location, {
+          url: origin + prefix + endpoint.path,
+          endpointPath: endpoint.path,
+          moneyMoving: endpoint.moneyMoving,
+        });
+      }
       if (res.status >= 400) throw rejection(res, endpoint.path, { merchantId, accountId });
       try {
         const data = await parseOrFail(res, endpoint);
@@ -361,114 +357,5 @@ function outcomeUnknown(reason: UnknownOutcomeReason, what: string, cause?: unkn
   });
 }
 
-/** The code and text of a gateway error body: `{code,message}` or `{return_status:"0",return_message}`. */
-export function errorOfBody(body: unknown): { code: string | undefined; text: string } | undefined {
-  if (!body || typeof body !== 'object') return undefined;
-  const b = body as Record<string, unknown>;
-  if (typeof b.code === 'string') {
-    return { code: b.code, text: typeof b.message === 'string' ? b.message : '' };
-  }
-  if (typeof b.return_message === 'string') return splitCodedMessage(b.return_message);
-  if (typeof b.result_info === 'string') return splitCodedMessage(b.result_info);
-  return undefined;
-}
-
-const IP_PATTERN = /(\d{1,3}(?:\.\d{1,3}){3}|[0-9a-f]{0,4}(?::[0-9a-f]{0,4}){2,7})/i;
-
-/** AuthError for E1001/E1002/E1003, with what to do about each. */
-export function authError(
-  code: string,
-  text: string,
-  who: { merchantId: string; accountId: string },
-): AuthError {
-  switch (code) {
-    case 'E1003': {
-      const ip = IP_PATTERN.exec(text)?.[1];
-      return new AuthError(
-        `the gateway refused this machine's IP address${ip ? ` ${ip}` : ''} (E1003: ${text || 'caller IP not registered'})`,
-        code,
-        {
-          hint: `the query endpoints only answer registered IP addresses: ask the gateway to register ${ip ?? "this machine's public IP address"} for merchant ${who.merchantId}, or run payops from a registered host`,
-        },
-      );
-    }
-    case 'E1002':
-      return new AuthError(
-        `the gateway does not know merchant ${who.merchantId} / account ${who.accountId} (E1002${text ? `: ${text}` : ''})`,
-        code,
-        {
-          hint: 'check merchant_id and account_id: payops config get merchant_id, payops config set account_id …',
-        },
-      );
-    default:
-      return new AuthError(
-        `the gateway rejected the request signature (${code}${text ? `: ${text}` : ''})`,
-        code,
-        {
-          hint: "the sign key does not match the gateway's: set the right one with `payops config set sign_key` (it is read from a prompt) or PAYOPS_SIGN_KEY",
-        },
-      );
-  }
-}
-
-function authRejection(body: unknown, who: { merchantId: string; accountId: string }): AuthError | undefined {
-  const e = errorOfBody(body);
-  if (e?.code && AUTH_CODES.has(e.code)) return authError(e.code, e.text, who);
-  return undefined;
-}
-
-function rejection(
-  res: TransportResponse,
-  path: string,
-  who: { merchantId: string; accountId: string },
-): Error {
-  let body: unknown;
-  try {
-    body = JSON.parse(res.body);
-  } catch {
-    body = undefined;
-  }
-  const auth = authRejection(body, who);
-  if (auth) return auth;
-  const e = errorOfBody(body);
-  if (res.status === 401 || res.status === 403) {
-    return new AuthError(
-      `the gateway refused access to ${path} (HTTP ${res.status}${e ? `: ${e.code ?? ''} ${e.text}` : ''})`,
-      e?.code,
-      {
-        hint: 'check merchant_id, account_id and sign_key of the profile (payops config list)',
-      },
-    );
-  }
-  const text = e ? `${e.code ? `${e.code}: ` : ''}${e.text}` : res.body.trim().slice(0, 200) || 'no details';
-  return new GatewayError(`the gateway rejected the request to ${path} (HTTP ${res.status}: ${text})`, {
-    status: res.status,
-    ...(e?.code ? { code: e.code } : {}),
-    hint:
-      res.status === 429
-        ? 'wait a minute, or lower --concurrency'
-        : 'fix the request as the message says, then try again',
-  });
-}
-
-/**
- * Throws unless a 200 body was accepted as a whole: return_status `0` with E1001/E1002/E1003 is an
- * AuthError, any other return_status `0` a GatewayRejectedError carrying the code.
- */
-export function assertAccepted(
-  data: unknown,
-  who: { merchantId: string; accountId: string } = { merchantId: '?', accountId: '?' },
-): void {
-  if (!data || typeof data !== 'object') return;
-  const d = data as Record<string, unknown>;
-  if (String(d.return_status ?? '1') !== '0') return;
-  const e = errorOfBody(d) ?? { code: undefined, text: 'no reason given' };
-  if (e.code && AUTH_CODES.has(e.code)) throw authError(e.code, e.text, who);
-  throw new GatewayRejectedError(
-    `the gateway rejected the whole request (${e.code ? `${e.code}: ` : ''}${e.text})`,
-    {
-      ...(e.code ? { code: e.code } : {}),
-      hint: 'nothing in this request was processed; fix what the message says and send it again',
-    },
-  );
-}
+// Where callers have always found them.
+export { assertAccepted, authError, errorOfBody } from './rejections.js';

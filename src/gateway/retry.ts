@@ -1,6 +1,8 @@
 // The retry policy, written once. A request may be retried only when it certainly never reached the
 // server (connection refused, DNS, TLS, connect timeout); a read-only operation may also be retried
-// after a timeout, a reset, a 5xx or a 429. A money-moving one never is, once its bytes may have left.
+// after a timeout, a reset, an answer too large, a 5xx or a 429. A money-moving one never is, once
+// its bytes may have left. A proxy asking for credentials is never retried: it would ask again.
+import { AnswerTooLargeError, NotSentError } from './exchange.js';
 
 export type RequestKind = 'moneyMoving' | 'readOnly' | 'raw';
 
@@ -38,13 +40,28 @@ const NEVER_SENT_CODES = new Set([
   'ERR_TLS_HANDSHAKE_TIMEOUT',
 ]);
 
-const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+const TIMEOUT_CODES = new Set([
+  'PAYOPS_EXCHANGE_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'ETIMEDOUT',
+]);
 
 export type FailureClass =
-  | { kind: 'neverSent'; what: string }
+  /** `closed`: a connection closed before the request was written (a proxy may name itself). */
+  | { kind: 'neverSent'; what: string; closed?: true }
   | { kind: 'timeout' }
   | { kind: 'reset' }
+  | { kind: 'tooLarge'; limit: number; announced?: number }
+  | { kind: 'proxyAuth' }
   | { kind: 'aborted' };
+
+/**
+ * undici's ProxyAgent ends a tunnel the proxy refused (CONNECT answered other than 200) with a
+ * RequestAbortedError — the very error of an interruption, told apart only by this message. It
+ * once made a proxy's 407 read as Ctrl-C (exit 130, rows "interrupted").
+ */
+const PROXY_REFUSED = /^Proxy response \((\d{3})\) !== 200/;
 
 function errorCode(err: unknown): string | undefined {
   let e: unknown = err;
@@ -59,8 +76,31 @@ function errorCode(err: unknown): string | undefined {
 
 /** Classify a failure thrown by the HTTP layer (no response received). */
 export function classifyFailure(err: unknown): FailureClass {
+  if (err instanceof AnswerTooLargeError) {
+    return {
+      kind: 'tooLarge',
+      limit: err.limit,
+      ...(err.announced === undefined ? {} : { announced: err.announced }),
+    };
+  }
+  if (err instanceof NotSentError) {
+    if (err.why === 'timeout') return { kind: 'neverSent', what: 'connection timed out' };
+    if (err.why === 'aborted') return { kind: 'aborted' };
+    // The connection failed before the request was written: whatever undici made of it, not sent.
+    const f = classifyFailure(err.cause);
+    if (f.kind === 'neverSent' || f.kind === 'proxyAuth' || f.kind === 'aborted') return f;
+    return { kind: 'neverSent', what: 'the connection closed before the request was sent', closed: true };
+  }
   const code = errorCode(err);
   const name = err instanceof Error ? err.name : '';
+  const proxy = err instanceof Error ? PROXY_REFUSED.exec(err.message) : null;
+  if (proxy) {
+    // The tunnel was refused: nothing reached the gateway. 407 wants credentials; another status
+    // (502, 503 …) may pass, like any connection that could not be made.
+    if (proxy[1] === '407') return { kind: 'proxyAuth' };
+    return { kind: 'neverSent', what: `the proxy refused the connection (HTTP ${proxy[1]})` };
+  }
+  if (code === 'PAYOPS_PROXY_CLOSED' && err instanceof Error) return { kind: 'neverSent', what: err.message };
   if (name === 'AbortError' || code === 'UND_ERR_ABORTED' || code === 'ABORT_ERR') return { kind: 'aborted' };
   if (code && (NEVER_SENT_CODES.has(code) || code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_'))) {
     return { kind: 'neverSent', what: describeNeverSent(code) };
@@ -86,7 +126,7 @@ export function retryableStatus(status: number, kind: RequestKind): boolean {
 /** Whether a failure may be retried for this kind of request. */
 export function retryableFailure(failure: FailureClass, kind: RequestKind): boolean {
   if (failure.kind === 'neverSent') return true;
-  if (failure.kind === 'aborted') return false;
+  if (failure.kind === 'aborted' || failure.kind === 'proxyAuth') return false;
   return kind === 'readOnly';
 }
 

@@ -1,18 +1,22 @@
-// The one HTTP transport: undici keep-alive pools (one per origin, inside an Agent), timeouts,
-// User-Agent, proxies from the environment, the plain-http guard, the retry policy and the
-// --verbose/--debug request log. Tests inject an undici MockAgent through `dispatcher`.
+// The one HTTP transport: undici keep-alive pools (one per origin, inside an Agent), proxies from
+// the environment, the plain-http guard, the retry policy, what each failure means for the caller,
+// and the --verbose/--debug request log. One exchange (its deadline and size cap) is exchange.ts.
+// Tests inject an undici MockAgent through `dispatcher`.
 import { setFlagsFromString } from 'node:v8';
 import type { Dispatcher } from 'undici';
 import {
   ConfigError,
   GatewayError,
   InterruptedError,
+  RouteError,
   TransportError,
   UnknownOutcomeError,
   type UnknownOutcomeReason,
 } from '../errors.js';
 import { redactWireBody } from '../redact.js';
 import { userAgent } from '../version.js';
+import { type Exchange, exchange, MAX_ANSWER_BYTES, NotSentError } from './exchange.js';
+import { proxyClientFactory, proxyEnv, proxyHost, proxyVariable } from './proxy.js';
 import {
   backoffMs,
   classifyFailure,
@@ -26,6 +30,7 @@ import {
 } from './retry.js';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
+export { MAX_ANSWER_BYTES };
 
 /**
  * Where the transport writes its --verbose request lines and --debug bodies. The CLI's Logger
@@ -40,8 +45,10 @@ export interface TransportLog {
 }
 
 export interface TransportOptions {
-  /** Connect, headers and body timeout, each (ms). */
+  /** The whole of one exchange: connecting, the headers and the body (ms). Each attempt has its own. */
   timeoutMs?: number;
+  /** The largest answer read (bytes); default MAX_ANSWER_BYTES. */
+  maxAnswerBytes?: number;
   allowInsecureHttp?: boolean;
   /** Environment read for HTTPS_PROXY / HTTP_PROXY / NO_PROXY (default: none, so no proxy). */
   env?: NodeJS.ProcessEnv;
@@ -117,11 +124,6 @@ export function assertSecureOrigin(origin: string, allowInsecureHttp: boolean): 
   return url;
 }
 
-function proxyEnv(env: NodeJS.ProcessEnv) {
-  const pick = (name: string) => env[name] ?? env[name.toLowerCase()] ?? '';
-  return { httpProxy: pick('HTTP_PROXY'), httpsProxy: pick('HTTPS_PROXY'), noProxy: pick('NO_PROXY') };
-}
-
 /**
  * undici parses HTTP with llhttp compiled to WebAssembly. V8 first compiles it with its baseline
  * compiler (Liftoff), then re-compiles the hot parser with TurboFan in a background thread, which
@@ -138,6 +140,7 @@ export async function createTransport(opts: TransportOptions = {}): Promise<Tran
   if (!opts.dispatcher) keepWasmBaseline();
   const undici = await import('undici');
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const limits = { timeoutMs, maxBytes: opts.maxAnswerBytes ?? MAX_ANSWER_BYTES };
   const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...opts.retry };
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const random = opts.random ?? Math.random;
@@ -168,7 +171,20 @@ export async function createTransport(opts: TransportOptions = {}): Promise<Tran
     let d: Dispatcher;
     if (opts.dispatcher) d = opts.dispatcher;
     else if (!isLoopbackHost(url.hostname) && (proxies.httpProxy || proxies.httpsProxy)) {
-      proxied ??= new undici.EnvHttpProxyAgent({ ...agentOptions, ...proxies });
+      for (const name of ['HTTPS_PROXY', 'HTTP_PROXY'] as const) {
+        const value = name === 'HTTPS_PROXY' ? proxies.httpsProxy : proxies.httpProxy;
+        // undici would throw a bare "Invalid URL"; the value itself may hold a password: not shown.
+        if (value && !proxyHost(value)) {
+          throw new ConfigError(`${name} is not a valid proxy URL`, {
+            hint: `set it as http://host:port (or http://user:password@host:port); ${name.toLowerCase()} is read too`,
+          });
+        }
+      }
+      proxied ??= new undici.EnvHttpProxyAgent({
+        ...agentOptions,
+        ...proxies,
+        clientFactory: proxyClientFactory(undici.Client, timeoutMs),
+      });
       owned.push(proxied);
       d = proxied;
     } else {
@@ -181,79 +197,21 @@ export async function createTransport(opts: TransportOptions = {}): Promise<Tran
     return d;
   }
 
-  /**
-   * One exchange, through undici's dispatch API: the answer's bytes are gathered as they arrive,
-   * without the stream, async-resource and promise layers of `request()` + `body.text()` (same
-   * options, same errors; the body decoded as `text()` does). A bulk run makes thousands of these,
-   * the first ones in still-cold code: that is where those layers cost the most.
-   */
   function once(req: TransportRequest, dispatcher: Dispatcher): Promise<Exchange> {
     const headers: Record<string, string> = { 'user-agent': ua, accept: '*/*' };
     if (req.contentType) headers['content-type'] = req.contentType;
-    const { signal } = req;
-    return new Promise<Exchange>((resolve, reject) => {
-      if (signal?.aborted) {
-        reject(abortReason(signal));
-        return;
-      }
-      let abort: ((reason: Error) => void) | undefined;
-      let aborted: Error | undefined;
-      const onAbort = () => {
-        aborted = abortReason(signal!);
-        abort?.(aborted);
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      const settle = () => signal?.removeEventListener('abort', onAbort);
-      let status = 0;
-      let rawHeaders: unknown[] = [];
-      const chunks: Buffer[] = [];
-      let size = 0;
-      const handler: Dispatcher.DispatchHandler = {
-        onConnect(a) {
-          // Interrupted while the request waited for a connection: it is not sent at all.
-          if (aborted) a(aborted);
-          else abort = a;
-        },
-        onHeaders(statusCode, raw) {
-          // 1xx answers are informational; the real answer follows.
-          if (statusCode >= 200) {
-            status = statusCode;
-            rawHeaders = raw;
-          }
-          return true;
-        },
-        onData(chunk) {
-          chunks.push(chunk);
-          size += chunk.length;
-          return true;
-        },
-        onComplete() {
-          settle();
-          resolve({ status, headers: flatHeaders(rawHeaders), body: decodeBody(chunks, size) });
-        },
-        onError(err) {
-          settle();
-          reject(err);
-        },
-      };
-      try {
-        dispatcher.dispatch(
-          {
-            origin: req.origin,
-            path: req.path,
-            method: req.method ?? 'POST',
-            headers,
-            body: req.body ?? null,
-            headersTimeout: timeoutMs,
-            bodyTimeout: timeoutMs,
-          },
-          handler,
-        );
-      } catch (err) {
-        settle();
-        reject(err);
-      }
-    });
+    return exchange(
+      dispatcher,
+      {
+        origin: req.origin,
+        path: req.path,
+        method: req.method ?? 'POST',
+        headers,
+        body: req.body ?? null,
+        signal: req.signal,
+      },
+      limits,
+    );
   }
 
   async function request(req: TransportRequest): Promise<TransportResponse> {
@@ -272,8 +230,13 @@ export async function createTransport(opts: TransportOptions = {}): Promise<Tran
       try {
         res = await once(req, dispatcher);
       } catch (err) {
+        // Interrupted before a connection carried it: not sent, whatever kind of request.
+        if (err instanceof NotSentError && err.why === 'aborted')
+          throw new InterruptedError('interrupted before the request was sent', { cause: err });
         cause = err;
         failure = req.signal?.aborted ? { kind: 'aborted' } : classifyFailure(err);
+        if (failure.kind === 'neverSent' && failure.closed && dispatcher === proxied)
+          failure = { kind: 'neverSent', what: closedThroughProxy(req) };
       }
       const ms = Math.round(performance.now() - attemptStarted);
       const canRetry = attempt < policy.maxAttempts;
@@ -332,8 +295,15 @@ export async function createTransport(opts: TransportOptions = {}): Promise<Tran
 
   function describe(f: FailureClass, cause: unknown): string {
     if (f.kind === 'neverSent') return f.what;
-    if (f.kind === 'timeout') return `no answer within ${timeoutMs} ms`;
+    if (f.kind === 'timeout') return `no complete answer within ${timeoutMs} ms (--timeout)`;
     if (f.kind === 'aborted') return 'interrupted';
+    if (f.kind === 'proxyAuth') return 'the proxy asked for authentication (HTTP 407)';
+    if (f.kind === 'tooLarge') {
+      const cap = formatBytes(f.limit);
+      return f.announced === undefined
+        ? `an answer larger than ${cap} (cut off there)`
+        : `an answer announced at ${formatBytes(f.announced)}, larger than ${cap} (not read)`;
+    }
     return `connection lost (${cause instanceof Error ? cause.message : String(cause)})`;
   }
 
@@ -354,6 +324,7 @@ export async function createTransport(opts: TransportOptions = {}): Promise<Tran
   }
 
   function finalError(req: TransportRequest, f: FailureClass, cause: unknown, attempts: number): Error {
+    if (f.kind === 'proxyAuth') return proxyAuthError(req, cause);
     if (f.kind === 'neverSent') {
       return new TransportError(`could not reach ${req.origin}: ${f.what} (${attempts} attempts)`, {
         cause,
@@ -366,13 +337,55 @@ export async function createTransport(opts: TransportOptions = {}): Promise<Tran
         `${describe(f, cause)} from ${req.origin}${req.path} (after ${attempts} attempts)`,
         {
           cause,
-          hint: f.kind === 'timeout' ? 'raise --timeout, or try again later' : 'try again later',
+          hint:
+            f.kind === 'timeout'
+              ? 'raise --timeout, or try again later'
+              : f.kind === 'tooLarge'
+                ? 'gateway answers are a few KB: check base_url (payops config get base_url), or try again later'
+                : 'try again later',
         },
       );
     }
+    // A garbled answer, as far as the money goes: the request may have been processed.
     const reason: UnknownOutcomeReason =
-      f.kind === 'timeout' ? 'timeout' : f.kind === 'aborted' ? 'aborted' : 'reset';
+      f.kind === 'timeout'
+        ? 'timeout'
+        : f.kind === 'aborted'
+          ? 'aborted'
+          : f.kind === 'tooLarge'
+            ? 'too_large'
+            : 'reset';
     return unknownOutcome(req, reason, describe(f, cause), cause);
+  }
+
+  /**
+   * The proxy refused to open the tunnel until it is given credentials: nothing reached the
+   * gateway. Names the proxy by host and port only, and the variable to put credentials in.
+   */
+  /** A tunnel closed before the request went in: the proxy or the gateway behind it closed it. */
+  function closedThroughProxy(req: TransportRequest): string {
+    const variable = proxyVariable(new URL(req.origin), proxies);
+    const proxy = proxyHost(variable === 'HTTPS_PROXY' ? proxies.httpsProxy : proxies.httpProxy);
+    return `the connection through the proxy at ${proxy?.host ?? variable} closed before the request was sent`;
+  }
+
+  function proxyAuthError(req: TransportRequest, cause: unknown): Error {
+    const url = new URL(req.origin);
+    const variable = proxyVariable(url, proxies);
+    const proxy = proxyHost(variable === 'HTTPS_PROXY' ? proxies.httpsProxy : proxies.httpProxy);
+    const at = proxy ? ` at ${proxy.host}` : '';
+    return new RouteError(
+      proxy?.withCredentials
+        ? `the proxy${at} refused the credentials in ${variable} (HTTP 407 Proxy Authentication Required); nothing was sent to ${url.host}`
+        : `the proxy${at} asked for authentication (HTTP 407 Proxy Authentication Required); nothing was sent to ${url.host}`,
+      'HTTP 407',
+      {
+        cause,
+        hint: proxy?.withCredentials
+          ? `check the user and password in ${variable} (http://user:password@host:port, special characters %-encoded), or ask your network administrator`
+          : `put the proxy's user and password in ${variable}: ${variable}=http://user:password@${proxy?.host ?? 'host:port'} (special characters %-encoded), or ask your network administrator which proxy to use`,
+      },
+    );
   }
 
   return {
@@ -388,39 +401,9 @@ export async function createTransport(opts: TransportOptions = {}): Promise<Tran
   };
 }
 
-/** What one exchange gives back: status, headers and body text. */
-interface Exchange {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
-
-function abortReason(signal: AbortSignal): Error {
-  const r: unknown = signal.reason;
-  return r instanceof Error ? r : new Error('interrupted');
-}
-
-/** Raw header pairs as lower-case names; a repeated header's values joined with `, `. */
-function flatHeaders(raw: readonly unknown[]): Record<string, string> {
-  const flat: Record<string, string> = {};
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = latin1(raw[i]).toLowerCase();
-    const v = raw[i + 1];
-    const value = Array.isArray(v) ? v.map(latin1).join(', ') : latin1(v);
-    const seen = flat[name];
-    flat[name] = seen === undefined || !Object.hasOwn(flat, name) ? value : `${seen}, ${value}`;
-  }
-  return flat;
-}
-
-function latin1(x: unknown): string {
-  return Buffer.isBuffer(x) ? x.toString('latin1') : String(x);
-}
-
-/** The body as UTF-8 text, a leading byte-order mark left out (as undici's `body.text()` does). */
-function decodeBody(chunks: Buffer[], size: number): string {
-  if (size === 0) return '';
-  const buf = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
-  const bom = buf.length > 2 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf;
-  return buf.toString('utf8', bom ? 3 : 0);
+/** A byte count as a person reads it: `4 MiB`, `600 MiB`, `900 KiB`. */
+function formatBytes(n: number): string {
+  const MiB = 1024 * 1024;
+  if (n >= MiB) return `${Math.round((n / MiB) * 10) / 10} MiB`;
+  return `${Math.round(n / 1024)} KiB`;
 }

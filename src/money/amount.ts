@@ -1,6 +1,7 @@
 // Decimal amount text ⇄ integer minor units (bigint). Amounts are parsed once, at the edge, and
 // formatted back only for the wire and for people. No float ever touches an amount.
 
+import { quote } from '../quote.js';
 import { currencyInfo, normaliseCurrency } from './currency.js';
 
 export type ParseAmountResult =
@@ -36,7 +37,7 @@ export function parseAmount(text: string, currency: string): ParseAmountResult {
   if (info === undefined) {
     return {
       ok: false,
-      message: `cannot check the amount: "${normaliseCurrency(String(currency))}" is not an ISO 4217 currency code`,
+      message: `cannot check the amount: ${quote(normaliseCurrency(String(currency)))} is not an ISO 4217 currency code`,
       expected: 'a three-letter ISO 4217 currency code such as USD, EUR or JPY',
     };
   }
@@ -79,14 +80,14 @@ export function parseAmountDigits(text: string, code: string, digits: number): P
   while (intStart < intEnd - 1 && s.charCodeAt(intStart) === 48) intStart++;
   const intDigits = intEnd - intStart;
   if (intDigits > MAX_INTEGER_DIGITS) {
-    return fail(`the amount "${s}" has more than ${MAX_INTEGER_DIGITS} digits before the decimal point`);
+    return fail(`the amount ${quote(s)} has more than ${MAX_INTEGER_DIGITS} digits before the decimal point`);
   }
   const fracDigits = dot < 0 ? 0 : s.length - dot - 1;
   if (fracDigits > digits) {
     return fail(
       digits === 0
-        ? `${code} has no minor unit, so "${s}" cannot have decimals`
-        : `"${s}" has ${fracDigits} decimals but ${code} has ${digits}`,
+        ? `${code} has no minor unit, so ${quote(s)} cannot have decimals`
+        : `${quote(s)} has ${fracDigits} decimals but ${code} has ${digits}`,
     );
   }
   const intPart = intStart === 0 && intEnd === s.length ? s : s.slice(intStart, intEnd);
@@ -105,15 +106,16 @@ function isBlank(c: number): boolean {
 function diagnose(s: string, digits: number): [string, string?] {
   if (EXPONENT.test(s)) {
     return [
-      `the amount "${s}" is in scientific notation`,
+      `the amount ${quote(s)} is in scientific notation`,
       'format the column as Number with fixed decimals (or as Text) in the spreadsheet before saving',
     ];
   }
-  if (s.startsWith('-')) return [`the amount "${s}" is negative`, 'amounts are positive; leave out the sign'];
-  if (s.startsWith('+')) return [`the amount "${s}" has a sign`, 'leave out the "+"'];
+  if (s.startsWith('-'))
+    return [`the amount ${quote(s)} is negative`, 'amounts are positive; leave out the sign'];
+  if (s.startsWith('+')) return [`the amount ${quote(s)} has a sign`, 'leave out the "+"'];
   if (SYMBOL.test(s)) {
     return [
-      `the amount "${s}" contains a currency symbol or code`,
+      `the amount ${quote(s)} contains a currency symbol or code`,
       'put only the number in the amount column; the currency goes in the currency column',
     ];
   }
@@ -139,27 +141,27 @@ function diagnose(s: string, digits: number): [string, string?] {
     }
     const valid = guess !== undefined && /^\d+(?:\.\d+)?$/.test(guess) && fractionOf(guess) <= digits;
     return [
-      `the amount "${s}" ${kind}`,
+      `the amount ${quote(s)} ${kind}`,
       valid
         ? `write ${guess} (no thousands separators, a dot for decimals)`
         : `write it without thousands separators and with a dot for decimals, e.g. ${sample}`,
     ];
   }
   if (/\s/.test(s)) {
-    return [`the amount "${s}" contains spaces`, 'remove the spaces (no thousands separators)'];
+    return [`the amount ${quote(s)} contains spaces`, 'remove the spaces (no thousands separators)'];
   }
   if ((s.match(/\./g)?.length ?? 0) > 1) {
     return [
-      `the amount "${s}" has more than one dot`,
+      `the amount ${quote(s)} has more than one dot`,
       'use no thousands separators and one dot for decimals',
     ];
   }
   if (/['’_]/.test(s)) {
-    return [`the amount "${s}" has a digit separator`, 'remove the separators'];
+    return [`the amount ${quote(s)} has a digit separator`, 'remove the separators'];
   }
-  if (/^\.\d+$/.test(s)) return [`the amount "${s}" has no digit before the dot`, `write 0${s}`];
-  if (/^\d+\.$/.test(s)) return [`the amount "${s}" ends with a dot`, `write ${s.slice(0, -1)}`];
-  return [`"${s}" is not an amount`];
+  if (/^\.\d+$/.test(s)) return [`the amount ${quote(s)} has no digit before the dot`, `write 0${s}`];
+  if (/^\d+\.$/.test(s)) return [`the amount ${quote(s)} ends with a dot`, `write ${s.slice(0, -1)}`];
+  return [`${quote(s)} is not an amount`];
 }
 
 function fractionOf(plain: string): number {

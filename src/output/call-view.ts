@@ -1,8 +1,12 @@
 // Rendering of `payops call` responses: the body on stdout (JSON and XML pretty, HTML as received),
-// one status line on stderr.
+// one status line on stderr. Whatever the gateway sends, no card number, security code or sign key
+// reaches the terminal — masked by field where the field is known, so identifiers and timestamps that
+// happen to pass Luhn (a transaction_date) are printed as they are — and nothing in it can drive the
+// terminal (control characters and bidi controls are shown escaped).
 import type { Context } from '../context.js';
 import type { RawResponse } from '../gateway/client.js';
-import { redactText } from '../redact.js';
+import { jsonTerminalSafe, terminalSafe } from '../quote.js';
+import { redactBody, redactSecrets, redactWireBody } from '../redact.js';
 
 const SIGNATURE_NOTE = {
   valid: 'signature verified',
@@ -11,16 +15,16 @@ const SIGNATURE_NOTE = {
 } as const;
 
 export function printRawResponse(ctx: Context, res: RawResponse, format: 'pretty' | 'json'): void {
-  // Whatever the gateway echoes, no card number or sign key reaches the terminal.
-  const stdout = { write: (text: string) => ctx.io.stdout.write(redactText(text, ctx.secrets)) };
+  const write = (text: string) => ctx.io.stdout.write(redactSecrets(text, ctx.secrets));
   const isXml =
     res.parsed !== undefined && !/json/i.test(res.contentType) && res.body.trimStart().startsWith('<');
   if (res.parsed !== undefined && (format === 'json' || !isXml)) {
-    stdout.write(`${JSON.stringify(res.parsed, null, 2)}\n`);
+    write(`${jsonTerminalSafe(JSON.stringify(redactBody(res.parsed), null, 2))}\n`);
   } else if (isXml) {
-    stdout.write(prettyXml(res.body));
+    write(terminalSafe(redactWireBody(prettyXml(res.body), 'application/xml')));
   } else {
-    stdout.write(res.body.endsWith('\n') || res.body === '' ? res.body : `${res.body}\n`);
+    const body = terminalSafe(redactWireBody(res.body, res.contentType));
+    write(body.endsWith('\n') || body === '' ? body : `${body}\n`);
   }
   const type = res.contentType ? ` · ${res.contentType.split(';')[0]}` : '';
   const line = `HTTP ${res.status}${type} · ${res.durationMs} ms · ${SIGNATURE_NOTE[res.signature]}`;

@@ -1,8 +1,10 @@
 // Asking before money moves. --yes answers for the user; without a terminal to ask on (cron, CI,
-// a pipe) and without --yes, refuse rather than hang or guess. The prompt goes to stderr.
+// a pipe) and without --yes, refuse rather than hang or guess. The prompt goes to stderr, past the
+// logger, so the question (a run id, a gateway address) is made terminal-safe here.
 
 import { UsageError } from '../errors.js';
 import type { GlobalOptions, Io } from '../io.js';
+import { terminalSafe } from '../quote.js';
 
 export async function confirmOrExit(io: Io, globals: GlobalOptions, question: string): Promise<void> {
   if (globals.yes) return;
@@ -15,7 +17,7 @@ export async function confirmOrExit(io: Io, globals: GlobalOptions, question: st
   let yes: boolean;
   try {
     yes = await confirm(
-      { message: question, default: false },
+      { message: terminalSafe(question), default: false },
       {
         input: io.stdin as NodeJS.ReadableStream,
         output: io.stderr as NodeJS.WritableStream,

@@ -13,7 +13,10 @@ export interface CsvWriter {
   write(record: Record<string, unknown>): Promise<void> | undefined;
   /** The same for cells already in column order (missing ones empty): no record to build per row. */
   writeCells(cells: readonly unknown[]): Promise<void> | undefined;
+  /** Flush; a file is moved into place (sink.ts). */
   end(): Promise<void>;
+  /** A file left as it was, what was written thrown away (sink.ts). Does nothing after end(). */
+  discard(): Promise<void>;
 }
 
 export interface CsvWriterOptions {
@@ -92,6 +95,7 @@ export function createCsvWriter(
       await flush();
       await sink.end();
     },
+    discard: () => sink.discard(),
   };
 }
 

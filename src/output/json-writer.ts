@@ -6,7 +6,10 @@ import { openSink } from './sink.js';
 export interface JsonWriter {
   ready: Promise<void>;
   write(record: unknown): Promise<void> | undefined;
+  /** Flush; a file is moved into place (sink.ts). */
   end(): Promise<void>;
+  /** A file left as it was, what was written thrown away (sink.ts). Does nothing after end(). */
+  discard(): Promise<void>;
 }
 
 function replacer(_key: string, value: unknown): unknown {
@@ -34,6 +37,7 @@ export function createJsonWriter(dest: NodeJS.WritableStream | string): JsonWrit
       await flush();
       await sink.end();
     },
+    discard: () => sink.discard(),
   };
 }
 

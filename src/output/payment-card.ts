@@ -9,6 +9,7 @@ import type { PayResult } from '../pay/pay.js';
 import type { PayoutPlan, PayoutPlanSummary } from '../payout/plan.js';
 import { PAYOUT_RESULT_COLUMNS } from '../payout/records.js';
 import type { PayoutResultRow } from '../payout/send.js';
+import { terminalLine } from '../quote.js';
 import { type CardSection, renderCard } from './card.js';
 import { confirmOrExit } from './confirm.js';
 import { openCsvWriter } from './csv-writer.js';
@@ -199,8 +200,8 @@ export async function writePayResult(io: Io, result: PayResult, opts: PayOutputO
   if (opts.resultFile !== undefined) {
     // --out for card and APM: the data goes to the file, the card to stderr.
     const json = formatForFile(opts.resultFile) === 'json';
-    const { writeFile } = await import('node:fs/promises');
-    if (json) await writeFile(opts.resultFile, payJson(result, opts.savedTo), { mode: 0o600 });
+    const { writeWholeFile } = await import('./sink.js');
+    if (json) await writeWholeFile(opts.resultFile, payJson(result, opts.savedTo));
     else await writeCsvRecords(opts.resultFile, Object.keys(row), [row]);
     io.stderr.write(card());
     io.stderr.write(`result written to ${opts.resultFile}\n`);
@@ -210,7 +211,7 @@ export async function writePayResult(io: Io, result: PayResult, opts: PayOutputO
     await writeCsvRecords(io.stdout, Object.keys(row), [row]);
   } else if (result.kind === 'apm' && result.issuer_url !== undefined) {
     // The address is the data (pipe it anywhere); the summary is for the person.
-    io.stdout.write(`${result.issuer_url}\n`);
+    io.stdout.write(`${terminalLine(result.issuer_url)}\n`);
     io.stderr.write(card());
   } else {
     io.stdout.write(card());
@@ -385,7 +386,7 @@ export async function writePayoutResults(
             opts.color,
           );
     if (dest === undefined) io.stdout.write(text);
-    else await (await import('node:fs/promises')).writeFile(dest, text, { mode: 0o600 });
+    else await (await import('./sink.js')).writeWholeFile(dest, text);
   }
   if (dest !== undefined) io.stderr.write(`results written to ${dest}\n`);
 }

@@ -1,8 +1,14 @@
 // Renders an error for a person on stderr: what went wrong, where (file:line, field), and what to
 // do next. Stack traces only with --debug.
+//
+// The last safety net before the terminal: messages quote user and gateway text through quote()
+// (src/quote.ts) where they are built, and whatever still carries a control character — a file
+// name, a library's message that echoes its input (JSON.parse), a message built elsewhere — is
+// shown escaped here, with line breaks and tabs kept. Card numbers and secrets are masked.
 
 import { InputError, PayopsError } from '../errors.js';
 import type { Io } from '../io.js';
+import { terminalSafe } from '../quote.js';
 import { redactText } from '../redact.js';
 
 const MAX_PROBLEMS_SHOWN = 50;
@@ -21,9 +27,10 @@ export function reportError(err: unknown, io: Io, opts: { debug: boolean; secret
       ]
         .filter(Boolean)
         .join(' ');
-      lines.push(
-        `  ${where ? `${where}: ` : ''}${p.message}${p.expected ? ` (expected ${p.expected})` : ''}`,
-      );
+      const line = `${where ? `${where}: ` : ''}${p.message}${p.expected ? ` (expected ${p.expected})` : ''}`;
+      // A one-problem error often says exactly its problem ("x.csv: no such file"): once is enough.
+      if (problems.length === 1 && line === message) continue;
+      lines.push(`  ${line}`);
     }
     if (problems.length > MAX_PROBLEMS_SHOWN) {
       lines.push(`  … and ${problems.length - MAX_PROBLEMS_SHOWN} more problems`);
@@ -34,5 +41,5 @@ export function reportError(err: unknown, io: Io, opts: { debug: boolean; secret
     lines.push('hint: this is unexpected; run again with --debug and report the output');
   }
   if (opts.debug && err instanceof Error && err.stack) lines.push(err.stack);
-  io.stderr.write(`${redactText(lines.join('\n'), secrets)}\n`);
+  io.stderr.write(`${terminalSafe(redactText(lines.join('\n'), secrets))}\n`);
 }

@@ -27,13 +27,8 @@ export function excelSafe(value: string): string {
   return `'${value}`;
 }
 
-// C0 controls except tab and line feed, DEL, and C1 controls (ESC sequences, CSI).
-const TERMINAL_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
-
-/** Text safe to print on a terminal: control characters shown as \xNN instead of interpreted. */
-export function terminalSafe(value: string): string {
-  return value.replace(TERMINAL_CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
-}
+// Text safe on a terminal: one definition for the whole program (src/quote.ts), used here for cells.
+export { terminalSafe } from '../quote.js';
 
 /** Any value as cell text: bigint and numbers as their decimal text, null/undefined as empty. */
 export function cellText(value: unknown): string {

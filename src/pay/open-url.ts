@@ -1,24 +1,53 @@
 // Opens an address or a file in the user's browser with the platform's opener (xdg-open, open,
-// start). Best effort: when there is no opener (a server, a container) it says so and the caller
-// prints the address instead.
-import { spawn } from 'node:child_process';
+// rundll32 on Windows). Best effort: when there is no opener (a server, a container) it says so and
+// the caller prints the address instead. A page payops made itself goes in a private temporary
+// folder first.
+//
+// Never through a shell: the APM issuer_url comes from an answer the gateway does not sign, and
+// `cmd /c start "" <url>` ran whatever followed an `&` in it. The opener gets the address as one
+// argument (spawn, shell off), and an address is opened only when it is http: or https: — anything
+// else (javascript:, file:, a custom protocol handler) is left for the user to look at.
+import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export type Spawner = (command: string, args: readonly string[], options: SpawnOptions) => ChildProcess;
+
+/** What to run it with; tests pass a platform and a spawn stand-in. */
+export interface OpenDeps {
+  platform?: NodeJS.Platform;
+  spawn?: Spawner;
+}
 
 export function openerFor(platform: NodeJS.Platform): {
   command: string;
   args: (target: string) => string[];
 } {
   if (platform === 'darwin') return { command: 'open', args: (t) => [t] };
-  if (platform === 'win32') return { command: 'cmd', args: (t) => ['/c', 'start', '""', t] };
+  // The URL protocol handler of Windows itself: the address reaches it as an argument, no cmd.exe.
+  if (platform === 'win32') return { command: 'rundll32', args: (t) => ['url.dll,FileProtocolHandler', t] };
   return { command: 'xdg-open', args: (t) => [t] };
 }
 
-/** Resolves true once the opener started, false when there is none (or PAYOPS_NO_OPEN is set). */
-export function openInBrowser(target: string, env: NodeJS.ProcessEnv): Promise<boolean> {
+/** The address as a URL when it is one a browser should be sent to (http or https), else undefined. */
+export function browsableUrl(text: string): URL | undefined {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return undefined;
+  }
+  return url.protocol === 'https:' || url.protocol === 'http:' ? url : undefined;
+}
+
+function start(target: string, env: NodeJS.ProcessEnv, deps: OpenDeps): Promise<boolean> {
   if (env.PAYOPS_NO_OPEN) return Promise.resolve(false);
-  const { command, args } = openerFor(process.platform);
+  const { command, args } = openerFor(deps.platform ?? process.platform);
+  const run = deps.spawn ?? (spawn as Spawner);
   return new Promise((resolve) => {
     try {
-      const child = spawn(command, args(target), { detached: true, stdio: 'ignore' });
+      const child = run(command, args(target), { detached: true, stdio: 'ignore', shell: false });
       child.once('error', () => resolve(false));
       child.once('spawn', () => {
         child.unref();
@@ -28,4 +57,38 @@ export function openInBrowser(target: string, env: NodeJS.ProcessEnv): Promise<b
       resolve(false);
     }
   });
+}
+
+/**
+ * Opens a web address from an answer: 'refused' (nothing started) unless it is http(s), 'no-opener'
+ * when no browser could be started (or PAYOPS_NO_OPEN is set), else 'opened'.
+ */
+export async function openUrl(
+  address: string,
+  env: NodeJS.ProcessEnv,
+  deps: OpenDeps = {},
+): Promise<'opened' | 'no-opener' | 'refused'> {
+  const url = browsableUrl(address);
+  if (url === undefined) return 'refused';
+  return (await start(url.href, env, deps)) ? 'opened' : 'no-opener';
+}
+
+/**
+ * Opens a file payops wrote itself (the checkout page). Resolves true once the opener started, false
+ * when there is none (or PAYOPS_NO_OPEN is set).
+ */
+export function openInBrowser(target: string, env: NodeJS.ProcessEnv, deps: OpenDeps = {}): Promise<boolean> {
+  return start(target, env, deps);
+}
+
+/**
+ * `html` in a new private folder (mkdtemp: 0700, a random name) of the system's temporary folder,
+ * as `name`, 0600: no other user can read it, or put a file of theirs where payops writes. Left
+ * for the browser to open after payops has exited. Resolves to the file's path.
+ */
+export async function writeTempPage(name: string, html: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'payops-checkout-'));
+  const path = join(dir, name.replace(/[^A-Za-z0-9_.-]/g, '_'));
+  await writeFile(path, html, { flag: 'wx', mode: 0o600 });
+  return path;
 }

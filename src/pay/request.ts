@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { InputError, type InputProblem } from '../errors.js';
 import { formatAmount, parseAmount } from '../money/amount.js';
-import { isCardLike } from './argv-guard.js';
+import { containsCardNumber, isIdentifierField } from '../redact.js';
 import { AMOUNT_FIELDS, CARD_DATA_FIELDS, type FlagField, type PaymentKind, requestSpec } from './fields.js';
 import { checkValue, pathSegments, setPath } from './schema.js';
 
@@ -45,16 +45,21 @@ export function generateOrderNo(now: Date = new Date()): string {
   return `PO-${stamp.slice(0, 8)}-${stamp.slice(8, 14)}-${randomBytes(3).toString('hex')}`;
 }
 
-/** Values (at any depth) that look like card numbers: they must come from the prompt or stdin. */
-function findCardLikeValues(value: unknown, path: string, out: string[]): void {
+/**
+ * Values (at any depth) that hold a card number, also inside text: card numbers must come from the
+ * prompt or stdin. Fields the spec defines as numeric identifiers (document, person.document_number,
+ * phones …) are not looked at: a CNPJ passes Luhn.
+ */
+function findCardLikeValues(value: unknown, path: string, out: string[], field?: string): void {
   if (typeof value === 'string') {
-    if (isCardLike(value)) out.push(path);
+    if ((field === undefined || !isIdentifierField(field)) && containsCardNumber(value)) out.push(path);
   } else if (Array.isArray(value)) {
     value.forEach((v, i) => {
-      findCardLikeValues(v, `${path}[${i}]`, out);
+      findCardLikeValues(v, `${path}[${i}]`, out, field);
     });
   } else if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) findCardLikeValues(v, path === '' ? k : `${path}.${k}`, out);
+    for (const [k, v] of Object.entries(value))
+      findCardLikeValues(v, path === '' ? k : `${path}.${k}`, out, k);
   }
 }
 

@@ -1,17 +1,17 @@
 // `payops pay card|apm|checkout`: flags → checked request → one send → result to output. Loaded
 // lazily by src/commands/pay.ts when a pay command runs.
-import { writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { assertMayMoveMoney } from '../config/resolve.js';
 import type { Context } from '../context.js';
 import { ExitCode, InputError } from '../errors.js';
 import { writePayPlan, writePayResult } from '../output/payment-card.js';
+import { checkOutFile } from '../output/safe-file.js';
+import { writeWholeFile } from '../output/sink.js';
+import { quote } from '../quote.js';
 import { readCardSecrets } from './card-input.js';
 import { flagFields, type PaymentKind } from './fields.js';
-import { openInBrowser } from './open-url.js';
-import { assertOutWritable } from './out-file.js';
+import { openInBrowser, openUrl, writeTempPage } from './open-url.js';
 import { type PayResult, payByApm, payByCard, payByCheckout, payExitCode } from './pay.js';
 import {
   buildPaymentRequest,
@@ -36,7 +36,7 @@ function applyExpiry(body: Record<string, unknown>, expiry: string | undefined):
       throw new InputError('--expiry is not a valid expiry date', [
         {
           field: 'expiry',
-          message: `"${expiry}" is not a month and year`,
+          message: `${quote(expiry)} is not a month and year`,
           expected: 'MM/YYYY or MM/YY, e.g. 12/2030',
         },
       ]);
@@ -69,7 +69,7 @@ export async function runPay(
   const { body, generatedOrderNo } = buildPaymentRequest(kind, source);
   if (kind === 'card') applyExpiry(body, opts.expiry);
 
-  await assertOutWritable(ctx.io.cwd, ctx.globals.out);
+  await checkOutFile(ctx.io.cwd, ctx.globals.out, [{ flag: '--request', path: opts.request }], ctx.io.env);
 
   const config = await ctx.config();
   assertMayMoveMoney(config, `pay ${kind}`);
@@ -97,19 +97,23 @@ export async function runPay(
   if (result.kind === 'checkout' && result.html !== undefined) {
     if (ctx.globals.out !== undefined) {
       savedTo = resolve(ctx.io.cwd, ctx.globals.out);
-      await writeFile(savedTo, result.html, { mode: 0o600 });
+      await writeWholeFile(savedTo, result.html);
     }
     if (opts.open) {
-      const target =
-        savedTo ?? join(tmpdir(), `payops-checkout-${result.order_no.replace(/[^A-Za-z0-9_-]/g, '_')}.html`);
-      if (savedTo === undefined) await writeFile(target, result.html, { mode: 0o600 });
+      const target = savedTo ?? (await writeTempPage(`checkout-${result.order_no}.html`, result.html));
       if (!(await openInBrowser(target, ctx.io.env)))
         ctx.log.warn(`could not open a browser; the page is in ${target}`);
       savedTo ??= target;
     }
   }
   if (result.kind === 'apm' && result.issuer_url !== undefined && opts.open) {
-    if (!(await openInBrowser(result.issuer_url, ctx.io.env))) {
+    const opened = await openUrl(result.issuer_url, ctx.io.env);
+    if (opened === 'refused') {
+      ctx.log.warn(
+        `the issuer_url is not an http(s) address, so payops did not open it: ${quote(result.issuer_url)}; ` +
+          'check it before sending the shopper anywhere',
+      );
+    } else if (opened === 'no-opener') {
       ctx.log.warn('could not open a browser; send the shopper to the issuer_url above');
     }
   }

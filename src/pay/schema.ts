@@ -4,6 +4,7 @@
 import type { InputProblem } from '../errors.js';
 import { parseAmount } from '../money/amount.js';
 import { currencyInfo } from '../money/currency.js';
+import { quote } from '../quote.js';
 
 export type StringFormat =
   /** Plain decimal such as 12.50 (amount checks per currency happen separately). */
@@ -37,6 +38,13 @@ export const num: FieldSpec = { type: 'number' };
 export const int: FieldSpec = { type: 'integer' };
 export const obj = (fields: Record<string, FieldSpec>): ObjectSpec => ({ type: 'object', fields });
 export const arr = (items: FieldSpec): FieldSpec => ({ type: 'array', items });
+
+/**
+ * Keys that reach an object's prototype instead of the object: never a field, refused wherever a
+ * request is read (here, and in `payops call`'s bodies, src/call/body.ts), so a "__proto__" in a JSON
+ * file or a --data path can never change what is signed.
+ */
+export const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** Top-level request fields payops fills itself; a file that carries them is refused with a clear reason. */
 export const FILLED_BY_PAYOPS: readonly string[] = ['merchant_id', 'account_id', 'encryption_data'];
@@ -96,7 +104,7 @@ export function checkFormat(value: string, format: StringFormat): string | undef
 /** The money parser's diagnosis of a non-decimal (thousands separators, decimal commas, symbols …). */
 function decimalProblem(value: string): string {
   const parsed = parseAmount(value, 'USD');
-  if (parsed.ok) return `"${value}" is not valid`;
+  if (parsed.ok) return `${quote(value)} is not valid`;
   return parsed.hint ? `${parsed.message}: ${parsed.hint}` : parsed.message;
 }
 
@@ -130,7 +138,7 @@ export function checkValue(
       const normalised = checkFormat(value, spec.format);
       if (normalised === undefined) {
         problem(
-          spec.format === 'decimal' ? decimalProblem(value) : `"${value}" is not valid`,
+          spec.format === 'decimal' ? decimalProblem(value) : `${quote(value)} is not valid`,
           FORMAT_EXPECTED[spec.format],
         );
         return value;
@@ -158,9 +166,11 @@ export function checkValue(
         problem(`must be an object, not ${describe(value)}`, 'a JSON object { … }');
         return value;
       }
-      const out: Record<string, unknown> = {};
+      // No prototype: the checked request is what is signed, and only its own keys count.
+      const out: Record<string, unknown> = Object.create(null);
       for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
-        const child = spec.fields[key];
+        const child =
+          PROTOTYPE_KEYS.has(key) || !Object.hasOwn(spec.fields, key) ? undefined : spec.fields[key];
         const childPath = path === '' ? key : `${path}.${key}`;
         if (child === undefined) {
           problems.push({
@@ -191,12 +201,12 @@ export function leafPaths(spec: ObjectSpec, prefix = ''): Array<[string, FieldSp
   return out;
 }
 
-/** `a.b[0].c` → ['a', 'b', 0, 'c']; undefined for a malformed path. */
+/** `a.b[0].c` → ['a', 'b', 0, 'c']; undefined for a malformed path (or one through a prototype key). */
 export function pathSegments(path: string): Array<string | number> | undefined {
   const out: Array<string | number> = [];
   for (const part of path.split('.')) {
     const m = /^([A-Za-z_][A-Za-z0-9_]*)((?:\[\d{1,3}\])*)$/.exec(part);
-    if (!m) return undefined;
+    if (!m || PROTOTYPE_KEYS.has(m[1]!)) return undefined;
     out.push(m[1]!);
     for (const idx of m[2]!.matchAll(/\[(\d+)\]/g)) out.push(Number(idx[1]));
   }
@@ -245,10 +255,12 @@ export function setPath(
   let node: Record<string | number, unknown> = root;
   for (let i = 0; i < segments.length - 1; i++) {
     const key = segments[i]!;
+    if (typeof key === 'string' && PROTOTYPE_KEYS.has(key))
+      throw new Error(`refusing the path segment ${key}`);
     const wantArray = typeof segments[i + 1] === 'number';
-    const next = node[key];
+    const next = Object.hasOwn(node, key) ? node[key] : undefined;
     if (next === null || typeof next !== 'object' || Array.isArray(next) !== wantArray) {
-      node[key] = wantArray ? [] : {};
+      node[key] = wantArray ? [] : Object.create(null);
     }
     node = node[key] as Record<string | number, unknown>;
   }

@@ -5,6 +5,7 @@
 // request_id is sent again later — never a new one.
 import type { PayoutResponse } from '../gateway/types.js';
 import { parseAmount } from '../money/amount.js';
+import { quote } from '../quote.js';
 import type { PayoutItem } from './plan.js';
 import type { PayoutOutcome } from './records.js';
 
@@ -59,20 +60,20 @@ export function answerProblem(item: PayoutItem, data: PayoutResponse | undefined
   if (id !== sentId) {
     return id === ''
       ? 'the answer does not echo the request_id'
-      : `the answer is for request_id ${id}, not ${sentId}`;
+      : `the answer is for request_id ${quote(id)}, not ${sentId}`;
   }
   const status = text(data.status).toUpperCase();
   if (status === '') return 'the answer has no status';
   if (!STATUS_WORD.test(status))
-    return `the answer's status "${text(data.status).slice(0, 40)}" is not a status`;
+    return `the answer's status ${quote(text(data.status).slice(0, 40))} is not a status`;
   const currency = text(data.payment_currency).toUpperCase();
   if (currency !== '' && currency !== item.currency) {
-    return `the answer's payment_currency ${currency} is not the ${item.currency} sent`;
+    return `the answer's payment_currency ${quote(currency)} is not the ${item.currency} sent`;
   }
   const amount = text(data.payment_amount);
   if (amount !== '') {
     const parsed = parseAmount(amount, item.currency);
-    if (!parsed.ok) return `the answer's payment_amount "${amount.slice(0, 30)}" cannot be read`;
+    if (!parsed.ok) return `the answer's payment_amount ${quote(amount.slice(0, 30))} cannot be read`;
     if (parsed.minor !== item.minor) {
       return `the answer's payment_amount ${amount} is not the ${text(item.request.payment_amount)} sent`;
     }
@@ -80,7 +81,7 @@ export function answerProblem(item: PayoutItem, data: PayoutResponse | undefined
   for (const field of ['amount_beneficiary_receives', 'amount_payer_pays', 'fee_amount'] as const) {
     const v = data[field] as unknown;
     if (v !== undefined && v !== null && v !== '' && !isInteger(v)) {
-      return `the answer's ${field} "${String(v).slice(0, 30)}" is not an integer`;
+      return `the answer's ${field} ${quote(String(v).slice(0, 30))} is not an integer`;
     }
   }
   return undefined;

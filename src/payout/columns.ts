@@ -3,6 +3,7 @@
 // maps a header to request paths once, then turns each row into a nested request object.
 import type { InputProblem } from '../errors.js';
 import { FILLED_BY_PAYOPS, type FieldSpec, pathSegments, setPath, specAt } from '../pay/schema.js';
+import { quote } from '../quote.js';
 
 export interface ColumnMap {
   /** Header column (as written) → canonical path segments; unknown columns are absent. */
@@ -40,7 +41,7 @@ export function mapColumns(header: readonly string[], spec: FieldSpec, file?: st
     const key = found.segments.join('.');
     const before = seen.get(key);
     if (before !== undefined) {
-      problems.push({ ...site, message: `repeats column "${before}"` });
+      problems.push({ ...site, message: `repeats column ${quote(before)}` });
       return undefined;
     }
     seen.set(key, name);

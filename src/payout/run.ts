@@ -13,7 +13,7 @@ import {
   writePayoutResults,
   writePayoutSummary,
 } from '../output/payment-card.js';
-import { assertOutWritable } from '../pay/out-file.js';
+import { checkOutFile } from '../output/safe-file.js';
 import { decidePayoutRun } from '../runs/decide.js';
 import { payoutGatewayIdentity, sameGateway } from '../runs/identity.js';
 import { whileInterruptible } from '../runs/interrupt.js';
@@ -81,7 +81,15 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
       ? await loadPayoutRequest(opts.request, ctx.io.cwd)
       : await loadPayoutCsv(opts.file!, ctx.io.cwd);
 
-  await assertOutWritable(ctx.io.cwd, ctx.globals.out);
+  await checkOutFile(
+    ctx.io.cwd,
+    ctx.globals.out,
+    [
+      { flag: '--file', path: opts.file },
+      { flag: '--request', path: opts.request },
+    ],
+    ctx.io.env,
+  );
   const config = await ctx.config();
   assertMayMoveMoney(config, 'payout');
   const state = stateDir(ctx.io.env);
@@ -174,6 +182,9 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
     await confirmPayouts(ctx.io, ctx.globals, summary);
 
     const client = await ctx.client();
+    // A money-moving run from here, new or resumed, whether or not a payout is sent again: its exit
+    // code stands when stdout's reader goes away (src/cli.ts).
+    ctx.noteMoneyMoving();
     let journal: RunJournal<PayoutJournalRecord>;
     if (resumedJournal) {
       journal = resumedJournal;
@@ -205,27 +216,29 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
 
     let sent: PayoutResultRow[] = [];
     let interrupted = false;
-    try {
-      sent = await whileInterruptible(
-        ctx.log,
-        '\ninterrupted: finishing the payouts in flight, then stopping…',
-        async (signal) => {
-          try {
-            return await sendPayouts(
-              {
-                client,
-                journal,
-                concurrency: ctx.globals.concurrency ?? config.concurrency,
-                shouldStop: () => signal.aborted,
-              },
-              toSend,
-            );
-          } finally {
-            interrupted = signal.aborted;
-          }
-        },
-      );
-    } finally {
+    const rows = () => [...settled.values(), ...sent].sort((a, b) => a.line - b.line);
+    // Ctrl-C stays absorbed until the run is closed (its terminal record written). A journal that
+    // could not hold the run's end is told after the results: the user sees both.
+    const unjournaled = await whileInterruptible(ctx.log, 'payouts', async (signal, now, closing) => {
+      // An error of sendPayouts (a refused credential, the journal failing) is thrown once the run
+      // is closed, and outranks a failure of the terminal record.
+      let failed: { error: unknown } | undefined;
+      try {
+        sent = await sendPayouts(
+          {
+            client,
+            journal,
+            concurrency: ctx.globals.concurrency ?? config.concurrency,
+            shouldStop: () => signal.aborted,
+            abandon: now,
+          },
+          toSend,
+        );
+      } catch (error) {
+        failed = { error };
+      }
+      interrupted = signal.aborted;
+      closing();
       const all = [...settled.values(), ...sent];
       const counts = {
         completed: all.filter((r) => r.outcome === 'completed').length,
@@ -237,18 +250,24 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
       // Pending, unknown or unsent payouts keep the run open for --resume (same request_ids, so no
       // double pay): it asks the gateway again and reports the final status.
       const open = counts.pending + counts.unknown + counts.unsent;
-      await endRun(journal, { type: open === 0 ? 'finished' : 'interrupted', counts });
-    }
-
-    const rows = [...settled.values(), ...sent].sort((a, b) => a.line - b.line);
-    await writePayoutResults(ctx.io, rows, {
-      format,
-      color: ctx.color,
-      ...(ctx.globals.out ? { out: ctx.globals.out } : {}),
+      const ended = await endRun(journal, { type: open === 0 ? 'finished' : 'interrupted', counts }).then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+      if (failed) throw failed.error;
+      // The results too (an --out file is renamed into place) before a Ctrl-C may end the process.
+      await writePayoutResults(ctx.io, rows(), {
+        format,
+        color: ctx.color,
+        ...(ctx.globals.out ? { out: ctx.globals.out } : {}),
+      });
+      return ended;
     });
-    const unsent = plan.items.length - rows.length;
-    writePayoutSummary(ctx.io, rows, { runId: journal.runId, plan, unsent });
-    return interrupted ? ExitCode.interrupted : payoutExitCode(rows);
+    const shown = rows();
+    const unsent = plan.items.length - shown.length;
+    writePayoutSummary(ctx.io, shown, { runId: journal.runId, plan, unsent });
+    if (unjournaled !== undefined) throw unjournaled;
+    return interrupted ? ExitCode.interrupted : payoutExitCode(shown);
   } catch (err) {
     await resumedJournal?.close().catch(() => {});
     throw err;

@@ -65,6 +65,11 @@ export interface SendPayoutsOptions {
   onResult?: (row: PayoutResultRow) => void;
   /** Polled before each payout is sent (SIGINT): true stops sending; payouts in flight finish. */
   shouldStop?: () => boolean;
+  /**
+   * Aborted (a second SIGINT): the payouts in flight are abandoned, their rows unknown; a resume
+   * sends them again with the same request_id, which the gateway applies once.
+   */
+  abandon?: AbortSignal;
 }
 
 /**
@@ -85,7 +90,11 @@ async function sendOne(opts: SendPayoutsOptions, item: PayoutItem): Promise<Payo
   await opts.journal.append({ type: 'intent', line: item.line, request_id: String(item.request.request_id) });
   let row: PayoutResultRow;
   try {
-    const res = await opts.client.send('payout', item.request as never);
+    const res = await opts.client.send(
+      'payout',
+      item.request as never,
+      opts.abandon ? { signal: opts.abandon } : {},
+    );
     row = rowFromAnswer(item, res.data as PayoutResponse);
   } catch (err) {
     // Credentials and configuration problems end the run: every other payout would fail the same way.

@@ -3,6 +3,7 @@
 import type { InputProblem } from '../errors.js';
 import { formatAmount, parseAmount } from '../money/amount.js';
 import { checkValue, getPath, type ProblemSite } from '../pay/schema.js';
+import { quote } from '../quote.js';
 import { PAYOUT_ACCOUNT_FIELDS, PAYOUT_REQUIRED, PAYOUT_SPEC } from './fields.js';
 
 export interface CheckedPayout {
@@ -56,7 +57,7 @@ export function checkPayout(
     problems.push({
       ...site,
       field: 'beneficiary.bank_details.iban',
-      message: `"${iban}" is not a valid IBAN (its check digits do not match)`,
+      message: `${quote(iban)} is not a valid IBAN (its check digits do not match)`,
       expected: 'an IBAN such as DE89370400440532013000 (spaces allowed)',
     });
   }

@@ -3,6 +3,7 @@
 import type { Context } from '../context.js';
 import { ExitCode } from '../errors.js';
 import { ENDPOINTS } from '../gateway/endpoints.js';
+import { checkOutFile } from '../output/safe-file.js';
 import { formatIsoUtc, formatLocal } from './dates.js';
 import { planRequests } from './plan.js';
 import { queryOrders, type SearchDeps, searchRefunds } from './search.js';
@@ -19,6 +20,7 @@ export interface QueryFlags extends SearchFlags {
 
 /** Everything the user typed is checked (exit 2) before configuration is read or anything is sent. */
 async function selectionOf(ctx: Context, flags: SearchFlags): Promise<Selection> {
+  await checkOutFile(ctx.io.cwd, ctx.globals.out, [{ flag: '--file', path: flags.file }], ctx.io.env);
   const fromFile = flags.file === undefined ? undefined : await readSelectorFile(flags.file, ctx.io.cwd);
   const sel = buildSelection(flags, fromFile);
   if (sel.start || sel.end) {

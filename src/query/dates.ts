@@ -4,6 +4,7 @@
 // unless `--utc` is given or the text carries its own zone (`Z`, `+01:00`). A date without a time is
 // the whole day: 00:00:00 for --from, 23:59:59 for --to (the gateway's range is inclusive).
 import { UsageError } from '../errors.js';
+import { quote } from '../quote.js';
 
 export const ACCEPTED_DATE_FORMATS =
   'YYYY-MM-DD, YYYY-MM-DD hh:mm[:ss], YYYYMMDD or YYYYMMDDhhmmss, optionally ending in Z or ±hh:mm';
@@ -25,7 +26,9 @@ export function parseDateArg(text: string, opts: DateArgOptions): Date {
   const s = text.trim();
   const m = DASHED.exec(s) ?? COMPACT.exec(s);
   const bad = (why: string) =>
-    new UsageError(`${opts.flag} "${text}" ${why}`, { hint: `accepted formats: ${ACCEPTED_DATE_FORMATS}` });
+    new UsageError(`${opts.flag} ${quote(text)} ${why}`, {
+      hint: `accepted formats: ${ACCEPTED_DATE_FORMATS}`,
+    });
   if (m === null) throw bad('is not a date payops understands');
 
   const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];

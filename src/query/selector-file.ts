@@ -3,6 +3,7 @@
 // otherwise by its order number. Every bad row is reported at once (file:line), nothing is sent.
 import { resolve } from 'node:path';
 import { InputError, type InputProblem } from '../errors.js';
+import { quote } from '../quote.js';
 
 export interface FileSelectors {
   orderNos: string[];
@@ -55,7 +56,7 @@ export async function readSelectorFile(
         file,
         line: row.line,
         field,
-        message: `"${value}" contains a comma, which the gateway's lists cannot carry`,
+        message: `${quote(value)} contains a comma, which the gateway's lists cannot carry`,
         expected: 'one id per row',
       });
       continue;
@@ -65,7 +66,7 @@ export async function readSelectorFile(
         file,
         line: row.line,
         field,
-        message: `"${value}" looks like a number Excel turned into scientific notation`,
+        message: `${quote(value)} looks like a number Excel turned into scientific notation`,
         expected: 'the id as text: format the column as Text in the spreadsheet and export again',
       });
       continue;

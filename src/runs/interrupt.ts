@@ -1,22 +1,50 @@
-// Ctrl-C during a run, written once for every kind of run: the first SIGINT says what happens next
-// and aborts the signal the run polls (in-flight requests finish and are journaled); later ones are
-// absorbed so that the journal is always closed properly.
+// Ctrl-C during a run, written once for every kind of run. The first SIGINT stops sending: nothing
+// new leaves, the requests in flight finish and are journaled. The second stops now: the requests in
+// flight are abandoned (aborted through their AbortSignal), and their rows stay `unknown` in the
+// journal for --resume to settle at the gateway — their intents were durable before they left, so
+// nothing is lost and nothing is sent twice. Later ones are absorbed, and so is every one while the
+// run is being closed (results file renamed, terminal record written): a SIGINT left to Node's
+// default would end the process before the run is recorded as ended.
 import type { Logger } from '../io.js';
 
-/** Runs `fn` with an AbortSignal that the first SIGINT aborts; the handler is gone when it returns. */
+/**
+ * Runs `fn` with the signals of Ctrl-C: `stop` (the first: dispatch nothing more), `now` (the
+ * second: hand it to the requests in flight, to abort them) and `closing` (call it once the requests
+ * are over: a Ctrl-C then only says that the run ends in a moment). The handler is there until `fn` settles, so `fn` should
+ * close the run (results, terminal record) before it returns. `what` names what is in flight in
+ * the messages ("requests", "payouts").
+ */
 export async function whileInterruptible<T>(
   log: Logger,
-  message: string,
-  fn: (signal: AbortSignal) => Promise<T>,
+  what: string,
+  fn: (stop: AbortSignal, now: AbortSignal, closing: () => void) => Promise<T>,
 ): Promise<T> {
-  const controller = new AbortController();
+  const stop = new AbortController();
+  const now = new AbortController();
+  let closing = false;
+  let toldClosing = false;
   const onSigint = () => {
-    if (!controller.signal.aborted) log.warn(message);
-    controller.abort();
+    if (closing) {
+      if (!toldClosing)
+        log.warn('\nthe run is ending: its results and journal are being written; it stops in a moment…');
+      toldClosing = true;
+    } else if (!stop.signal.aborted) {
+      log.warn(
+        `\nstopping after the ${what} in flight (press Ctrl-C again to stop now; the journal stays safe)…`,
+      );
+      stop.abort();
+    } else if (!now.signal.aborted) {
+      log.warn(
+        `stopping now: the ${what} in flight are abandoned and stay unknown in the journal; resuming the run settles them at the gateway`,
+      );
+      now.abort();
+    }
   };
   process.on('SIGINT', onSigint);
   try {
-    return await fn(controller.signal);
+    return await fn(stop.signal, now.signal, () => {
+      closing = true;
+    });
   } finally {
     process.off('SIGINT', onSigint);
   }

@@ -8,8 +8,18 @@
 // concurrent chunks cost one fsync per batch of records, not one per record.
 import { type FileHandle, mkdir, open, stat, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
+import { syncFolder } from '../output/fs-sync.js';
 import { lockRun } from './lock.js';
-import { assertRunExists, isRunId, JOURNAL_FILE, newRunId, runDir, runsDir } from './paths.js';
+import {
+  assertRunExists,
+  isRunId,
+  JOURNAL_FILE,
+  newRunId,
+  runDir,
+  runsDir,
+  stateWriteError,
+  writingState,
+} from './paths.js';
 import { type ReadRunResult, readRun } from './read.js';
 import type { JournalRecord, NewRunHeader, RawRecord, RecordParser, RunHeader } from './records.js';
 
@@ -27,29 +37,26 @@ export interface RunJournal<W extends JournalRecord = RawRecord> {
   readonly dir: string;
   readonly path: string;
   readonly header: RunHeader;
-  /** Append records; resolves once they are written and fsync'd. Rejects forever after a failed write. */
+  /**
+   * Append records; resolves once they are written and fsync'd. Rejects forever after a failed
+   * write, with a LocalWriteError saying the journal could not be written (paths.ts stateWriteError).
+   */
   append(records: W | readonly W[]): Promise<void>;
   /**
    * Append records whose loss in a crash is harmless (the reader then sees an earlier state): they
    * are written, in order, with the next `append`, at `close`, or once enough have gathered.
    */
   appendLazy(records: W | readonly W[]): void;
-  /** Flush, close and release the lock. Idempotent. */
+  /**
+   * Flush, close and release the lock. Idempotent. Never rejects: a write that failed, here or
+   * before (a lazy record, the final flush or fsync), is kept in `failure`.
+   */
   close(): Promise<void>;
-}
-
-export async function fsyncDir(dir: string): Promise<void> {
-  // Makes a newly created file's directory entry durable; not every platform allows it.
-  try {
-    const fh = await open(dir, 'r');
-    try {
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-  } catch {
-    // best effort
-  }
+  /**
+   * The first write that failed (a LocalWriteError), or undefined while every record reached the
+   * disk. Read it after `close()` to know whether the journal holds everything appended.
+   */
+  readonly failure: unknown;
 }
 
 function serialise(records: readonly JournalRecord[], now: string): string {
@@ -90,7 +97,9 @@ function journalWriter<W extends JournalRecord>(
           unsynced = false;
         } else unsynced = true;
         for (const w of batch) w.resolve();
-      } catch (err) {
+      } catch (cause) {
+        // Said as what it is (a full disk, an I/O error), not as whatever the caller was doing.
+        const err = stateWriteError(cause, meta.dir, meta.runId);
         failure ??= err;
         for (const w of batch) w.reject(err);
         for (const w of waiters) w.reject(err);
@@ -103,6 +112,9 @@ function journalWriter<W extends JournalRecord>(
 
   return {
     ...meta,
+    get failure() {
+      return failure;
+    },
     append(records) {
       if (closed) return Promise.reject(new Error(`journal of run ${meta.runId} is closed`));
       if (failure !== undefined) return Promise.reject(failure);
@@ -125,7 +137,11 @@ function journalWriter<W extends JournalRecord>(
       closed = true;
       if (queued !== '' && failure === undefined) flushing ??= flushLoop();
       while (flushing !== undefined) await flushing;
-      if (unsynced && failure === undefined) await fh.datasync().catch(() => {});
+      if (unsynced && failure === undefined) {
+        await fh.datasync().catch((cause: unknown) => {
+          failure ??= stateWriteError(cause, meta.dir, meta.runId);
+        });
+      }
       await fh.close().catch(() => {});
       await unlock();
     },
@@ -139,36 +155,50 @@ export async function createRun<W extends JournalRecord = RawRecord>(
   opts: { now?: Date; runId?: string } = {},
 ): Promise<RunJournal<W>> {
   const now = opts.now ?? new Date();
-  await mkdir(runsDir(stateDir), { recursive: true, mode: 0o700 });
-  for (let attempt = 0; ; attempt++) {
-    // A caller-chosen id (shown in the plan before the run exists) is used once; collisions get a new one.
-    const runId = attempt === 0 && opts.runId && isRunId(opts.runId) ? opts.runId : newRunId(now);
-    const dir = runDir(stateDir, runId);
-    try {
-      await mkdir(dir, { mode: 0o700 });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'EEXIST' && attempt < 20) continue;
-      throw err;
+  // Every write here happens before anything is sent: a failure says so (exit 4).
+  return writingState(stateDir, async () => {
+    await mkdir(runsDir(stateDir), { recursive: true, mode: 0o700 });
+    for (let attempt = 0; ; attempt++) {
+      // A caller-chosen id (shown in the plan before the run exists) is used once; collisions get a new one.
+      const runId = attempt === 0 && opts.runId && isRunId(opts.runId) ? opts.runId : newRunId(now);
+      const dir = runDir(stateDir, runId);
+      try {
+        await mkdir(dir, { mode: 0o700 });
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'EEXIST' && attempt < 20) continue;
+        throw err;
+      }
+      return startJournal<W>(dir, runId, header, now);
     }
-    const unlock = await lockRun(dir, runId);
-    try {
-      const full: RunHeader = {
-        ...header,
-        type: 'header',
-        v: JOURNAL_VERSION,
-        runId,
-        createdAt: now.toISOString(),
-      };
-      const path = join(dir, JOURNAL_FILE);
-      const fh = await open(path, 'wx', 0o600);
-      await fh.write(`${JSON.stringify(full)}\n`);
-      await fh.datasync();
-      await fsyncDir(dir);
-      return journalWriter<W>(fh, unlock, { runId, dir, path, header: full });
-    } catch (err) {
-      await unlock();
-      throw err;
-    }
+  });
+}
+
+async function startJournal<W extends JournalRecord>(
+  dir: string,
+  runId: string,
+  header: NewRunHeader,
+  now: Date,
+): Promise<RunJournal<W>> {
+  const unlock = await lockRun(dir, runId);
+  let fh: FileHandle | undefined;
+  try {
+    const full: RunHeader = {
+      ...header,
+      type: 'header',
+      v: JOURNAL_VERSION,
+      runId,
+      createdAt: now.toISOString(),
+    };
+    const path = join(dir, JOURNAL_FILE);
+    fh = await open(path, 'wx', 0o600);
+    await fh.write(`${JSON.stringify(full)}\n`);
+    await fh.datasync();
+    await syncFolder(dir);
+    return journalWriter<W>(fh, unlock, { runId, dir, path, header: full });
+  } catch (err) {
+    await fh?.close().catch(() => {});
+    await unlock();
+    throw err;
   }
 }
 
@@ -184,11 +214,11 @@ export async function openRun<R = RawRecord, W extends JournalRecord = RawRecord
   const dir = runDir(stateDir, runId);
   const path = join(dir, JOURNAL_FILE);
   await assertRunExists(path, runId);
-  const unlock = await lockRun(dir, runId);
+  const unlock = await writingState(stateDir, () => lockRun(dir, runId));
   try {
-    await cutTornTail(path);
+    await writingState(stateDir, () => cutTornTail(path));
     const read = await readRun(stateDir, runId, parse);
-    const fh = await open(path, 'a');
+    const fh = await writingState(stateDir, () => open(path, 'a'));
     const journal = journalWriter<W>(fh, unlock, { runId, dir, path, header: read.header });
     return { journal, ...read };
   } catch (err) {

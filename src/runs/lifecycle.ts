@@ -4,10 +4,11 @@
 import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fsReason, LocalWriteError } from '../errors.js';
 import { normaliseIdentity } from './identity.js';
 import { createRun, openRun, type RunJournal } from './journal.js';
 import { acquireLock } from './lock.js';
-import { runsDir } from './paths.js';
+import { runsDir, writingState } from './paths.js';
 import type { JournalRecord, NewRunHeader, RecordParser, ResumedRecord, TerminalRecord } from './records.js';
 import type { StagedInput } from './snapshot.js';
 
@@ -24,12 +25,15 @@ export async function lockInput(
   input: { key: string; op: string; gatewayIdentity: string },
   label: string,
 ): Promise<() => Promise<void>> {
-  await mkdir(runsDir(stateDir), { recursive: true, mode: 0o700 });
   const key = createHash('sha256')
     .update(`${input.key}|${input.op}|${normaliseIdentity(input.gatewayIdentity)}`)
     .digest('hex')
     .slice(0, 24);
-  return acquireLock(join(runsDir(stateDir), `.input-${key}.lock`), `${label} (${input.op})`);
+  // The first write of a run, before anything is sent: an unwritable PAYOPS_HOME stops here (exit 4).
+  return writingState(stateDir, async () => {
+    await mkdir(runsDir(stateDir), { recursive: true, mode: 0o700 });
+    return acquireLock(join(runsDir(stateDir), `.input-${key}.lock`), `${label} (${input.op})`);
+  });
 }
 
 /** A new run: its journal with the header (durable), and the staged input moved into its folder. */
@@ -40,7 +44,11 @@ export async function beginRun<W extends JournalRecord>(
 ): Promise<RunJournal<W>> {
   try {
     const journal = await createRun<W>(stateDir, header, opts.runId ? { runId: opts.runId } : {});
-    if (opts.input) await opts.input.commit(journal.dir);
+    // A run folder left without its input copy is not a run (bulk/run.ts): nothing was sent.
+    await opts.input?.commit(journal.dir).catch(async (err: unknown) => {
+      await journal.close();
+      throw err;
+    });
     return journal;
   } finally {
     await opts.input?.discard();
@@ -64,8 +72,30 @@ export async function resumeRunJournal<R, W extends JournalRecord>(
   return { journal: opened.journal, records: opened.records };
 }
 
-/** The terminal record (best effort: the journal may be what failed), then close and unlock. */
+/**
+ * The terminal record, then close and unlock. Rejects when the journal does not hold everything the
+ * run appended (this record, or an earlier lazy one such as a chunk's outcomes): a LocalWriteError
+ * (exit 4), thrown by the caller once it has shown the run's results, so the user learns both what
+ * happened and that the journal does not say it all — a resume asks the gateway about those rows.
+ */
 export async function endRun(journal: RunJournal<TerminalRecord>, terminal: TerminalRecord): Promise<void> {
-  await journal.append(terminal).catch(() => {});
+  const appended = await journal.append(terminal).then(
+    () => undefined,
+    (err: unknown) => err,
+  );
   await journal.close();
+  const failure = journal.failure ?? appended;
+  if (failure !== undefined) throw incompleteJournal(failure, journal);
+}
+
+/** A failed write at a run's end, said as what it means for this run. */
+function incompleteJournal(failure: unknown, journal: RunJournal<TerminalRecord>): unknown {
+  if (!(failure instanceof LocalWriteError)) return failure;
+  return new LocalWriteError(
+    `cannot write the run journal in ${journal.dir}: ${fsReason(failure.cause)}; the results shown may be missing from it, and run ${journal.runId} is not recorded as ended`,
+    {
+      cause: failure.cause,
+      hint: `make room on its disk or make the folder writable, then \`payops runs resume ${journal.runId}\`: rows without a result in the journal are asked at the gateway first, never sent twice`,
+    },
+  );
 }

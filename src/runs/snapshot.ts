@@ -3,11 +3,11 @@
 // SHA-256 before the run exists, so a file edited since it was checked leaves no run behind; it is
 // private (0600) and durable (fsync'd, with its folder) before anything is sent, and checked
 // against the same SHA-256 again before a resume or `runs show` reads it.
-import { chmod, copyFile, mkdir, open, rename, rm } from 'node:fs/promises';
+import { access, chmod, constants, copyFile, mkdir, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError, InputError } from '../errors.js';
-import { fsyncDir } from './journal.js';
-import { runsDir, SNAPSHOT_FILE } from './paths.js';
+import { syncFolder } from '../output/fs-sync.js';
+import { runsDir, SNAPSHOT_FILE, stateWriteError } from './paths.js';
 import type { RunHeader } from './records.js';
 
 export { SNAPSHOT_FILE };
@@ -30,17 +30,26 @@ export async function stageInput(
   sha256: string,
   hash: (path: string) => Promise<string>,
 ): Promise<StagedInput> {
-  await mkdir(runsDir(stateDir), { recursive: true, mode: 0o700 });
   const staging = join(runsDir(stateDir), `.input-${runId}-${process.pid}.csv`);
   const discard = () => rm(staging, { force: true });
   try {
-    await copyFile(source.path, staging);
-    await chmod(staging, 0o600);
-    const fh = await open(staging, 'r');
     try {
-      await fh.datasync();
-    } finally {
-      await fh.close();
+      await mkdir(runsDir(stateDir), { recursive: true, mode: 0o700 });
+      await copyFile(source.path, staging);
+      await chmod(staging, 0o600);
+      const fh = await open(staging, 'r');
+      try {
+        await fh.datasync();
+      } finally {
+        await fh.close();
+      }
+    } catch (err) {
+      // The copy failed on its writing side (a full disk) unless the input itself is gone.
+      const readable = await access(source.path, constants.R_OK).then(
+        () => true,
+        () => false,
+      );
+      throw readable ? stateWriteError(err, stateDir) : err;
     }
     if ((await hash(staging)) !== sha256) {
       throw new InputError(`${source.label} changed while payops was checking it; nothing was sent`, [], {
@@ -53,8 +62,12 @@ export async function stageInput(
   }
   return {
     async commit(dir) {
-      await rename(staging, join(dir, SNAPSHOT_FILE));
-      await fsyncDir(dir);
+      try {
+        await rename(staging, join(dir, SNAPSHOT_FILE));
+      } catch (err) {
+        throw stateWriteError(err, stateDir);
+      }
+      await syncFolder(dir);
     },
     discard,
   };

@@ -2,6 +2,9 @@
 // the same seed, a latency added to every matching response, and optional paths. Never applied to
 // the admin API. Two modes play a gateway's awkward answers rather than a broken network, and only
 // make sense on some endpoints: `commit_late` on those that change state, `status_zero` on batches.
+// Two play a hostile server (issue 13): `trickle` sends a processed answer a byte at a time,
+// `oversize` follows it with far more bytes than any answer has; sendFaulty() below writes them.
+import type { ServerResponse } from 'node:http';
 import { endpointByPath } from '../gateway/endpoints.js';
 import { Rejection } from './fields.js';
 
@@ -15,8 +18,19 @@ export const FAULT_MODES = [
   'bad_signature',
   'commit_late',
   'status_zero',
+  'trickle',
+  'oversize',
 ] as const;
 export type FaultMode = (typeof FAULT_MODES)[number];
+
+/** trickle: one byte of the answer every this many ms — each well within any timeout, the whole never. */
+export const TRICKLE_INTERVAL_MS = 250;
+
+/**
+ * oversize: spaces sent after the answer (JSON and XML allow trailing white space, so a client
+ * that reads it all gets a valid answer): far more than any gateway answer, streamed, no length.
+ */
+export const OVERSIZE_PADDING_BYTES = 32 * 1024 * 1024;
 
 /** commit_late's default delay between the 500 and the commit. */
 export const DEFAULT_COMMIT_DELAY_MS = 2000;
@@ -133,4 +147,45 @@ export class Faults {
     if (c.mode === 'commit_late') return { mode: c.mode, latencyMs: c.latency_ms, delayMs: c.delay_ms! };
     return { mode: c.mode, latencyMs: c.latency_ms };
   }
+}
+
+/**
+ * Sends an answer as `trickle` or `oversize` says. `wait` is the server's own timer, which its
+ * close() clears: a trickle still going when the sandbox stops simply ends with its socket. Stops
+ * as soon as the client goes away (a client that gives up must not keep the sandbox writing).
+ */
+export async function sendFaulty(
+  res: ServerResponse,
+  reply: { status: number; contentType: string; body: string },
+  mode: 'trickle' | 'oversize',
+  wait: (ms: number) => Promise<void>,
+): Promise<void> {
+  const body = Buffer.from(reply.body, 'utf8');
+  if (mode === 'trickle') {
+    res.writeHead(reply.status, { 'content-type': reply.contentType, 'content-length': body.length });
+    res.flushHeaders();
+    for (let i = 0; i < body.length && !res.destroyed; i++) {
+      res.write(body.subarray(i, i + 1));
+      if (i + 1 < body.length) await wait(TRICKLE_INTERVAL_MS);
+    }
+    if (!res.destroyed) res.end();
+    return;
+  }
+  res.writeHead(reply.status, { 'content-type': reply.contentType });
+  res.write(body);
+  const block = Buffer.alloc(64 * 1024, 0x20);
+  for (let left = OVERSIZE_PADDING_BYTES; left > 0 && !res.destroyed; left -= block.length) {
+    if (!res.write(left >= block.length ? block : block.subarray(0, left))) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          res.off('drain', done);
+          res.off('close', done);
+          resolve();
+        };
+        res.on('drain', done);
+        res.on('close', done);
+      });
+    }
+  }
+  if (!res.destroyed) res.end();
 }

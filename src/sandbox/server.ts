@@ -16,7 +16,7 @@ import {
   type Reply,
   type SandboxContext,
 } from './context.js';
-import { Faults } from './faults.js';
+import { Faults, sendFaulty } from './faults.js';
 import { loadCurrencyDigits, Rejection } from './fields.js';
 import { Journal } from './journal.js';
 import { LateCommits } from './late-commits.js';
@@ -141,7 +141,9 @@ export async function startServer(opts: SandboxOptions): Promise<SandboxHandle> 
     if (fault.mode === 'garbage')
       reply = { status: 200, contentType: reply.contentType, body: '<<\u0000{"return_status":' };
     if (fault.mode === 'bad_signature') reply = { ...reply, body: tamperSignature(reply) };
-    send(res, reply);
+    if (fault.mode === 'trickle' || fault.mode === 'oversize')
+      await sendFaulty(res, reply, fault.mode, delay);
+    else send(res, reply);
   }
 
   try {

@@ -165,7 +165,7 @@ const OPEN = new Set(['unknown', 'not_sent']);
  * A run is over when every row has a definite outcome: exit 0 (all succeeded), 1 (some refused by
  * the gateway), or 3 with only `duplicated` rows left open (a resume would show the same again).
  * `out` is the results file that run wrote, which must hold all `rows` rows: a resume that stops
- * early (a search before sending failed) exits 3 and leaves the file with its header alone.
+ * early (a search before sending failed) exits 3 and leaves the file as the process before wrote it.
  */
 export function isOver(r: RunResult, out: string, rows: number): boolean {
   if (r.killed) return false;

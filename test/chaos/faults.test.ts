@@ -80,6 +80,8 @@ interface CaseSummary {
   final: Outcomes;
   /** Rows payops proved not applied and sent again, and the requests that did (journalStats). */
   rowsResent: number;
+  /** Chunks whose answer was lost (journal `unknown` records): how often the fault struck a refund. */
+  lostAnswers: number;
   resends: number;
   ledgerRefunds: number;
   expectedRefunds: number;
@@ -113,6 +115,10 @@ interface Case {
   delayMs?: number;
   /** A fixed fault seed instead of one drawn from CHAOS_SEED. */
   seed?: number;
+  /** Only these paths are hit (default all). */
+  paths?: string[];
+  /** The fault must strike at least one refund request, or the case proved nothing. */
+  mustStrike?: boolean;
 }
 
 /** Each case its own fault seed, from CHAOS_SEED and its name: one case replays alone (-t) the same. */
@@ -150,13 +156,16 @@ async function runCase(c: Case, check: 'exactly-once' | 'doubles-reported'): Pro
     entry.authorised = planned.filter((p) => !p.refundable).length;
     entry.expectedRefunds = planned.filter((p) => p.refundable).length;
     const out = join(dir.path, 'results.csv');
-    // A hung request costs a full timeout: keep it short so the campaign stays bounded.
-    const extraArgs = [...settleArgs(c.settleMs), ...(c.mode === 'hang' ? ['--timeout', '1000'] : [])];
+    // A hung or trickled request costs a full timeout: keep it short so the campaign stays bounded.
+    // (A trickle's bytes come every 250 ms, well within it: only a deadline on the whole exchange ends it.)
+    const slow = c.mode === 'hang' || c.mode === 'trickle';
+    const extraArgs = [...settleArgs(c.settleMs), ...(slow ? ['--timeout', '1000'] : [])];
     await sandbox.faults({
       mode: c.mode,
       rate: c.rate,
       seed,
       ...(c.delayMs !== undefined ? { delay_ms: c.delayMs } : {}),
+      ...(c.paths ? { paths: c.paths } : {}),
     });
     if (c.clockMin) await sandbox.clock(c.clockMin * 60_000);
 
@@ -224,6 +233,10 @@ async function runCase(c: Case, check: 'exactly-once' | 'doubles-reported'): Pro
       checkExactlyOnce(planned, out, await sandbox.ledger());
     }
     entry.final = countOutcomes(out);
+    if (c.mustStrike) {
+      const lost = journalStats(dir.path).records.unknown ?? 0;
+      expect(lost, 'no refund answer was lost: the case proved nothing').toBeGreaterThan(0);
+    }
     expect(
       problems.slice(0, 20),
       `${problems.length} problems (doubles not reported, or false alarms)`,
@@ -237,6 +250,7 @@ async function runCase(c: Case, check: 'exactly-once' | 'doubles-reported'): Pro
   } finally {
     const stats = journalStats(dir.path);
     entry.rowsResent = stats.rowsResent;
+    entry.lostAnswers = stats.records.unknown ?? 0;
     entry.resends = stats.resends;
     entry.ledgerRefunds = (await sandbox.ledger().catch(() => [])).length;
     entry.seconds = Math.round((performance.now() - started) / 100) / 10;
@@ -310,3 +324,30 @@ doublesTest(
     );
   },
 );
+
+/**
+ * Issue 13: a hostile server during a bulk refund — half the refund answers trickled a byte every
+ * 250 ms (each byte within --timeout 1000, the whole never), or followed by 32 MiB of spaces. Each
+ * such answer is lost (the deadline, the 4 MiB cap) after the refund was applied: settled at the
+ * gateway, never sent again — every row ends exactly once. The reads are left alone here (the
+ * campaign above hits them too); the fault seed is fixed so the faults surely strike at any size.
+ */
+describe('a hostile server during a bulk refund', () => {
+  test.each(['trickle', 'oversize'] as const)(
+    '%s on half the refund answers: every refundable row succeeded and refunded exactly once',
+    async (mode) => {
+      await runCase(
+        {
+          mode,
+          rate: 0.5,
+          shape: {},
+          settleMs: SETTLE_MS,
+          seed: 13,
+          paths: ['/v1/refund'],
+          mustStrike: true,
+        },
+        'exactly-once',
+      );
+    },
+  );
+});

@@ -156,7 +156,9 @@ export interface FaultConfig {
     | 'garbage'
     | 'bad_signature'
     | 'commit_late'
-    | 'status_zero';
+    | 'status_zero'
+    | 'trickle'
+    | 'oversize';
   rate?: number;
   latency_ms?: number;
   paths?: string[];

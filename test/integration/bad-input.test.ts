@@ -24,7 +24,12 @@ interface BadCase {
   /** Words the error must contain (field names), case-insensitive. */
   expect: string[];
   why: string;
+  /** How the error shows the file's name, when not as it is (a name with escape sequences). */
+  shownAs?: string;
 }
+
+/** What a terminal would act on instead of print (issue 13): never raw in an error. */
+const TERMINAL_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -118,6 +123,17 @@ function generated(): BadCase[] {
   add('pay-card.empty.json', '', ['pay', 'card'], ['JSON'], 'empty file');
   const payout = readFileSync(join(ROOT, 'test/fixtures/bad-json/payout.request-id-not-uuid.json'), 'utf8');
   add('payout.truncated.json', payout.slice(0, 150), ['payout'], ['JSON'], 'truncated JSON');
+  // A file whose very name would set the terminal's title and clear the screen.
+  add(
+    'name-\u001b]0;pwned\u0007-\u001b[2J.csv',
+    `${HEADER}\nT1000000001,SBX-1000000001,USD,ten,10.00,x\n`,
+    refund,
+    ['amount'],
+    'escape sequences in the file name',
+  );
+  // Shown escaped in the error, and in the test's own name.
+  const shown = 'name-\\x1b]0;pwned\\x07-\\x1b[2J.csv';
+  Object.assign(cases[cases.length - 1]!, { name: `generated/${shown}`, shownAs: shown });
   return cases;
 }
 
@@ -187,9 +203,12 @@ describe('each malformed input: clear error naming the file and field, exit 2, n
       const r = await runPayops(args, { env: payopsEnv(proxy.url, home), input, timeoutMs: 60_000 });
       const err = r.stderr;
       expect(r.code, `exit code; stderr:\n${err.slice(0, 2000)}`).toBe(2);
-      expect(err).toContain(basename(c.file));
+      const name = c.shownAs ?? basename(c.file);
+      expect(err).toContain(name);
       // A CSV problem is located: file:line (line 1 for whole-file problems such as the encoding).
-      if (c.file.endsWith('.csv')) expect(err).toMatch(new RegExp(`${escapeRegExp(basename(c.file))}:\\d+`));
+      if (c.file.endsWith('.csv')) expect(err).toMatch(new RegExp(`${escapeRegExp(name)}:\\d+`));
+      // Whatever the file holds, nothing in the error drives the terminal: escapes are shown escaped.
+      expect(err, 'raw control or bidi characters in the error').not.toMatch(TERMINAL_CONTROL);
       for (const word of c.expect) expect(err.toLowerCase()).toContain(word.toLowerCase());
       expect(err, 'no stack trace without --debug').not.toMatch(/\n\s+at .+:\d+:\d+\)?\n/);
       expect(err.length, 'a clear error, not a wall of text').toBeLessThan(20_000);
@@ -199,3 +218,12 @@ describe('each malformed input: clear error naming the file and field, exit 2, n
     90_000,
   );
 });
+
+test('an escape sequence in a cell is shown escaped in the error, not dropped and not sent raw', async () => {
+  const file = join(ROOT, 'test/fixtures/bad-csv/escape-osc-title-in-currency.csv');
+  const r = await runPayops(['refund', '--file', file, '--yes'], { env: payopsEnv(proxy.url, home) });
+  expect(r.code).toBe(2);
+  expect(r.stderr).toContain('"\\x1b]0;pwned\\x07USD" is not an ISO 4217 currency code');
+  expect(r.stderr).not.toMatch(TERMINAL_CONTROL);
+  expect(proxy.hits).toEqual([]);
+}, 60_000);

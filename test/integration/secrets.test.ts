@@ -3,13 +3,21 @@
 // bulk refund, queries, runs, a raw call — then every byte it produced is searched: stdout, stderr,
 // and every file under PAYOPS_HOME (config, journals, logs) and the working folder. The masked
 // card number (first 6, last 4) is allowed; the sign key may live only in the 0600 config file.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+// Issue 13 adds card data on the command line (`call --data card=…`, a card number in a note or a
+// refund reason: refused, never echoed) and a raw call whose note carries a spaced card number and a
+// labelled security code (from stdin: masked in the --debug request, the gateway's echo and stdout).
+// Its review adds card fields by other names (card_security=…), card numbers grouped with dots or
+// double spaces, JSON text in --json, and a --json file whose card is a JSON number (--debug).
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type RunResult, runPayops, SIGN_KEY, TestSandbox, tempDir, writeCsv } from '../chaos/support.js';
 
 const CARD = '4242424242424242';
 const CARD_SPACED = '4242 4242 4242 4242';
+const CARD_DASHED = '4242-4242-4242-4242';
+const CARD_DOTTED = '4242.4242.4242.4242';
+const CARD_DOUBLE_SPACED = '4242  4242  4242  4242';
 /** Four digits (the sandbox accepts 3–4) so that a match is not a coincidence. */
 const SECURITY_CODE = '8357';
 /** The code as a token: not inside a longer run of digits or hex (ids, hashes, timestamps). */
@@ -99,10 +107,127 @@ test('a full --debug session leaks neither the sign key nor the card number nor 
   ]);
   expect(await sandbox.ledger()).toHaveLength(3);
 
+  // Card data on the command line: refused (exit 2) for every command, before anything is sent.
+  const authorise = ['call', '/v1/authorise', '--data', 'amount=1.00', '--data', 'currency=USD'];
+  await run(
+    'call --data card= security_code=',
+    [...authorise, '--data', `card=${CARD}`, '--data', `security_code=${SECURITY_CODE}`],
+    '',
+    [2],
+  );
+  await run(
+    'call --data card.number= (dashed)',
+    [...authorise, '--data', `card.number=${CARD_DASHED}`],
+    '',
+    [2],
+  );
+  await run(
+    'call --data note= (spaced card, cvv)',
+    [...authorise, '--data', `note=card ${CARD_SPACED} cvv ${SECURITY_CODE}`],
+    '',
+    [2],
+  );
+  await run('call --data=security_code=', [...authorise, `--data=security_code=${SECURITY_CODE}`], '', [2]);
+  await run(
+    'pay card --note (dashed card)',
+    [
+      'pay',
+      'card',
+      '--amount',
+      '1.00',
+      '--currency',
+      'USD',
+      '--expiry',
+      '12/2030',
+      '--note',
+      `card ${CARD_DASHED}`,
+    ],
+    `${CARD}\n${SECURITY_CODE}\n`,
+    [2],
+  );
+  await run(
+    'refund --refund-reason (spaced card)',
+    [
+      'refund',
+      '--transaction-id',
+      orders[2]!.transaction_id,
+      '--order-no',
+      orders[2]!.order_no,
+      '--currency',
+      'USD',
+      '--amount',
+      orders[2]!.amount,
+      '--refund-amount',
+      '1.00',
+      '--refund-reason',
+      `card ${CARD_SPACED}`,
+      '--yes',
+    ],
+    '',
+    [2],
+  );
+  await run('call --data card_security=', [...authorise, `--data=card_security=${SECURITY_CODE}`], '', [2]);
+  await run('call --data note= (dotted card)', [...authorise, '--data', `note=card ${CARD_DOTTED}`], '', [2]);
+  await run(
+    'call --data note= (double-spaced card)',
+    [...authorise, '--data', `note=card ${CARD_DOUBLE_SPACED}`],
+    '',
+    [2],
+  );
+  await run(
+    "call --json '{…}' (JSON text with the code)",
+    ['call', '/v1/authorise', '--json', `{"security_code":"${SECURITY_CODE}"}`],
+    '',
+    [2],
+  );
+  expect(await sandbox.ledger()).toHaveLength(3);
+
+  // The way card data may go through a raw call: the body on stdin. The note holds the card spaced
+  // and the code after its label; the sandbox echoes the note in its answer.
+  const body = {
+    order_no: 'SECRETS-CALL-1',
+    amount: '2.00',
+    currency: 'USD',
+    card: CARD,
+    security_code: SECURITY_CODE,
+    expiration_month: '12',
+    expiration_year: '2030',
+    note: `card ${CARD_SPACED} cvv ${SECURITY_CODE}`,
+  };
+  const called = await run(
+    'call --json - (card in the body on stdin)',
+    ['call', '/v1/authorise', '--json', '-'],
+    JSON.stringify(body),
+  );
+  expect(called.stderr).toContain('/v1/authorise');
+  expect(called.stdout).toContain('<note>card 424242******4242 cvv ****</note>');
+
+  // A body file whose card and code are JSON numbers, and whose note groups the card with dots and
+  // double spaces: masked in the --debug request and in the gateway's echo. The file is the user's
+  // own input, so it is removed before the search below.
+  const bodyFile = join(dir.path, 'body-numbers.json');
+  writeFileSync(
+    bodyFile,
+    `{"order_no":"SECRETS-CALL-2","amount":"2.00","currency":"USD","card":${CARD},` +
+      `"security_code":${SECURITY_CODE},"expiration_month":"12","expiration_year":"2030",` +
+      `"note":"card ${CARD_DOTTED} or ${CARD_DOUBLE_SPACED} cvv ${SECURITY_CODE}","extra":${CARD}}`,
+  );
+  const numbers = await run(
+    'call --json FILE (card as a JSON number)',
+    ['call', '/v1/authorise', '--json', bodyFile],
+    '',
+    [0, 1],
+  );
+  rmSync(bodyFile);
+  expect(numbers.stderr).toMatch(/> POST \/v1\/authorise .*"card":"424242\*{6}4242"/);
+  expect(numbers.stderr).toContain('"extra":"424242******4242"');
+  expect(numbers.stdout).toContain('<note>card 424242******4242 or 424242******4242 cvv ****</note>');
+
   const leaks: string[] = [];
   const search = (where: string, text: string, allowKey = false) => {
     if (!allowKey && text.includes(SIGN_KEY)) leaks.push(`${where}: sign key`);
-    if (text.includes(CARD) || text.includes(CARD_SPACED)) leaks.push(`${where}: card number`);
+    if ([CARD, CARD_SPACED, CARD_DASHED, CARD_DOTTED, CARD_DOUBLE_SPACED].some((c) => text.includes(c)))
+      leaks.push(`${where}: card number`);
     if (SECURITY_CODE_RE.test(text)) leaks.push(`${where}: security code`);
   };
   for (const { step, r } of outputs) {

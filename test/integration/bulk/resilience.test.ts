@@ -63,7 +63,11 @@ describe('fault modes at rate 0.3, resumed until done', () => {
       // A late commit lands 300 ms after its 500: the settle time must be longer (the test
       // environment's default concludes at once, for gateways that never commit late).
       const extra =
-        mode === 'hang' ? ['--timeout', '400'] : mode === 'commit_late' ? ['--settle-time', '1s'] : [];
+        mode === 'hang' || mode === 'trickle'
+          ? ['--timeout', '400']
+          : mode === 'commit_late'
+            ? ['--settle-time', '1s']
+            : [];
       await suite.gw.faults({
         mode,
         rate: 0.3,

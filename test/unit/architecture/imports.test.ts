@@ -39,7 +39,13 @@ const RULES: BoundaryRule[] = [
 ];
 
 /** Modules everything may import because they import nothing from src/ themselves. */
-const LEAVES = ['src/io.ts', 'src/redact.ts', 'src/sandbox/accounts.ts'];
+const LEAVES = [
+  'src/io.ts',
+  'src/output/fs-sync.ts',
+  'src/redact.ts',
+  'src/quote.ts',
+  'src/sandbox/accounts.ts',
+];
 
 describe('the import graph of src/', () => {
   it('is read completely: every relative import names a file, lazy and type-only edges included', () => {

@@ -3,13 +3,17 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Dispatcher } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { wireElement } from '../../../src/bulk/chunk.js';
-import { ChunkProtocol, type StopReason } from '../../../src/bulk/protocol.js';
+import { ChunkProtocol, type ProtocolOptions, type StopReason } from '../../../src/bulk/protocol.js';
 import { type BulkRecord, type BulkRecordWritten, parseBulkRecord } from '../../../src/bulk/records.js';
 import { type ChunkState, chunkAction, foldRecords, sendsOf } from '../../../src/bulk/run-state.js';
 import type { BulkRow, Chunk } from '../../../src/bulk/types.js';
-import type { GatewayClient } from '../../../src/gateway/client.js';
+import { createClient, type GatewayClient } from '../../../src/gateway/client.js';
+import { createSigner } from '../../../src/gateway/signer.js';
+import { createTransport } from '../../../src/gateway/transport.js';
+import { wrapClient } from '../../../src/gateway/wrap-client.js';
 import { createRun, openRun, readRun } from '../../../src/runs/journal.js';
 import { type Fault, fakeGateway } from './fake-gateway.js';
 
@@ -63,6 +67,27 @@ async function sendOne(s: Awaited<ReturnType<typeof setUp>>, c: Chunk<BulkRow>) 
   await s.journal.close();
   const { records } = await readRun(root, s.journal.runId, parseBulkRecord);
   return { outcomes, records, released };
+}
+
+/** A protocol for `client` over a new journal, with `options` over the defaults. */
+async function protocolFor(client: GatewayClient, options: Partial<ProtocolOptions>) {
+  const journal = await createRun<BulkRecordWritten>(root, { op: 'refund' });
+  const protocol = new ChunkProtocol({
+    op: 'refund',
+    client,
+    journal,
+    onStop: () => {},
+    settleMs: 0,
+    maxAttempts: 3,
+    ...options,
+  });
+  return { journal, protocol };
+}
+
+/** Prepares and sends one chunk, its slot always free: the rows' outcomes. */
+async function prepareAndSend(protocol: ChunkProtocol, c: Chunk<BulkRow>) {
+  const prepared = (await protocol.prepareMany([{ chunk: c, rows: c.rows }])).get(c.index)!;
+  return protocol.send(c, undefined, prepared, { release: () => {}, reacquire: async () => () => {} });
 }
 
 describe('ChunkProtocol', () => {
@@ -240,22 +265,9 @@ describe('ChunkProtocol', () => {
         return gw.client.sendBatch(op, els, o);
       },
     };
-    const journal = await createRun<BulkRecordWritten>(root, { op: 'refund' });
-    const protocol = new ChunkProtocol({
-      op: 'refund',
-      client,
-      journal,
-      onStop: () => {},
-      settleMs: 250,
-      maxAttempts: 3,
-      before: {},
-    });
+    const { journal, protocol } = await protocolFor(client, { settleMs: 250, before: {} });
     const c = { index: 0, rows: chunk(1).rows.map((r) => ({ ...r, refundMinor: 500n })) };
-    const prepared = (await protocol.prepareMany([{ chunk: c, rows: c.rows }])).get(0)!;
-    const out = await protocol.send(c, undefined, prepared, {
-      release: () => {},
-      reacquire: async () => () => {},
-    });
+    const out = await prepareAndSend(protocol, c);
     await new Promise((r) => setTimeout(r, 500));
     await journal.close();
     expect(out[0]!.outcome).toBe('succeeded');
@@ -296,6 +308,43 @@ describe('ChunkProtocol', () => {
     expect(outcomes.every((o) => o.outcome === 'not_sent')).toBe(true);
     expect(s.stops).toEqual(['unreachable']);
     expect(records.map((r) => r.type)).toEqual(['intent', 'not_sent']);
+  });
+
+  it('a second Ctrl-C before the request left (still connecting): rows not sent, nothing to settle', async () => {
+    // The real client and transport over a connection that never comes: undici writes a request only
+    // after onConnect, so an abort before it proves nothing left (InterruptedError, not a lost answer).
+    const dispatcher = {
+      dispatch: () => true,
+      close: async () => {},
+    } as unknown as Dispatcher;
+    const transport = await createTransport({ dispatcher, timeoutMs: 60_000 });
+    const real = createClient({
+      transport,
+      signer: createSigner('k'.repeat(32)),
+      baseUrl: 'https://gateway.test',
+      merchantId: '800001',
+      accountId: '800001001',
+    });
+    const now = new AbortController();
+    const reads: string[] = [];
+    const client = wrapClient(real, (call, opts) => {
+      if (call.kind !== 'batch') reads.push(call.kind);
+      return { ...opts, signal: now.signal };
+    });
+    const { journal, protocol } = await protocolFor(client, {
+      settleMs: 60_000,
+      signal: now.signal,
+      stopping: () => now.signal.aborted,
+    });
+    setTimeout(() => now.abort(), 20);
+    const outcomes = await prepareAndSend(protocol, chunk(10));
+    await journal.close();
+    const { records } = await readRun(root, journal.runId, parseBulkRecord);
+    expect(outcomes.every((o) => o.outcome === 'not_sent' && /interrupted before/.test(o.detail))).toBe(true);
+    expect(records.map((r) => r.type)).toEqual(['intent', 'not_sent']);
+    // A resumed run sends the chunk at once: no question to the gateway, no settle time to wait.
+    expect(reads).toEqual([]);
+    expect(chunkAction(foldRecords(records).chunks.get(0))).toBe('send');
   });
 
   it('refused credentials: rows not processed, the run stops for auth', async () => {

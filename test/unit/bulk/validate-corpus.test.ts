@@ -67,6 +67,29 @@ const CASES: Record<string, [BulkOp, number, string | null, RegExp]> = {
   'quote-in-id.csv': ['refund', 2, 'order_no', /quote/],
   'control-char-in-id.csv': ['refund', 2, 'transaction_id', /control character/],
   'review-flag-invalid.csv': ['review', 3, 'review_flag', /"yes" is not a review flag/],
+  // Issue 13: escape sequences in cells are quoted escaped, never echoed raw.
+  'escape-osc-title-in-currency.csv': [
+    'refund',
+    2,
+    'currency',
+    /^"\\x1b\]0;pwned\\x07USD" is not an ISO 4217/,
+  ],
+  'escape-clear-screen-in-amount.csv': ['refund', 2, 'amount', /^"\\x1b\[2J\\x1b\[H10\.00" is not an amount/],
+  'escape-c1-csi-in-refund-amount.csv': ['refund', 2, 'refund_amount', /"\\x9b2J5\.00"/],
+  'escape-bidi-override-in-currency.csv': ['refund', 2, 'currency', /^"\\u202eDSU" is not an ISO 4217/],
+  'escape-formula-with-osc-in-id.csv': [
+    'refund',
+    2,
+    'transaction_id',
+    /^"=\\x1b\]0;pwned\\x07" begins with "=", which a spreadsheet runs as a formula/,
+  ],
+  'escape-in-header.csv': [
+    'refund',
+    1,
+    'amount',
+    /the header has: transaction_id, order_no, currency, \\x1b\]0;pwned\\x07amount, refund_amount/,
+  ],
+  'review-escape-in-flag.csv': ['review', 2, 'review_flag', /^"1\\x1b\[2J" is not a review flag/],
   'capture-duplicate.csv': [
     'capture',
     4,

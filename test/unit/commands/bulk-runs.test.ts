@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeIo, fakeIo, runMain } from '../../helpers/in-process.js';
 import { REPO_ROOT, tempDir } from '../../helpers/run-cli.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
-import { createOrders, ledger, type SandboxLedgerEntry, setFaults } from '../../helpers/sandbox-admin.js';
-import { expectCleanProcess, faultsOnceSending, runIdIn, runIds, writeRefunds } from './support.js';
+import { createOrders, ledger, type SandboxLedgerEntry } from '../../helpers/sandbox-admin.js';
+import { expectCleanProcess, runIdIn, runIds, unfinishedRun, writeRefunds } from './support.js';
 
 expectCleanProcess();
 
@@ -100,29 +100,11 @@ describe('a file an earlier run finished', () => {
 });
 
 describe('a file with an unfinished run', () => {
-  /** A run whose answers were lost and could not be reconciled: the refunds were committed. */
-  async function unfinishedRun(io: () => FakeIo) {
-    const orders = await createOrders(sandbox.url, 3);
-    const ids = orders.map((o) => o.transaction_id);
-    const file = writeRefunds(io().cwd, orders);
-    let first: Awaited<ReturnType<typeof runMain>>;
-    try {
-      first = await runMain(
-        ['refund', '--file', file, '--yes', '--output', 'csv'],
-        io(),
-        faultsOnceSending(sandbox.url, { mode: 'drop_after_commit', rate: 1 }),
-      );
-    } finally {
-      await setFaults(sandbox.url, { mode: 'none' });
-    }
-    expect(first.code, first.stderr).toBe(3);
-    expect(await refundsOf(ids)).toHaveLength(3);
-    return { file, ids, runId: runIdIn(first.stderr) };
-  }
+  const unfinished = (io: () => FakeIo) => unfinishedRun(sandbox.url, io);
 
   it('is refused without --resume: exit 2, nothing sent, --resume and --force suggested', async () => {
     const io = desk();
-    const { file, ids, runId } = await unfinishedRun(io);
+    const { file, ids, runId } = await unfinished(io);
     const again = await runMain(['refund', '--file', file, '--yes'], io());
     expect(again.code).toBe(2);
     expect(again.stderr).toContain(`refunds.csv has an unfinished run ${runId}`);
@@ -133,7 +115,7 @@ describe('a file with an unfinished run', () => {
 
   it('--resume continues the same run: reconciled, nothing sent twice, exit 0', async () => {
     const io = desk();
-    const { file, ids, runId } = await unfinishedRun(io);
+    const { file, ids, runId } = await unfinished(io);
     const resumed = await runMain(['refund', '--file', file, '--yes', '--resume', '--output', 'csv'], io());
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stderr).toMatch(/^resuming run: refund 3 orders/);

@@ -1,12 +1,14 @@
 // Shared by the in-process command tests: the check that main() leaves the process as it found it,
 // and small CSV and journal helpers.
-import { readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, readlinkSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, expect } from 'vitest';
+import { afterEach, beforeEach, expect, vi } from 'vitest';
 import type { ContextOverrides } from '../../../src/context.js';
 import { clientFromConfig } from '../../../src/factory.js';
-import { processState } from '../../helpers/in-process.js';
-import { type SandboxOrder, setFaults } from '../../helpers/sandbox-admin.js';
+import { type FakeIo, processState, runMain } from '../../helpers/in-process.js';
+import { tempDir } from '../../helpers/run-cli.js';
+import { createOrders, ledger, type SandboxOrder, setFaults } from '../../helpers/sandbox-admin.js';
 
 /** After every test of the file: no SIGINT/SIGTERM listener, exit code or server left behind. */
 export function expectCleanProcess(): void {
@@ -69,4 +71,75 @@ export function faultsOnceSending(url: string, faults: Record<string, unknown>):
       };
     },
   };
+}
+
+type Write = (this: { fd: number }, ...args: unknown[]) => Promise<unknown>;
+
+/**
+ * Watches every write to a run journal through the file handles' shared `write` (the file is told
+ * by its descriptor's path, so Linux only): `onWrite` sees the text and may return an error for the
+ * write to fail with. `restore()` puts the real `write` back.
+ */
+export async function spyJournalWrites(onWrite: (text: string) => Error | undefined) {
+  const probe = await open(join(tempDir(), 'probe'), 'w');
+  const proto = Object.getPrototypeOf(probe) as { write: Write };
+  await probe.close();
+  const real = proto.write;
+  const spy = vi.spyOn(proto, 'write').mockImplementation(function (this: { fd: number }, ...args) {
+    let path = '';
+    try {
+      path = readlinkSync(`/proc/self/fd/${this.fd}`);
+    } catch {
+      // not on Linux: the tests using this are skipped there
+    }
+    if (path.endsWith('journal.jsonl')) {
+      const data = args[0];
+      const text = typeof data === 'string' ? data : Buffer.isBuffer(data) ? data.toString('utf8') : '';
+      const err = onWrite(text);
+      if (err) return Promise.reject(err);
+    }
+    return real.apply(this, args);
+  });
+  return { restore: () => spy.mockRestore() };
+}
+
+/** Makes every write to a run journal fail with `code` once `armed()` says so. */
+export async function failJournalWrites(code: string, armed: (text: string) => boolean) {
+  let failing = false;
+  let failed = 0;
+  const spy = await spyJournalWrites((text) => {
+    if (!failing && !armed(text)) return undefined;
+    failing = true;
+    failed++;
+    return Object.assign(new Error(`${code}: no space left on device, write`), {
+      code,
+      errno: -28,
+      syscall: 'write',
+    });
+  });
+  return { restore: spy.restore, failed: () => failed };
+}
+
+/**
+ * A refund run of `n` new orders whose answers were lost after the sandbox committed them, and not
+ * reconciled: it ends unfinished (exit 3), every refund made.
+ */
+export async function unfinishedRun(url: string, io: () => FakeIo, n = 3) {
+  const orders = await createOrders(url, n);
+  const ids = orders.map((o) => o.transaction_id);
+  const file = writeRefunds(io().cwd, orders);
+  let first: Awaited<ReturnType<typeof runMain>>;
+  try {
+    first = await runMain(
+      ['refund', '--file', file, '--yes', '--output', 'csv'],
+      io(),
+      faultsOnceSending(url, { mode: 'drop_after_commit', rate: 1 }),
+    );
+  } finally {
+    await setFaults(url, { mode: 'none' });
+  }
+  expect(first.code, first.stderr).toBe(3);
+  const refunds = (await ledger(url)).filter((e) => e.kind === 'refund' && ids.includes(e.transaction_id));
+  expect(refunds).toHaveLength(n);
+  return { file, ids, runId: runIdIn(first.stderr) };
 }

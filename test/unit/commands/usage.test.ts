@@ -164,7 +164,7 @@ describe('pay', () => {
   it('a card number as an argument: exit 2, and it is never echoed', async () => {
     const r = await runMain(['pay', 'card', '--card-number', CARD, '--amount', '1.00']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/argument #4 looks like a card number/);
+    expect(r.stderr).toMatch(/argument #4 \(--card-number\) is a card field/);
     expect(r.stdout + r.stderr).not.toContain(CARD);
   });
 

@@ -93,6 +93,47 @@ describe('resolveConfig', () => {
     expect(resolveConfig({}, {}, stored).sandbox).toBe(false);
   });
 
+  describe('credentials without a base_url (issue 13, item 12)', () => {
+    it('are a configuration error (exit 4) naming the missing setting and where the others came from', () => {
+      const env = { PAYOPS_SIGN_KEY: 'live-key-9f8e7d', PAYOPS_MERCHANT_ID: '4711' };
+      let err: unknown;
+      try {
+        resolveConfig({}, env, {});
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(ConfigError);
+      expect((err as ConfigError).exitCode).toBe(4);
+      expect((err as ConfigError).message).toMatch(/no base_url/);
+      expect((err as ConfigError).message).toMatch(/merchant_id from PAYOPS_MERCHANT_ID/);
+      expect((err as ConfigError).message).toMatch(/sign_key from PAYOPS_SIGN_KEY/);
+      expect((err as ConfigError).message).not.toContain('live-key-9f8e7d');
+      expect((err as ConfigError).hint).toMatch(/PAYOPS_BASE_URL.*--sandbox/s);
+    });
+
+    it('from a profile or a flag too', () => {
+      const profile: StoredConfig = { profiles: { default: { account_id: 'A-77' } } };
+      expect(() => resolveConfig({}, {}, profile)).toThrow(/account_id from profile "default"/);
+      expect(() => resolveConfig({ merchantId: '4711' }, {}, {})).toThrow(/merchant_id from --merchant-id/);
+    });
+
+    it('--sandbox, base_url "sandbox", the demo values, or nothing at all: the built-in sandbox', () => {
+      const env = { PAYOPS_SIGN_KEY: 'live-key-9f8e7d', PAYOPS_MERCHANT_ID: '4711' };
+      expect(resolveConfig({ sandbox: true }, env, {})).toMatchObject({
+        sandbox: true,
+        sandboxReason: 'flag',
+      });
+      expect(resolveConfig({ baseUrl: 'sandbox' }, env, {})).toMatchObject({ sandboxReason: 'base_url' });
+      const demo = {
+        PAYOPS_MERCHANT_ID: '800001',
+        PAYOPS_ACCOUNT_ID: '800001001',
+        PAYOPS_SIGN_KEY: 'sandbox-sign-key',
+      };
+      expect(resolveConfig({}, demo, {})).toMatchObject({ sandboxReason: 'unconfigured' });
+      expect(resolveConfig({}, {}, {})).toMatchObject({ sandboxReason: 'unconfigured' });
+    });
+  });
+
   it('rejects hand-edited values of the wrong type with a hint', () => {
     const bad: StoredConfig = { profiles: { default: { timeout: 'soon' as unknown as number } } };
     expect(() => resolveConfig({}, {}, bad)).toThrow(ConfigError);

@@ -62,3 +62,44 @@ describe('retry policy', () => {
     expect(retryAfterMs('soon', p)).toBeUndefined();
   });
 });
+
+describe('failures payops ends itself, and a proxy refusing the tunnel', () => {
+  it('classifies the whole-exchange deadline, an answer too large and a proxy 407', async () => {
+    const { AnswerTooLargeError, ExchangeTimeoutError, NotSentError } = await import(
+      '../../../src/gateway/exchange.js'
+    );
+    expect(classifyFailure(new ExchangeTimeoutError('x')).kind).toBe('timeout');
+    expect(classifyFailure(new NotSentError('timeout', 'x'))).toEqual({
+      kind: 'neverSent',
+      what: 'connection timed out',
+    });
+    expect(classifyFailure(new AnswerTooLargeError(10, 99))).toEqual({
+      kind: 'tooLarge',
+      limit: 10,
+      announced: 99,
+    });
+    // undici's ProxyAgent: the error of an interruption, told apart by its message.
+    const proxy = (status: number) =>
+      new errors.RequestAbortedError(`Proxy response (${status}) !== 200 when HTTP Tunneling`);
+    expect(classifyFailure(proxy(407))).toEqual({ kind: 'proxyAuth' });
+    expect(classifyFailure(proxy(502)).kind).toBe('neverSent');
+    expect(classifyFailure(new errors.RequestAbortedError()).kind).toBe('aborted');
+    expect(retryableFailure({ kind: 'proxyAuth' }, 'readOnly')).toBe(false);
+    // A connection that failed before the request was written: never sent, whatever undici made of it.
+    const reset = Object.assign(new Error('socket disconnected'), { code: 'ECONNRESET' });
+    expect(classifyFailure(reset).kind).toBe('reset');
+    expect(classifyFailure(new NotSentError('failed', 'x', reset))).toEqual({
+      kind: 'neverSent',
+      what: 'the connection closed before the request was sent',
+      closed: true,
+    });
+    expect(classifyFailure(new NotSentError('failed', 'x', proxy(407)))).toEqual({ kind: 'proxyAuth' });
+    const { ProxyClosedError } = await import('../../../src/gateway/proxy.js');
+    expect(classifyFailure(new NotSentError('failed', 'x', new ProxyClosedError('p:3128', reset)))).toEqual({
+      kind: 'neverSent',
+      what: 'the proxy at p:3128 closed the connection',
+    });
+    expect(retryableFailure({ kind: 'tooLarge', limit: 1 }, 'readOnly')).toBe(true);
+    expect(retryableFailure({ kind: 'tooLarge', limit: 1 }, 'moneyMoving')).toBe(false);
+  });
+});

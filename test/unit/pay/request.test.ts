@@ -109,6 +109,46 @@ describe('buildPaymentRequest', () => {
     expect(JSON.stringify(err!.problems)).not.toMatch(/4111|987/);
   });
 
+  // Issue 13, item 9: a CNPJ passes Luhn; identifiers are not card numbers. A card number written
+  // inside free text is still one.
+  it('takes Luhn-valid identifiers in document fields, and refuses a card number inside a note', () => {
+    const CNPJ = '41234567000100';
+    const fileText = JSON.stringify({
+      amount: '1',
+      currency: 'BRL',
+      payment_method: 'PIX',
+      document: CNPJ,
+      person: { document_number: CNPJ },
+    });
+    const { body } = buildPaymentRequest('apm', {
+      file: 'r.json',
+      fileText,
+      flags: { 'person.phone_number': CNPJ },
+    });
+    expect(body.document).toBe(CNPJ);
+    expect(body.person).toEqual({ document_number: CNPJ, phone_number: CNPJ });
+    const problems = problemsOf(() =>
+      buildPaymentRequest('card', {
+        file: 'r.json',
+        fileText: JSON.stringify({ amount: '1', currency: 'USD', custom: 'card 4242-4242-4242-4242 thanks' }),
+        flags: {},
+      }),
+    );
+    expect(problems).toEqual([expect.objectContaining({ field: 'custom' })]);
+    expect(JSON.stringify(problems)).not.toContain('4242');
+  });
+
+  // Issue 13, item 11: "__proto__" in a JSON file is an own key after JSON.parse; copying it with
+  // assignment would change the prototype of the body (and drop fields from what is signed).
+  it('refuses __proto__, constructor and prototype keys in a request file, at any depth', () => {
+    const fileText =
+      '{"amount":"1","currency":"USD","__proto__":{"merchant_id":"999"},"person":{"constructor":{"prototype":{"x":1}}}}';
+    const problems = problemsOf(() => buildPaymentRequest('card', { file: 'r.json', fileText, flags: {} }));
+    expect(problems.map((p) => p.field)).toEqual(expect.arrayContaining(['__proto__']));
+    expect(({} as Record<string, unknown>).merchant_id).toBeUndefined();
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
+
   it('never lets card fields into an APM request', () => {
     const fileText = JSON.stringify({
       amount: '1',

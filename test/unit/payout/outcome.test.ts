@@ -73,11 +73,11 @@ describe('answerProblem', () => {
   });
 
   it.each([
-    ['another request_id', { request_id: '00000000-0000-4000-8000-000000000000' }, /is for request_id 0000/],
+    ['another request_id', { request_id: '00000000-0000-4000-8000-000000000000' }, /is for request_id "0000/],
     ['no request_id', { request_id: undefined }, /does not echo the request_id/],
     ['no status', { status: '' }, /no status/],
     ['a status that is not a word', { status: '{"x":1}' }, /is not a status/],
-    ['another currency', { payment_currency: 'USD' }, /payment_currency USD is not the EUR sent/],
+    ['another currency', { payment_currency: 'USD' }, /payment_currency "USD" is not the EUR sent/],
     ['another amount', { payment_amount: '1350.00' }, /payment_amount 1350\.00 is not the 1250\.00 sent/],
     ['an unreadable amount', { payment_amount: '1,250.00' }, /cannot be read/],
     ['a fee that is not an integer', { fee_amount: '12.50' }, /fee_amount "12\.50" is not an integer/],

@@ -3,7 +3,7 @@ import { appendFile, mkdtemp, open, readFile, rm, stat, writeFile } from 'node:f
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { JournalDamagedError, UsageError } from '../../../src/errors.js';
+import { exitCodeFor, JournalDamagedError, LocalWriteError, UsageError } from '../../../src/errors.js';
 import {
   createRun,
   findRunsByInput,
@@ -142,6 +142,70 @@ describe('journal', () => {
     await j.close();
     await appendFile(j.path, 'garbage\n{"type":"intent"}\n');
     await expect(readRun(root, j.runId)).rejects.toThrow(/the journal of run .* cannot be read \(line 2: /);
+  });
+
+  it('says a failed write is the journal that could not be written (exit 4), and fails every later append', async () => {
+    const probe = await open(join(root, 'probe'), 'w');
+    const proto = Object.getPrototypeOf(probe) as { write: (...args: unknown[]) => Promise<unknown> };
+    await probe.close();
+    const j = await createRun(root, header);
+    const full = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    const spy = vi.spyOn(proto, 'write').mockRejectedValue(full);
+    try {
+      j.appendLazy({ type: 'outcome', chunk: 0 });
+      const err = await j.append({ type: 'intent', chunk: 1 }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(LocalWriteError);
+      expect(exitCodeFor(err)).toBe(4);
+      expect((err as Error).message).toBe(
+        `cannot write the run journal in ${j.dir}: the disk is full (ENOSPC); the run stopped sending`,
+      );
+      expect((err as LocalWriteError).hint).toContain(`payops runs resume ${j.runId}`);
+      await expect(j.append({ type: 'intent', chunk: 2 })).rejects.toBe(err);
+    } finally {
+      spy.mockRestore();
+    }
+    await j.close();
+  });
+
+  // Seen by hand (issue 13, item 6): a 1,000-row refund on a 90 KB tmpfs ended "succeeded 1,000",
+  // exit 0, with the journal cut at 32 KB (runs list: interrupted; runs show: 700 unknown). The last
+  // outcomes are lazy records: their write failed with ENOSPC at close and nobody was told.
+  it('reports a failed lazy write at close (the run must not end as if its journal were complete)', async () => {
+    const probe = await open(join(root, 'probe'), 'w');
+    const proto = Object.getPrototypeOf(probe) as { write: (...args: unknown[]) => Promise<unknown> };
+    await probe.close();
+    const j = await createRun(root, header);
+    await j.append({ type: 'intent', chunk: 0 });
+    const full = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    const spy = vi.spyOn(proto, 'write').mockRejectedValue(full);
+    try {
+      j.appendLazy({ type: 'outcome', chunk: 0 });
+      // close() settles either way (a run must still end); the failure is kept for endRun to throw.
+      await j.close().catch(() => undefined);
+    } finally {
+      spy.mockRestore();
+    }
+    const err = j.failure;
+    expect(err).toBeInstanceOf(LocalWriteError);
+    expect(exitCodeFor(err)).toBe(4);
+    expect((err as Error).message).toMatch(/^cannot write the run journal in .*the disk is full \(ENOSPC\)/);
+  });
+
+  it('says an unwritable state folder before the run begins: nothing was sent (exit 4)', async () => {
+    await writeFile(join(root, 'state'), '');
+    const err = await createRun(join(root, 'state'), header).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(LocalWriteError);
+    expect((err as Error).message).toMatch(
+      new RegExp(
+        `^cannot write the run journal in ${join(root, 'state')}: .*\\((ENOTDIR|EEXIST)\\); nothing was sent$`,
+      ),
+    );
   });
 
   it('rejects appends after close', async () => {

@@ -1,0 +1,93 @@
+// Terminal-safe text: the one way payops shows text it did not write — a CSV cell, a file name, a
+// gateway message, an address from an answer — on a terminal. A value could otherwise drive the
+// terminal (an OSC sequence sets the window title, CSI clears the screen), forge a line of its own
+// (a line break), or reorder what is shown (bidi overrides). Such characters are shown escaped
+// (`\x1b`, `\u202e`) instead. A leaf module: error messages are built in every layer, the gateway's
+// included.
+
+/**
+ * What a terminal acts on instead of printing: C0 controls, DEL, C1 controls (8-bit CSI, OSC …),
+ * the Arabic letter mark, LRM/RLM, the line and paragraph separators, the bidi embeddings and
+ * overrides U+202A–U+202E and the isolates U+2066–U+2069.
+ */
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+/** The same, but line feed and tab are left alone: for blocks of lines and table cells. */
+const UNSAFE_IN_BLOCK =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+const READABLE: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+function hexEscape(c: string): string {
+  const code = c.charCodeAt(0);
+  return code <= 0xff
+    ? `\\x${code.toString(16).padStart(2, '0')}`
+    : `\\u${code.toString(16).padStart(4, '0')}`;
+}
+
+/**
+ * A value quoted inside a message: `"…"`, with its own `"` and `\` escaped and every character a
+ * terminal would act on shown escaped — line breaks and tabs too, so a value never starts a line of
+ * its own. This is what messages use for any text that came from a user's file or the gateway.
+ */
+export function quote(value: string): string {
+  const inner = value.replace(/["\\]/g, '\\$&').replace(UNSAFE, (c) => READABLE[c] ?? hexEscape(c));
+  return `"${inner}"`;
+}
+
+/**
+ * Text safe to print on a terminal as it stands (table cells, cards, a whole error report): line
+ * feeds and tabs kept, everything else a terminal would act on shown as `\xNN` or `\uNNNN`.
+ */
+export function terminalSafe(value: string): string {
+  return value.replace(UNSAFE_IN_BLOCK, hexEscape);
+}
+
+/**
+ * One value alone on its line, as data (an address printed for a pipe): like quote() without the
+ * quotes — every character a terminal would act on escaped, line breaks included — but `"` and `\`
+ * left as they are, since nothing marks where the value ends but the end of the line.
+ */
+export function terminalLine(value: string): string {
+  return value.replace(UNSAFE, (c) => READABLE[c] ?? hexEscape(c));
+}
+
+/**
+ * JSON text (from JSON.stringify) with the characters JSON.stringify leaves raw — DEL, C1, the bidi
+ * controls — written as JSON `\uNNNN` escapes: the same data, still valid JSON, safe on a terminal.
+ * JSON.stringify escapes C0 controls inside strings, so the raw line feeds left are its own layout,
+ * and every character replaced here can only be inside a string.
+ */
+export function jsonTerminalSafe(json: string): string {
+  return json.replace(UNSAFE_IN_BLOCK, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** One character a terminal would act on (UNSAFE, without the global flag's state). */
+const UNSAFE_CHAR = new RegExp(UNSAFE.source);
+
+/**
+ * A name in a line of prose — a file name, a profile, a run id: shown as it is when it is one plain
+ * word, else through quote(), so a name with spaces reads as one and a name with escape sequences
+ * is shown escaped. Plain names stay plain, as the user typed them.
+ */
+export function quoteName(name: string): string {
+  return /^[^\s"\\]+$/.test(name) && !UNSAFE_CHAR.test(name) ? name : quote(name);
+}
+
+/**
+ * An argument of a command the user may copy (the "resume with" line), quoted for a POSIX shell:
+ * a plain word as it is, anything else in single quotes. A value with characters a terminal would
+ * act on is written as bash/zsh ANSI-C text instead (`$'evil\x1b]0;…'`), which the shell reads back
+ * as the same bytes and the terminal shows as plain text.
+ */
+export function shellQuote(arg: string): string {
+  if (/^[\w@%+=:,./-]+$/.test(arg)) return arg;
+  if (!UNSAFE_CHAR.test(arg)) return `'${arg.replace(/'/g, `'\\''`)}'`;
+  const inner = arg.replace(/['\\]/g, '\\$&').replace(UNSAFE, (c) => {
+    const code = c.charCodeAt(0);
+    // \xNN is a byte to the shell: above ASCII, the character's \uNNNN (encoded in the locale).
+    return code < 0x80
+      ? `\\x${code.toString(16).padStart(2, '0')}`
+      : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+  return `$'${inner}'`;
+}
