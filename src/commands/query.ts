@@ -25,6 +25,10 @@ export function selectorOptions(dateField: string) {
       description: `latest ${dateField}, inclusive; a bare date means to the end of that day`,
     },
     utc: { type: 'boolean', description: 'read --from/--to as UTC instead of local time' },
+    all: {
+      type: 'boolean',
+      description: 'every record of the date range, however many (asks in smaller windows as needed)',
+    },
   } as const;
 }
 
@@ -38,11 +42,13 @@ export const registerQuery = defineCommand({
   help: `
 One order on a terminal is shown as a card; several as a table. --output json|csv (or --out FILE)
 gives every field the gateway returned. Orders asked for but not returned are listed as not found
-and the exit code is 1. A date range without a list returns the gateway's 100 newest orders in it.
+and the exit code is 1. A date range without a list returns the gateway's 100 newest orders in it;
+--all fetches every order of the range (see docs/query.md).
 
 Examples:
   payops query --order-no ORD-1001 --with-refunds
   payops query --file orders.csv --output csv --out statuses.csv
-  payops query --from 2026-11-01 --to 2026-11-07 --output json | jq '.[] | select(.payment_status=="2000")'`,
+  payops query --from 2026-11-01 --to 2026-11-07 --output json | jq '.[] | select(.payment_status=="2000")'
+  payops query --from 2026-11-01 --to 2026-11-30 --all --out november-orders.csv`,
   run: async (ctx, opts) => (await import('../query/command.js')).runQuery(ctx, opts),
 });

@@ -11,11 +11,13 @@ export const registerRefunds = defineGroup({
       options: selectorOptions('refund date'),
       help: `
 Each refund is one record, referenced <transaction_id>-NN (01, 02, …). Orders asked for that have
-no refund record are listed on stderr and the exit code is 1. --from/--to select on refund_date.
+no refund record are listed on stderr and the exit code is 1. --from/--to select on refund_date;
+a range alone returns the 100 newest, --all every refund of the range.
 
 Examples:
   payops refunds search --transaction-id T123
-  payops refunds search --from 2026-11-01 --output csv --out refunds.csv`,
+  payops refunds search --from 2026-11-01 --output csv --out refunds.csv
+  payops refunds search --from 2026-11-01 --to 2026-11-30 --all --out november.csv`,
       run: async (ctx, opts) => (await import('../query/command.js')).runRefundSearch(ctx, opts),
     }),
   ],

@@ -14,11 +14,26 @@ import {
   refundTable,
   type TableData,
 } from '../query/rows.js';
-import type { QueryOutcome, RefundSearchOutcome } from '../query/search.js';
+import type { QueryOutcome, RefundSearchOutcome, Saturated } from '../query/search.js';
 import { openCsvWriter } from './csv-writer.js';
 import { formatForFile, type OutputFormat, resolveFormat } from './format.js';
 import { openJsonWriter } from './json-writer.js';
 import { renderOrderCard } from './order-card.js';
+
+/**
+ * Seconds `--all` could not prove complete: each held more records than one answer carries, and the
+ * gateway cannot list records of orders it did not show. Said on stderr, always (exit code 1).
+ */
+function saturatedLines(saturated: Saturated, noun: string): string[] {
+  if (saturated.length === 0) return [];
+  return [
+    `${plural(saturated.length, 'second')} of the range held more ${noun}s than the gateway returns in one answer; payops fetched every ${noun} of the orders it showed, but ${noun}s of other orders in ${saturated.length === 1 ? 'that second' : 'those seconds'} may be missing:`,
+    ...saturated.map(
+      (s) => `  ${new Date(s.second).toISOString().replace('.000Z', 'Z')}: ${plural(s.found, `${noun} found`, `${noun}s found`)}`,
+    ),
+    'check them by order: --file with the orders of that second (their transaction_id or order_no)',
+  ];
+}
 
 function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
@@ -46,6 +61,34 @@ export async function writeQueryResult(
   notices(ctx, outcome, 'order', 'orders');
 }
 
+/**
+ * `--all`'s progress on stderr: one line rewritten in place for a person at a terminal; with
+ * --verbose and stderr not a terminal, a log line per request; otherwise (and with --quiet) nothing.
+ */
+export function wholeRangeProgress(
+  ctx: Context,
+  noun: 'orders' | 'refunds',
+): { update: (s: { records: number; requests: number; pending: number }) => void; stop: () => void } {
+  const stderr = ctx.io.stderr;
+  const live = Boolean(stderr.isTTY) && !ctx.globals.quiet;
+  const logged = !live && !ctx.globals.quiet && Boolean(ctx.globals.verbose);
+  let shown = false;
+  const text = (s: { records: number; requests: number; pending: number }) =>
+    `fetching the whole range: ${plural(s.records, noun.slice(0, -1), noun)} · ${plural(s.requests, 'request')} · ${plural(s.pending, 'window')} to ask`;
+  return {
+    update(s) {
+      if (live) {
+        stderr.write(`\r\u001b[2K${text(s)}`);
+        shown = true;
+      } else if (logged) ctx.log.verbose(text(s));
+    },
+    stop() {
+      if (shown) stderr.write('\r\u001b[2K');
+      shown = false;
+    },
+  };
+}
+
 export async function writeRefundResult(
   ctx: Context,
   outcome: RefundSearchOutcome,
@@ -68,14 +111,16 @@ function notices(
     requests: number;
     mayHaveMore: boolean;
     limit: number;
+    saturated?: Saturated;
   },
   noun: string,
   missing: 'orders' | 'refunds',
 ): void {
   for (const line of notFoundLines(o.notFound, missing)) ctx.log.warn(line);
+  for (const line of saturatedLines(o.saturated ?? [], noun)) ctx.log.warn(line);
   if (o.mayHaveMore) {
     ctx.log.warn(
-      `the gateway returned ${o.limit} ${noun}s, the most it sends for a date range: there may be more; narrow the range`,
+      `the gateway returned ${o.limit} ${noun}s, the most it sends for a date range: there may be more; add --all to fetch the whole range`,
     );
   }
   const written = ctx.globals.out ? ` · written to ${ctx.globals.out}` : '';

@@ -1,17 +1,19 @@
 // Implementations of `payops query` and `payops refunds search`: flags → Selection → core search →
 // output. Loaded only when one of these commands runs.
 import type { Context } from '../context.js';
-import { ExitCode } from '../errors.js';
+import { ExitCode, UsageError } from '../errors.js';
 import { ENDPOINTS } from '../gateway/endpoints.js';
 import { checkOutFile } from '../output/safe-file.js';
 import { formatIsoUtc, formatLocal } from './dates.js';
 import { planRequests } from './plan.js';
 import { queryOrders, type SearchDeps, searchRefunds } from './search.js';
-import { buildSelection, type Selection, type SelectorFlags } from './selection.js';
+import { buildSelection, isRangeOnly, type Selection, type SelectorFlags } from './selection.js';
 import { readSelectorFile } from './selector-file.js';
 
 export interface SearchFlags extends SelectorFlags {
   file?: string;
+  /** Every record of the date range, however many (whole-range.ts). */
+  all?: boolean;
 }
 
 export interface QueryFlags extends SearchFlags {
@@ -23,6 +25,7 @@ async function selectionOf(ctx: Context, flags: SearchFlags): Promise<Selection>
   await checkOutFile(ctx.io.cwd, ctx.globals.out, [{ flag: '--file', path: flags.file }], ctx.io.env);
   const fromFile = flags.file === undefined ? undefined : await readSelectorFile(flags.file, ctx.io.cwd);
   const sel = buildSelection(flags, fromFile);
+  if (flags.all) wholeRangeOf(sel, Date.now());
   if (sel.start || sel.end) {
     // Say which instants the typed dates became: local vs UTC is the classic surprise.
     const show = (d: Date | undefined) => (d ? `${formatLocal(d)} (${formatIsoUtc(d)})` : '…');
@@ -31,10 +34,29 @@ async function selectionOf(ctx: Context, flags: SearchFlags): Promise<Selection>
   return sel;
 }
 
+/** `--all` is for a date range alone; without --to it runs to now. Throws UsageError (exit 2). */
+function wholeRangeOf(sel: Selection, now: number): void {
+  if (!isRangeOnly(sel)) {
+    throw new UsageError('--all fetches a whole date range: it does not go with --order-no, --transaction-id or --file', {
+      hint: 'a list is fetched whole already; use --all with --from DATE [--to DATE] alone',
+    });
+  }
+  if (!sel.start) {
+    throw new UsageError('--all needs --from: the start of the date range to fetch whole', {
+      hint: 'for example --from 2026-11-01 --to 2026-11-30 --all',
+    });
+  }
+  sel.end ??= new Date(Math.max(now, sel.start.getTime()));
+}
+
 /** --dry-run: say what would be sent, send nothing, read no configuration. */
-function dryRun(ctx: Context, sel: Selection, op: 'query' | 'refundSearch'): number {
+function dryRun(ctx: Context, sel: Selection, op: 'query' | 'refundSearch', flags: SearchFlags): number {
   const { path, limit } = ENDPOINTS[op];
   const plans = planRequests(sel, limit);
+  if (flags.all) {
+    ctx.log.info(`dry run: the whole range from ${path}, ${limit} records a request, cut into smaller windows as needed; nothing sent`);
+    return ExitCode.ok;
+  }
   ctx.log.info(`dry run: ${plans.length} request${plans.length === 1 ? '' : 's'} to ${path}, nothing sent`);
   for (const [i, p] of plans.entries()) {
     const what = p.field ? `${p.values.length} × ${p.field}` : 'date range only';
@@ -57,20 +79,42 @@ async function depsOf(ctx: Context): Promise<{ deps: SearchDeps; labels: Record<
 
 export async function runQuery(ctx: Context, flags: QueryFlags): Promise<number> {
   const sel = await selectionOf(ctx, flags);
-  if (ctx.globals.dryRun) return dryRun(ctx, sel, 'query');
+  if (ctx.globals.dryRun) return dryRun(ctx, sel, 'query', flags);
   const { deps, labels } = await depsOf(ctx);
-  const outcome = await queryOrders(deps, sel, { withRefunds: Boolean(flags.withRefunds) });
-  const { writeQueryResult } = await import('../output/search-view.js');
-  await writeQueryResult(ctx, outcome, labels);
-  return outcome.notFound.length > 0 ? ExitCode.someFailed : ExitCode.ok;
+  const view = await import('../output/search-view.js');
+  const progress = flags.all ? view.wholeRangeProgress(ctx, 'orders') : undefined;
+  let outcome: Awaited<ReturnType<typeof queryOrders>>;
+  try {
+    outcome = await queryOrders(progress ? { ...deps, onProgress: progress.update } : deps, sel, {
+      withRefunds: Boolean(flags.withRefunds),
+      all: Boolean(flags.all),
+    });
+  } finally {
+    progress?.stop();
+  }
+  await view.writeQueryResult(ctx, outcome, labels);
+  return exitOf(outcome);
 }
 
 export async function runRefundSearch(ctx: Context, flags: SearchFlags): Promise<number> {
   const sel = await selectionOf(ctx, flags);
-  if (ctx.globals.dryRun) return dryRun(ctx, sel, 'refundSearch');
+  if (ctx.globals.dryRun) return dryRun(ctx, sel, 'refundSearch', flags);
   const { deps, labels } = await depsOf(ctx);
-  const outcome = await searchRefunds(deps, sel);
-  const { writeRefundResult } = await import('../output/search-view.js');
-  await writeRefundResult(ctx, outcome, labels);
-  return outcome.notFound.length > 0 ? ExitCode.someFailed : ExitCode.ok;
+  const view = await import('../output/search-view.js');
+  const progress = flags.all ? view.wholeRangeProgress(ctx, 'refunds') : undefined;
+  let outcome: Awaited<ReturnType<typeof searchRefunds>>;
+  try {
+    outcome = await searchRefunds(progress ? { ...deps, onProgress: progress.update } : deps, sel, {
+      all: Boolean(flags.all),
+    });
+  } finally {
+    progress?.stop();
+  }
+  await view.writeRefundResult(ctx, outcome, labels);
+  return exitOf(outcome);
+}
+
+/** 1 when something asked for is missing, or `--all` met a second it could not prove complete. */
+function exitOf(o: { notFound: readonly unknown[]; saturated?: readonly unknown[] }): number {
+  return o.notFound.length > 0 || (o.saturated?.length ?? 0) > 0 ? ExitCode.someFailed : ExitCode.ok;
 }

@@ -9,13 +9,19 @@ import { arrange, type NotFound } from './arrange.js';
 import { type PlannedRequest, planRequests } from './plan.js';
 import { mapLimit } from './pool.js';
 import { isRangeOnly, type Selection } from './selection.js';
+import { fetchWholeRange, type WholeRangeResult, windowOf } from './whole-range.js';
 
 export interface SearchDeps {
   client: GatewayClient;
   concurrency: number;
   log: Logger;
   signal?: AbortSignal;
+  /** `--all`: called after each request of a whole-range fetch. */
+  onProgress?: (state: { records: number; requests: number; pending: number }) => void;
 }
+
+/** `--all`: seconds that held more records than one request returns (see whole-range.ts). */
+export type Saturated = WholeRangeResult<unknown>['saturated'];
 
 export interface QueryOutcome {
   orders: OrderRecord[];
@@ -27,6 +33,8 @@ export interface QueryOutcome {
   limit: number;
   /** Refund records by transaction_id, for every order shown (with `withRefunds`). */
   refunds?: Map<string, RefundRecord[]>;
+  /** `--all` only. */
+  saturated?: Saturated;
 }
 
 export interface RefundSearchOutcome {
@@ -36,6 +44,8 @@ export interface RefundSearchOutcome {
   requests: number;
   mayHaveMore: boolean;
   limit: number;
+  /** `--all` only. */
+  saturated?: Saturated;
 }
 
 type SearchOp = 'query' | 'refundSearch';
@@ -57,13 +67,59 @@ async function sendAll<K extends SearchOp>(
   return pages.flat() as K extends 'query' ? OrderRecord[] : RefundRecord[];
 }
 
+/** `--all`: every record of the selection's date range (whole-range.ts), each once. */
+async function sendWholeRange<K extends SearchOp>(
+  deps: SearchDeps,
+  op: K,
+  sel: Selection,
+  identity: (r: K extends 'query' ? OrderRecord : RefundRecord) => string,
+): Promise<WholeRangeResult<K extends 'query' ? OrderRecord : RefundRecord>> {
+  type R = K extends 'query' ? OrderRecord : RefundRecord;
+  if (!sel.start || !sel.end) throw new RangeError('a whole-range search needs both ends of the range');
+  return fetchWholeRange<R>(windowOf(sel.start, sel.end), {
+    limit: ENDPOINTS[op].limit,
+    concurrency: deps.concurrency,
+    send: async (plan) => (await sendAll(deps, op, [plan])) as R[],
+    transactionOf: (r) => r.transaction_id,
+    identity,
+    ...(deps.onProgress ? { onProgress: deps.onProgress } : {}),
+    ...(deps.signal ? { signal: deps.signal } : {}),
+  });
+}
+
+/** Oldest first, then by id: a whole range reads like a ledger. */
+function byDate<R>(dateOf: (r: R) => string, idOf: (r: R) => string): (a: R, b: R) => number {
+  return (a, b) => {
+    const [da, db] = [dateOf(a), dateOf(b)];
+    if (da !== db) return da < db ? -1 : 1;
+    const [ia, ib] = [idOf(a), idOf(b)];
+    return ia < ib ? -1 : ia > ib ? 1 : 0;
+  };
+}
+
 const byReference = (a: RefundRecord, b: RefundRecord) =>
   a.refund_reference_id < b.refund_reference_id ? -1 : a.refund_reference_id > b.refund_reference_id ? 1 : 0;
 
 const refundIdentity = (r: RefundRecord) => `${r.transaction_id}\u0000${r.refund_reference_id}`;
 
-export async function searchRefunds(deps: SearchDeps, sel: Selection): Promise<RefundSearchOutcome> {
+export async function searchRefunds(
+  deps: SearchDeps,
+  sel: Selection,
+  opts: { all?: boolean } = {},
+): Promise<RefundSearchOutcome> {
   const limit = ENDPOINTS.refundSearch.limit;
+  if (opts.all) {
+    const whole = await sendWholeRange(deps, 'refundSearch', sel, refundIdentity);
+    const refunds = whole.records.sort(byDate((r) => r.refund_date, (r) => r.refund_reference_id));
+    return {
+      refunds,
+      notFound: [],
+      requests: whole.requests,
+      mayHaveMore: false,
+      limit,
+      saturated: whole.saturated,
+    };
+  }
   const plans = planRequests(sel, limit);
   const records = await sendAll(deps, 'refundSearch', plans);
   const { items, notFound } = arrange(sel, records, refundIdentity, byReference);
@@ -79,20 +135,32 @@ export async function searchRefunds(deps: SearchDeps, sel: Selection): Promise<R
 export async function queryOrders(
   deps: SearchDeps,
   sel: Selection,
-  opts: { withRefunds?: boolean } = {},
+  opts: { withRefunds?: boolean; all?: boolean } = {},
 ): Promise<QueryOutcome> {
   const limit = ENDPOINTS.query.limit;
-  const plans = planRequests(sel, limit);
-  // query_result 0 is the gateway's per-order "no such order" (design.md §1.3): not an order to show.
-  const records = (await sendAll(deps, 'query', plans)).filter((r) => r.query_result !== '0');
-  const { items, notFound } = arrange(sel, records, (r) => `${r.transaction_id}\u0000${r.order_no}`);
-  const outcome: QueryOutcome = {
-    orders: items,
-    notFound,
-    requests: plans.length,
-    mayHaveMore: isRangeOnly(sel) && records.length >= limit,
-    limit,
-  };
+  const orderIdentity = (r: OrderRecord) => `${r.transaction_id}\u0000${r.order_no}`;
+  let outcome: QueryOutcome;
+  if (opts.all) {
+    const whole = await sendWholeRange(deps, 'query', sel, orderIdentity);
+    const orders = whole.records
+      .filter((r) => r.query_result !== '0')
+      .sort(byDate((r) => r.transaction_date, (r) => r.transaction_id));
+    outcome = { orders, notFound: [], requests: whole.requests, mayHaveMore: false, limit };
+    outcome.saturated = whole.saturated;
+  } else {
+    const plans = planRequests(sel, limit);
+    // query_result 0 is the gateway's per-order "no such order" (design.md §1.3): not an order to show.
+    const records = (await sendAll(deps, 'query', plans)).filter((r) => r.query_result !== '0');
+    const { items, notFound } = arrange(sel, records, orderIdentity);
+    outcome = {
+      orders: items,
+      notFound,
+      requests: plans.length,
+      mayHaveMore: isRangeOnly(sel) && records.length >= limit,
+      limit,
+    };
+  }
+  const items = outcome.orders;
   if (opts.withRefunds && items.length > 0) {
     // The refunds of exactly the orders shown, by transaction id; the date range of a query is on
     // transaction_date and does not apply to refund dates.

@@ -1,5 +1,5 @@
 // The admin API under /_sandbox/ (design.md §1.5): loopback only, unsigned JSON. Health, orders
-// (create in any state, export as CSV), the ledger, fault injection, the clock offset, reset, and
+// (create in any state, export as CSV), refunds at chosen times, the ledger, fault injection, the clock offset, reset, and
 // the registered query IPs. Also the issuer pages that APM and checkout payments send the shopper to.
 
 import { completeOnIssuer, issuerPage } from './checkout.js';
@@ -15,6 +15,7 @@ import type { Faults } from './faults.js';
 import { Rejection } from './fields.js';
 import type { LateCommits } from './late-commits.js';
 import { createOrders, ordersCsv, parseCreateOrders, summarise } from './seed.js';
+import { seedRefunds } from './seed-refunds.js';
 
 export interface StreamReply {
   status: number;
@@ -85,6 +86,8 @@ export function handleAdmin(
         const req = parseCreateOrders(ctx, parseJson(body));
         return jsonReply(createOrders(ctx, req).map((o) => summarise(ctx, o)));
       }
+      case 'POST /_sandbox/refunds':
+        return jsonReply(seedRefunds(ctx, parseJson(body)));
       case 'GET /_sandbox/orders':
         if (query.get('format') === 'csv') {
           return { status: 200, contentType: 'text/csv; charset=utf-8', chunks: ordersCsv(ctx) };

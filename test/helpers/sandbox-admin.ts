@@ -46,3 +46,21 @@ export function ledger(url: string): Promise<SandboxLedgerEntry[]> {
 export async function setFaults(url: string, config: Record<string, unknown>): Promise<void> {
   await admin(url, 'POST', 'faults', config);
 }
+
+export interface SeededRefund {
+  transaction_id: string;
+  order_no: string;
+  refund_reference_id: string;
+  refund_date: string;
+}
+
+/**
+ * `POST /_sandbox/refunds`: `count` refunds spread evenly over `seconds` seconds from `from`
+ * (ISO 8601), `per_order` refunds on each of the captured orders made for them.
+ */
+export function seedRefunds(
+  url: string,
+  spec: { count: number; from: string; seconds?: number; per_order?: number },
+): Promise<SeededRefund[]> {
+  return admin(url, 'POST', 'refunds', spec) as Promise<SeededRefund[]>;
+}

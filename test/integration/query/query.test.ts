@@ -309,7 +309,7 @@ describe('payops query', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(requestsTo(r.stderr, '/v1/retrievalTrans')).toBe(1);
     expect(JSON.parse(r.stdout)).toHaveLength(100);
-    expect(r.stderr).toMatch(/there may be more; narrow the range/);
+    expect(r.stderr).toMatch(/there may be more; add --all to fetch the whole range/);
 
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
     const none = await payops(['query', '--from', tomorrow, '--utc', '--output', 'json']);
