@@ -29,7 +29,8 @@ function saturatedLines(saturated: Saturated, noun: string): string[] {
   return [
     `${plural(saturated.length, 'second')} of the range held more ${noun}s than the gateway returns in one answer; payops fetched every ${noun} of the orders it showed, but ${noun}s of other orders in ${saturated.length === 1 ? 'that second' : 'those seconds'} may be missing:`,
     ...saturated.map(
-      (s) => `  ${new Date(s.second).toISOString().replace('.000Z', 'Z')}: ${plural(s.found, `${noun} found`, `${noun}s found`)}`,
+      (s) =>
+        `  ${new Date(s.second).toISOString().replace('.000Z', 'Z')}: ${plural(s.found, `${noun} found`, `${noun}s found`)}`,
     ),
     'check them by order: --file with the orders of that second (their transaction_id or order_no)',
   ];

@@ -37,9 +37,12 @@ async function selectionOf(ctx: Context, flags: SearchFlags): Promise<Selection>
 /** `--all` is for a date range alone; without --to it runs to now. Throws UsageError (exit 2). */
 function wholeRangeOf(sel: Selection, now: number): void {
   if (!isRangeOnly(sel)) {
-    throw new UsageError('--all fetches a whole date range: it does not go with --order-no, --transaction-id or --file', {
-      hint: 'a list is fetched whole already; use --all with --from DATE [--to DATE] alone',
-    });
+    throw new UsageError(
+      '--all fetches a whole date range: it does not go with --order-no, --transaction-id or --file',
+      {
+        hint: 'a list is fetched whole already; use --all with --from DATE [--to DATE] alone',
+      },
+    );
   }
   if (!sel.start) {
     throw new UsageError('--all needs --from: the start of the date range to fetch whole', {
@@ -54,7 +57,9 @@ function dryRun(ctx: Context, sel: Selection, op: 'query' | 'refundSearch', flag
   const { path, limit } = ENDPOINTS[op];
   const plans = planRequests(sel, limit);
   if (flags.all) {
-    ctx.log.info(`dry run: the whole range from ${path}, ${limit} records a request, cut into smaller windows as needed; nothing sent`);
+    ctx.log.info(
+      `dry run: the whole range from ${path}, ${limit} records a request, cut into smaller windows as needed; nothing sent`,
+    );
     return ExitCode.ok;
   }
   ctx.log.info(`dry run: ${plans.length} request${plans.length === 1 ? '' : 's'} to ${path}, nothing sent`);

@@ -110,7 +110,12 @@ export async function searchRefunds(
   const limit = ENDPOINTS.refundSearch.limit;
   if (opts.all) {
     const whole = await sendWholeRange(deps, 'refundSearch', sel, refundIdentity);
-    const refunds = whole.records.sort(byDate((r) => r.refund_date, (r) => r.refund_reference_id));
+    const refunds = whole.records.sort(
+      byDate(
+        (r) => r.refund_date,
+        (r) => r.refund_reference_id,
+      ),
+    );
     return {
       refunds,
       notFound: [],
@@ -144,7 +149,12 @@ export async function queryOrders(
     const whole = await sendWholeRange(deps, 'query', sel, orderIdentity);
     const orders = whole.records
       .filter((r) => r.query_result !== '0')
-      .sort(byDate((r) => r.transaction_date, (r) => r.transaction_id));
+      .sort(
+        byDate(
+          (r) => r.transaction_date,
+          (r) => r.transaction_id,
+        ),
+      );
     outcome = { orders, notFound: [], requests: whole.requests, mayHaveMore: false, limit };
     outcome.saturated = whole.saturated;
   } else {

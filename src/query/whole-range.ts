@@ -63,7 +63,10 @@ export function windowOf(start: Date, end: Date): Window {
   return { from, to: Math.max(from, to) };
 }
 
-export async function fetchWholeRange<R>(range: Window, hooks: WholeRangeHooks<R>): Promise<WholeRangeResult<R>> {
+export async function fetchWholeRange<R>(
+  range: Window,
+  hooks: WholeRangeHooks<R>,
+): Promise<WholeRangeResult<R>> {
   const kept = new Map<string, R>();
   const saturated: WholeRangeResult<R>['saturated'] = [];
   const queue: Window[] = [range];
@@ -83,8 +86,7 @@ export async function fetchWholeRange<R>(range: Window, hooks: WholeRangeHooks<R
     requests++;
     return records;
   };
-  const report = () =>
-    hooks.onProgress?.({ records: kept.size, requests, pending: queue.length + active });
+  const report = () => hooks.onProgress?.({ records: kept.size, requests, pending: queue.length + active });
 
   async function one(w: Window): Promise<void> {
     const records = await send({ values: [], body: rangeBody(w) });

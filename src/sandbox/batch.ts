@@ -56,6 +56,10 @@ export function handleBatch(
     );
   try {
     authenticate(ctx, body);
+    for (const field of Object.keys(body)) {
+      if (field !== arrayName && !ENVELOPE_FIELDS.includes(field))
+        throw new Rejection('E1005', `${field} is not a field of this request`);
+    }
     const elements = body[arrayName];
     if (!Array.isArray(elements) || elements.length === 0) {
       throw new Rejection('E1005', `${arrayName} must be a non-empty array`);
@@ -81,6 +85,9 @@ export function handleBatch(
     throw err;
   }
 }
+
+/** The batch envelope besides its array (gateway-api.md, Batch order records). */
+const ENVELOPE_FIELDS: readonly string[] = ['merchant_id', 'account_id', 'encryption_data'];
 
 /** What every order of one request shares. */
 interface Batch {
@@ -207,7 +214,12 @@ function applyOne(batch: Batch, raw: unknown, i: number): Result {
   const el = (isObject ? raw : {}) as Element;
   const result = echo(op, el);
   if (!isObject) return malformedAt(batch, result, i, ' must be an object');
-  for (const field of BATCH_RULES[op].elementFields) {
+  const fields = BATCH_RULES[op].elementFields;
+  for (const field in el) {
+    if (!fields.includes(field))
+      return malformedAt(batch, result, i, `.${field} is not a field of this request`);
+  }
+  for (const field of fields) {
     const v = el[field];
     if (typeof v !== 'string' || v === '') {
       const why = v === undefined || v === '' ? 'is required' : 'must be a string';

@@ -49,7 +49,7 @@ export function handleCheckout(ctx: SandboxContext, body: Body, remoteIp: string
   }
   let amount: bigint;
   try {
-    ({ amount } = checkPayment(ctx, body));
+    ({ amount } = checkPayment(ctx, body, 'checkout'));
   } catch (err) {
     if (err instanceof Rejection) return errorReply(err, err.code === 'E1002' ? 404 : 400);
     throw err;

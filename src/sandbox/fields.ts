@@ -129,7 +129,11 @@ export type FieldKind =
   | 'isoDate'
   | 'dmyDate'
   | 'integer'
-  | 'number';
+  | 'number'
+  /** An array of strings (payout person_documents[].labels). */
+  | 'strings'
+  /** Present in the request but checked by its handler, not here (the payout's beneficiary). */
+  | 'handled';
 
 export function kindProblem(kind: FieldKind, value: unknown, currencies: CurrencyDigits): string | undefined {
   switch (kind) {
@@ -149,13 +153,20 @@ export function kindProblem(kind: FieldKind, value: unknown, currencies: Currenc
       return Number.isSafeInteger(value) ? undefined : 'must be an integer';
     case 'number':
       return typeof value === 'number' && Number.isFinite(value) ? undefined : 'must be a number';
+    case 'strings':
+      return Array.isArray(value) && value.every((v) => typeof v === 'string')
+        ? undefined
+        : 'must be an array of strings';
+    case 'handled':
+      return undefined;
   }
 }
 
 /**
- * Check `body` against a schema: leaves are field kinds, nested objects are sub-schemas, `[schema]`
- * an array of such objects. Unknown fields are accepted (the spec allows more than it lists).
- * Returns the first problem as `path text`.
+ * Check `body` against a schema, strictly, as a real gateway would: leaves are field kinds, nested
+ * objects are sub-schemas, `[schema]` an array of such objects. A field the schema does not name is
+ * refused at any depth, and so is `null` (a field is either sent with its type or left out).
+ * Returns the first problem as `path text` (the path like `person.birth_date`, `cart_items[0].x`).
  */
 export type Schema = { readonly [field: string]: FieldKind | Schema | readonly [Schema] };
 
@@ -165,11 +176,13 @@ export function schemaProblem(
   currencies: CurrencyDigits,
   prefix = '',
 ): string | undefined {
-  for (const field in schema) {
+  for (const field of Object.keys(body)) {
     const value = body[field];
-    if (value === undefined || value === null) continue;
-    const rule = schema[field]!;
     const path = prefix + field;
+    if (!Object.hasOwn(schema, field)) return `${path} is not a field of this request`;
+    if (value === undefined) continue;
+    if (value === null) return `${path} must not be null: send a value or leave the field out`;
+    const rule = schema[field]!;
     if (typeof rule === 'string') {
       const p = kindProblem(rule, value, currencies);
       if (p) return `${path} ${p}`;

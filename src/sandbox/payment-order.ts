@@ -168,9 +168,102 @@ const PAYMENT_SCHEMA: Schema = {
 
 export const CARD_FIELDS = ['card', 'expiration_month', 'expiration_year', 'security_code'] as const;
 
-/** Checks shared by every payment: credentials, required fields, field types, unique order_no. */
-export function checkPayment(ctx: SandboxContext, body: Body): { account: Account; amount: bigint } {
+/** The three request shapes of the payment request (gateway-api.md, its applicability column). */
+export type PaymentShape = 'card' | 'apm' | 'checkout';
+
+/** What every payment request carries besides PAYMENT_SCHEMA: credentials, signature, the money. */
+const ENVELOPE_SCHEMA: Schema = {
+  merchant_id: 'string',
+  account_id: 'string',
+  encryption_data: 'string',
+  currency: 'string',
+  amount: 'string',
+};
+const CARD_SCHEMA: Schema = Object.fromEntries(CARD_FIELDS.map((f) => [f, 'string']));
+
+// The applicability column: fields listed as "card and checkout only", "direct card payment only"
+// and the APM-only fields. Every other field of the table belongs to all three shapes.
+const CARD_AND_CHECKOUT_ONLY: readonly string[] = [
+  'open3d',
+  'token_flag',
+  'token_id',
+  'challenge_window_size',
+  'session_id',
+  'installments',
+  'installments_id',
+  'order_type',
+  'checkout_time',
+  'user_agent',
+  'vendor_token_cookie',
+  'cart_items',
+  'account_owner',
+  'total_discount',
+  'additional_information',
+  'price_id',
+  'quote_id',
+  'quote_price',
+  'storefront_domains',
+  'subscription',
+];
+const CARD_ONLY: readonly string[] = [...CARD_FIELDS, 'accept'];
+const APM_ONLY: readonly string[] = [
+  'payment_method',
+  'bank_code',
+  'delivery_district_name',
+  'delivery_street_name',
+  'return_url',
+  'person',
+];
+
+const ALL_PAYMENT_FIELDS: Schema = { ...ENVELOPE_SCHEMA, ...PAYMENT_SCHEMA, ...CARD_SCHEMA };
+
+function without(schema: Schema, ...lists: ReadonlyArray<readonly string[]>): Schema {
+  const drop = new Set(lists.flat());
+  return Object.fromEntries(Object.entries(schema).filter(([f]) => !drop.has(f)));
+}
+
+/** ONE schema per request shape, all cut from the one table above. */
+export const PAYMENT_SHAPES: Readonly<Record<PaymentShape, Schema>> = {
+  card: without(ALL_PAYMENT_FIELDS, APM_ONLY),
+  checkout: without(ALL_PAYMENT_FIELDS, APM_ONLY, CARD_ONLY),
+  apm: without(ALL_PAYMENT_FIELDS, CARD_AND_CHECKOUT_ONLY, CARD_ONLY),
+};
+
+const SHAPE_NAMES: Record<PaymentShape, string> = {
+  card: 'a direct card payment',
+  apm: 'an APM payment',
+  checkout: 'a checkout (redirect) payment',
+};
+
+/** The spec's words for where a field belongs, for a field sent in a shape it is not part of. */
+function belongsTo(field: string): string {
+  if (CARD_ONLY.includes(field)) return 'direct card payment only';
+  if (CARD_AND_CHECKOUT_ONLY.includes(field)) return 'card and checkout only';
+  return 'APM only';
+}
+
+/**
+ * The request against its shape's schema: every field named, typed, not null. A field of another
+ * shape is named with where it belongs. Throws E1005 naming the field's path.
+ */
+export function checkShape(ctx: SandboxContext, body: Body, shape: PaymentShape): void {
+  for (const field of Object.keys(body)) {
+    if (Object.hasOwn(ALL_PAYMENT_FIELDS, field) && !Object.hasOwn(PAYMENT_SHAPES[shape], field)) {
+      throw new Rejection('E1005', `${field} is not a field of ${SHAPE_NAMES[shape]} (${belongsTo(field)})`);
+    }
+  }
+  const p = schemaProblem(body, PAYMENT_SHAPES[shape], ctx.currencies);
+  if (p) throw new Rejection('E1005', p);
+}
+
+/** Checks shared by every payment: credentials, its shape's fields, required fields, unique order_no. */
+export function checkPayment(
+  ctx: SandboxContext,
+  body: Body,
+  shape: PaymentShape,
+): { account: Account; amount: bigint } {
   const account = authenticate(ctx, body);
+  checkShape(ctx, body, shape);
   for (const field of ['order_no', 'currency', 'amount'] as const) {
     const p = requiredString(body[field]);
     if (p) throw new Rejection('E1005', `${field} ${p}`);
@@ -182,8 +275,6 @@ export function checkPayment(ctx: SandboxContext, body: Body): { account: Accoun
   if (ap) throw new Rejection('E1005', `amount ${ap}`);
   const amount = parseAmount(body.amount as string, digits)!;
   if (amount === 0n) throw new Rejection('E1005', 'amount must be greater than zero');
-  const sp = schemaProblem(body, PAYMENT_SCHEMA, ctx.currencies);
-  if (sp) throw new Rejection('E1005', sp);
   if (ctx.store.byOrderNo.has(body.order_no as string)) throw new Rejection('E2005', String(body.order_no));
   return { account, amount };
 }

@@ -157,7 +157,7 @@ function handleCard(ctx: SandboxContext, body: Body): Reply {
   let account: Account;
   let amount: bigint;
   try {
-    ({ account, amount } = checkPayment(ctx, body));
+    ({ account, amount } = checkPayment(ctx, body, 'card'));
     const bad = cardProblem(body, ctx.now());
     if (bad) throw bad;
   } catch (err) {
@@ -223,7 +223,7 @@ function handleApm(ctx: SandboxContext, body: Body): Reply {
   try {
     const p = requiredString(body.payment_method);
     if (p) throw new Rejection('E1005', `payment_method ${p}`, 400);
-    ({ amount } = checkPayment(ctx, body));
+    ({ amount } = checkPayment(ctx, body, 'apm'));
   } catch (err) {
     if (err instanceof Rejection) {
       // "Record not found" (404) for an unknown merchant or account; everything else is invalid input.

@@ -48,7 +48,7 @@ const BENEFICIARY_SCHEMA: Schema = {
     street_address: 'string',
     complement: 'string',
   },
-  person_documents: [{ file_type: 'string', file_url: 'string' }],
+  person_documents: [{ file_type: 'string', file_url: 'string', labels: 'strings' }],
   bank_details: {
     account_currency: 'currency',
     account_name: 'string',
@@ -104,6 +104,17 @@ const PAYOUT_SCHEMA: Schema = {
   },
 };
 
+/** The payout request's fields checked by `check` itself (strictness: every field is named somewhere). */
+const PAYOUT_ENVELOPE: Schema = {
+  merchant_id: 'string',
+  account_id: 'string',
+  encryption_data: 'string',
+  request_id: 'string',
+  payment_amount: 'string',
+  payment_currency: 'string',
+  beneficiary: 'handled',
+};
+
 function isObject(v: unknown): v is Body {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -156,7 +167,7 @@ function check(ctx: SandboxContext, body: Body): bigint {
   if (!isObject(body.payer)) throw new Rejection('E1005', 'payer is required');
   const pe = requiredString(body.payer.entity_type);
   if (pe) throw new Rejection('E1005', `payer.entity_type ${pe}`);
-  const sp = schemaProblem(body, PAYOUT_SCHEMA, ctx.currencies);
+  const sp = schemaProblem(body, { ...PAYOUT_ENVELOPE, ...PAYOUT_SCHEMA }, ctx.currencies);
   if (sp) throw new Rejection('E1005', sp);
   const bp = beneficiaryProblem(ctx, body.beneficiary);
   if (bp) throw new Rejection('E4001', bp);

@@ -31,7 +31,21 @@ function list(value: string | undefined): string[] {
     .filter((v) => v !== '');
 }
 
+/** The selection form's fields (design.md §1.2): anything else is refused, as a real gateway would. */
+const FORM_FIELDS: readonly string[] = [
+  'merchant_id',
+  'account_id',
+  'encryption_data',
+  'order_no',
+  'transaction_id',
+  'start_date',
+  'end_date',
+];
+
 function select(form: Form, limit: number): Selection {
+  for (const field of Object.keys(form)) {
+    if (!FORM_FIELDS.includes(field)) throw new Rejection('E1005', `${field} is not a field of this request`);
+  }
   const orderNos = list(form.order_no);
   const transactionIds = list(form.transaction_id);
   if (orderNos.length + transactionIds.length > limit) {

@@ -116,6 +116,16 @@ export async function startServer(opts: SandboxOptions): Promise<SandboxHandle> 
       send(res, errorReply(new Rejection('E1005', `${path} takes POST`, 405)));
       return;
     }
+    const typeProblem = contentTypeProblem(endpoint, req.headers['content-type']);
+    if (typeProblem) {
+      send(res, errorReply(typeProblem));
+      return;
+    }
+    // The checkout page's own form, posted back by the browser: the hosted page.
+    if (isHostedPagePost(ctx, endpoint, req.headers['content-type'], raw)) {
+      send(res, hostedPage(ctx, Object.fromEntries(new URLSearchParams(raw))));
+      return;
+    }
     const fault = faults.decide(path);
     if (fault.mode === 'hang') return; // never answered; the socket is destroyed on close
     let reply: Reply | undefined;
@@ -182,6 +192,48 @@ export async function startServer(opts: SandboxOptions): Promise<SandboxHandle> 
   };
 }
 
+const JSON_MEDIA = 'application/json';
+const FORM_MEDIA = 'application/x-www-form-urlencoded';
+
+function mediaType(header: string | undefined): string {
+  return (header ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+/**
+ * Each endpoint's content type (the spec's endpoint table): 415 for any other, or none. A JSON
+ * endpoint also takes the form content type, because the spec's own samples send JSON bodies under
+ * it (its "body format stated per endpoint is the one to implement"): the body must then still be
+ * JSON, else 400. A form endpoint takes form-encoded bodies only.
+ */
+function contentTypeProblem(endpoint: Endpoint, header: string | undefined): Rejection | undefined {
+  const got = mediaType(header);
+  const accepted = endpoint.requestFormat === 'json' ? [JSON_MEDIA, FORM_MEDIA] : [FORM_MEDIA];
+  if (accepted.includes(got)) return undefined;
+  const want = endpoint.requestFormat === 'json' ? JSON_MEDIA : FORM_MEDIA;
+  return new Rejection(
+    'E1005',
+    `${endpoint.path} takes ${want} bodies, not ${got === '' ? 'a body without a content type' : got}`,
+    415,
+  );
+}
+
+/**
+ * The one form-encoded (not JSON) body /v1/checkout serves: its own page's form, posted by the
+ * shopper's browser to the checkout path (gateway-api.md, endpoint rule 3), naming the pending order
+ * the JSON request made. It creates nothing. Any other non-JSON body there is 400.
+ */
+function isHostedPagePost(
+  ctx: SandboxContext,
+  endpoint: Endpoint,
+  header: string | undefined,
+  raw: string,
+): boolean {
+  if (endpoint.op !== 'checkout' || mediaType(header) !== FORM_MEDIA || raw.trimStart().startsWith('{'))
+    return false;
+  const id = new URLSearchParams(raw).get('transaction_id');
+  return id !== null && ctx.store.byTransactionId.has(id);
+}
+
 function readBody(req: IncomingMessage): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -208,12 +260,10 @@ function dispatch(
   batchAnswer?: BatchAnswer,
 ): Reply {
   if (endpoint.requestFormat === 'form') {
+    if (text.trimStart().startsWith('{'))
+      return errorReply(new Rejection('E1005', `${endpoint.path} takes form-encoded fields, not JSON`, 400));
     const form = Object.fromEntries(new URLSearchParams(text));
     return endpoint.op === 'query' ? handleQuery(ctx, form, remoteIp) : handleRefundSearch(ctx, form);
-  }
-  // The checkout page's own form posts back form-encoded: answer with the hosted page.
-  if (endpoint.op === 'checkout' && !text.trimStart().startsWith('{')) {
-    return hostedPage(ctx, Object.fromEntries(new URLSearchParams(text)));
   }
   let body: unknown;
   try {

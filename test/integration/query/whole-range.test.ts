@@ -127,7 +127,16 @@ describe('query --all', () => {
     } finally {
       await admin('clock', { offset_ms: 0 });
     }
-    const r = await payops(['query', '--from', '2026-08-01', '--to', '2026-08-01', '--all', '--output', 'json']);
+    const r = await payops([
+      'query',
+      '--from',
+      '2026-08-01',
+      '--to',
+      '2026-08-01',
+      '--all',
+      '--output',
+      'json',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const rows = JSON.parse(r.stdout) as Array<{ transaction_id: string }>;
     const ids = rows.map((o) => o.transaction_id);

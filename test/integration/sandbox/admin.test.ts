@@ -27,7 +27,12 @@ async function captureOne(): Promise<{ key: Row; send: () => Promise<Response> }
   return {
     key,
     send: () =>
-      fetch(`${sandbox.url}/v1/capture`, { method: 'POST', body, signal: AbortSignal.timeout(2000) }),
+      fetch(`${sandbox.url}/v1/capture`, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/json' },
+        signal: AbortSignal.timeout(2000),
+      }),
   };
 }
 
@@ -128,6 +133,7 @@ describe('faults', () => {
     const res = fetch(`${sandbox.url}/v1/capture`, {
       method: 'POST',
       body: '{}',
+      headers: { 'content-type': 'application/json' },
       signal: AbortSignal.timeout(300),
     });
     await expect(res).rejects.toThrow();
@@ -214,7 +220,11 @@ describe('shutdown', () => {
     const { startSandbox } = await import('../../../src/sandbox/index.js');
     const s = await startSandbox({ port: 0 });
     await fetch(`${s.url}/_sandbox/faults`, { method: 'POST', body: JSON.stringify({ mode: 'hang' }) });
-    const hung = fetch(`${s.url}/v1/capture`, { method: 'POST', body: '{}' }).catch((e: unknown) => e);
+    const hung = fetch(`${s.url}/v1/capture`, {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    }).catch((e: unknown) => e);
     await new Promise((r) => setTimeout(r, 50));
     const started = Date.now();
     await s.close();

@@ -270,8 +270,6 @@ describe('redirect checkout', () => {
       first_name: 'Zoë',
       last_name: '"><script>alert(1)</script>',
       notify_url: 'https://shop.example/notify?a=1&b=2',
-      return_url: 'https://shop.example/return',
-      cancel_url: 'https://shop.example/cancel',
       open3d: 'do3DS',
       items: 'Mug#,#M1#,#21.00#,#2',
       shopper_email: 'z@example.com',

@@ -22,7 +22,11 @@ describe('routing', () => {
   });
 
   it('a JSON body that is not an object is 400', async () => {
-    const a = await client.raw('/v1/payout', { method: 'POST', body: '[1,2]' });
+    const a = await client.raw('/v1/payout', {
+      method: 'POST',
+      body: '[1,2]',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(a.status).toBe(400);
     expect(a.json).toEqual({ code: 'E1005', message: 'E1005:malformed request: body must be a JSON object' });
   });

@@ -10,7 +10,14 @@ interface Rec {
 
 const T0 = Date.parse('2026-11-01T00:00:00Z');
 const parse = (s: string) =>
-  Date.UTC(+s.slice(0, 4), +s.slice(4, 6) - 1, +s.slice(6, 8), +s.slice(8, 10), +s.slice(10, 12), +s.slice(12, 14));
+  Date.UTC(
+    +s.slice(0, 4),
+    +s.slice(4, 6) - 1,
+    +s.slice(6, 8),
+    +s.slice(8, 10),
+    +s.slice(10, 12),
+    +s.slice(12, 14),
+  );
 
 /** A gateway like the spec's: a range alone gives the newest `limit`; a list gives all of those orders. */
 function fakeGateway(records: Rec[], limit = 100) {

@@ -75,7 +75,19 @@ describe('formats', () => {
       list: [{ price: { currency: 'currency' } }],
       o: { when: 'isoDate' },
     } as const;
-    expect(schemaProblem({ a: 'x', extra: 1 }, schema, currencies)).toBeUndefined();
+    expect(schemaProblem({ a: 'x', o: { when: '2026-01-01' } }, schema, currencies)).toBeUndefined();
+    // Strict, as a real gateway: unknown fields at any depth and nulls are refused, by path.
+    expect(schemaProblem({ a: 'x', extra: 1 }, schema, currencies)).toBe(
+      'extra is not a field of this request',
+    );
+    expect(schemaProblem({ o: { when: '2026-01-01', hour: '1' } }, schema, currencies)).toBe(
+      'o.hour is not a field of this request',
+    );
+    expect(schemaProblem({ list: [{ price: { currency: 'USD', x: 1 } }] }, schema, currencies)).toBe(
+      'list[0].price.x is not a field of this request',
+    );
+    expect(schemaProblem({ a: null }, schema, currencies)).toMatch(/^a must not be null/);
+    expect(schemaProblem({ o: { when: null } }, schema, currencies)).toMatch(/^o\.when must not be null/);
     expect(schemaProblem({ a: 1 }, schema, currencies)).toBe('a must be a string');
     expect(schemaProblem({ list: [{}, { price: { currency: 'usd' } }] }, schema, currencies)).toMatch(
       /^list\[1\]\.price\.currency must be an ISO 4217/,
