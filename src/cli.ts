@@ -16,6 +16,7 @@ import { registerQuery } from './commands/query.js';
 import { registerRefunds } from './commands/refunds.js';
 import { registerRuns } from './commands/runs.js';
 import { registerSandbox } from './commands/sandbox.js';
+import { suggestNearCommands } from './commands/suggest.js';
 import { type Context, type ContextOverrides, createContext, processIo, SANDBOX_NOTE } from './context.js';
 import { ExitCode, exitCodeAfterOutput, exitCodeFor, isCommanderError } from './errors.js';
 import { type GlobalOptions, guardOutput, type Io, type OutputState, outputSettled } from './io.js';
@@ -57,6 +58,7 @@ export function buildProgram(io: Io, app: App): Command {
     cmd.configureOutput(output);
     cmd.showHelpAfterError('(run with --help for usage)');
   }
+  suggestNearCommands(allCommands(program));
   return program;
 }
 

@@ -1,6 +1,10 @@
 import { defineCommand, defineGroup } from './define.js';
 
 const RUN_ID = { id: { description: 'run id, as in `payops runs list`' } } as const;
+const LATEST_ID = { id: { description: 'run id (default: the newest run)', optional: true } } as const;
+const UNFINISHED_ID = {
+  id: { description: 'run id (default: the only unfinished run)', optional: true },
+} as const;
 
 export const registerRuns = defineGroup({
   name: 'runs',
@@ -14,8 +18,27 @@ export const registerRuns = defineGroup({
     defineCommand({
       name: 'show',
       description: 'show the results of run ID, regenerated from its journal (sends nothing)',
-      args: RUN_ID,
-      run: async (ctx, _opts, { id }) => (await import('../history/runs.js')).showRun(ctx, id),
+      args: LATEST_ID,
+      options: {
+        only: {
+          type: 'string',
+          value: 'outcomes',
+          description:
+            "only the rows with these outcomes, e.g. failed,not_sent,unknown; to a file (--out) in the input's own columns, ready to correct and run again",
+        },
+      },
+      help: `
+Without an id, shows the newest run. The exit code is the run's: 0 all succeeded, 1 some failed,
+3 some unknown, not sent or duplicated.
+
+Examples:
+  payops runs show
+  payops runs show 20261123-175049-cd1f --output csv --out results.csv
+  payops runs show 20261123-175049-cd1f --only failed,not_sent,unknown --out fix.csv`,
+      run: async (ctx, opts, { id }) => {
+        const runId = id ?? (await (await import('../history/latest.js')).latestRunId(ctx));
+        return (await import('../history/runs.js')).showRun(ctx, runId, opts.only);
+      },
     }),
     defineCommand({
       name: 'verify',
@@ -27,8 +50,18 @@ export const registerRuns = defineGroup({
     defineCommand({
       name: 'resume',
       description: 'resume the interrupted run ID: reconcile unknown requests, send the rest',
-      args: RUN_ID,
-      run: async (ctx, _opts, { id }) => (await import('../history/runs.js')).resumeRun(ctx, id),
+      args: UNFINISHED_ID,
+      help: `
+Without an id, resumes the one unfinished run; when there are several it lists them and sends
+nothing, so that no run is resumed on a guess.
+
+Examples:
+  payops runs resume
+  payops runs resume 20261123-175049-cd1f --yes`,
+      run: async (ctx, _opts, { id }) => {
+        const runId = id ?? (await (await import('../history/latest.js')).unfinishedRunId(ctx));
+        return (await import('../history/runs.js')).resumeRun(ctx, runId);
+      },
     }),
   ],
 });
