@@ -16,6 +16,7 @@ import { registerQuery } from './commands/query.js';
 import { registerRefunds } from './commands/refunds.js';
 import { registerRuns } from './commands/runs.js';
 import { registerSandbox } from './commands/sandbox.js';
+import { registerStatus } from './commands/status.js';
 import { suggestNearCommands } from './commands/suggest.js';
 import { type Context, type ContextOverrides, createContext, processIo, SANDBOX_NOTE } from './context.js';
 import { ExitCode, exitCodeAfterOutput, exitCodeFor, isCommanderError } from './errors.js';
@@ -42,6 +43,7 @@ export function buildProgram(io: Io, app: App): Command {
 
   registerArgvGuard(program);
   registerConfig(program, app);
+  registerStatus(program, app);
   registerPay(program, app);
   registerQuery(program, app);
   registerBulk(program, app);
