@@ -6,10 +6,11 @@ import type { App } from './commands/app.js';
 import { registerArgvGuard } from './commands/argv-guard.js';
 import { registerBulk } from './commands/bulk.js';
 import { registerCall } from './commands/call.js';
-import { registerCompletion } from './commands/completion.js';
+import { registerCompleteValues, registerCompletion } from './commands/completion.js';
 import { registerConfig } from './commands/config.js';
 import { addOptions } from './commands/define.js';
 import { GLOBAL_OPTIONS } from './commands/globals.js';
+import { groupHelp } from './commands/help.js';
 import { registerPay } from './commands/pay.js';
 import { registerPayout } from './commands/payout.js';
 import { registerQuery } from './commands/query.js';
@@ -53,6 +54,8 @@ export function buildProgram(io: Io, app: App): Command {
   registerCall(program, app);
   registerSandbox(program, app);
   registerCompletion(program, app);
+  registerCompleteValues(program, app);
+  groupHelp(program);
 
   // Subcommands inherit the output settings and the exit override.
   for (const cmd of allCommands(program)) {

@@ -8,11 +8,23 @@ const UNFINISHED_ID = {
 
 export const registerRuns = defineGroup({
   name: 'runs',
-  description: 'bulk runs and their journals',
+  description: 'list, show, check and resume the runs of bulk commands',
+  help: `
+Every refund, capture, cancel, review and payout run is recorded (its journal) before anything is
+sent, so its results can be shown again and an interrupted run finished without sending twice.
+
+Examples:
+  payops runs list
+  payops runs show --only failed,not_sent,unknown --out fix.csv
+  payops runs resume`,
   commands: [
     defineCommand({
       name: 'list',
       description: 'list runs, newest first (id, operation, file, counts, state)',
+      help: `
+Examples:
+  payops runs list
+  payops runs list --output csv --out runs.csv`,
       run: async (ctx) => (await import('../history/list.js')).listRunsCommand(ctx),
     }),
     defineCommand({
@@ -45,6 +57,10 @@ Examples:
       description:
         'ask the gateway about every row refund run ID sent: rows refunded twice (duplicated) or not as reported (read-only)',
       args: RUN_ID,
+      help: `
+Examples:
+  payops runs verify 20261123-175049-cd1f
+  payops runs verify 20261123-175049-cd1f --output csv --out checked.csv`,
       run: async (ctx, _opts, { id }) => (await import('../history/runs.js')).verifyRun(ctx, id),
     }),
     defineCommand({
