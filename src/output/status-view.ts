@@ -9,10 +9,7 @@ function lines(r: StatusReport): string[] {
   const out: string[] = [];
   const c = r.check;
   const kv = (k: string, v: string) => out.push(`${k.padEnd(12)}${v}`);
-  kv(
-    'profile',
-    `${r.profile.name} (from ${r.profile.from})${r.profile.exists ? '' : ' — not in the config file'}`,
-  );
+  kv('profile', `${r.profile.name} (${r.profile.from})${r.profile.exists ? '' : ', not in the config file'}`);
   kv(
     'gateway',
     r.gateway.sandbox ? `${r.gateway.url} — built-in sandbox, no real money` : r.gateway.url || '(none)',

@@ -58,11 +58,11 @@ function fromWords(key: string, source: ConfigSource, profile: string): string {
     case 'env':
       return ENVS[key] ?? 'environment';
     case 'profile':
-      return key === 'profile' ? 'the config file (current profile)' : `profile "${profile}"`;
+      return key === 'profile' ? "the config file's current profile" : `profile "${profile}"`;
     case 'sandbox':
       return 'built-in sandbox';
     default:
-      return 'default';
+      return key === 'profile' ? 'none chosen' : 'default';
   }
 }
 
