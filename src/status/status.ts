@@ -7,31 +7,11 @@ import { configFile, stateDir } from '../config/paths.js';
 import type { ConfigSource, ResolvedConfig } from '../config/resolve.js';
 import type { Context } from '../context.js';
 import { ExitCode } from '../errors.js';
-import { type AttentionRun, runsNeedingAttention } from '../history/latest.js';
+import { runsNeedingAttention } from '../history/latest.js';
 import { runsDir } from '../runs/paths.js';
 import { listRunsChecked } from '../runs/read.js';
 import { checkGateway, type GatewayCheck } from './check.js';
-
-export interface SettingView {
-  key: string;
-  /** Display text; the sign key only as "set" / "not set". */
-  value: string;
-  /** Where it came from, in words: `--base-url`, `PAYOPS_BASE_URL`, `profile "live"`, `default`. */
-  from: string;
-}
-
-export interface StatusReport {
-  profile: { name: string; from: string; exists: boolean };
-  configFile: string;
-  gateway: { url: string; sandbox: boolean };
-  check: GatewayCheck;
-  settings: SettingView[];
-  readOnly: boolean;
-  journal: string;
-  attention: AttentionRun[];
-  /** Runs whose journal cannot be read (their ids). */
-  damaged: string[];
-}
+import type { SettingView, StatusReport } from './types.js';
 
 const FLAGS: Record<string, string> = {
   base_url: '--base-url',
