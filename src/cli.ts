@@ -6,16 +6,19 @@ import type { App } from './commands/app.js';
 import { registerArgvGuard } from './commands/argv-guard.js';
 import { registerBulk } from './commands/bulk.js';
 import { registerCall } from './commands/call.js';
-import { registerCompletion } from './commands/completion.js';
+import { registerCompleteValues, registerCompletion } from './commands/completion.js';
 import { registerConfig } from './commands/config.js';
 import { addOptions } from './commands/define.js';
 import { GLOBAL_OPTIONS } from './commands/globals.js';
+import { groupHelp } from './commands/help.js';
 import { registerPay } from './commands/pay.js';
 import { registerPayout } from './commands/payout.js';
 import { registerQuery } from './commands/query.js';
 import { registerRefunds } from './commands/refunds.js';
 import { registerRuns } from './commands/runs.js';
 import { registerSandbox } from './commands/sandbox.js';
+import { registerStatus } from './commands/status.js';
+import { suggestNearCommands } from './commands/suggest.js';
 import { type Context, type ContextOverrides, createContext, processIo, SANDBOX_NOTE } from './context.js';
 import { ExitCode, exitCodeAfterOutput, exitCodeFor, isCommanderError } from './errors.js';
 import { type GlobalOptions, guardOutput, type Io, type OutputState, outputSettled } from './io.js';
@@ -41,6 +44,7 @@ export function buildProgram(io: Io, app: App): Command {
 
   registerArgvGuard(program);
   registerConfig(program, app);
+  registerStatus(program, app);
   registerPay(program, app);
   registerQuery(program, app);
   registerBulk(program, app);
@@ -50,6 +54,8 @@ export function buildProgram(io: Io, app: App): Command {
   registerCall(program, app);
   registerSandbox(program, app);
   registerCompletion(program, app);
+  registerCompleteValues(program, app);
+  groupHelp(program);
 
   // Subcommands inherit the output settings and the exit override.
   for (const cmd of allCommands(program)) {
@@ -57,6 +63,7 @@ export function buildProgram(io: Io, app: App): Command {
     cmd.configureOutput(output);
     cmd.showHelpAfterError('(run with --help for usage)');
   }
+  suggestNearCommands(allCommands(program));
   return program;
 }
 

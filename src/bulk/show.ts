@@ -2,7 +2,9 @@
 // snapshot. Sends nothing: it replays what the journal says (replay.ts), with no gateway at all.
 import { stateDir } from '../config/paths.js';
 import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
+import { resolveFormat } from '../output/format.js';
 import { runDir } from '../runs/paths.js';
 import { readRun } from '../runs/read.js';
 import type { RunHeader } from '../runs/records.js';
@@ -12,13 +14,38 @@ import { inputRows, runInput } from './input.js';
 import { parseBulkRecord } from './records.js';
 import { replayRun } from './replay.js';
 import { summaryLines } from './report.js';
-import { addToRunTotals, exitCodeFor, newTotals, resultCells } from './results.js';
+import { addToRunTotals, exitCodeFor, newTotals, OUTCOMES, resultCells, resultLayout } from './results.js';
 import { type FoldedRun, foldRecords, skippedRows } from './run-state.js';
-import type { Chunk, InputRow, RowOutcome, RunTotals } from './types.js';
+import type { Chunk, InputRow, Outcome, RowOutcome, RunTotals } from './types.js';
+import { openResultSink } from './ui.js';
 
-export async function showRun(ctx: Context, runId: string): Promise<number> {
+/**
+ * `only`: the outcomes to write (`--only failed,not_sent,unknown`). As CSV or JSON (--out, a pipe)
+ * those rows are written in the input's own columns, nothing added, so the file can be corrected
+ * and run again as it is; a terminal table still shows each row's outcome and reason. The summary
+ * and the exit code are the whole run's.
+ */
+export async function showRun(ctx: Context, runId: string, only?: ReadonlySet<Outcome>): Promise<number> {
   const { header, records } = await readRun(stateDir(ctx.io.env), runId, parseBulkRecord);
-  return exitCodeFor(await replayToSink(ctx, header, foldRecords(records)));
+  return exitCodeFor(await replayToSink(ctx, header, foldRecords(records), undefined, only));
+}
+
+/** `--only a,b` → the outcomes, each known; a usage error names the ones that are not. */
+export function parseOnly(text: string): Set<Outcome> {
+  const words = text
+    .split(',')
+    .map((w) => w.trim())
+    .filter((w) => w !== '');
+  const unknown = words.filter((w) => !(OUTCOMES as readonly string[]).includes(w));
+  if (words.length === 0 || unknown.length > 0) {
+    throw new UsageError(
+      `--only takes outcomes separated by commas${unknown.length ? `, not "${unknown.join(',')}"` : ''}`,
+      {
+        hint: `outcomes: ${OUTCOMES.join(', ')} (e.g. --only failed,not_sent,unknown)`,
+      },
+    );
+  }
+  return new Set(words as Outcome[]);
 }
 
 /**
@@ -31,10 +58,17 @@ export async function replayToSink(
   header: RunHeader,
   folded: FoldedRun,
   check?: (chunk: Chunk<InputRow>, reported: RowOutcome[], label: string) => Promise<RowOutcome[]>,
+  only?: ReadonlySet<Outcome>,
 ): Promise<RunTotals> {
   const state = stateDir(ctx.io.env);
   const op = header.op as BatchOperation;
-  const { layout, sink } = await openSink(ctx, op, header.columns ?? []);
+  const inputColumns = header.columns ?? [];
+  // --only to a file or a pipe: the input's own columns (a table keeps the outcome to read).
+  const asInput = only !== undefined && resolveFormat(ctx.globals, ctx.io) !== 'table';
+  const { layout, sink: out } = asInput
+    ? { layout: resultLayout(op, inputColumns), sink: await openResultSink(ctx, inputColumns) }
+    : await openSink(ctx, op, inputColumns);
+  let written = 0;
   const totals = newTotals();
   const snapshot = await runInput(state, header);
   await replayRun({
@@ -46,17 +80,25 @@ export async function replayToSink(
       for (let i = 0; i < chunk.rows.length; i++) {
         const row = chunk.rows[i]!;
         addToRunTotals(totals, op, row, outcomes[i]!.outcome);
-        const w = sink.writeCells(resultCells(layout, row.cells, outcomes[i]!));
+        if (only && !only.has(outcomes[i]!.outcome)) continue;
+        written++;
+        const w = asInput
+          ? out.writeCells(inputColumns.map((_, c) => row.cells[c] ?? ''))
+          : out.writeCells(resultCells(layout, row.cells, outcomes[i]!));
         if (w) await w;
       }
     },
   });
-  await sink.close();
+  await out.close();
+  if (only) {
+    const where = out.file ? ` to ${ctx.globals.out}` : '';
+    ctx.log.info(`${written} row${written === 1 ? '' : 's'} ${[...only].join(', ')}${where}`);
+  }
   for (const line of summaryLines({
     op,
     runId: header.runId,
     totals,
-    ...(sink.file ? { resultsFile: sink.file } : {}),
+    ...(out.file && !asInput ? { resultsFile: out.file } : {}),
     journalDir: runDir(state, header.runId),
     // What verify found is not what a resume would do: it prints its own next step.
     ...(check ? {} : { resumeCommand: resumeCommand(ctx, header) }),

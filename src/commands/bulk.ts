@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { OPERATIONS, type OrderFlag } from '../bulk/operations.js';
+import { UsageError } from '../errors.js';
 import { type App, attempts, duration, positiveInt } from './app.js';
 import { defineCommand, type StringOption } from './define.js';
 
@@ -19,11 +20,28 @@ function orderOptions(flags: readonly OrderFlag[]): { [K in OrderOption]?: Strin
   );
 }
 
+/** `payops refund refunds.csv`: a file named without a flag is --file. */
+export const FILE_ARG = {
+  csv: { description: 'the CSV file (the same as --file)', optional: true },
+} as const;
+
+/** The positional file as --file; both given and different is a usage error (exit 2). */
+export function withFileArg<T extends { file?: string }>(opts: T, file: string | undefined): T {
+  if (file === undefined) return opts;
+  if (opts.file !== undefined && opts.file !== file) {
+    throw new UsageError(`two files given: "${file}" and --file "${opts.file}"`, {
+      hint: 'name one file: `payops refund FILE.csv` or `payops refund --file FILE.csv`',
+    });
+  }
+  return { ...opts, file };
+}
+
 export function registerBulk(program: Command, app: App): void {
   for (const { op, description, columns, flags, sample } of Object.values(OPERATIONS)) {
     defineCommand({
       name: op,
       description,
+      args: FILE_ARG,
       options: {
         file: {
           type: 'string',
@@ -82,10 +100,11 @@ Results: one row per input row with outcome succeeded|already_done|failed|not_se
 gateway (failed), 3 some unknown, not sent or duplicated (--resume finishes them), 2 invalid input.
 
 Examples:
-  payops ${op} --file ${sample} --dry-run
-  payops ${op} --file ${op}.csv --yes --out ${op}-results.csv
+  payops ${op} ${sample} --dry-run
+  payops ${op} ${op}.csv --yes --out ${op}-results.csv
   payops ${op} --file ${op}.csv --resume --yes --out ${op}-results.csv`,
-      run: async (ctx, opts) => (await import('../bulk/run.js')).runBulk(ctx, op, opts),
+      run: async (ctx, opts, args) =>
+        (await import('../bulk/run.js')).runBulk(ctx, op, withFileArg(opts, args.csv)),
     })(program, app);
   }
 }

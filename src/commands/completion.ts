@@ -1,3 +1,5 @@
+import type { Command } from 'commander';
+import type { App } from './app.js';
 import { addAllOptions, defineCommand } from './define.js';
 import { addAllPayFieldFlags } from './pay.js';
 
@@ -6,6 +8,9 @@ export const registerCompletion = defineCommand({
   description: 'print a shell completion script (bash, zsh, fish)',
   args: { shell: { description: 'shell to complete for', choices: ['bash', 'zsh', 'fish'] } },
   help: `
+Completes commands, options, profile names (--profile, config use), run ids (runs show, resume,
+verify) and file names.
+
 Install:
   bash  echo 'source <(payops completion bash)' >> ~/.bashrc
   zsh   echo 'source <(payops completion zsh)' >> ~/.zshrc
@@ -19,3 +24,15 @@ Install:
     return (await import('../completion/run.js')).runCompletion(ctx, shell, cmd);
   },
 });
+
+/** `payops __complete profiles|runs`: what the completion scripts call for values (hidden). */
+export function registerCompleteValues(program: Command, app: App): Command {
+  return program
+    .command('__complete', { hidden: true })
+    .argument('<kind>')
+    .action(
+      app.action(async (ctx, cmd) =>
+        (await import('../completion/values.js')).printValues(ctx, String(cmd.args[0])),
+      ),
+    );
+}

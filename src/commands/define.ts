@@ -62,6 +62,8 @@ export interface ArgSpec {
   description: string;
   /** `[name]` instead of `<name>`. */
   optional?: true;
+  /** `[name...]`: every remaining word, as a list (the last argument only). */
+  variadic?: true;
   choices?: readonly string[];
 }
 export type ArgSpecs = Readonly<Record<string, ArgSpec>>;
@@ -94,9 +96,11 @@ export type OptionsOf<O extends OptionSpecs> = Flatten<
 
 /** The positional arguments, by name: a string (or one of its choices); undefined when optional and absent. */
 export type ArgsOf<A extends ArgSpecs> = Flatten<{
-  -readonly [K in keyof A]:
-    | (A[K] extends { choices: readonly (infer C extends string)[] } ? C : string)
-    | (A[K] extends { optional: true } ? undefined : never);
+  -readonly [K in keyof A]: A[K] extends { variadic: true }
+    ? string[]
+    :
+        | (A[K] extends { choices: readonly (infer C extends string)[] } ? C : string)
+        | (A[K] extends { optional: true } ? undefined : never);
 }>;
 
 export interface CommandSpec<O extends OptionSpecs, A extends ArgSpecs> {
@@ -178,7 +182,8 @@ export function defineCommand<
     const cmd = parent.command(spec.name).description(spec.description);
     const argNames = Object.keys(spec.args ?? {});
     for (const [name, a] of Object.entries(spec.args ?? {})) {
-      const arg = new Argument(a.optional ? `[${name}]` : `<${name}>`, a.description);
+      const dots = a.variadic ? '...' : '';
+      const arg = new Argument(a.optional ? `[${name}${dots}]` : `<${name}${dots}>`, a.description);
       cmd.addArgument(a.choices ? arg.choices(a.choices) : arg);
     }
     if (spec.options && Object.keys(spec.options).length > 0) {
@@ -190,7 +195,13 @@ export function defineCommand<
     return cmd.action(
       app.action((ctx, c) => {
         // Commander checked the arguments (count, choices) against the same declarations.
-        const args = Object.fromEntries(argNames.map((name, i) => [name, c.processedArgs[i]]));
+        // A variadic argument commander leaves undefined when absent is an empty list here.
+        const args = Object.fromEntries(
+          argNames.map((name, i) => [
+            name,
+            c.processedArgs[i] ?? (spec.args?.[name]?.variadic ? [] : undefined),
+          ]),
+        );
         return spec.run(ctx, c.opts<OptionsOf<O>>(), args as ArgsOf<A>, c);
       }),
     );

@@ -94,8 +94,9 @@ Examples:
       help: `${COMMON_HELP}
 The issuer_url is printed on stdout. Exit 0 when it came back, 3 when the answer was lost.
 
-Example:
-  payops pay apm --payment-method PIX --amount 50.00 --currency BRL --person-email a@example.com`,
+Examples:
+  payops pay apm --payment-method PIX --amount 50.00 --currency BRL --person-email a@example.com
+  payops pay apm --request samples/apm-request.json --open`,
       run: async (ctx, opts, _args, cmd) => (await import('../pay/run.js')).runPay('apm', ctx, opts, cmd),
     }),
     defineCommand({
@@ -113,8 +114,9 @@ Example:
 The page's form (action, method, hidden fields) is reported as a card or JSON; the page itself is
 written to --out FILE. Exit 0 when the page came back, 3 when the answer was lost.
 
-Example:
-  payops pay checkout --request samples/checkout-request.json --out checkout.html`,
+Examples:
+  payops pay checkout --request samples/checkout-request.json --out checkout.html
+  payops pay checkout --request samples/checkout-request.json --open`,
       run: async (ctx, opts, _args, cmd) =>
         (await import('../pay/run.js')).runPay('checkout', ctx, opts, cmd),
     }),

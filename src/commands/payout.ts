@@ -1,8 +1,10 @@
+import { FILE_ARG, withFileArg } from './bulk.js';
 import { defineCommand } from './define.js';
 
 export const registerPayout = defineCommand({
   name: 'payout',
   description: 'create payouts from a JSON request or a CSV file (idempotent on request_id)',
+  args: FILE_ARG,
   options: {
     request: {
       type: 'string',
@@ -34,6 +36,8 @@ Confirm with the totals per currency, or --yes; --dry-run shows the plan. Exit 0
 
 Examples:
   payops payout --request samples/payout-request.json
-  payops payout --file samples/payouts.csv --yes --output csv --out payout-results.csv`,
-  run: async (ctx, opts) => (await import('../payout/run.js')).runPayout(ctx, opts),
+  payops payout samples/payouts.csv --dry-run
+  payops payout samples/payouts.csv --yes --output csv --out payout-results.csv`,
+  run: async (ctx, opts, args) =>
+    (await import('../payout/run.js')).runPayout(ctx, withFileArg(opts, args.csv)),
 });

@@ -1,5 +1,23 @@
 import { defineCommand } from './define.js';
 
+/**
+ * `payops query ORD-1001 ORD-1002`: bare words are order numbers, always. Transaction ids have no
+ * shape of their own in the spec, so guessing between the two could look up the wrong order;
+ * they keep their flag (--transaction-id).
+ */
+export const ORDER_ARGS = {
+  'order-nos': {
+    description: 'order numbers to look up (the same as --order-no; use --transaction-id for ids)',
+    optional: true,
+    variadic: true,
+  },
+} as const;
+
+/** The positional order numbers joined to --order-no, in the order typed. */
+export function withPositional<T extends { orderNo?: string[] }>(opts: T, orderNos: string[]): T {
+  return orderNos.length === 0 ? opts : { ...opts, orderNo: [...(opts.orderNo ?? []), ...orderNos] };
+}
+
 /** The selectors `payops query` and `payops refunds search` share (design.md §1.2). */
 export function selectorOptions(dateField: string) {
   return {
@@ -35,6 +53,7 @@ export function selectorOptions(dateField: string) {
 export const registerQuery = defineCommand({
   name: 'query',
   description: 'look up orders by order number, transaction id, CSV file or date range',
+  args: ORDER_ARGS,
   options: {
     ...selectorOptions('transaction date'),
     'with-refunds': { type: 'boolean', description: 'also search the refunds of the orders shown' },
@@ -45,10 +64,16 @@ gives every field the gateway returned. Orders asked for but not returned are li
 and the exit code is 1. A date range without a list returns the gateway's 100 newest orders in it;
 --all fetches every order of the range (see docs/query.md).
 
+Words after \`query\` are order numbers: \`payops query ORD-1001 ORD-1002\` is
+\`payops query --order-no ORD-1001,ORD-1002\`. Transaction ids always need --transaction-id.
+
 Examples:
-  payops query --order-no ORD-1001 --with-refunds
+  payops query ORD-1001 ORD-1002
+  payops query --transaction-id T123 --with-refunds
   payops query --file orders.csv --output csv --out statuses.csv
   payops query --from 2026-11-01 --to 2026-11-07 --output json | jq '.[] | select(.payment_status=="2000")'
   payops query --from 2026-11-01 --to 2026-11-30 --all --out november-orders.csv`,
-  run: async (ctx, opts) => (await import('../query/command.js')).runQuery(ctx, opts),
+
+  run: async (ctx, opts, args) =>
+    (await import('../query/command.js')).runQuery(ctx, withPositional(opts, args['order-nos'])),
 });

@@ -1,5 +1,5 @@
 import { defineCommand, defineGroup } from './define.js';
-import { selectorOptions } from './query.js';
+import { ORDER_ARGS, selectorOptions, withPositional } from './query.js';
 
 export const registerRefunds = defineGroup({
   name: 'refunds',
@@ -8,6 +8,7 @@ export const registerRefunds = defineGroup({
     defineCommand({
       name: 'search',
       description: 'search refund records by order number, transaction id, CSV file or date range',
+      args: ORDER_ARGS,
       options: selectorOptions('refund date'),
       help: `
 Each refund is one record, referenced <transaction_id>-NN (01, 02, …). Orders asked for that have
@@ -15,10 +16,13 @@ no refund record are listed on stderr and the exit code is 1. --from/--to select
 a range alone returns the 100 newest, --all every refund of the range.
 
 Examples:
+  payops refunds search ORD-1001 ORD-1002
   payops refunds search --transaction-id T123
   payops refunds search --from 2026-11-01 --output csv --out refunds.csv
   payops refunds search --from 2026-11-01 --to 2026-11-30 --all --out november.csv`,
-      run: async (ctx, opts) => (await import('../query/command.js')).runRefundSearch(ctx, opts),
+
+      run: async (ctx, opts, args) =>
+        (await import('../query/command.js')).runRefundSearch(ctx, withPositional(opts, args['order-nos'])),
     }),
   ],
 });

@@ -1,34 +1,83 @@
 import { defineCommand, defineGroup } from './define.js';
 
 const RUN_ID = { id: { description: 'run id, as in `payops runs list`' } } as const;
+const LATEST_ID = { id: { description: 'run id (default: the newest run)', optional: true } } as const;
+const UNFINISHED_ID = {
+  id: { description: 'run id (default: the only unfinished run)', optional: true },
+} as const;
 
 export const registerRuns = defineGroup({
   name: 'runs',
-  description: 'bulk runs and their journals',
+  description: 'list, show, check and resume the runs of bulk commands',
+  help: `
+Every refund, capture, cancel, review and payout run is recorded (its journal) before anything is
+sent, so its results can be shown again and an interrupted run finished without sending twice.
+
+Examples:
+  payops runs list
+  payops runs show --only failed,not_sent,unknown --out fix.csv
+  payops runs resume`,
   commands: [
     defineCommand({
       name: 'list',
       description: 'list runs, newest first (id, operation, file, counts, state)',
+      help: `
+Examples:
+  payops runs list
+  payops runs list --output csv --out runs.csv`,
       run: async (ctx) => (await import('../history/list.js')).listRunsCommand(ctx),
     }),
     defineCommand({
       name: 'show',
       description: 'show the results of run ID, regenerated from its journal (sends nothing)',
-      args: RUN_ID,
-      run: async (ctx, _opts, { id }) => (await import('../history/runs.js')).showRun(ctx, id),
+      args: LATEST_ID,
+      options: {
+        only: {
+          type: 'string',
+          value: 'outcomes',
+          description:
+            "only the rows with these outcomes, e.g. failed,not_sent,unknown; to a file (--out) in the input's own columns, ready to correct and run again",
+        },
+      },
+      help: `
+Without an id, shows the newest run. The exit code is the run's: 0 all succeeded, 1 some failed,
+3 some unknown, not sent or duplicated.
+
+Examples:
+  payops runs show
+  payops runs show 20261123-175049-cd1f --output csv --out results.csv
+  payops runs show 20261123-175049-cd1f --only failed,not_sent,unknown --out fix.csv`,
+      run: async (ctx, opts, { id }) => {
+        const runId = id ?? (await (await import('../history/latest.js')).latestRunId(ctx));
+        return (await import('../history/runs.js')).showRun(ctx, runId, opts.only);
+      },
     }),
     defineCommand({
       name: 'verify',
       description:
         'ask the gateway about every row refund run ID sent: rows refunded twice (duplicated) or not as reported (read-only)',
       args: RUN_ID,
+      help: `
+Examples:
+  payops runs verify 20261123-175049-cd1f
+  payops runs verify 20261123-175049-cd1f --output csv --out checked.csv`,
       run: async (ctx, _opts, { id }) => (await import('../history/runs.js')).verifyRun(ctx, id),
     }),
     defineCommand({
       name: 'resume',
       description: 'resume the interrupted run ID: reconcile unknown requests, send the rest',
-      args: RUN_ID,
-      run: async (ctx, _opts, { id }) => (await import('../history/runs.js')).resumeRun(ctx, id),
+      args: UNFINISHED_ID,
+      help: `
+Without an id, resumes the one unfinished run; when there are several it lists them and sends
+nothing, so that no run is resumed on a guess.
+
+Examples:
+  payops runs resume
+  payops runs resume 20261123-175049-cd1f --yes`,
+      run: async (ctx, _opts, { id }) => {
+        const runId = id ?? (await (await import('../history/latest.js')).unfinishedRunId(ctx));
+        return (await import('../history/runs.js')).resumeRun(ctx, runId);
+      },
     }),
   ],
 });

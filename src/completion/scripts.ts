@@ -1,7 +1,7 @@
 // bash, zsh and fish completion scripts generated from the command tree (tree.ts). Each script
 // finds the command path typed so far (skipping options), then offers that command's subcommands
 // and options plus the program's global options; after an option that takes a value it offers
-// the option's choices or file names.
+// the option's choices or file names, and profile names and run ids from `payops __complete`.
 import { type CommandSpec, flatten, type OptionSpec } from './tree.js';
 
 export type Shell = 'bash' | 'zsh' | 'fish';
@@ -44,16 +44,23 @@ export function bashScript(root: CommandSpec): string {
         .replace(/\\\|/g, '"|"');
       const action = option.choices
         ? `COMPREPLY=($(compgen -W ${q(option.choices.join(' '))} -- "$cur"))`
-        : option.file
-          ? 'COMPREPLY=($(compgen -f -- "$cur"))'
-          : 'COMPREPLY=()';
+        : option.dynamic
+          ? `COMPREPLY=($(compgen -W "$(${prog} __complete ${option.dynamic} 2>/dev/null)" -- "$cur"))`
+          : option.file
+            ? 'COMPREPLY=($(compgen -f -- "$cur"))'
+            : 'COMPREPLY=()';
       return `    ${pattern}) ${action}; return ;;`;
     })
     .join('\n');
-  const wordCases = all.map((s) => `    ${q(s.path)}) opts=${q(words(s, root).join(' '))} ;;`).join('\n');
+  const wordCases = all
+    .map(
+      (s) =>
+        `    ${q(s.path)}) opts=${q(words(s, root).join(' '))}${s.argKind ? `; kind=${s.argKind}` : ''} ;;`,
+    )
+    .join('\n');
   return `# ${prog} bash completion. Load with:  source <(${prog} completion bash)
 ${fn}() {
-  local cur prev path="" w i opts=""
+  local cur prev path="" w i opts="" kind=""
   cur="\${COMP_WORDS[COMP_CWORD]}"
   prev="\${COMP_WORDS[COMP_CWORD-1]}"
   local known=" ${paths.join(' ')} "
@@ -69,6 +76,10 @@ ${valueCases}
 ${wordCases}
   esac
   COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+  case "$kind" in
+    files) COMPREPLY+=($(compgen -f -- "$cur")) ;;
+    profiles|runs) COMPREPLY+=($(compgen -W "$(${prog} __complete "$kind" 2>/dev/null)" -- "$cur")) ;;
+  esac
 }
 complete -o default -F ${fn} ${prog}
 `;
@@ -87,9 +98,11 @@ export function zshScript(root: CommandSpec): string {
         .replace(/\\\|/g, '"|"');
       const action = option.choices
         ? `compadd -- ${option.choices.map(q).join(' ')}`
-        : option.file
-          ? '_files'
-          : `_message ${q(option.description || 'value')}`;
+        : option.dynamic
+          ? `compadd -- \${(f)"$(${prog} __complete ${option.dynamic} 2>/dev/null)"}`
+          : option.file
+            ? '_files'
+            : `_message ${q(option.description || 'value')}`;
       return `    ${pattern}) ${action}; return ;;`;
     })
     .join('\n');
@@ -102,14 +115,14 @@ export function zshScript(root: CommandSpec): string {
           names(o).map((n) => `${esc(n)}:${esc(o.description)}`),
         ),
       ];
-      return `    ${q(s.path)}) items=(${[...new Set(entries)].map(q).join(' ')}) ;;`;
+      return `    ${q(s.path)}) items=(${[...new Set(entries)].map(q).join(' ')})${s.argKind ? `; kind=${s.argKind}` : ''} ;;`;
     })
     .join('\n');
   return `#compdef ${prog}
 # ${prog} zsh completion. Load with:  source <(${prog} completion zsh)
 # or save as _${prog} in a folder of your $fpath.
 _${prog}() {
-  local path="" w i
+  local path="" w i kind=""
   local -a items
   local -A known
   for w in ${paths.join(' ')}; do known[$w]=1; done
@@ -124,7 +137,11 @@ ${valueCases}
   case "$path" in
 ${wordCases}
   esac
+  case "$kind" in
+    profiles|runs) items+=(\${(f)"$(${prog} __complete $kind 2>/dev/null)"}) ;;
+  esac
   _describe -t commands '${prog}' items
+  [[ "$kind" == files ]] && _files
 }
 if [[ "\${zsh_eval_context[-1]}" == loadautofunc ]]; then
   _${prog} "$@"
@@ -158,7 +175,17 @@ export function fishScript(root: CommandSpec): string {
     if (condition) parts.push(`-n ${q(condition)}`);
     if (o.long) parts.push(`-l ${o.long.replace(/^--/, '')}`);
     if (o.short) parts.push(`-s ${o.short.replace(/^-/, '')}`);
-    if (o.takesValue) parts.push(o.choices ? `-x -a ${q(o.choices.join(' '))}` : o.file ? '-r -F' : '-x');
+    if (o.takesValue) {
+      parts.push(
+        o.choices
+          ? `-x -a ${q(o.choices.join(' '))}`
+          : o.dynamic
+            ? `-x -a ${q(`(${prog} __complete ${o.dynamic} 2>/dev/null)`)}`
+            : o.file
+              ? '-r -F'
+              : '-x',
+      );
+    }
     if (o.description) parts.push(`-d ${q(o.description)}`);
     return parts.join(' ');
   };
@@ -168,6 +195,12 @@ export function fishScript(root: CommandSpec): string {
     for (const c of s.subcommands)
       lines.push(`complete -c ${prog} -n ${q(condition)} -a ${q(c.name)} -d ${q(c.description)}`);
     if (s.argChoices) lines.push(`complete -c ${prog} -n ${q(condition)} -a ${q(s.argChoices.join(' '))}`);
+    if (s.argKind === 'files') lines.push(`complete -c ${prog} -n ${q(condition)} -F`);
+    else if (s.argKind) {
+      lines.push(
+        `complete -c ${prog} -n ${q(condition)} -a ${q(`(${prog} __complete ${s.argKind} 2>/dev/null)`)}`,
+      );
+    }
     if (s !== root) for (const o of s.options) if (o.long !== '--help') lines.push(optionLine(o, condition));
   }
   return `${lines.join('\n')}\n`;

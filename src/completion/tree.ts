@@ -10,7 +10,12 @@ export interface OptionSpec {
   choices?: readonly string[];
   /** Value is a file name. */
   file: boolean;
+  /** Values only this machine knows, from `payops __complete KIND`. */
+  dynamic?: 'profiles';
 }
+
+/** What a command's positional argument completes to: local values or file names. */
+export type ArgKind = 'profiles' | 'runs' | 'files';
 
 export interface CommandSpec {
   /** Space-free path from the root: '' for the program, 'config/set' for `config set`. */
@@ -21,7 +26,12 @@ export interface CommandSpec {
   subcommands: CommandSpec[];
   /** Choices of the first positional argument, if it has any. */
   argChoices?: readonly string[];
+  /** What the first positional argument completes to, when not choices. */
+  argKind?: ArgKind;
 }
+
+/** By the argument's name: `profile` (config use), `id` (runs …), `csv` (bulk commands, payout). */
+const ARG_KINDS: Record<string, ArgKind> = { profile: 'profiles', id: 'runs', csv: 'files' };
 
 const FILE_VALUE = /file|csv|dir|path|json/i;
 
@@ -34,6 +44,7 @@ function optionSpec(o: Option): OptionSpec {
     takesValue,
     ...(o.argChoices ? { choices: o.argChoices } : {}),
     file: takesValue && !o.argChoices && FILE_VALUE.test(o.flags.replace(/^[^<[]*/, '')),
+    ...(o.long === '--profile' ? { dynamic: 'profiles' as const } : {}),
   };
 }
 
@@ -56,6 +67,9 @@ export function describeTree(cmd: Command, parentPath = ''): CommandSpec {
       .filter((c) => !(c as Command & { _hidden?: boolean })._hidden)
       .map((c) => describeTree(c, path ? `${path}/${c.name()}` : c.name())),
     ...(firstArg?.argChoices ? { argChoices: firstArg.argChoices } : {}),
+    ...(firstArg && !firstArg.argChoices && ARG_KINDS[firstArg.name()]
+      ? { argKind: ARG_KINDS[firstArg.name()] }
+      : {}),
   };
 }
 

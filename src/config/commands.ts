@@ -17,7 +17,6 @@ import {
   maskSecret,
   type ProfileValues,
   parseConfigValue,
-  SANDBOX_BASE_URL,
 } from './keys.js';
 import { configFile } from './paths.js';
 import { selectProfile } from './resolve.js';
@@ -172,84 +171,14 @@ export async function configUse(ctx: Context, profileArg: string): Promise<numbe
 }
 
 export async function configInit(ctx: Context): Promise<number> {
-  if (!ctx.io.stdin.isTTY || !ctx.io.stderr.isTTY) {
-    throw new UsageError('`payops config init` asks questions and needs a terminal', {
-      hint: 'in scripts use `payops config set KEY VALUE` (e.g. base_url, merchant_id, account_id; sign_key reads the key from stdin)',
-    });
-  }
-  const { input, password, confirm } = await import('@inquirer/prompts');
-  const s = await store(ctx);
-  const stored = s.read();
-  const io = { input: ctx.io.stdin, output: ctx.io.stderr };
-  const suggested = selectProfile(ctx.globals, ctx.io.env, stored).name;
-  const profile = await input(
-    { message: 'Profile name', default: suggested, validate: (v) => validation(() => assertProfileName(v)) },
-    io,
-  );
-  const existing: ProfileValues = stored.profiles?.[profile] ?? {};
-  const ask = async (key: 'base_url' | 'merchant_id' | 'account_id') =>
-    parseConfigValue(
-      key,
-      await input(
-        {
-          message: `${key} — ${KEY_HELP[key]}`,
-          ...(existing[key] !== undefined
-            ? { default: String(existing[key]) }
-            : key === 'base_url'
-              ? { default: SANDBOX_BASE_URL }
-              : {}),
-          validate: (v) => validation(() => parseConfigValue(key, v)),
-        },
-        io,
-      ),
-    );
-  const values: ProfileValues = {
-    base_url: (await ask('base_url')) as string,
-    merchant_id: (await ask('merchant_id')) as string,
-    account_id: (await ask('account_id')) as string,
-  };
-  const key = await password(
-    {
-      message: existing.sign_key ? 'sign key (leave empty to keep the current one)' : 'sign key',
-      mask: '*',
-      validate: (v) =>
-        v === '' && existing.sign_key ? true : validation(() => parseConfigValue('sign_key', v)),
-    },
-    io,
-  );
-  if (key !== '') {
-    ctx.addSecret(key);
-    values.sign_key = parseConfigValue('sign_key', key) as string;
-  }
-  values.read_only = await confirm(
-    {
-      message: 'read-only profile (money-moving commands refuse to run)?',
-      default: existing.read_only ?? false,
-    },
-    io,
-  );
-  for (const [k, v] of Object.entries(values) as Array<[ConfigKey, ProfileValues[ConfigKey]]>) {
-    if (v !== undefined) s.setValue(profile, k, v);
-  }
-  s.setCurrent(profile);
-  ctx.log.info(`profile "${profile}" saved to ${s.path} and made current`);
-  return 0;
-}
-
-function validation(check: () => unknown): true | string {
-  try {
-    check();
-    return true;
-  } catch (err) {
-    return err instanceof Error ? err.message : String(err);
-  }
+  return (await import('./init.js')).configInit(ctx, await store(ctx));
 }
 
 /** A secret from a hidden prompt on a terminal, or the first line of stdin otherwise. */
 async function readSecret(ctx: Context, what: string): Promise<string> {
   if (ctx.io.stdin.isTTY) {
-    const { password } = await import('@inquirer/prompts');
-    return password({ message: what, mask: '*' }, { input: ctx.io.stdin, output: ctx.io.stderr });
+    const { ask } = await import('../output/prompt.js');
+    return ask(ctx.io, ({ password }, streams) => password({ message: what, mask: '*' }, streams), 'saved');
   }
   const line = await firstLine(ctx.io.stdin);
   if (!line) {

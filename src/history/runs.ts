@@ -17,10 +17,18 @@ async function headerOf(ctx: Context, runId: string): Promise<RunHeader> {
 }
 
 /** Results of a run regenerated from its journal; sends nothing. */
-export async function showRun(ctx: Context, runId: string): Promise<number> {
+export async function showRun(ctx: Context, runId: string, only?: string): Promise<number> {
   const header = await headerOf(ctx, runId);
-  if (header.op === 'payout') return (await import('../payout/runs.js')).showPayoutRun(ctx, runId);
-  return (await import('../bulk/show.js')).showRun(ctx, runId);
+  if (header.op === 'payout') {
+    if (only !== undefined) {
+      throw new UsageError('--only is for refund, capture, cancel and review runs', {
+        hint: `run ${runId} is a payout run: \`payops runs show ${runId} --output csv\` has every payout and its status`,
+      });
+    }
+    return (await import('../payout/runs.js')).showPayoutRun(ctx, runId);
+  }
+  const show = await import('../bulk/show.js');
+  return show.showRun(ctx, runId, only === undefined ? undefined : show.parseOnly(only));
 }
 
 /** What the gateway shows now for every row a refund run sent, against what it reported. */

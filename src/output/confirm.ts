@@ -5,6 +5,7 @@
 import { UsageError } from '../errors.js';
 import type { GlobalOptions, Io } from '../io.js';
 import { terminalSafe } from '../quote.js';
+import { ask, declinedError } from './prompt.js';
 
 export async function confirmOrExit(io: Io, globals: GlobalOptions, question: string): Promise<void> {
   if (globals.yes) return;
@@ -13,20 +14,9 @@ export async function confirmOrExit(io: Io, globals: GlobalOptions, question: st
       hint: 'pass --yes to run without a prompt (check first with --dry-run)',
     });
   }
-  const { confirm } = await import('@inquirer/prompts');
-  let yes: boolean;
-  try {
-    yes = await confirm(
-      { message: terminalSafe(question), default: false },
-      {
-        input: io.stdin as NodeJS.ReadableStream,
-        output: io.stderr as NodeJS.WritableStream,
-        clearPromptOnDone: false,
-      },
-    );
-  } catch (err) {
-    // Ctrl+C or Esc at the prompt: the same as no.
-    throw new UsageError('aborted, nothing sent', { cause: err });
-  }
-  if (!yes) throw new UsageError('aborted, nothing sent');
+  // Ctrl-C at the prompt: exit 130; No: exit 2 (prompt.ts).
+  const yes = await ask(io, ({ confirm }, streams) =>
+    confirm({ message: terminalSafe(question), default: false }, streams),
+  );
+  if (!yes) throw declinedError();
 }

@@ -2,8 +2,9 @@
 // line (card number, then security code). The values live only in memory for the one request; they
 // are never put in an error message, a log line or a file.
 
-import { InterruptedError, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import type { Io } from '../io.js';
+import { ask } from '../output/prompt.js';
 import { luhnValid } from '../redact.js';
 
 export interface CardSecrets {
@@ -71,18 +72,10 @@ export function secretsFromLines(text: string): CardSecrets {
   return checkCardSecrets(lines[0]!, lines[1]!);
 }
 
-/** Ctrl-C at an @inquirer prompt rejects with ExitPromptError: nothing was sent (exit 130). */
-export function promptCancelled(err: unknown): unknown {
-  return err instanceof Error && err.name === 'ExitPromptError'
-    ? new InterruptedError('cancelled at the prompt; nothing was sent')
-    : err;
-}
-
 export async function readCardSecrets(io: Io): Promise<CardSecrets> {
   if (!io.stdin.isTTY) return secretsFromLines(await readStdin(io.stdin));
-  const { password } = await import('@inquirer/prompts');
-  const context = { input: io.stdin, output: io.stderr };
-  try {
+  // Ctrl-C at either prompt: exit 130, nothing was sent (output/prompt.ts).
+  const { cardText, codeText } = await ask(io, async ({ password }, streams) => {
     const cardText = await password(
       {
         message: 'Card number',
@@ -90,14 +83,13 @@ export async function readCardSecrets(io: Io): Promise<CardSecrets> {
         validate: (v) =>
           normaliseCardNumber(v) !== undefined || 'not a valid card number (13–19 digits, Luhn)',
       },
-      context,
+      streams,
     );
     const codeText = await password(
       { message: 'Security code', mask: '*', validate: (v) => isSecurityCode(v.trim()) || '3 or 4 digits' },
-      context,
+      streams,
     );
-    return checkCardSecrets(cardText, codeText);
-  } catch (err) {
-    throw promptCancelled(err);
-  }
+    return { cardText, codeText };
+  });
+  return checkCardSecrets(cardText, codeText);
 }

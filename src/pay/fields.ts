@@ -39,7 +39,7 @@ const BASE: FieldRow[] = [
   { name: 'insurance', spec: dec, group: 'Order' },
   { name: 'shipping_discount', spec: dec, group: 'Order' },
   { name: 'discount', spec: dec, group: 'Order' },
-  { name: 'website', spec: s, group: 'Order', help: "merchant web site (the spec's 'the service')" },
+  { name: 'website', spec: s, group: 'Order', help: 'web site the order was placed on' },
   {
     name: 'items',
     spec: s,

@@ -28,24 +28,30 @@ const tick = () => new Promise((r) => setTimeout(r, 100));
 /** Waits until the prompt whose message starts with `text` has been drawn (a loaded machine is slow). */
 async function promptShown(drawn: () => string, text: string): Promise<void> {
   for (let waited = 0; !drawn().includes(text); waited += 10) {
-    if (waited > 10_000) throw new Error(`the prompt "${text}" never appeared`);
+    if (waited > 30_000) throw new Error(`the prompt "${text}" never appeared`);
     await new Promise((r) => setTimeout(r, 10));
   }
 }
 
 describe('config init', () => {
-  it('asks for each value, masks the sign key, and saves the profile as current', async () => {
+  // Issue 15: the sandbox is offered first, the profile is tested (here against a closed loopback
+  // port: the gateway does not answer, so payops asks whether to save anyway), and making it the
+  // current profile is asked, not done.
+  it('asks for each value, masks the sign key, tests the profile, and saves it as current when told', async () => {
     const home = mkdtempSync(join(tmpdir(), 'payops-init-'));
     const term = fakeTerminal({ PAYOPS_HOME: home });
     const ctx = createContext(term.io, {});
     const done = configInit(ctx);
     const answers: Array<[prompt: string, answer: string]> = [
       ['Profile name', 'ops'],
-      ['base_url', 'https://gw.example.com'],
-      ['merchant_id', '800001'],
-      ['account_id', '800001001'],
-      ['sign key', 'typed-secret-key-1'],
-      ['read-only profile', 'n'],
+      ['built-in sandbox', 'n'],
+      ['Gateway address', 'http://127.0.0.1:9'],
+      ['Merchant id', '800001'],
+      ['Account id', '800001001'],
+      ['Sign key', 'typed-secret-key-1'],
+      ['Read-only profile', 'n'],
+      ['Save the profile anyway', 'y'],
+      ['current profile', 'y'],
     ];
     // Text and Enter as separate keystrokes, as a person types them, each once its prompt is shown.
     for (const [prompt, answer] of answers) {
@@ -61,7 +67,7 @@ describe('config init', () => {
       current: 'ops',
       profiles: {
         ops: {
-          base_url: 'https://gw.example.com',
+          base_url: 'http://127.0.0.1:9',
           merchant_id: '800001',
           account_id: '800001001',
           sign_key: 'typed-secret-key-1',
@@ -74,5 +80,5 @@ describe('config init', () => {
     expect(term.drawn().replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')).toContain(
       '*'.repeat('typed-secret-key-1'.length),
     );
-  });
+  }, 90_000);
 });

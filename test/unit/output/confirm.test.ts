@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../../src/errors.js';
+import { InterruptedError, UsageError } from '../../../src/errors.js';
 import { confirmOrExit } from '../../../src/output/confirm.js';
 import { fakeIo } from './helpers.js';
 
@@ -35,13 +35,23 @@ describe('confirmOrExit', () => {
     setTimeout(() => stdin.write('\r'), 50);
     const err = await answer.catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UsageError);
-    expect((err as Error).message).toBe('aborted, nothing sent');
+    expect((err as Error).message).toBe('nothing was sent');
   });
 
   it('treats n as no', async () => {
     const { io, stdin } = fakeIo({ stdinTTY: true, stderrTTY: true });
     const answer = confirmOrExit(io, {}, 'Refund?');
     setTimeout(() => stdin.write('n\r'), 50);
-    await expect(answer).rejects.toThrow('aborted, nothing sent');
+    await expect(answer).rejects.toThrow('nothing was sent');
+  });
+
+  it('Ctrl-C at the prompt is exit 130, "cancelled — nothing was sent"', async () => {
+    const { io, stdin } = fakeIo({ stdinTTY: true, stderrTTY: true });
+    const answer = confirmOrExit(io, {}, 'Refund?');
+    setTimeout(() => stdin.write('\x03'), 50);
+    const err = await answer.catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InterruptedError);
+    expect((err as InterruptedError).exitCode).toBe(130);
+    expect((err as Error).message).toBe('cancelled — nothing was sent');
   });
 });
