@@ -88,7 +88,13 @@ export async function openResultSink(
       const shown = tableColumns.filter((c) => kept.some((r) => (r[c] ?? '') !== ''));
       const width = file === undefined ? ctx.io.stdout.columns : undefined;
       let text =
-        kept.length > 0 ? renderTable(shown, kept, { color: ctx.color, ...(width ? { width } : {}) }) : '';
+        kept.length > 0
+          ? renderTable(shown, kept, {
+              color: ctx.color,
+              wide: Boolean(ctx.globals.wide),
+              ...(width ? { width } : {}),
+            })
+          : '';
       if (total > kept.length) {
         text += `${total - kept.length} of ${total} rows not shown${kept === problems ? ' (only rows that did not succeed are)' : ''}: write them all with --out results.csv\n`;
       }
