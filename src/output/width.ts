@@ -2,7 +2,8 @@
 // two, combining marks and joiners none. Hand-written (no Intl.Segmenter: its first use loads ICU
 // data, ~17 ms of every command); good for the text payops prints — ids, amounts, names, reasons.
 
-const ZERO = /[\p{Mn}\p{Me}\p{Cf}\u200b-\u200f\ufe00-\ufe0f]/u;
+// Marks, joiners and variation selectors (all Mn or Cf) take no column.
+const ZERO = /[\p{Mn}\p{Me}\p{Cf}]/u;
 const EMOJI = /\p{Extended_Pictographic}/u;
 
 function isWide(cp: number): boolean {
