@@ -67,8 +67,7 @@ export const GLOBAL_OPTIONS = {
   },
   wide: {
     type: 'boolean',
-    description:
-      'tables show every value in full, even wider than the terminal (default: long text cut with …)',
+    description: 'tables show every value in full (otherwise long text is cut with … to fit)',
   },
   quiet: { type: 'boolean', short: 'q', description: 'print nothing on stderr but errors' },
 } as const satisfies OptionSpecs;

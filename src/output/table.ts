@@ -52,17 +52,27 @@ export function layout(
   body: readonly string[][],
   opts: Pick<TableOptions, 'width' | 'wide' | 'cut'>,
 ): number[] | undefined {
-  const natural = head.map((h, i) => {
-    let w = displayWidth(h);
+  const content = head.map((_, i) => {
+    let w = 0;
     for (const r of body) w = Math.max(w, displayWidth(r[i] ?? ''));
     return w;
   });
+  const natural = head.map((h, i) => Math.max(content[i]!, displayWidth(h)));
   const limit = opts.width !== undefined && opts.width > 0 && !opts.wide ? opts.width : undefined;
   if (limit === undefined) return natural;
   // │ a │ b │: 3 columns per cell of borders and padding, and one to close.
   const frame = 3 * head.length + 1;
   const widths = [...natural];
   let over = widths.reduce((a, b) => a + b, 0) + frame - limit;
+  if (over <= 0) return widths;
+  // First, headers wider than their column go over two or more lines ("refund_" / "amount"):
+  // nothing is lost.
+  for (let i = 0; i < widths.length && over > 0; i++) {
+    const floor = Math.max(content[i]!, ...headerWords(head[i]!).map((word) => displayWidth(word)));
+    const give = Math.max(0, Math.min(over, widths[i]! - floor));
+    widths[i]! -= give;
+    over -= give;
+  }
   if (over <= 0) return widths;
   const cuttable = names.map((n, i) =>
     opts.cut
@@ -72,7 +82,7 @@ export function layout(
           body.map((r) => r[i] ?? ''),
         ),
   );
-  const floor = natural.map((w) => Math.min(w, MIN_CUT));
+  const floor = widths.map((w) => Math.min(w, MIN_CUT));
   // Take from the widest cuttable column first, a column at a time, down to its floor.
   while (over > 0) {
     let widest = -1;
@@ -84,6 +94,28 @@ export function layout(
     over--;
   }
   return widths;
+}
+
+/** Where a header may break: after `_` and `-`, at spaces. */
+function headerWords(h: string): string[] {
+  return h.split(/(?<=[_-])|\s+/).filter(Boolean);
+}
+
+/** A header over as many lines as its width needs, broken only where headerWords allows. */
+function headerLines(h: string, width: number): string[] {
+  if (displayWidth(h) <= width) return [h];
+  const lines: string[] = [];
+  let cur = '';
+  for (const word of headerWords(h)) {
+    const glued = cur.endsWith('_') || cur.endsWith('-');
+    const joined = cur === '' ? word : glued ? cur + word : `${cur} ${word}`;
+    if (cur !== '' && displayWidth(joined) > width) {
+      lines.push(cur);
+      cur = word;
+    } else cur = joined;
+  }
+  if (cur !== '') lines.push(cur);
+  return lines;
 }
 
 const CYAN = (s: string) => `\u001b[36m${s}\u001b[39m`;
@@ -100,7 +132,16 @@ function drawTable(head: string[], body: string[][], widths: number[], color: bo
         return ` ${paint(padToWidth(text, w))} `;
       })
       .join(b('│'))}${b('│')}`;
-  const out = [rule('┌', '┬', '┐'), line(head, color ? CYAN : (s) => s)];
+  const headCells = head.map((h, i) => headerLines(h, widths[i]!));
+  const height = Math.max(1, ...headCells.map((c) => c.length));
+  const out = [rule('┌', '┬', '┐')];
+  for (let k = 0; k < height; k++)
+    out.push(
+      line(
+        headCells.map((c) => c[k] ?? ''),
+        color ? CYAN : (s) => s,
+      ),
+    );
   // No rule between body rows: a 1,000-row result stays 1,000 lines, not 2,000.
   if (body.length > 0) out.push(rule('├', '┼', '┤'));
   for (const r of body) out.push(line(r, (s) => s));

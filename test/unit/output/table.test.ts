@@ -121,3 +121,18 @@ describe('renderTable', () => {
     );
   });
 });
+
+describe('renderTable headers', () => {
+  it('breaks a header after _ before cutting anything', () => {
+    const rows = [{ transaction_id: 'T1', refund_amount: '9.99', refund_reason: 'the parcel never came' }];
+    const text = renderTable(['transaction_id', 'refund_amount', 'refund_reason'], rows, {
+      color: false,
+      width: 50,
+    });
+    const lines = text.trimEnd().split('\n');
+    expect(lines[1]).toMatch(/^│ transaction_ │ refund_ │ refund_reason\s+│$/);
+    expect(lines[2]).toMatch(/^│ id\s+│ amount\s+│\s+│$/);
+    expect(text).toContain('the parcel never came');
+    for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(50);
+  });
+});

@@ -1,0 +1,47 @@
+// The confirmation for a large run (the profile's confirm_typed_above): the operator types the
+// number of rows instead of `y`, so that a habit of pressing y does not send a run of that size.
+// --yes still answers for them (cron must keep working); without a terminal and without --yes,
+// refuse, as confirm.ts does.
+
+import { UsageError } from '../errors.js';
+import type { GlobalOptions, Io } from '../io.js';
+import { terminalSafe } from '../quote.js';
+import { formatCount } from './summary.js';
+
+export async function confirmTypedOrExit(
+  io: Io,
+  globals: GlobalOptions,
+  question: string,
+  typed: { rows: number; why: string },
+): Promise<void> {
+  if (globals.yes) return;
+  if (!io.stdin.isTTY || !io.stderr.isTTY) {
+    throw new UsageError('confirmation needed, but there is no terminal to ask on; nothing was sent', {
+      hint: 'pass --yes to run without a prompt (check first with --dry-run)',
+    });
+  }
+  const { input } = await import('@inquirer/prompts');
+  const want = String(typed.rows);
+  let answer: string;
+  try {
+    answer = await input(
+      {
+        message: `${terminalSafe(question)}\n  ${terminalSafe(typed.why)}: type ${formatCount(typed.rows)} (the number of rows) to go ahead`,
+      },
+      {
+        input: io.stdin as NodeJS.ReadableStream,
+        output: io.stderr as NodeJS.WritableStream,
+        clearPromptOnDone: false,
+      },
+    );
+  } catch (err) {
+    // Ctrl+C or Esc at the prompt: the same as no.
+    throw new UsageError('aborted, nothing sent', { cause: err });
+  }
+  // "1,600" and "1600" are the same answer.
+  if (answer.replace(/[,\s_]/g, '') !== want) {
+    throw new UsageError(
+      `aborted, nothing sent: the answer was ${JSON.stringify(terminalSafe(answer.trim()))}, not ${formatCount(typed.rows)}`,
+    );
+  }
+}
