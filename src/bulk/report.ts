@@ -254,11 +254,13 @@ export function summaryLines(v: SummaryView): string[] {
     lines.push(`  every row: payops runs show ${shellQuote(v.runId)} (add --out FILE for a file)`);
   }
   if ((counts.unknown > 0 || counts.not_sent > 0 || v.stopped) && v.resumeCommand) {
-    lines.push(
-      v.resumable
-        ? `  resume with: ${v.resumeCommand}`
-        : '  this run used an in-process sandbox, which is gone: it cannot be resumed.',
-    );
+    if (!v.resumable) lines.push('  this run used an in-process sandbox, which is gone: it cannot be resumed.');
+    else {
+      // "payops refund … --resume   (or: payops runs resume ID)": one command a line, to copy.
+      const [command, other] = v.resumeCommand.split(/\s+\(or: (?=payops )/);
+      lines.push(`  resume with: ${command}`);
+      if (other) lines.push(`           or: ${other.replace(/\)$/, '')}`);
+    }
   }
   return fitLines(lines, v.columns);
 }

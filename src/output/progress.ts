@@ -42,11 +42,13 @@ export function formatElapsed(ms: number): string {
   return h > 0 ? `${h}:${two(m)}:${two(s % 60)}` : `${m}:${two(s % 60)}`;
 }
 
-/** The line as drawn: at most `columns - 1` wide (the last column would wrap on some terminals). */
+/** The line as drawn: at most `columns - 3` wide (see room). */
 export function progressLine(s: LineState): string {
   const counts = `${formatCount(s.done)}/${formatCount(s.total)} · ${formatCount(s.ok)} ok · ${formatCount(s.failed)} failed · ${formatElapsed(s.elapsedMs)}`;
   const rest = `${counts}${s.note ? ` · ${s.note}` : ''}`;
-  const room = s.columns - 1;
+  // Two columns spare besides the last: the terminal's own "^C" echo must not wrap the line, or
+  // clearing it would clear only the wrapped part.
+  const room = s.columns - 3;
   const barSize = Math.min(40, room - s.label.length - 4 - rest.length);
   if (barSize < 5) return cutToWidth(`${s.label} ${rest}`, room);
   const filled = s.total > 0 ? Math.round((barSize * Math.min(s.done, s.total)) / s.total) : 0;
