@@ -1,10 +1,13 @@
 // Reads the card number and security code: a hidden prompt on a terminal, otherwise stdin, one per
-// line (card number, then security code). The values live only in memory for the one request; they
+// line (card number, then security code); on a terminal also the expiry when no flag gave it, and
+// the confirmation before charging. The values live only in memory for the one request; they
 // are never put in an error message, a log line or a file.
 
 import { InterruptedError, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
-import { luhnValid } from '../redact.js';
+import { terminalSafe } from '../quote.js';
+import { luhnValid, maskPan } from '../redact.js';
+import { parseExpiry } from './request.js';
 
 export interface CardSecrets {
   /** Digits only. */
@@ -78,7 +81,14 @@ export function promptCancelled(err: unknown): unknown {
     : err;
 }
 
-export async function readCardSecrets(io: Io): Promise<CardSecrets> {
+/**
+ * The card number and security code (and, when `askExpiry`, the expiry: on a terminal only, as
+ * runPay asks for it only there). The expiry is no secret and shows as typed.
+ */
+export async function readCardSecrets(
+  io: Io,
+  opts: { askExpiry?: boolean } = {},
+): Promise<CardSecrets & { expiry?: { month: string; year: string } }> {
   if (!io.stdin.isTTY) return secretsFromLines(await readStdin(io.stdin));
   const { password } = await import('@inquirer/prompts');
   const context = { input: io.stdin, output: io.stderr };
@@ -96,8 +106,44 @@ export async function readCardSecrets(io: Io): Promise<CardSecrets> {
       { message: 'Security code', mask: '*', validate: (v) => isSecurityCode(v.trim()) || '3 or 4 digits' },
       context,
     );
-    return checkCardSecrets(cardText, codeText);
+    const secrets = checkCardSecrets(cardText, codeText);
+    if (!opts.askExpiry) return secrets;
+    const { input } = await import('@inquirer/prompts');
+    const expiryText = await input(
+      {
+        message: 'Expiry (MM/YYYY)',
+        validate: (v) => parseExpiry(v) !== undefined || 'a month and year, e.g. 12/2030',
+      },
+      context,
+    );
+    return { ...secrets, expiry: parseExpiry(expiryText)! };
   } catch (err) {
     throw promptCancelled(err);
   }
+}
+
+/**
+ * On a terminal, before charging: the amount, the currency and the card as the receipt will show
+ * it (masked). --yes answers for the person; No ends with nothing sent (exit 2), Ctrl-C too (130).
+ */
+export async function confirmCharge(
+  io: Io,
+  yes: boolean | undefined,
+  charge: { amount: string; currency: string; card: string; expiry: string },
+): Promise<void> {
+  if (yes || !io.stdin.isTTY || !io.stderr.isTTY) return;
+  const { confirm } = await import('@inquirer/prompts');
+  let ok: boolean;
+  try {
+    ok = await confirm(
+      {
+        message: `Charge ${terminalSafe(charge.currency)} ${terminalSafe(charge.amount)} to card ${maskPan(charge.card)} (expires ${terminalSafe(charge.expiry)})?`,
+        default: false,
+      },
+      { input: io.stdin, output: io.stderr },
+    );
+  } catch (err) {
+    throw promptCancelled(err);
+  }
+  if (!ok) throw new UsageError('aborted, nothing sent');
 }
