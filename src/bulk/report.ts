@@ -128,7 +128,12 @@ export function confirmQuestion(v: PlanView): string {
   const money = plan.reviews
     ? `approve ${n(plan.reviews.approve)}, reject ${n(plan.reviews.reject)}`
     : formatMoneyTotals(plan.moving);
-  return `${verb[0]!.toUpperCase()}${verb.slice(1)} ${rowsAndOrders(plan)} (${money}) ${where}`;
+  const orders = plan.orders ?? plan.rows;
+  const what =
+    orders === plan.rows
+      ? plural(plan.rows, 'order')
+      : `${plural(plan.rows, 'row')} of ${plural(orders, 'order')}`;
+  return `${verb[0]!.toUpperCase()}${verb.slice(1)} ${what} (${money}) ${where}`;
 }
 
 /**
@@ -155,7 +160,7 @@ export function typedConfirmation(
     if (total > limit.minor) {
       return {
         rows: v.resume ? rowsLeft(v) : v.plan.rows,
-        why: `${formatMoney(total, currency)} is above this profile's confirm_typed_above of ${formatMoney(limit.minor, currency)}`,
+        why: `this is above the profile's confirm_typed_above (${formatMoney(limit.minor, currency)})`,
       };
     }
   }
@@ -254,7 +259,8 @@ export function summaryLines(v: SummaryView): string[] {
     lines.push(`  every row: payops runs show ${shellQuote(v.runId)} (add --out FILE for a file)`);
   }
   if ((counts.unknown > 0 || counts.not_sent > 0 || v.stopped) && v.resumeCommand) {
-    if (!v.resumable) lines.push('  this run used an in-process sandbox, which is gone: it cannot be resumed.');
+    if (!v.resumable)
+      lines.push('  this run used an in-process sandbox, which is gone: it cannot be resumed.');
     else {
       // "payops refund … --resume   (or: payops runs resume ID)": one command a line, to copy.
       const [command, other] = v.resumeCommand.split(/\s+\(or: (?=payops )/);

@@ -97,7 +97,7 @@ export async function openResultSink(
       // Columns nobody filled (e.g. refund fields of a run that failed as a whole) only take room.
       const shown = tableColumns.filter((c) => kept.some((r) => (r[c] ?? '') !== ''));
       const width = file === undefined ? ctx.io.stdout.columns : undefined;
-      let text =
+      const table =
         kept.length > 0
           ? renderTable(shown, kept, {
               color: ctx.color,
@@ -106,6 +106,7 @@ export async function openResultSink(
             })
           : '';
       const n = formatCount;
+      let text = '';
       if (onlyProblems) {
         text +=
           problemCount > kept.length
@@ -114,7 +115,9 @@ export async function openResultSink(
       } else if (total > kept.length) {
         text += `${n(total - kept.length)} of ${n(total)} rows not shown: write them all with --out results.csv\n`;
       }
+      // The table fits by itself; the footer is wrapped at spaces.
       if (width) text = fitLines(text.split('\n'), width).join('\n');
+      text = table + text;
       const sink = openSink(dest);
       await sink.ready;
       await sink.write(text);

@@ -26,7 +26,7 @@ export async function confirmTypedOrExit(
   try {
     answer = await input(
       {
-        message: `${terminalSafe(question)}\n  ${terminalSafe(typed.why)}: type ${formatCount(typed.rows)} (the number of rows) to go ahead`,
+        message: `${terminalSafe(question)}\n  ${terminalSafe(typed.why)}\n  type the number of rows (${formatCount(typed.rows)}) to go ahead:`,
       },
       {
         input: io.stdin as NodeJS.ReadableStream,

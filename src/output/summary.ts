@@ -55,11 +55,14 @@ export function renderFacts(facts: Array<[label: string, value: string | undefin
  * continuation indented two more than its line. A line holding a command to copy (`payops …`) is
  * never broken: a command over two lines would run as two.
  */
+// Colour codes take no column.
+const SGR = /\u001b\[[0-9;]*m/g;
+
 export function fitLines(lines: readonly string[], columns: number | undefined): string[] {
   if (!columns || columns < 20) return [...lines];
   const out: string[] = [];
   for (const line of lines) {
-    if (displayWidth(line) < columns || /(^|\s|`)payops\s/.test(line)) {
+    if (displayWidth(line.replace(SGR, '')) < columns || /(^|\s|`)payops\s/.test(line)) {
       out.push(line);
       continue;
     }

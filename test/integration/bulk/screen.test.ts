@@ -42,12 +42,16 @@ describe.skipIf(!hasScript)('payops on a terminal', { timeout: 120_000 }, () => 
       const runId = RUN_ID.exec(text)?.[0];
       expect(runId, text).toBeDefined();
 
+      // In colour too (--color): colour codes take no room.
       for (const args of [
         ['runs', 'list'],
+        ['--color', 'runs', 'list'],
         ['runs', 'show', runId!],
         ['--wide', 'runs', 'list'],
       ]) {
-        const r = await underPty(args, { columns, env });
+        const colour = args[0] === '--color';
+        const { NO_COLOR: _, ...withColour } = env;
+        const r = await underPty(colour ? args.slice(1) : args, { columns, env: colour ? withColour : env });
         const s = screenOf(r.raw, columns);
         expect(r.code, r.raw).not.toBe(null);
         if (args[0] !== '--wide') expect(s.wraps, s.lines.join('\n')).toEqual([]);
