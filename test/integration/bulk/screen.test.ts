@@ -125,4 +125,33 @@ describe.skipIf(!hasScript)('payops on a terminal', { timeout: 120_000 }, () => 
     expect(text).toMatch(/every row: payops runs show \d{8}-\d{6}-[0-9a-f]{4}/);
     expect(text).toMatch(/resume with: payops refund --file refunds\.csv --resume/);
   });
+
+  it('above confirm_typed_above the number of rows is typed: another answer sends nothing', async () => {
+    const columns = 80;
+    const orders = await suite.gw.createOrders(3);
+    writeCsv(join(suite.dir, 'refunds.csv'), REFUND_HEADER, refundRows(orders));
+    const env = suite.gw.env(suite.dir);
+    const set = await underPty(['config', 'set', 'confirm_typed_above', 'usd:1, EUR:5'], { columns, env });
+    expect(set.code, set.raw).toBe(0);
+    const prompt = 'type the number of rows (3) to go ahead:';
+    const no = await underPty(['refund', '--file', 'refunds.csv'], {
+      columns,
+      env,
+      cwd: suite.dir,
+      answers: [[prompt, 'y']],
+    });
+    expect(no.code, no.raw).toBe(2);
+    expect(no.raw).toContain("this is above the profile's confirm_typed_above (USD 1.00)");
+    expect(no.raw).toContain('aborted, nothing sent');
+    expect(await suite.gw.ledger()).toEqual([]);
+    const yes = await underPty(['refund', '--file', 'refunds.csv'], {
+      columns,
+      env,
+      cwd: suite.dir,
+      answers: [[prompt, '3']],
+    });
+    expect(yes.code, yes.raw).toBe(0);
+    expect((await suite.gw.ledger()).filter((e) => e.kind === 'refund')).toHaveLength(3);
+    expect(screenOf(yes.raw, columns).wraps).toEqual([]);
+  });
 });
