@@ -49,8 +49,13 @@ try {
     ['--sandbox', 'refund', '--file', 'samples/refunds-with-mistakes.csv', '--yes'],
     [2],
   );
-  step('The run stays on record', ['runs', 'list']);
-  process.stderr.write('\nDone. See docs/bulk.md for files, resuming and exit codes.\n');
+  step('Every run is journaled: runs list shows it (this demo removes its own journals at the end)', [
+    'runs',
+    'list',
+  ]);
+  process.stderr.write(
+    `\nDone; the demo's configuration and journals (${home}) are removed now. See docs/bulk.md for files, resuming and exit codes.\n`,
+  );
 } catch (err) {
   process.stderr.write(`\ndemo failed: ${err instanceof Error ? err.message : String(err)}\n`);
   code = 1;

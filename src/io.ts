@@ -30,6 +30,8 @@ export interface GlobalOptions {
   timeout?: number;
   verbose?: boolean;
   quiet?: boolean;
+  /** Tables cut nothing (--wide). */
+  wide?: boolean;
   debug?: boolean;
   baseUrl?: string;
   merchantId?: string;

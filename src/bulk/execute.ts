@@ -120,14 +120,21 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
       signal,
       abandon: now,
       emit: async (chunk, outcomes) => {
+        // The bar counts rows the gateway settled: not_sent and unknown rows are not progress.
+        let settled = 0;
+        let ok = 0;
+        let failed = 0;
         for (let i = 0; i < chunk.rows.length; i++) {
           const row = chunk.rows[i]!;
           const o = outcomes[i]!;
           addToRunTotals(totals, op, row, o.outcome);
+          if (o.outcome !== 'not_sent' && o.outcome !== 'unknown') settled++;
+          if (o.outcome === 'succeeded' || o.outcome === 'already_done') ok++;
+          else if (o.outcome === 'failed') failed++;
           const w = sink.writeCells(resultCells(layout, row.cells, o));
           if (w) await w;
         }
-        progress.tick(chunk.rows.length);
+        progress.tick(settled, ok, failed);
       },
     });
   // Ctrl-C stays absorbed until the run is closed: results file renamed, terminal record written.
@@ -156,7 +163,7 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
       }
       closing();
       // A results file that cannot be written does not keep the run from ending in its journal.
-      const unwritten = await sink.close().then(
+      const unwritten = await sink.close({ interrupted: result.stopped === 'interrupted' }).then(
         () => undefined,
         (err: unknown) => err,
       );
@@ -183,6 +190,7 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
     ...(result.stopped ? { stopped: result.stopped } : {}),
     abandoned,
     resumeCommand: resumeCommand(ctx, journal.header),
+    ...(ctx.io.stderr.isTTY && ctx.io.stderr.columns ? { columns: ctx.io.stderr.columns } : {}),
     resumable: !a.config.sandbox,
     sandbox: a.config.sandbox,
   });

@@ -41,6 +41,15 @@ export interface BulkPlan {
   amounts: Map<string, bigint>;
   /** Money the operation moves per currency: refund_amount for refunds, the order amount otherwise. */
   moving: Map<string, bigint>;
+  /** Distinct orders (rows of one order — partial refunds — count once); `amounts` counts each once. */
+  orders?: number;
+  /** A review: rows to approve (review_flag 1) and to reject (0), with their order amounts. */
+  reviews?: {
+    approve: number;
+    reject: number;
+    approveAmounts: Map<string, bigint>;
+    rejectAmounts: Map<string, bigint>;
+  };
 }
 
 /** Problems kept in full; beyond this only counted (a million bad rows must not fill memory). */
@@ -109,7 +118,7 @@ export async function planBulk(
     // As `for await` would: a loop left early stops the reading.
     if (!read) await reader.return?.();
   }
-  const { cross, amounts, moving, rows, content } = tally;
+  const { cross, amounts, moving, rows, content, orders } = tally;
   note(cross.finish());
   const sha256 = await opened.sha256;
 
@@ -151,6 +160,8 @@ export async function planBulk(
     chunkSize: chunkSize(op),
     amounts,
     moving,
+    orders,
+    ...(op === 'review' ? { reviews: tally.reviews } : {}),
   };
 }
 
@@ -166,6 +177,13 @@ class Tally {
   readonly moving = new Map<string, bigint>();
   readonly content = new ContentKey();
   rows = 0;
+  orders = 0;
+  readonly reviews = {
+    approve: 0,
+    reject: 0,
+    approveAmounts: new Map<string, bigint>(),
+    rejectAmounts: new Map<string, bigint>(),
+  };
   private readonly moves: 'amountMinor' | 'refundMinor';
   // Totals of the rows since the currency last changed, added to the maps when it changes again
   // (two map look-ups and stores per row otherwise); the maps keep first-seen currency order.
@@ -206,8 +224,22 @@ class Tally {
       this.runAmount = 0n;
       this.runMoving = 0n;
     }
-    this.runAmount += valid.amountMinor;
+    // An order's amount counts once, however many rows (partial refunds) it has.
+    if (this.cross.lastWasFirst()) {
+      this.orders++;
+      this.runAmount += valid.amountMinor;
+    }
     this.runMoving += valid[this.moves] ?? valid.amountMinor;
+    if (valid.review_flag !== undefined) {
+      const approve = valid.review_flag === '1';
+      if (approve) this.reviews.approve++;
+      else this.reviews.reject++;
+      addToTotals(
+        approve ? this.reviews.approveAmounts : this.reviews.rejectAmounts,
+        valid.currency,
+        valid.amountMinor,
+      );
+    }
   }
 
   /** The totals of the last run of one currency into the maps. */

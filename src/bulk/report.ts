@@ -4,9 +4,9 @@
 // as they are when plain, quoted and escaped when they hold spaces or escape sequences.
 import { SANDBOX_NOTE } from '../context.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
-import { formatMoneyTotals } from '../money/amount.js';
-import { formatCount, plural, renderFacts, renderOutcomes } from '../output/summary.js';
-import { quoteName } from '../quote.js';
+import { formatMoney, formatMoneyTotals, parseAmount } from '../money/amount.js';
+import { fitLines, formatCount, plural, renderFacts, renderOutcomes } from '../output/summary.js';
+import { quoteName, shellQuote } from '../quote.js';
 import type { StopReason } from './engine.js';
 import { OPERATIONS } from './operations.js';
 import type { BulkPlan } from './plan.js';
@@ -31,9 +31,23 @@ export interface PlanView {
   preflight?: { done: number; skip: boolean; force: boolean };
   /** How lost answers are settled (--settle-time, --max-attempts). */
   policy?: { settleMs: number; maxAttempts: number };
+  /** The terminal's width: lines are wrapped at spaces to fit it (a command is never broken). */
+  columns?: number;
 }
 
 const n = formatCount;
+
+/** "12 orders", or "12 rows (11 orders)" when an order has several rows (partial refunds). */
+function rowsAndOrders(plan: BulkPlan, rows = plan.rows): string {
+  const orders = plan.orders ?? plan.rows;
+  if (orders === plan.rows) return plural(rows, 'order');
+  return `${plural(rows, 'row')} (${plural(orders, 'order')})`;
+}
+
+/** Rows a resumed run still has to settle. */
+function rowsLeft(v: PlanView): number {
+  return Math.max(0, v.plan.rows - (v.resume?.settledRows ?? 0));
+}
 
 export function planLines(v: PlanView): string[] {
   const { plan } = v;
@@ -41,18 +55,35 @@ export function planLines(v: PlanView): string[] {
   const lines: string[] = [];
   const head = v.dryRun ? 'dry run — nothing will be sent' : v.resume ? 'resuming run' : 'plan';
   lines.push(
-    `${head}: ${spec.words.verb} ${n(plan.rows)} order${plan.rows === 1 ? '' : 's'} from ${quoteName(plan.source.label)} in ${n(plan.requests)} request${plan.requests === 1 ? '' : 's'} of up to ${plan.chunkSize}`,
+    `${head}: ${spec.words.verb} ${rowsAndOrders(plan)} from ${quoteName(plan.source.label)} in ${n(plan.requests)} request${plan.requests === 1 ? '' : 's'} of up to ${plan.chunkSize}`,
   );
-  lines.push(`  ${spec.words.moneyLabel}: ${formatMoneyTotals(plan.moving)}`);
-  // What moves is not the order amount (a refund's amount): show the order amounts as well.
-  if (spec.moves !== 'amountMinor') lines.push(`  order amounts: ${formatMoneyTotals(plan.amounts)}`);
+  if (plan.reviews) {
+    // A review moves no money itself: what matters is which orders are approved and which rejected.
+    const { approve, reject, approveAmounts, rejectAmounts } = plan.reviews;
+    if (approve > 0)
+      lines.push(`  approve: ${plural(approve, 'order')} · ${formatMoneyTotals(approveAmounts)}`);
+    if (reject > 0) lines.push(`  reject:  ${plural(reject, 'order')} · ${formatMoneyTotals(rejectAmounts)}`);
+  } else {
+    lines.push(`  ${spec.words.moneyLabel}: ${formatMoneyTotals(plan.moving)}`);
+    // What moves is not the order amount (a refund's amount): show the order amounts as well, each
+    // order's once however many rows it has.
+    if (spec.moves !== 'amountMinor') {
+      const orders = plan.orders ?? plan.rows;
+      const per = orders === plan.rows ? '' : ` (${plural(orders, 'order')}, each counted once)`;
+      lines.push(`  order amounts: ${formatMoneyTotals(plan.amounts)}${per}`);
+    }
+  }
   lines.push(
-    `  gateway: ${v.sandbox ? `in-process sandbox ${v.baseUrl}` : v.baseUrl} · merchant ${v.merchantId} · account ${v.accountId} · profile ${quoteName(v.profile)}`,
+    v.sandbox
+      ? `  gateway: in-process sandbox ${v.baseUrl} · merchant ${v.merchantId} · account ${v.accountId} (demo credentials; no profile used)`
+      : `  gateway: ${v.baseUrl} · merchant ${v.merchantId} · account ${v.accountId} · profile ${quoteName(v.profile)}`,
   );
   lines.push(`  concurrency ${v.concurrency} · input SHA-256 ${plan.sha256.slice(0, 16)}…`);
   if (v.resume) {
+    const done = v.resume.settledRows;
     lines.push(
-      `  run ${quoteName(v.runId)} (started ${v.resume.createdAt}): ${n(v.resume.settledRows)} rows already settled; the rest is reconciled first, then sent`,
+      `  run ${quoteName(v.runId)} (started ${v.resume.createdAt}): ${n(done)} of ${plural(plan.rows, 'row')} done, ${n(rowsLeft(v))} left; the totals above are the whole file's`,
+      '  rows left are reconciled at the gateway first, then sent',
     );
   } else if (!v.dryRun) {
     lines.push(`  run id: ${quoteName(v.runId)}`);
@@ -83,16 +114,57 @@ export function planLines(v: PlanView): string[] {
     );
   }
   if (v.note) lines.push(`  note: ${v.note}`);
-  return lines;
+  return fitLines(lines, v.columns);
 }
 
 export function confirmQuestion(v: PlanView): string {
   const { plan } = v;
   const verb = OPERATIONS[plan.op].words.verb;
-  const what = `${n(plan.rows)} order${plan.rows === 1 ? '' : 's'} (${formatMoneyTotals(plan.moving)}) at ${v.sandbox ? 'the sandbox' : v.baseUrl}?`;
-  return v.resume
-    ? `Resume run ${quoteName(v.runId)} and ${verb} the rest of ${what}`
-    : `${verb[0]!.toUpperCase()}${verb.slice(1)} ${what}`;
+  const where = `at ${v.sandbox ? 'the sandbox' : v.baseUrl}?`;
+  if (v.resume) {
+    // What is left, not the whole file: the plan above says what is done.
+    return `Resume run ${quoteName(v.runId)} and ${verb} the ${plural(rowsLeft(v), 'row')} left (${n(v.resume.settledRows)} of ${n(plan.rows)} done) ${where}`;
+  }
+  const money = plan.reviews
+    ? `approve ${n(plan.reviews.approve)}, reject ${n(plan.reviews.reject)}`
+    : formatMoneyTotals(plan.moving);
+  const orders = plan.orders ?? plan.rows;
+  const what =
+    orders === plan.rows
+      ? plural(plan.rows, 'order')
+      : `${plural(plan.rows, 'row')} of ${plural(orders, 'order')}`;
+  return `${verb[0]!.toUpperCase()}${verb.slice(1)} ${what} (${money}) ${where}`;
+}
+
+/**
+ * When the profile's confirm_typed_above (USD:10000,EUR:8000) is passed by what the run moves in
+ * any currency, the operator types the number of rows instead of answering y: what to type and why.
+ */
+export function typedConfirmation(
+  v: PlanView,
+  /** The profile's confirm_typed_above: `USD:10000,EUR:8000` (checked when it was set). */
+  above: string | undefined,
+): { rows: number; why: string } | undefined {
+  if (!above || v.dryRun) return undefined;
+  for (const part of above.split(',')) {
+    const [currency = '', amount = ''] = part.split(':');
+    const limit = parseAmount(amount, currency);
+    const total = v.plan.moving.get(currency);
+    if (total === undefined) continue;
+    // A limit that does not read as an amount of its currency (USD:10.999) asks, rather than not.
+    if (!limit.ok)
+      return {
+        rows: v.resume ? rowsLeft(v) : v.plan.rows,
+        why: `confirm_typed_above ${part} is not an amount of ${currency}`,
+      };
+    if (total > limit.minor) {
+      return {
+        rows: v.resume ? rowsLeft(v) : v.plan.rows,
+        why: `this is above the profile's confirm_typed_above (${formatMoney(limit.minor, currency)})`,
+      };
+    }
+  }
+  return undefined;
 }
 
 const LABEL: Record<Outcome, string> = {
@@ -119,6 +191,8 @@ export interface SummaryView {
   resumable: boolean;
   /** The in-process sandbox served the run: the first line says so. */
   sandbox?: boolean;
+  /** The terminal's width: lines are wrapped at spaces to fit it (a command is never broken). */
+  columns?: number;
 }
 
 export function summaryLines(v: SummaryView): string[] {
@@ -180,14 +254,21 @@ export function summaryLines(v: SummaryView): string[] {
     );
   if (v.stopped === 'journal')
     lines.push('  stopped: the journal could not be written; nothing more was sent.');
-  if ((counts.unknown > 0 || counts.not_sent > 0 || v.stopped) && v.resumeCommand) {
-    lines.push(
-      v.resumable
-        ? `  resume with: ${v.resumeCommand}`
-        : '  this run used an in-process sandbox, which is gone: it cannot be resumed.',
-    );
+  // An interrupted run prints no row table (its rows are mostly not_sent): where to see them.
+  if (v.stopped === 'interrupted' && v.resultsFile === undefined) {
+    lines.push(`  every row: payops runs show ${shellQuote(v.runId)} (add --out FILE for a file)`);
   }
-  return lines;
+  if ((counts.unknown > 0 || counts.not_sent > 0 || v.stopped) && v.resumeCommand) {
+    if (!v.resumable)
+      lines.push('  this run used an in-process sandbox, which is gone: it cannot be resumed.');
+    else {
+      // "payops refund … --resume   (or: payops runs resume ID)": one command a line, to copy.
+      const [command, other] = v.resumeCommand.split(/\s+\(or: (?=payops )/);
+      lines.push(`  resume with: ${command}`);
+      if (other) lines.push(`           or: ${other.replace(/\)$/, '')}`);
+    }
+  }
+  return fitLines(lines, v.columns);
 }
 
 // Quoting an argument of the resume command for a shell: one definition, with the other quoting.

@@ -26,7 +26,7 @@ import { ownInput } from './own-input.js';
 import { type BulkPlan, parseMaxAmount, planBulk } from './plan.js';
 import { preflight } from './preflight.js';
 import { type BulkRecord, type BulkRecordWritten, type PreflightRecord, parseBulkRecord } from './records.js';
-import { confirmQuestion, type PlanView, planLines } from './report.js';
+import { confirmQuestion, type PlanView, planLines, typedConfirmation } from './report.js';
 import { fitsRowCache, RowCache } from './row-cache.js';
 import { chunkAction, type FoldedRun, foldRecords, sendsOf, skippedRows } from './run-state.js';
 import { showRun } from './show.js';
@@ -324,7 +324,7 @@ async function proceed(ctx: Context, p: Proceed): Promise<number> {
   for (const line of planLines(view)) ctx.log.info(line);
   if (p.dryRun) return ExitCode.ok;
 
-  await confirmRun(ctx, confirmQuestion(view));
+  await confirmRun(ctx, confirmQuestion(view), typedConfirmation(view, config.confirmTypedAbove));
   const client = await ctx.client();
   if (p.resumeFrom) {
     // Pass 2 reads the run's own copy of the input: it must be the file that run planned. When the
@@ -437,6 +437,7 @@ function planView(
     sandbox: config.sandbox,
     concurrency: ctx.globals.concurrency ?? config.concurrency,
     dryRun,
+    ...(ctx.io.stderr.isTTY && ctx.io.stderr.columns ? { columns: ctx.io.stderr.columns } : {}),
   };
   if (note) view.note = note;
   if (resumeFrom && prior) {

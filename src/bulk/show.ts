@@ -102,6 +102,7 @@ export async function replayToSink(
     journalDir: runDir(state, header.runId),
     // What verify found is not what a resume would do: it prints its own next step.
     ...(check ? {} : { resumeCommand: resumeCommand(ctx, header) }),
+    ...(ctx.io.stderr.isTTY && ctx.io.stderr.columns ? { columns: ctx.io.stderr.columns } : {}),
     resumable: !header.sandbox,
   })) {
     ctx.log.info(line);

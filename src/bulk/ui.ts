@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import type { Context } from '../context.js';
 import { resolveFormat } from '../output/format.js';
 import type { Progress } from '../output/progress.js';
+import { fitLines, formatCount } from '../output/summary.js';
 
 export interface ResultSink {
   /** Where the results went: a file path, or undefined for stdout. */
@@ -13,8 +14,11 @@ export interface ResultSink {
   write(record: Record<string, string>): Promise<void> | undefined;
   /** One row as cells in column order: a CSV run writes them as they are, with no record per row. */
   writeCells(cells: readonly string[]): Promise<void> | undefined;
-  /** Flush; a results file is moved into place, also after a failed or interrupted run (sink.ts). */
-  close(): Promise<void>;
+  /**
+   * Flush; a results file is moved into place, also after a failed or interrupted run (sink.ts).
+   * `interrupted`: a terminal table prints no rows (the summary points to `runs show ID`).
+   */
+  close(opts?: { interrupted?: boolean }): Promise<void>;
 }
 
 /** Rows of a terminal table; a larger run shows only rows that did not succeed, and points at --out. */
@@ -62,15 +66,18 @@ export async function openResultSink(
   const all: Record<string, string>[] = [];
   const problems: Record<string, string>[] = [];
   let total = 0;
+  let problemCount = 0;
   const outcomeAt = outcomeColumn === undefined ? -1 : columns.indexOf(outcomeColumn);
   // Only rows the table may show become records.
   const writeCells = (cells: readonly string[]): undefined => {
     total++;
-    const problem = outcomeAt >= 0 && cells[outcomeAt] !== 'succeeded' && problems.length < TABLE_ROWS;
-    if (all.length < TABLE_ROWS || problem) {
+    const problem = outcomeAt >= 0 && cells[outcomeAt] !== 'succeeded';
+    if (problem) problemCount++;
+    const keepProblem = problem && problems.length < TABLE_ROWS;
+    if (all.length < TABLE_ROWS || keepProblem) {
       const r = toRecord(cells);
       if (all.length < TABLE_ROWS) all.push(r);
-      if (problem) problems.push(r);
+      if (keepProblem) problems.push(r);
     }
     return undefined;
   };
@@ -78,20 +85,39 @@ export async function openResultSink(
     file,
     write: (r) => writeCells(columns.map((c) => r[c] ?? '')),
     writeCells,
-    async close() {
+    async close(opts) {
+      // An interrupted run's rows are mostly not_sent: the summary says where to see them.
+      if (opts?.interrupted) return;
       const [{ renderTable }, { openSink }] = await Promise.all([
         import('../output/table.js'),
         import('../output/sink.js'),
       ]);
-      const kept = total <= TABLE_ROWS || outcomeAt < 0 ? all : problems;
+      const onlyProblems = total > TABLE_ROWS && outcomeAt >= 0;
+      const kept = onlyProblems ? problems : all;
       // Columns nobody filled (e.g. refund fields of a run that failed as a whole) only take room.
       const shown = tableColumns.filter((c) => kept.some((r) => (r[c] ?? '') !== ''));
       const width = file === undefined ? ctx.io.stdout.columns : undefined;
-      let text =
-        kept.length > 0 ? renderTable(shown, kept, { color: ctx.color, ...(width ? { width } : {}) }) : '';
-      if (total > kept.length) {
-        text += `${total - kept.length} of ${total} rows not shown${kept === problems ? ' (only rows that did not succeed are)' : ''}: write them all with --out results.csv\n`;
+      const table =
+        kept.length > 0
+          ? renderTable(shown, kept, {
+              color: ctx.color,
+              wide: Boolean(ctx.globals.wide),
+              ...(width ? { width } : {}),
+            })
+          : '';
+      const n = formatCount;
+      let text = '';
+      if (onlyProblems) {
+        text +=
+          problemCount > kept.length
+            ? `${n(kept.length)} of the ${n(problemCount)} rows that did not succeed shown (${n(total)} rows in all): write them all with --out results.csv\n`
+            : `${n(total - problemCount)} rows that succeeded not shown (${n(total)} rows in all): write them all with --out results.csv\n`;
+      } else if (total > kept.length) {
+        text += `${n(total - kept.length)} of ${n(total)} rows not shown: write them all with --out results.csv\n`;
       }
+      // The table fits by itself; the footer is wrapped at spaces.
+      if (width) text = fitLines(text.split('\n'), width).join('\n');
+      text = table + text;
       const sink = openSink(dest);
       await sink.ready;
       await sink.write(text);
@@ -101,7 +127,16 @@ export async function openResultSink(
 }
 
 /** Ask before money moves; --yes skips; without a terminal and without --yes, refuse (exit 2). */
-export async function confirmRun(ctx: Context, question: string): Promise<void> {
+export async function confirmRun(
+  ctx: Context,
+  question: string,
+  /** A run above the profile's confirm_typed_above: the number of rows is typed, not y. */
+  typed?: { rows: number; why: string },
+): Promise<void> {
+  if (typed) {
+    const { confirmTypedOrExit } = await import('../output/confirm-typed.js');
+    return confirmTypedOrExit(ctx.io, ctx.globals, question, typed);
+  }
   const { confirmOrExit } = await import('../output/confirm.js');
   await confirmOrExit(ctx.io, ctx.globals, question);
 }
@@ -110,5 +145,23 @@ export async function confirmRun(ctx: Context, question: string): Promise<void> 
 export async function startProgress(ctx: Context, total: number, label: string): Promise<Progress> {
   if (ctx.globals.quiet || !ctx.io.stderr.isTTY) return { tick() {}, stop() {} };
   const { createProgress } = await import('../output/progress.js');
-  return createProgress(ctx.io, ctx.globals, total, label);
+  const progress = createProgress(ctx.io, ctx.globals, total, label);
+  // Every message while the line is up is written on a cleared line, never over it (--verbose's
+  // request lines, warnings); the line is drawn again below it until stop() puts the logger back.
+  const log = ctx.log as unknown as Record<string, unknown>;
+  const saved = new Map<string, unknown>();
+  for (const level of ['info', 'warn', 'verbose', 'debug'] as const) {
+    const original = ctx.log[level].bind(ctx.log);
+    saved.set(level, log[level]);
+    log[level] = (message: string) =>
+      progress.aside ? progress.aside(() => original(message)) : original(message);
+  }
+  return {
+    ...progress,
+    tick: (n, ok, failed) => progress.tick(n, ok, failed),
+    stop() {
+      progress.stop();
+      for (const [level, fn] of saved) log[level] = fn;
+    },
+  };
 }

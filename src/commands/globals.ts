@@ -65,6 +65,10 @@ export const GLOBAL_OPTIONS = {
     type: 'boolean',
     description: 'also log request and response bodies (card data masked, secrets removed)',
   },
+  wide: {
+    type: 'boolean',
+    description: 'tables show every value in full (otherwise long text is cut with … to fit)',
+  },
   quiet: { type: 'boolean', short: 'q', description: 'print nothing on stderr but errors' },
 } as const satisfies OptionSpecs;
 

@@ -11,6 +11,7 @@ export const CONFIG_KEYS = [
   'settle_time',
   'read_only',
   'status_labels',
+  'confirm_typed_above',
 ] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 
@@ -26,6 +27,8 @@ export interface ProfileValues {
   settle_time?: number;
   read_only?: boolean;
   status_labels?: Record<string, string>;
+  /** `USD:10000,EUR:8000`: above these totals, a run's confirmation is the number of rows, typed. */
+  confirm_typed_above?: string;
 }
 
 /** The whole config file. */
@@ -68,6 +71,8 @@ export const KEY_HELP: Record<ConfigKey, string> = {
   settle_time: `wait after a lost request before concluding it was not applied: 30s, 2m, 500ms (default ${DEFAULT_SETTLE_MS / 1000}s)`,
   read_only: 'true: money-moving commands refuse to run (support profiles)',
   status_labels: 'JSON object of payment_status code → label overrides',
+  confirm_typed_above:
+    'CURRENCY:AMOUNT[,…] (e.g. USD:10000,EUR:8000): above it, confirm a run by typing its number of rows',
 };
 
 export function isConfigKey(key: string): key is ConfigKey {
@@ -139,6 +144,15 @@ export function parseConfigValue(key: ConfigKey, text: string): ProfileValues[Co
         }
       }
       return parsed as Record<string, string>;
+    }
+    case 'confirm_typed_above': {
+      const parts = value.split(',').map((p) => p.trim());
+      const normal = parts.map((p) => {
+        const m = /^([A-Za-z]{3})\s*:\s*(\d+(?:\.\d+)?)$/.exec(p);
+        if (!m) throw bad('CURRENCY:AMOUNT, comma-separated, such as USD:10000,EUR:8000');
+        return `${m[1]!.toUpperCase()}:${m[2]}`;
+      });
+      return normal.join(',');
     }
   }
 }

@@ -290,7 +290,9 @@ function planLines(summary: PayoutPlanSummary): string[] {
   const { plan } = summary;
   const lines = [
     `${summary.toSend} payout${summary.toSend === 1 ? '' : 's'} from ${plan.displayFile}: ${formatMoneyTotals(plan.totals)}`,
-    `  profile ${summary.profile} · ${summary.baseUrl}`,
+    summary.profile
+      ? `  profile ${summary.profile} · ${summary.baseUrl}`
+      : `  in-process sandbox ${summary.baseUrl} (demo credentials; no profile used)`,
   ];
   if (summary.settled > 0)
     lines.push(`  ${summary.settled} already settled in the resumed run (not sent again)`);

@@ -156,7 +156,8 @@ async function tableText(ctx: Context, t: TableData): Promise<string> {
   const rows = t.rows.map((cells) => Object.fromEntries(t.head.map((h, i) => [h, cells[i] ?? ''])));
   const width = ctx.io.stdout.columns;
   const color = stdoutColor(ctx);
-  return renderTable(t.head, rows, width ? { color, width } : { color });
+  const wide = Boolean(ctx.globals.wide);
+  return renderTable(t.head, rows, width ? { color, width, wide } : { color, wide });
 }
 
 /** ctx.color follows stderr; these go to stdout, which may be a pipe even when stderr is a terminal. */

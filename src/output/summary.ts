@@ -1,6 +1,7 @@
 // Words and numbers for the stderr summary of a run: counts, per-currency totals, where results went.
 
 import { formatMoneyTotals } from '../money/amount.js';
+import { displayWidth } from './width.js';
 
 const THOUSANDS = /\B(?=(\d{3})+$)/g;
 
@@ -47,4 +48,35 @@ export function renderFacts(facts: Array<[label: string, value: string | undefin
   if (shown.length === 0) return '';
   const width = Math.max(...shown.map(([l]) => l.length)) + 1;
   return `${shown.map(([l, v]) => `${`${l}:`.padEnd(width)} ${v}`).join('\n')}\n`;
+}
+
+/**
+ * Lines wrapped at spaces to fit `columns` (a terminal's width; undefined: as they are), each
+ * continuation indented two more than its line. A line holding a command to copy (`payops …`) is
+ * never broken: a command over two lines would run as two.
+ */
+// Colour codes take no column.
+const SGR = /\u001b\[[0-9;]*m/g;
+
+export function fitLines(lines: readonly string[], columns: number | undefined): string[] {
+  if (!columns || columns < 20) return [...lines];
+  const out: string[] = [];
+  for (const line of lines) {
+    if (displayWidth(line.replace(SGR, '')) < columns || /(^|\s|`)payops\s/.test(line)) {
+      out.push(line);
+      continue;
+    }
+    const lead = /^\s*/.exec(line)![0];
+    const indent = `${lead}  `;
+    let cur = lead;
+    for (const word of line.slice(lead.length).split(' ')) {
+      const next = cur.trim() === '' ? `${cur}${word}` : `${cur} ${word}`;
+      if (cur.trim() !== '' && displayWidth(next) >= columns) {
+        out.push(cur);
+        cur = `${indent}${word}`;
+      } else cur = next;
+    }
+    out.push(cur);
+  }
+  return out;
 }

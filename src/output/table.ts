@@ -1,80 +1,178 @@
-// Tables for people at a terminal (cli-table3). Fits the terminal width by wrapping the widest
-// columns; never prints colour codes unless asked; control characters in data are shown, not run.
+// Tables for people at a terminal, laid out by hand so that they fit: each column as wide as its
+// content; when the table is wider than the terminal, free-text columns (reasons, file names,
+// labels) are cut with `…` — ids, amounts, codes and dates never are, nor broken over lines; when even
+// that does not fit, one record per block of `key  value` lines. `wide` cuts nothing (the full text
+// is also in CSV and JSON). Never prints colour codes unless asked; control characters in data are
+// shown, not run. Without a width (stdout is not a terminal) nothing is cut.
 
-import Table from 'cli-table3';
-import { terminalSafe } from './sanitize.js';
+import { terminalLine } from '../quote.js';
+import { cutToWidth, displayWidth, padToWidth } from './width.js';
 
 export interface TableOptions {
   color: boolean;
-  /** Terminal width in columns; the table wraps cells to fit. Default: no limit. */
+  /** Terminal width in columns. Absent: no limit (a pipe, a file), nothing is cut. */
   width?: number;
+  /** Cut nothing (--wide): full text, even when the terminal must wrap it. */
+  wide?: boolean;
+  /** Columns that may be cut with `…`; default: those holding free text (see isFreeText). */
+  cut?: readonly string[];
 }
 
-const MIN_COLUMN = 6;
-const MAX_NATURAL = 60;
+/** A cut column keeps at least this many columns (or its whole content when narrower). */
+const MIN_CUT = 10;
+
+// Names of columns that hold text a person reads rather than copies.
+const TEXT_COLUMNS =
+  /(^|_)(file|reason|message|error|detail|description|note|name|email|label|status|state)s?$/i;
+// An amount as payops prints it ("USD 1,234.50"): a value, kept whole although it holds a space.
+const MONEY = /^[A-Z]{3} -?[\d,]+(\.\d+)?$/;
+
+/** Whether a column may be cut: its name says text, or a value holds words (not an amount). */
+function isFreeText(name: string, values: readonly string[]): boolean {
+  if (TEXT_COLUMNS.test(name)) return true;
+  return values.some((v) => /\s/.test(v) && !MONEY.test(v));
+}
 
 export function renderTable(
   columns: string[],
   rows: Array<Record<string, string>>,
   opts: TableOptions,
 ): string {
-  const head = columns.map(terminalSafe);
-  const body = rows.map((r) => columns.map((c) => terminalSafe(r[c] ?? '')));
-  const colWidths = fitWidths(head, body, opts.width);
-  const style = opts.color ? { head: ['cyan'], border: ['grey'] } : { head: [], border: [] };
-  // No rule between body rows (a 1,000-row result stays 1,000 lines, not 2,000); cli-table3 draws
-  // the header rule with the same characters, so it is put back by hand below.
-  const table = new Table({
-    head,
-    colWidths,
-    wordWrap: true,
-    wrapOnWordBoundary: false,
-    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
-    style,
-  });
-  for (const r of body) table.push(r);
-  const lines = table.toString().split('\n');
-  if (body.length > 0) {
-    const headerOnly = new Table({ head, colWidths, wordWrap: true, wrapOnWordBoundary: false, style });
-    const headerHeight = headerOnly.toString().split('\n').length - 2;
-    const rule = lines[0]!.replace('┌', '├').replace(/┬/g, '┼').replace('┐', '┤');
-    lines.splice(1 + headerHeight, 0, rule);
-  }
-  const text = lines.join('\n');
-  return `${opts.color ? text : stripAnsi(text)}\n`;
+  // One line per cell: line breaks in data are shown escaped, like other control characters.
+  const head = columns.map(terminalLine);
+  const body = rows.map((r) => columns.map((c) => terminalLine(r[c] ?? '')));
+  const widths = layout(columns, head, body, opts);
+  return widths ? drawTable(head, body, widths, opts.color) : drawBlocks(head, body, opts);
 }
 
-function displayWidth(s: string): number {
-  let w = 0;
-  for (const line of s.split('\n')) w = Math.max(w, [...line].length);
-  return w;
-}
-
-/** Column widths (including 1 space of padding each side) that fit `width`, or natural widths. */
-function fitWidths(head: string[], body: string[][], width: number | undefined): number[] {
-  const natural = head.map((h, i) => {
-    let w = displayWidth(h);
+/** Column widths (content only) that fit, or undefined when only blocks fit. */
+export function layout(
+  names: readonly string[],
+  head: readonly string[],
+  body: readonly string[][],
+  opts: Pick<TableOptions, 'width' | 'wide' | 'cut'>,
+): number[] | undefined {
+  const content = head.map((_, i) => {
+    let w = 0;
     for (const r of body) w = Math.max(w, displayWidth(r[i] ?? ''));
-    return Math.min(w, MAX_NATURAL) + 2;
+    return w;
   });
-  if (width === undefined || width <= 0) return natural;
-  const borders = head.length + 1;
+  const natural = head.map((h, i) => Math.max(content[i]!, displayWidth(h)));
+  const limit = opts.width !== undefined && opts.width > 0 && !opts.wide ? opts.width : undefined;
+  if (limit === undefined) return natural;
+  // │ a │ b │: 3 columns per cell of borders and padding, and one to close.
+  const frame = 3 * head.length + 1;
   const widths = [...natural];
-  let total = widths.reduce((a, b) => a + b, 0) + borders;
-  while (total > width) {
+  let over = widths.reduce((a, b) => a + b, 0) + frame - limit;
+  if (over <= 0) return widths;
+  // First, headers wider than their column go over two or more lines ("refund_" / "amount"):
+  // nothing is lost.
+  for (let i = 0; i < widths.length && over > 0; i++) {
+    const floor = Math.max(content[i]!, ...headerWords(head[i]!).map((word) => displayWidth(word)));
+    const give = Math.max(0, Math.min(over, widths[i]! - floor));
+    widths[i]! -= give;
+    over -= give;
+  }
+  if (over <= 0) return widths;
+  const cuttable = names.map((n, i) =>
+    opts.cut
+      ? opts.cut.includes(n)
+      : isFreeText(
+          n,
+          body.map((r) => r[i] ?? ''),
+        ),
+  );
+  const floor = widths.map((w) => Math.min(w, MIN_CUT));
+  // Take from the widest cuttable column first, a column at a time, down to its floor.
+  while (over > 0) {
     let widest = -1;
     for (let i = 0; i < widths.length; i++) {
-      if (widths[i]! > MIN_COLUMN + 2 && (widest < 0 || widths[i]! > widths[widest]!)) widest = i;
+      if (cuttable[i] && widths[i]! > floor[i]! && (widest < 0 || widths[i]! > widths[widest]!)) widest = i;
     }
-    if (widest < 0) break; // cannot shrink further; the terminal wraps the rest
+    if (widest < 0) return undefined;
     widths[widest]!--;
-    total--;
+    over--;
   }
   return widths;
 }
 
-// cli-table3 colours through @colors/colors, which may still emit codes on its own; strip them.
-const ANSI = /\u001b\[[0-9;]*m/g;
-function stripAnsi(s: string): string {
-  return s.replace(ANSI, '');
+/** Where a header may break: after `_` and `-`, at spaces. */
+function headerWords(h: string): string[] {
+  return h.split(/(?<=[_-])|\s+/).filter(Boolean);
+}
+
+/** A header over as many lines as its width needs, broken only where headerWords allows. */
+function headerLines(h: string, width: number): string[] {
+  if (displayWidth(h) <= width) return [h];
+  const lines: string[] = [];
+  let cur = '';
+  for (const word of headerWords(h)) {
+    const glued = cur.endsWith('_') || cur.endsWith('-');
+    const joined = cur === '' ? word : glued ? cur + word : `${cur} ${word}`;
+    if (cur !== '' && displayWidth(joined) > width) {
+      lines.push(cur);
+      cur = word;
+    } else cur = joined;
+  }
+  if (cur !== '') lines.push(cur);
+  return lines;
+}
+
+const CYAN = (s: string) => `\u001b[36m${s}\u001b[39m`;
+const GREY = (s: string) => `\u001b[90m${s}\u001b[39m`;
+
+function drawTable(head: string[], body: string[][], widths: number[], color: boolean): string {
+  const b = color ? GREY : (s: string) => s;
+  const rule = (l: string, m: string, r: string) =>
+    b(`${l}${widths.map((w) => '─'.repeat(w + 2)).join(m)}${r}`);
+  const line = (cells: readonly string[], paint: (s: string) => string) =>
+    `${b('│')}${widths
+      .map((w, i) => {
+        const text = cutToWidth(cells[i] ?? '', w);
+        return ` ${paint(padToWidth(text, w))} `;
+      })
+      .join(b('│'))}${b('│')}`;
+  const headCells = head.map((h, i) => headerLines(h, widths[i]!));
+  const height = Math.max(1, ...headCells.map((c) => c.length));
+  const out = [rule('┌', '┬', '┐')];
+  for (let k = 0; k < height; k++)
+    out.push(
+      line(
+        headCells.map((c) => c[k] ?? ''),
+        color ? CYAN : (s) => s,
+      ),
+    );
+  // No rule between body rows: a 1,000-row result stays 1,000 lines, not 2,000.
+  if (body.length > 0) out.push(rule('├', '┼', '┤'));
+  for (const r of body) out.push(line(r, (s) => s));
+  out.push(rule('└', '┴', '┘'));
+  return `${out.join('\n')}\n`;
+}
+
+/** One record per block: `key  value` lines, a blank line between records. */
+function drawBlocks(head: string[], body: string[][], opts: TableOptions): string {
+  const keyWidth = Math.max(...head.map(displayWidth));
+  const room = (opts.width ?? 0) - keyWidth - 2;
+  const cuttable = head.map((n, i) =>
+    opts.cut
+      ? opts.cut.includes(n)
+      : isFreeText(
+          n,
+          body.map((r) => r[i] ?? ''),
+        ),
+  );
+  const blocks = body.map((r) =>
+    head
+      .map((h, i) => {
+        const v = r[i] ?? '';
+        if (v === '') return undefined;
+        // A value too long for its line is cut when it is text; an id stays whole (the terminal wraps it).
+        const shown = cuttable[i] && room > MIN_CUT ? cutToWidth(v, room) : v;
+        const k = opts.color ? CYAN(padToWidth(h, keyWidth)) : padToWidth(h, keyWidth);
+        return `${k}  ${shown}`;
+      })
+      .filter((l): l is string => l !== undefined)
+      .join('\n'),
+  );
+  return blocks.length > 0 ? `${blocks.join('\n\n')}\n` : '';
 }

@@ -1,11 +1,14 @@
 // Reads the card number and security code: a hidden prompt on a terminal, otherwise stdin, one per
-// line (card number, then security code). The values live only in memory for the one request; they
+// line (card number, then security code); on a terminal also the expiry when no flag gave it, and
+// the confirmation before charging. The values live only in memory for the one request; they
 // are never put in an error message, a log line or a file.
 
 import { UsageError } from '../errors.js';
 import type { Io } from '../io.js';
-import { ask } from '../output/prompt.js';
-import { luhnValid } from '../redact.js';
+import { ask, declinedError } from '../output/prompt.js';
+import { terminalSafe } from '../quote.js';
+import { luhnValid, maskPan } from '../redact.js';
+import { parseExpiry } from './request.js';
 
 export interface CardSecrets {
   /** Digits only. */
@@ -72,10 +75,17 @@ export function secretsFromLines(text: string): CardSecrets {
   return checkCardSecrets(lines[0]!, lines[1]!);
 }
 
-export async function readCardSecrets(io: Io): Promise<CardSecrets> {
+/**
+ * The card number and security code (and, when `askExpiry`, the expiry: on a terminal only, as
+ * runPay asks for it only there). The expiry is no secret and shows as typed.
+ */
+export async function readCardSecrets(
+  io: Io,
+  opts: { askExpiry?: boolean } = {},
+): Promise<CardSecrets & { expiry?: { month: string; year: string } }> {
   if (!io.stdin.isTTY) return secretsFromLines(await readStdin(io.stdin));
-  // Ctrl-C at either prompt: exit 130, nothing was sent (output/prompt.ts).
-  const { cardText, codeText } = await ask(io, async ({ password }, streams) => {
+  // Ctrl-C at any of the prompts: exit 130, nothing was sent (output/prompt.ts).
+  return ask(io, async ({ password, input }, streams) => {
     const cardText = await password(
       {
         message: 'Card number',
@@ -89,7 +99,37 @@ export async function readCardSecrets(io: Io): Promise<CardSecrets> {
       { message: 'Security code', mask: '*', validate: (v) => isSecurityCode(v.trim()) || '3 or 4 digits' },
       streams,
     );
-    return { cardText, codeText };
+    const secrets = checkCardSecrets(cardText, codeText);
+    if (!opts.askExpiry) return secrets;
+    const expiryText = await input(
+      {
+        message: 'Expiry (MM/YYYY)',
+        validate: (v) => parseExpiry(v) !== undefined || 'a month and year, e.g. 12/2030',
+      },
+      streams,
+    );
+    return { ...secrets, expiry: parseExpiry(expiryText)! };
   });
-  return checkCardSecrets(cardText, codeText);
+}
+
+/**
+ * On a terminal, before charging: the amount, the currency and the card as the receipt will show
+ * it (masked). --yes answers for the person; No ends with nothing sent (exit 2), Ctrl-C too (130).
+ */
+export async function confirmCharge(
+  io: Io,
+  yes: boolean | undefined,
+  charge: { amount: string; currency: string; card: string; expiry: string },
+): Promise<void> {
+  if (yes || !io.stdin.isTTY || !io.stderr.isTTY) return;
+  const ok = await ask(io, ({ confirm }, streams) =>
+    confirm(
+      {
+        message: `Charge ${terminalSafe(charge.currency)} ${terminalSafe(charge.amount)} to card ${maskPan(charge.card)} (expires ${terminalSafe(charge.expiry)})?`,
+        default: false,
+      },
+      streams,
+    ),
+  );
+  if (!ok) throw declinedError();
 }

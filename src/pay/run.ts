@@ -9,7 +9,7 @@ import { writePayPlan, writePayResult } from '../output/payment-card.js';
 import { checkOutFile } from '../output/safe-file.js';
 import { writeWholeFile } from '../output/sink.js';
 import { quote } from '../quote.js';
-import { readCardSecrets } from './card-input.js';
+import { confirmCharge, readCardSecrets } from './card-input.js';
 import { flagFields, type PaymentKind } from './fields.js';
 import { openInBrowser, openUrl, writeTempPage } from './open-url.js';
 import { type PayResult, payByApm, payByCard, payByCheckout, payExitCode } from './pay.js';
@@ -28,8 +28,11 @@ export interface PayFlags {
   [field: string]: unknown;
 }
 
-/** Expiry from --expiry (wins) or the request's expiration_month/expiration_year. */
-function applyExpiry(body: Record<string, unknown>, expiry: string | undefined): void {
+/**
+ * Expiry from --expiry (wins) or the request's expiration_month/expiration_year. Missing, it is
+ * asked for with the card number when `canAsk` (a terminal): false is returned then.
+ */
+function applyExpiry(body: Record<string, unknown>, expiry: string | undefined, canAsk: boolean): boolean {
   if (expiry !== undefined) {
     const parsed = parseExpiry(expiry);
     if (!parsed) {
@@ -44,7 +47,9 @@ function applyExpiry(body: Record<string, unknown>, expiry: string | undefined):
     body.expiration_month = parsed.month;
     body.expiration_year = parsed.year;
   }
-  if (body.expiration_month === undefined || body.expiration_year === undefined) {
+  const missing = body.expiration_month === undefined || body.expiration_year === undefined;
+  if (missing && canAsk) return false;
+  if (missing) {
     throw new InputError('the card expiry is missing; nothing was sent', [
       {
         field: 'expiry',
@@ -53,6 +58,7 @@ function applyExpiry(body: Record<string, unknown>, expiry: string | undefined):
       },
     ]);
   }
+  return true;
 }
 
 export async function runPay(
@@ -67,7 +73,8 @@ export async function runPay(
     source.fileText = await readRequestFile(opts.request, ctx.io.cwd);
   }
   const { body, generatedOrderNo } = buildPaymentRequest(kind, source);
-  if (kind === 'card') applyExpiry(body, opts.expiry);
+  const haveExpiry =
+    kind !== 'card' || applyExpiry(body, opts.expiry, Boolean(ctx.io.stdin.isTTY) && !ctx.globals.dryRun);
 
   await checkOutFile(ctx.io.cwd, ctx.globals.out, [{ flag: '--request', path: opts.request }], ctx.io.env);
 
@@ -85,7 +92,19 @@ export async function runPay(
   // Asked for after every other check (the client needs a sign key), so nobody types a card number
   // for a request that would be refused anyway.
   const client = await ctx.client();
-  const secrets = kind === 'card' ? await readCardSecrets(ctx.io) : undefined;
+  const secrets = kind === 'card' ? await readCardSecrets(ctx.io, { askExpiry: !haveExpiry }) : undefined;
+  if (secrets?.expiry) {
+    body.expiration_month = secrets.expiry.month;
+    body.expiration_year = secrets.expiry.year;
+  }
+  if (secrets) {
+    await confirmCharge(ctx.io, ctx.globals.yes, {
+      amount: String(body.amount),
+      currency: String(body.currency),
+      card: secrets.card,
+      expiry: `${String(body.expiration_month)}/${String(body.expiration_year)}`,
+    });
+  }
   if (generatedOrderNo) ctx.log.info(`order_no ${String(body.order_no)} (generated)`);
 
   let result: PayResult;

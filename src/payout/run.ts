@@ -167,7 +167,8 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
       plan,
       toSend: toSend.length,
       settled: settled.size,
-      profile: config.profile,
+      // --sandbox: the sandbox's demo credentials, not the profile's (issue 15).
+      profile: config.sandbox ? '' : config.profile,
       baseUrl: config.baseUrl || '(in-process sandbox)',
       ...(reusedFrom && reuse.reused > 0
         ? { reusedFrom: { ...reusedFrom, count: reuse.reused }, resume: Boolean(opts.resume) }

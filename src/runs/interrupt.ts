@@ -29,8 +29,9 @@ export async function whileInterruptible<T>(
         log.warn('\nthe run is ending: its results and journal are being written; it stops in a moment…');
       toldClosing = true;
     } else if (!stop.signal.aborted) {
+      // Two short lines: each fits an 80-column terminal.
       log.warn(
-        `\nstopping after the ${what} in flight (press Ctrl-C again to stop now; the journal stays safe)…`,
+        `\nstopping after the ${what} in flight…\n  press Ctrl-C again to stop now (the journal stays safe)`,
       );
       stop.abort();
     } else if (!now.signal.aborted) {

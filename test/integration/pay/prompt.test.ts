@@ -59,6 +59,8 @@ describe.skipIf(!hasScript)('pay card on a terminal', () => {
       [
         ['Card number', CANARY_PAN],
         ['Security code', CANARY_CODE],
+        // Added on purpose (issue 15): a terminal confirms amount, currency and masked card.
+        ['Charge USD 3.00 to card 411111******1111 (expires 12/2035)?', 'y'],
       ],
     );
     expect(r.code, r.out).toBe(0);
@@ -68,4 +70,40 @@ describe.skipIf(!hasScript)('pay card on a terminal', () => {
     // As a token of its own: hex signatures may contain the digits by chance.
     expect(r.out).not.toMatch(new RegExp(`(?<![0-9A-Za-z])${CANARY_CODE}(?![0-9A-Za-z])`));
   });
+
+  it('asks for the expiry when no flag gives it, and charges nothing when the answer is No', async () => {
+    const before = await ledgerSize();
+    const r = await underPty(
+      ['--output', 'json', 'pay', 'card', '--amount', '4.00', '--currency', 'USD'],
+      [
+        ['Card number', CANARY_PAN],
+        ['Security code', CANARY_CODE],
+        ['Expiry (MM/YYYY)', '11/2034'],
+        ['Charge USD 4.00 to card 411111******1111 (expires 11/2034)?', 'n'],
+      ],
+    );
+    expect(r.code, r.out).toBe(2);
+    expect(r.out).toContain('nothing sent');
+    expect(r.out).not.toContain(CANARY_PAN);
+    expect(await ledgerSize()).toBe(before);
+  });
+
+  it('charges with the expiry typed at the prompt', async () => {
+    const r = await underPty(
+      ['--output', 'json', 'pay', 'card', '--amount', '5.00', '--currency', 'USD'],
+      [
+        ['Card number', CANARY_PAN],
+        ['Security code', CANARY_CODE],
+        ['Expiry (MM/YYYY)', '11/2034'],
+        ['Charge USD 5.00', 'y'],
+      ],
+    );
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toContain('"outcome": "approved"');
+  });
 });
+
+async function ledgerSize(): Promise<number> {
+  const res = await fetch(`${sandbox.url}/_sandbox/ledger`);
+  return ((await res.json()) as unknown[]).length;
+}

@@ -78,9 +78,10 @@ describe('pending and unsigned payouts', { timeout: 90_000 }, () => {
     expect(first.stderr).toContain(`payops payout --file ${file} --resume`);
     const pendingId = rows[1]!.request_id;
 
-    // `runs list` shows the run open; a second run of --resume finds it.
+    // `runs list` shows the run open (a second run of --resume finds it): unfinished, exit 3 — not
+    // "interrupted", which is kept for Ctrl-C (issue 15).
     const list = await runCli(['--output', 'json', 'runs', 'list'], { env: env(), home });
-    expect(JSON.parse(list.stdout).map((r: { state: string }) => r.state)).toEqual(['interrupted']);
+    expect(JSON.parse(list.stdout).map((r: { state: string }) => r.state)).toEqual(['unfinished']);
 
     const resumed = await runCli(['--yes', '--output', 'json', 'payout', '--file', file, '--resume'], {
       env: env(),

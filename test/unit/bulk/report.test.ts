@@ -2,7 +2,13 @@
 // item 10): a name with escape sequences is shown quoted and escaped, a plain name as it is.
 import { describe, expect, it } from 'vitest';
 import type { BulkPlan } from '../../../src/bulk/plan.js';
-import { confirmQuestion, type PlanView, planLines, summaryLines } from '../../../src/bulk/report.js';
+import {
+  confirmQuestion,
+  type PlanView,
+  planLines,
+  summaryLines,
+  typedConfirmation,
+} from '../../../src/bulk/report.js';
 import { newTotals } from '../../../src/bulk/results.js';
 
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
@@ -66,5 +72,82 @@ describe('summaryLines', () => {
     expect(text).not.toMatch(CONTROL);
     expect(text).toContain('"out\\x1b]0;X\\x07.csv"');
     expect(text).toContain('journal: /home/u/.payops/runs/20261124-000125-4567');
+  });
+});
+
+describe('plans that say exactly what will happen (issue 15)', () => {
+  it('counts rows and orders apart, and says so in the question', () => {
+    const v = view('refunds.csv');
+    delete v.resume;
+    v.plan.rows = 12;
+    v.plan.orders = 11;
+    const lines = planLines(v);
+    expect(lines[0]).toContain('refund 12 rows (11 orders) from refunds.csv');
+    expect(lines.join('\n')).toContain('order amounts: USD 20.00 (11 orders, each counted once)');
+    expect(confirmQuestion(v)).toBe('Refund 12 rows of 11 orders (USD 2.00) at https://gw.example?');
+  });
+
+  it('splits a review into approvals and rejections', () => {
+    const v = view('review.csv');
+    delete v.resume;
+    v.plan.op = 'review';
+    v.plan.reviews = {
+      approve: 7,
+      reject: 3,
+      approveAmounts: new Map([['USD', 70000n]]),
+      rejectAmounts: new Map([['USD', 12000n]]),
+    };
+    const text = planLines(v).join('\n');
+    expect(text).toContain('approve: 7 orders · USD 700.00');
+    expect(text).toContain('reject:  3 orders · USD 120.00');
+    expect(confirmQuestion(v)).toContain('(approve 7, reject 3)');
+  });
+
+  it('a resumed run asks about what is left, not the whole file', () => {
+    const v = view('refunds.csv');
+    v.plan.rows = 5000;
+    v.resume = { settledRows: 3400, pendingChunks: 32, createdAt: '2026-11-24T00:01:25Z' };
+    expect(confirmQuestion(v)).toBe(
+      'Resume run 20261124-000125-4567 and refund the 1,600 rows left (3,400 of 5,000 done) at https://gw.example?',
+    );
+    expect(planLines(v).join('\n')).toContain('3,400 of 5,000 rows done, 1,600 left');
+  });
+
+  it('asks for the number of rows above confirm_typed_above, in any of its currencies', () => {
+    const v = view('refunds.csv');
+    delete v.resume;
+    v.plan.moving = new Map([
+      ['USD', 200n],
+      ['EUR', 900_000n],
+    ]);
+    expect(typedConfirmation(v, undefined)).toBeUndefined();
+    expect(typedConfirmation(v, 'USD:10000,EUR:10000')).toBeUndefined();
+    expect(typedConfirmation(v, 'USD:10000,EUR:8000')).toEqual({
+      rows: 2,
+      why: "this is above the profile's confirm_typed_above (EUR 8,000.00)",
+    });
+    // A limit that is not an amount of its currency asks rather than not.
+    expect(typedConfirmation(v, 'EUR:10.999')?.rows).toBe(2);
+    expect(typedConfirmation({ ...v, dryRun: true }, 'EUR:1')).toBeUndefined();
+  });
+
+  it('fits the lines to the terminal, never breaking a command', () => {
+    const lines = planLines({ ...view('refunds.csv'), columns: 60 });
+    for (const l of lines) expect(l.length).toBeLessThan(60);
+    const totals = newTotals();
+    totals.counts.not_sent = 3;
+    const summary = summaryLines({
+      op: 'refund',
+      runId: '20261124-000125-4567',
+      totals,
+      journalDir: '/home/u/.payops/runs/20261124-000125-4567',
+      stopped: 'interrupted',
+      resumable: true,
+      resumeCommand: `payops refund --file ${'x'.repeat(70)}.csv --resume --yes   (or: payops runs resume 20261124-000125-4567)`,
+      columns: 60,
+    });
+    expect(summary).toContain(`  resume with: payops refund --file ${'x'.repeat(70)}.csv --resume --yes`);
+    expect(summary).toContain('           or: payops runs resume 20261124-000125-4567');
+    expect(summary.join('\n')).toContain('every row: payops runs show 20261124-000125-4567');
   });
 });

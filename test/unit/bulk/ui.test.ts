@@ -29,7 +29,37 @@ describe('result table on a terminal', () => {
     const text = stdout.text();
     expect(text).toContain('T230');
     expect(text).not.toContain('T0 ');
-    expect(text).toContain(`${rows - 1} of ${rows} rows not shown (only rows that did not succeed are)`);
+    // Changed on purpose (issue 15): the footer counts the rows that succeeded and are not shown.
+    expect(text).toContain(`${rows - 1} rows that succeeded not shown (${rows} rows in all)`);
+  });
+
+  it('counts every row that did not succeed, beyond those the table has room for', async () => {
+    const layout = resultLayout('refund', ['transaction_id']);
+    const { ctx, stdout } = tableContext();
+    const sink = await openResultSink(ctx, layout.columns, layout.tableColumns, layout.outcomeColumn);
+    const rows = 5000;
+    for (let i = 0; i < rows; i++) {
+      const cells = layout.columns.map(() => '');
+      cells[0] = `T${i}`;
+      cells[layout.columns.indexOf(layout.outcomeColumn)] = i % 2 === 0 ? 'succeeded' : 'failed';
+      sink.writeCells(cells);
+    }
+    await sink.close();
+    expect(stdout.text()).toContain(
+      `${TABLE_ROWS} of the 2,500 rows that did not succeed shown (5,000 rows in all)`,
+    );
+  });
+
+  it('prints no rows for an interrupted run', async () => {
+    const layout = resultLayout('refund', ['transaction_id']);
+    const { ctx, stdout } = tableContext();
+    const sink = await openResultSink(ctx, layout.columns, layout.tableColumns, layout.outcomeColumn);
+    const cells = layout.columns.map(() => '');
+    cells[0] = 'T1';
+    cells[layout.columns.indexOf(layout.outcomeColumn)] = 'not_sent';
+    sink.writeCells(cells);
+    await sink.close({ interrupted: true });
+    expect(stdout.text()).toBe('');
   });
 
   it('shows every row of a small run', async () => {

@@ -50,3 +50,12 @@ describe('config keys', () => {
     expect(() => parseConfigValue('settle_time', '2h')).toThrow(/at most 1h/);
   });
 });
+
+describe('confirm_typed_above', () => {
+  it('takes CURRENCY:AMOUNT, comma-separated, normalised', () => {
+    expect(parseConfigValue('confirm_typed_above', 'usd:10000, EUR:8000.50')).toBe('USD:10000,EUR:8000.50');
+    for (const bad of ['10000', 'USD', 'USD:ten', 'USD:10000;EUR:1', 'USD:-5']) {
+      expect(() => parseConfigValue('confirm_typed_above', bad)).toThrow(/CURRENCY:AMOUNT/);
+    }
+  });
+});

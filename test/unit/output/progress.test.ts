@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createProgress } from '../../../src/output/progress.js';
+import { createProgress, formatElapsed, progressLine } from '../../../src/output/progress.js';
+import { displayWidth } from '../../../src/output/width.js';
 import { fakeIo } from './helpers.js';
 
 describe('createProgress', () => {
@@ -30,5 +31,40 @@ describe('createProgress', () => {
     expect(stderr.text()).toContain('Refunding');
     expect(stderr.text()).toContain('4/4');
     expect(stdout.text()).toBe('');
+  });
+});
+
+describe('progressLine', () => {
+  const base = {
+    label: 'refund',
+    done: 3000,
+    total: 5000,
+    ok: 2950,
+    failed: 50,
+    elapsedMs: 62_000,
+    note: '',
+    columns: 80,
+  };
+
+  it('shows settled, succeeded and failed counts and the elapsed time beside the bar', () => {
+    const line = progressLine(base);
+    expect(line).toMatch(/^refund \[█+░+\] 3,000\/5,000 · 2,950 ok · 50 failed · 1:02$/);
+    expect(line).not.toMatch(/ETA|NaN|NF|Infinity/);
+  });
+
+  it('fits the terminal at any width: the bar gives way first, then the note is cut', () => {
+    for (const columns of [40, 60, 80, 130]) {
+      for (const note of ['', '12 lost, asked again in 2s']) {
+        const line = progressLine({ ...base, columns, note });
+        expect(displayWidth(line)).toBeLessThanOrEqual(columns - 3);
+        expect(line).toContain('3,000/5,000');
+      }
+    }
+    expect(progressLine({ ...base, columns: 130 })).toContain(`[${'█'.repeat(24)}${'░'.repeat(16)}]`);
+  });
+
+  it('formats elapsed time as m:ss or h:mm:ss', () => {
+    expect(formatElapsed(0)).toBe('0:00');
+    expect(formatElapsed(3_725_000)).toBe('1:02:05');
   });
 });

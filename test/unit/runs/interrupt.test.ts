@@ -21,7 +21,8 @@ describe('whileInterruptible', () => {
     });
     expect(seen).toEqual({ stop: true, now: false });
     expect(warnings).toEqual([
-      '\nstopping after the requests in flight (press Ctrl-C again to stop now; the journal stays safe)…',
+      // Reworded on purpose (issue 15): two lines that each fit an 80-column terminal.
+      '\nstopping after the requests in flight…\n  press Ctrl-C again to stop now (the journal stays safe)',
     ]);
     expect(process.listenerCount('SIGINT')).toBe(before);
   });
