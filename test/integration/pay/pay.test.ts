@@ -159,6 +159,15 @@ describe('pay card: the test cards of design.md §1.5', { timeout: 90_000 }, () 
     expect(ok.stderr).toContain('Payment approved');
   });
 
+  it('a note with edge spaces, markup characters and non-ASCII text is verified as sent (issue 16)', async () => {
+    const note = '  padded & <café> "東京" \'x\'  ';
+    const r = await payCard(CARDS.approved, ['--note', note]);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.outcome).toBe('approved');
+    expect(out.result.note).toBe(note);
+  });
+
   it('a dry run prints the request and sends nothing', async () => {
     const before = await health(sandbox.url);
     const r = await runCli(
