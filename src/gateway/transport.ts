@@ -358,6 +358,12 @@ export async function createTransport(opts: TransportOptions = {}): Promise<Tran
         `${describe(f, cause)} from ${req.origin}${req.path} (after ${attempts} attempts)`,
         {
           cause,
+          // Slow failures, each attempt a whole --timeout: named so that no caller retries them again.
+          ...(f.kind === 'timeout'
+            ? { code: 'timeout' }
+            : f.kind === 'tooLarge'
+              ? { code: 'too_large' }
+              : {}),
           hint:
             f.kind === 'timeout'
               ? 'raise --timeout, or try again later'

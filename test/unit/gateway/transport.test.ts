@@ -176,6 +176,8 @@ describe('transport retry policy', () => {
     pool.intercept({ path, method: 'POST' }).replyWithError(new errors.HeadersTimeoutError()).times(3);
     const err = await transport.request(capture({ path, kind: 'readOnly' })).catch((e) => e);
     expect(err).toBeInstanceOf(GatewayError);
+    // Said to be a timeout, so that no caller multiplies the three slow attempts (issue 16).
+    expect((err as GatewayError).code).toBe('timeout');
     expect(mock!.pendingInterceptors()).toHaveLength(0);
   });
 
