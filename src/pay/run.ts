@@ -67,7 +67,12 @@ export async function runPay(
     source.fileText = await readRequestFile(opts.request, ctx.io.cwd);
   }
   const { body, generatedOrderNo } = buildPaymentRequest(kind, source);
-  if (kind === 'card') applyExpiry(body, opts.expiry);
+  // A stored token (--token-id) stands for the card: no number, code or expiry is asked for.
+  const token = kind === 'card' && typeof body.token_id === 'string' && body.token_id !== '';
+  if (token) {
+    body.token_flag ??= 'YES';
+    if (opts.expiry !== undefined) applyExpiry(body, opts.expiry);
+  } else if (kind === 'card') applyExpiry(body, opts.expiry);
 
   await checkOutFile(ctx.io.cwd, ctx.globals.out, [{ flag: '--request', path: opts.request }], ctx.io.env);
 
@@ -85,11 +90,11 @@ export async function runPay(
   // Asked for after every other check (the client needs a sign key), so nobody types a card number
   // for a request that would be refused anyway.
   const client = await ctx.client();
-  const secrets = kind === 'card' ? await readCardSecrets(ctx.io) : undefined;
+  const secrets = kind === 'card' && !token ? await readCardSecrets(ctx.io) : undefined;
   if (generatedOrderNo) ctx.log.info(`order_no ${String(body.order_no)} (generated)`);
 
   let result: PayResult;
-  if (kind === 'card') result = await payByCard(client, body, secrets!, generatedOrderNo);
+  if (kind === 'card') result = await payByCard(client, body, secrets, generatedOrderNo);
   else if (kind === 'apm') result = await payByApm(client, body, generatedOrderNo);
   else result = await payByCheckout(client, body, generatedOrderNo);
 

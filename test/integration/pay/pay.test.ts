@@ -2,6 +2,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SANDBOX_TEST_TOKEN } from '../../../src/sandbox/index.js';
 import { runCli, tempDir } from '../../helpers/run-cli.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
 import { CARDS, health, setFaults } from './support.js';
@@ -166,6 +167,38 @@ describe('pay card: the test cards of design.md §1.5', { timeout: 90_000 }, () 
     const out = JSON.parse(r.stdout);
     expect(out.outcome).toBe('approved');
     expect(out.result.note).toBe(note);
+  });
+
+  it('--token-id charges the stored test token: no card number asked, approved, token echoed (issue 16)', async () => {
+    const before = await health(sandbox.url);
+    const r = await runCli(
+      [
+        '--output',
+        'json',
+        'pay',
+        'card',
+        '--amount',
+        '9.99',
+        '--currency',
+        'EUR',
+        '--token-id',
+        SANDBOX_TEST_TOKEN,
+      ],
+      { env: sandbox.env, input: '' },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.outcome).toBe('approved');
+    expect(out.result.token_id).toBe(SANDBOX_TEST_TOKEN);
+    expect(out.masked_card).toBe('424242******4242');
+    expect((await health(sandbox.url)).orders).toBe(before.orders + 1);
+    // An unknown token is refused by the gateway (nothing charged).
+    const bad = await runCli(
+      ['--output', 'json', 'pay', 'card', '--amount', '9.99', '--currency', 'EUR', '--token-id', 'TK-NOPE'],
+      { env: sandbox.env, input: '' },
+    );
+    expect(bad.code).toBe(1);
+    expect(JSON.parse(bad.stdout).result.result_info).toMatch(/^E1005:.*token_id/);
   });
 
   it('a dry run prints the request and sends nothing', async () => {
