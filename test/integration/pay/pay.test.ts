@@ -201,6 +201,23 @@ describe('pay card: the test cards of design.md §1.5', { timeout: 90_000 }, () 
     expect(JSON.parse(bad.stdout).result.result_info).toMatch(/^E1005:.*token_id/);
   });
 
+  it('birth_date: the spec shape only (two-digit groups, then the year), on both sides (issue 16)', async () => {
+    // 12-31-1990 has the shape; neither side guesses which group is the day.
+    const ok = await payCard(CARDS.approved, ['--birth-date', '12-31-1990']);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(JSON.parse(ok.stdout).outcome).toBe('approved');
+    const before = await health(sandbox.url);
+    const bad = await payCard(CARDS.approved, ['--birth-date', '1990-12-31']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/birth_date/);
+    expect((await health(sandbox.url)).orders).toBe(before.orders);
+  });
+
+  it('upper-cases country fields before sending: billing_country "us" is approved (issue 16)', async () => {
+    const r = await payCard(CARDS.approved, ['--billing-country', 'us', '--delivery-country', 'gb']);
+    expect(r.code, r.stderr).toBe(0);
+  });
+
   it('a dry run prints the request and sends nothing', async () => {
     const before = await health(sandbox.url);
     const r = await runCli(

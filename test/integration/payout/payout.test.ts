@@ -78,6 +78,25 @@ describe('payout', { timeout: 90_000 }, () => {
     expect(journal[planAt].items[0].request_id).toBe(row.request_id);
   });
 
+  it('upper-cases every country field, personal_fiscal_country included: "de" pays (issue 16)', async () => {
+    await admin(sandbox.url, '/_sandbox/reset', {});
+    const file = copySample('payout-request.json', (text) => {
+      const req = JSON.parse(text);
+      req.beneficiary.additional_info = { personal_fiscal_country: 'de' };
+      req.beneficiary.address.country_code = 'de';
+      req.beneficiary.bank_details.bank_country_code = 'de';
+      req.payer.address.country_code = 'gb';
+      return JSON.stringify(req);
+    });
+    const r = await runCli(['--yes', '--output', 'json', 'payout', '--request', file], {
+      env: sandbox.env,
+      home: tempDir(),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)[0].outcome).toBe('completed');
+    expect(await payouts()).toHaveLength(1);
+  });
+
   it('sends one payout per CSV row; running the file again pays nobody twice', async () => {
     await admin(sandbox.url, '/_sandbox/reset', {});
     const home = tempDir();
