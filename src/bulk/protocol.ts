@@ -341,7 +341,7 @@ export class ChunkProtocol {
     state: ChunkState | undefined,
     p: Prepared,
   ): Promise<{ rows: RowOutcome[] } | Lost> {
-    const { op, client, journal } = this.o;
+    const { op, journal } = this.o;
     const { lines, elements, sentAt } = p;
     const items = (pick: (i: number) => boolean) =>
       lines.flatMap((line, i) => (pick(i) ? [{ line, element: elements[i]!, sentAt }] : []));
