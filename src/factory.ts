@@ -36,6 +36,7 @@ export async function clientFromConfig(inv: Invocation, config: ResolvedConfig):
   assertSecureOrigin(config.baseUrl, Boolean(inv.globals.allowInsecureHttp));
   const transport = await createTransport({
     timeoutMs: config.timeoutMs,
+    ...(config.rate === undefined ? {} : { rate: config.rate }),
     allowInsecureHttp: Boolean(inv.globals.allowInsecureHttp),
     env: inv.io.env,
     log: inv.log,

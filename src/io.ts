@@ -28,6 +28,7 @@ export interface GlobalOptions {
   dryRun?: boolean;
   concurrency?: number;
   timeout?: number;
+  rate?: number;
   verbose?: boolean;
   quiet?: boolean;
   /** Tables cut nothing (--wide). */

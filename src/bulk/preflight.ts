@@ -25,6 +25,12 @@ import type { BatchOperation, BulkRow } from './types.js';
 export const LOOKUP_TRIES = 5;
 
 /**
+ * Failures the transport already tried three times, each costing a whole --timeout (an answer that
+ * trickles, or never ends): tried again here they made 5 × 3 slow attempts per look-up.
+ */
+const SLOW_FAILURES = new Set(['timeout', 'too_large']);
+
+/**
  * A look-up that failed for a passing reason (unreachable, 5xx, a garbled or wrongly signed answer,
  * "temporarily unavailable") is made again, with a growing pause: a file of thousands of rows needs
  * every one of its look-ups, and a read changes nothing. Refused credentials or a request the
@@ -38,12 +44,13 @@ export async function persist<T>(lookUp: () => Promise<T>, sleep = defaultSleep)
       // A definite 4xx (other than 429, too many requests) would be refused the same way again.
       const status = err instanceof GatewayError ? err.status : undefined;
       const definite = status !== undefined && status >= 400 && status < 500 && status !== 429;
+      const slow = err instanceof GatewayError && err.code !== undefined && SLOW_FAILURES.has(err.code);
       const passing =
         err instanceof TransportError ||
         (err instanceof GatewayRejectedError
           ? err.code === 'E9001'
           : err instanceof GatewayError && !definite);
-      if (!passing || attempt >= LOOKUP_TRIES) throw err;
+      if (!passing || slow || attempt >= LOOKUP_TRIES) throw err;
       await sleep(Math.min(4000, 250 * 2 ** (attempt - 1)));
     }
   }

@@ -18,6 +18,7 @@ import {
 import type { GatewayClient } from '../gateway/client.js';
 import { assertAccepted } from '../gateway/client.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
+import { backoffMs, DEFAULT_RETRY_POLICY, isRefusal } from '../gateway/retry.js';
 import type { BatchOrderOf } from '../gateway/types.js';
 import type { RunJournal } from '../runs/journal.js';
 import { matchResults, sameOutcome, wireElement } from './chunk.js';
@@ -57,6 +58,8 @@ export interface ProtocolOptions {
   settleMs: number;
   /** Requests per row in this process at most: a row proven not applied is sent again until then. */
   maxAttempts: number;
+  /** The pause before sending a refused chunk again, for its n-th time (tests: no wait). */
+  refusalDelayMs?: (retry: number) => number;
   /** Interrupted (Ctrl-C): rows waiting to settle stop waiting and stay unknown for a resume. */
   signal?: AbortSignal | undefined;
   /** The run is stopping (interrupted, or the gateway or journal failed): nothing is sent again. */
@@ -111,6 +114,13 @@ async function sleep(ms: number, signal: AbortSignal | undefined): Promise<boole
     await new Promise((resolve) => setTimeout(resolve, Math.min(left, 200)));
   }
 }
+
+/**
+ * Requests for one chunk the gateway may refuse whole (429 past the transport's own retries, or
+ * E9001 "temporarily unavailable") before its rows are left not_sent for a resumed run. A refusal
+ * means not processed (gateway/retry.ts), so the same request is sent again, after a growing pause.
+ */
+export const CHUNK_REFUSALS = 5;
 
 /**
  * The whole-request rejections that say nothing about the orders: the rows stay unsent. For a batch,
@@ -331,20 +341,13 @@ export class ChunkProtocol {
     state: ChunkState | undefined,
     p: Prepared,
   ): Promise<{ rows: RowOutcome[] } | Lost> {
-    const { op, client, journal } = this.o;
+    const { op, journal } = this.o;
     const { lines, elements, sentAt } = p;
     const items = (pick: (i: number) => boolean) =>
       lines.flatMap((line, i) => (pick(i) ? [{ line, element: elements[i]!, sentAt }] : []));
     let outcomes: RowOutcome[];
     try {
-      this.requests++;
-      // Elements are built field by field from the operations table (chunk.ts wireElement), which a
-      // test holds to the gateway's element shapes; their static type is the table's, not the API's.
-      const res = await client.sendBatch(op, elements as unknown as readonly BatchOrderOf[typeof op][]);
-      // Each element's status is independent of return_status (gateway-api.md): when the answer has
-      // per-order results they decide their rows, whatever return_status says; only an answer
-      // without any is a whole-request rejection.
-      if (res.results.length === 0) assertAccepted(res.data, client);
+      const res = await this.sendUnlessRefused(elements);
       outcomes = matchResults(op, lines, elements, res.results);
       if (outcomes.some((o) => o.outcome === 'unknown')) {
         return {
@@ -387,6 +390,32 @@ export class ChunkProtocol {
       ...toOutcomeTable(all, OPERATIONS[op].messageField),
     });
     return { rows: all };
+  }
+
+  /**
+   * One chunk's request, sent again while the gateway refuses it whole (429 / E9001: not processed)
+   * and the refusal budget lasts; the last refusal is thrown, as any other error of the send.
+   */
+  private async sendUnlessRefused(elements: WireElement[]) {
+    const { op, client } = this.o;
+    for (let refused = 1; ; refused++) {
+      try {
+        this.requests++;
+        // Elements are built field by field from the operations table (chunk.ts wireElement), which a
+        // test holds to the gateway's element shapes; their static type is the table's, not the API's.
+        const res = await client.sendBatch(op, elements as unknown as readonly BatchOrderOf[typeof op][]);
+        // Each element's status is independent of return_status (gateway-api.md): when the answer has
+        // per-order results they decide their rows, whatever return_status says; only an answer
+        // without any is a whole-request rejection.
+        if (res.results.length === 0) assertAccepted(res.data, client);
+        return res;
+      } catch (err) {
+        const refusal = err instanceof GatewayError && isRefusal(err.status, err.code);
+        if (!refusal || refused >= CHUNK_REFUSALS || this.o.stopping?.()) throw err;
+        const wait = this.o.refusalDelayMs?.(refused) ?? backoffMs(refused, DEFAULT_RETRY_POLICY);
+        if (!(await sleep(wait, this.o.signal))) throw err;
+      }
+    }
   }
 
   /**

@@ -44,6 +44,12 @@ export const GLOBAL_OPTIONS = {
     description: 'per-request timeout in milliseconds (default 30000)',
     parse: positiveInt,
   },
+  rate: {
+    type: 'number',
+    value: 'n',
+    description: 'at most N requests per second, retries included (profile key rate; default: no limit)',
+    parse: positiveInt,
+  },
   'base-url': { type: 'string', value: 'url', description: 'gateway base URL (env PAYOPS_BASE_URL)' },
   'merchant-id': { type: 'string', value: 'id', description: 'merchant id (env PAYOPS_MERCHANT_ID)' },
   'account-id': { type: 'string', value: 'id', description: 'account id (env PAYOPS_ACCOUNT_ID)' },

@@ -110,6 +110,7 @@ function effectiveValue(
     sign_key: g.signKey,
     timeout: g.timeout,
     concurrency: g.concurrency,
+    rate: g.rate,
   };
   const flag = flags[key];
   if (flag !== undefined && flag !== '') return { value: flag as ProfileValues[ConfigKey], source: 'flag' };

@@ -203,6 +203,7 @@ async function testProfile(
     timeoutMs: typeof values.timeout === 'number' ? values.timeout : DEFAULT_TIMEOUT_MS,
     concurrency: DEFAULT_CONCURRENCY,
     settleMs: DEFAULT_SETTLE_MS,
+    rate: undefined,
     readOnly: Boolean(values.read_only),
     statusLabels: {},
     sandbox: false,

@@ -8,6 +8,7 @@ export const CONFIG_KEYS = [
   'sign_key',
   'timeout',
   'concurrency',
+  'rate',
   'settle_time',
   'read_only',
   'status_labels',
@@ -23,6 +24,8 @@ export interface ProfileValues {
   sign_key?: string;
   timeout?: number;
   concurrency?: number;
+  /** Requests per second at most (none when absent). */
+  rate?: number;
   /** Milliseconds (given as a duration: 30s, 2m, 500ms). */
   settle_time?: number;
   read_only?: boolean;
@@ -42,6 +45,8 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_CONCURRENCY = 4;
 export const MAX_CONCURRENCY = 64;
 export const MAX_TIMEOUT_MS = 600_000;
+/** --rate's ceiling: requests per second. */
+export const MAX_RATE = 10_000;
 /**
  * How long after a lost request payops waits before concluding, from the gateway's records, that it
  * was not applied and sending it again: a gateway may commit a request after a 500 or a timeout.
@@ -68,6 +73,7 @@ export const KEY_HELP: Record<ConfigKey, string> = {
   sign_key: 'key that signs requests (never printed)',
   timeout: `per-request timeout in ms (default ${DEFAULT_TIMEOUT_MS})`,
   concurrency: `requests in flight at once, 1–${MAX_CONCURRENCY} (default ${DEFAULT_CONCURRENCY})`,
+  rate: `requests per second at most, all requests of a command counted, 1–${MAX_RATE} (default: no limit)`,
   settle_time: `wait after a lost request before concluding it was not applied: 30s, 2m, 500ms (default ${DEFAULT_SETTLE_MS / 1000}s)`,
   read_only: 'true: money-moving commands refuse to run (support profiles)',
   status_labels: 'JSON object of payment_status code → label overrides',
@@ -118,6 +124,8 @@ export function parseConfigValue(key: ConfigKey, text: string): ProfileValues[Co
       return parseIntIn(value, 1, MAX_TIMEOUT_MS, bad);
     case 'concurrency':
       return parseIntIn(value, 1, MAX_CONCURRENCY, bad);
+    case 'rate':
+      return parseIntIn(value, 1, MAX_RATE, bad);
     case 'settle_time': {
       const ms = parseDuration(value);
       if (ms === undefined || ms > MAX_SETTLE_MS)

@@ -29,6 +29,8 @@ export interface ResolvedConfig {
   signKey: string | undefined;
   timeoutMs: number;
   concurrency: number;
+  /** Requests per second at most (--rate, profile key rate); undefined: no limit. */
+  rate: number | undefined;
   /** How long after a lost request its rows may be concluded not applied (settle_time, ms). */
   settleMs: number;
   readOnly: boolean;
@@ -47,7 +49,15 @@ export interface ResolvedConfig {
 
 export type ConfigFlags = Pick<
   GlobalOptions,
-  'profile' | 'sandbox' | 'baseUrl' | 'merchantId' | 'accountId' | 'signKey' | 'timeout' | 'concurrency'
+  | 'profile'
+  | 'sandbox'
+  | 'baseUrl'
+  | 'merchantId'
+  | 'accountId'
+  | 'signKey'
+  | 'timeout'
+  | 'concurrency'
+  | 'rate'
 >;
 
 const present = (v: string | undefined): v is string => v !== undefined && v !== '';
@@ -103,6 +113,12 @@ export function resolveConfig(
   const signKey = pick<string | undefined>('sign_key', flags.signKey, ENV_VARS.sign_key, undefined);
   const timeoutMs = pick<number>('timeout', flags.timeout, undefined, DEFAULT_TIMEOUT_MS);
   const concurrency = pick<number>('concurrency', flags.concurrency, undefined, DEFAULT_CONCURRENCY);
+  const rate = pick<number | undefined>('rate', flags.rate, undefined, undefined);
+  if (rate !== undefined && (!Number.isInteger(rate) || rate < 1)) {
+    throw new ConfigError(`profile "${profile}" has an invalid rate: expected a whole number ≥ 1`, {
+      hint: `payops config set rate VALUE --profile ${profile}`,
+    });
+  }
   const settleMs = settleFrom(
     pick<number | string>('settle_time', undefined, ENV_VARS.settle_time, DEFAULT_SETTLE_MS),
   );
@@ -134,6 +150,7 @@ export function resolveConfig(
     signKey,
     timeoutMs,
     concurrency,
+    rate,
     settleMs,
     readOnly,
     statusLabels,

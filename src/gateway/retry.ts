@@ -1,7 +1,14 @@
 // The retry policy, written once. A request may be retried only when it certainly never reached the
 // server (connection refused, DNS, TLS, connect timeout); a read-only operation may also be retried
-// after a timeout, a reset, an answer too large, a 5xx or a 429. A money-moving one never is, once
-// its bytes may have left. A proxy asking for credentials is never retried: it would ask again.
+// after a timeout, a reset, an answer too large or a 5xx. A money-moving one never is, once its bytes
+// may have left — with one exception: a REFUSAL. HTTP 429 (too many requests) and `E9001`
+// (temporarily unavailable, a whole-request answer with no per-order result) mean the gateway turned
+// the request away without processing it: it was definitely not processed, so any request, money-moving
+// included, is sent again after a wait (Retry-After when given, else backoff with jitter), on a budget
+// of its own (REFUSAL_ATTEMPTS). The transport does this for 429; a bulk run (src/bulk/protocol.ts)
+// re-sends a chunk refused with E9001 or past that budget. A 5xx without such an answer is not a
+// refusal: a money-moving request then has an unknown outcome, settled by asking (never re-sent blindly).
+// A proxy asking for credentials is never retried: it would ask again.
 import { AnswerTooLargeError, NotSentError } from './exchange.js';
 
 export type RequestKind = 'moneyMoving' | 'readOnly' | 'raw';
@@ -16,6 +23,17 @@ export interface RetryPolicy {
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 3, baseDelayMs: 200, maxDelayMs: 10_000 };
+
+/**
+ * Attempts in total for a request the gateway keeps refusing (429), counted apart from failures:
+ * a rate limit is ordinary, and each wait grows (200 ms … 10 s) or is the gateway's Retry-After.
+ */
+export const REFUSAL_ATTEMPTS = 8;
+
+/** HTTP 429 or a whole-request `E9001`: turned away unprocessed (see the header). */
+export function isRefusal(status: number | undefined, code?: string): boolean {
+  return status === 429 || code === 'E9001';
+}
 
 /** Error codes of failures that happen before a single request byte can reach the server. */
 const NEVER_SENT_CODES = new Set([
@@ -118,9 +136,13 @@ function describeNeverSent(code: string): string {
   return `TLS failure (${code})`;
 }
 
-/** Whether an HTTP status may be retried for this kind of request. */
+/**
+ * Whether an HTTP status may be retried for this kind of request. 429 is a refusal, retried for
+ * every kind but `raw` (`payops call` shows the answer as it came).
+ */
 export function retryableStatus(status: number, kind: RequestKind): boolean {
-  return kind === 'readOnly' && (status >= 500 || status === 429);
+  if (status === 429) return kind !== 'raw';
+  return kind === 'readOnly' && status >= 500;
 }
 
 /** Whether a failure may be retried for this kind of request. */

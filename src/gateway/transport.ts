@@ -17,11 +17,13 @@ import { redactWireBody } from '../redact.js';
 import { userAgent } from '../version.js';
 import { type Exchange, exchange, MAX_ANSWER_BYTES, NotSentError } from './exchange.js';
 import { proxyClientFactory, proxyEnv, proxyHost, proxyVariable } from './proxy.js';
+import { createRateLimiter } from './rate-limit.js';
 import {
   backoffMs,
   classifyFailure,
   DEFAULT_RETRY_POLICY,
   type FailureClass,
+  REFUSAL_ATTEMPTS,
   type RequestKind,
   type RetryPolicy,
   retryAfterMs,
@@ -56,6 +58,8 @@ export interface TransportOptions {
   dispatcher?: Dispatcher;
   log?: TransportLog;
   retry?: Partial<RetryPolicy>;
+  /** Requests per second at most, every attempt of every request counted (--rate); none when absent. */
+  rate?: number;
   /** Injected by tests to avoid real waits. */
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
@@ -144,6 +148,7 @@ export async function createTransport(opts: TransportOptions = {}): Promise<Tran
   const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...opts.retry };
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const random = opts.random ?? Math.random;
+  const limiter = createRateLimiter(opts.rate);
   const log = opts.log;
   // Redacting bodies costs as much as signing them: do it only when --debug will print it.
   const debugLog = log && log.debugEnabled !== false ? log : undefined;
@@ -220,9 +225,16 @@ export async function createTransport(opts: TransportOptions = {}): Promise<Tran
     if (debugLog && req.body !== undefined)
       debugLog.debug(`> ${method} ${req.path} ${redactWireBody(req.body, req.contentType)}`);
     const started = performance.now();
+    // Attempts answered 429: counted apart from failures, on their own budget (retry.ts).
+    let refused = 0;
     for (let attempt = 1; ; attempt++) {
       // Stopped between attempts: this attempt sends nothing, and earlier ones never reached the server.
       if (req.signal?.aborted) throw new InterruptedError('interrupted before the request was sent');
+      try {
+        await limiter.take(req.signal);
+      } catch (err) {
+        throw new InterruptedError('interrupted before the request was sent', { cause: err });
+      }
       const attemptStarted = performance.now();
       let failure: FailureClass | undefined;
       let cause: unknown;
@@ -239,7 +251,7 @@ export async function createTransport(opts: TransportOptions = {}): Promise<Tran
           failure = { kind: 'neverSent', what: closedThroughProxy(req) };
       }
       const ms = Math.round(performance.now() - attemptStarted);
-      const canRetry = attempt < policy.maxAttempts;
+      const canRetry = attempt - refused < policy.maxAttempts;
 
       if (res) {
         log?.verbose(
@@ -247,8 +259,23 @@ export async function createTransport(opts: TransportOptions = {}): Promise<Tran
         );
         if (debugLog)
           debugLog.debug(`< ${res.status} ${redactWireBody(res.body, res.headers['content-type'])}`);
+        if (res.status === 429 && req.kind !== 'raw') {
+          // A refusal: not processed, whatever the kind of request (retry.ts).
+          refused++;
+          if (refused >= REFUSAL_ATTEMPTS) {
+            throw new GatewayError(
+              `the gateway refused ${req.path} ${refused} times as too many requests (HTTP 429); it was not processed`,
+              { status: 429, hint: 'lower --rate or --concurrency, or try again in a minute' },
+            );
+          }
+          const wait = retryAfterMs(res.headers['retry-after'], policy) ?? backoffMs(refused, policy, random);
+          log?.verbose(`retrying ${req.path} in ${wait} ms (HTTP 429: refused, not processed)`);
+          await sleep(wait);
+          continue;
+        }
         if (retryableStatus(res.status, req.kind) && canRetry) {
-          const wait = retryAfterMs(res.headers['retry-after'], policy) ?? backoffMs(attempt, policy, random);
+          const wait =
+            retryAfterMs(res.headers['retry-after'], policy) ?? backoffMs(attempt - refused, policy, random);
           log?.verbose(`retrying ${req.path} in ${wait} ms (HTTP ${res.status})`);
           await sleep(wait);
           continue;
@@ -265,12 +292,6 @@ export async function createTransport(opts: TransportOptions = {}): Promise<Tran
             },
           );
         }
-        if (res.status === 429 && req.kind === 'readOnly') {
-          throw new GatewayError(`the gateway is rate-limiting requests to ${req.path} (HTTP 429)`, {
-            status: 429,
-            hint: 'wait a minute, or lower --concurrency',
-          });
-        }
         return {
           status: res.status,
           headers: res.headers,
@@ -284,7 +305,7 @@ export async function createTransport(opts: TransportOptions = {}): Promise<Tran
       const f = failure as FailureClass;
       log?.verbose(`${method} ${req.path} failed: ${describe(f, cause)} (${ms} ms)`);
       if (retryableFailure(f, req.kind) && canRetry) {
-        const wait = backoffMs(attempt, policy, random);
+        const wait = backoffMs(attempt - refused, policy, random);
         log?.verbose(`retrying ${req.path} in ${wait} ms`);
         await sleep(wait);
         continue;
@@ -337,6 +358,12 @@ export async function createTransport(opts: TransportOptions = {}): Promise<Tran
         `${describe(f, cause)} from ${req.origin}${req.path} (after ${attempts} attempts)`,
         {
           cause,
+          // Slow failures, each attempt a whole --timeout: named so that no caller retries them again.
+          ...(f.kind === 'timeout'
+            ? { code: 'timeout' }
+            : f.kind === 'tooLarge'
+              ? { code: 'too_large' }
+              : {}),
           hint:
             f.kind === 'timeout'
               ? 'raise --timeout, or try again later'

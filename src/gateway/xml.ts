@@ -1,6 +1,8 @@
 // Parses the gateway's XML `respon` documents into plain objects of strings. Every value stays a
 // string (no number coercion): the signature is computed over the text as sent, and `0012` must not
-// become `12`. Repeated child elements (risk_reasons) become arrays; nested ones become objects.
+// become `12`. Nor is a value trimmed: ` padded ` is signed with its spaces. Character references
+// (`&amp;`, `&#233;`, `&#xE9;`) are decoded once; CDATA is its text, untouched. Repeated child
+// elements (risk_reasons) become arrays; nested ones become objects.
 import { GatewayError } from '../errors.js';
 
 export type XmlValue = string | XmlObject | XmlValue[];
@@ -21,7 +23,10 @@ export async function parseRespon(text: string): Promise<Record<string, XmlValue
     ignorePiTags: true,
     parseTagValue: false,
     parseAttributeValue: false,
-    trimValues: true,
+    // Values exactly as written; the indentation between elements is dropped in normalise.
+    trimValues: false,
+    // Numeric references (`&#233;`) decoded too, in the same single pass as the named ones.
+    htmlEntities: true,
   });
   const doc = parser.parse(text) as Record<string, unknown>;
   const root = doc.respon;
@@ -33,11 +38,18 @@ export async function parseRespon(text: string): Promise<Record<string, XmlValue
   return normalise(root) as Record<string, XmlValue>;
 }
 
+/** The parser's name for an element's own text beside its children. */
+const TEXT = '#text';
+
 function normalise(value: unknown): XmlValue {
   if (Array.isArray(value)) return value.map(normalise);
   if (value && typeof value === 'object') {
     const out: XmlObject = {};
-    for (const [k, v] of Object.entries(value)) out[k] = normalise(v);
+    for (const [k, v] of Object.entries(value)) {
+      // The whitespace between child elements (pretty-printing), not a value.
+      if (k === TEXT && typeof v === 'string' && v.trim() === '') continue;
+      out[k] = normalise(v);
+    }
     return out;
   }
   return value === undefined || value === null ? '' : String(value);

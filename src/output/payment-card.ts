@@ -3,7 +3,7 @@
 
 import { splitCodedMessage } from '../gateway/types.js';
 import type { GlobalOptions, Io, OutputFormat } from '../io.js';
-import { formatMoneyTotals } from '../money/amount.js';
+import { formatAmount, formatMoneyTotals } from '../money/amount.js';
 import type { PaymentKind } from '../pay/fields.js';
 import type { PayResult } from '../pay/pay.js';
 import type { PayoutPlan, PayoutPlanSummary } from '../payout/plan.js';
@@ -265,11 +265,23 @@ const PAYOUT_TABLE_COLUMNS = [
   'status',
   'payment_amount',
   'payment_currency',
-  'fee_amount',
-  'fee_currency',
+  'fee',
   'short_reference_id',
   'note',
 ] as const;
+
+/**
+ * The gateway's integer amounts (fee_amount …) are minor units of fee_currency (docs/payments.md):
+ * shown as the amount they are, `12.50 EUR`, never `1250 EUR` beside `payment_amount 1250.00`.
+ */
+function minorUnits(amount: string, currency: string): string {
+  if (!/^-?\d{1,18}$/.test(amount) || currency === '') return amount;
+  try {
+    return `${formatAmount(BigInt(amount), currency)} ${currency}`;
+  } catch {
+    return `${amount} minor units of ${currency}`; // a currency payops does not know the decimals of
+  }
+}
 
 /** The table's note: why a payout failed, or what pending / unknown means and what comes next. */
 export function payoutNote(row: PayoutResultRow): string {
@@ -384,7 +396,11 @@ export async function writePayoutResults(
         : await table(
             io,
             PAYOUT_TABLE_COLUMNS,
-            rows.map((row, i) => ({ ...records[i], note: payoutNote(row) })),
+            rows.map((row, i) => ({
+              ...records[i],
+              fee: minorUnits(row.fee_amount, row.fee_currency),
+              note: payoutNote(row),
+            })),
             opts.color,
           );
     if (dest === undefined) io.stdout.write(text);

@@ -58,7 +58,7 @@ const BASE: FieldRow[] = [
   { name: 'first_name', spec: s, group: 'Shopper' },
   { name: 'last_name', spec: s, group: 'Shopper' },
   { name: 'document', spec: s, group: 'Shopper' },
-  { name: 'birth_date', spec: str('dmy'), group: 'Shopper', help: 'DD-MM-YYYY' },
+  { name: 'birth_date', spec: str('dmy'), group: 'Shopper', help: 'NN-NN-YYYY' },
   { name: 'billing_country', spec: str('country'), group: 'Billing address' },
   { name: 'billing_state', spec: s, group: 'Billing address' },
   { name: 'billing_city', spec: s, group: 'Billing address' },

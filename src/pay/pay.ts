@@ -98,17 +98,17 @@ export function maskedOf(gatewayCard: unknown, fallback: string): string {
 export async function payByCard(
   client: GatewayClient,
   body: Record<string, unknown>,
-  secrets: CardSecrets,
+  /** Undefined for a token payment (body.token_id): the gateway holds the card. */
+  secrets: CardSecrets | undefined,
   generatedOrderNo: boolean,
 ): Promise<CardPayResult> {
   const head = base(body, generatedOrderNo);
-  const masked = maskPan(secrets.card);
+  const masked = secrets ? maskPan(secrets.card) : '';
   try {
     // The secrets exist in this object only for the one send; the transport logs a redacted copy.
     const res = await client.send('authorise', {
       ...body,
-      card: secrets.card,
-      security_code: secrets.securityCode,
+      ...(secrets ? { card: secrets.card, security_code: secrets.securityCode } : {}),
     } as never);
     const data = res.data as CardPaymentResult;
     const result = { ...data, risk_reasons: riskReasonsOf(data.risk_reasons) };

@@ -73,8 +73,15 @@ export async function runPay(
     source.fileText = await readRequestFile(opts.request, ctx.io.cwd);
   }
   const { body, generatedOrderNo } = buildPaymentRequest(kind, source);
-  const haveExpiry =
-    kind !== 'card' || applyExpiry(body, opts.expiry, Boolean(ctx.io.stdin.isTTY) && !ctx.globals.dryRun);
+  // A stored token (--token-id) stands for the card: no number, code or expiry is asked for.
+  const token = kind === 'card' && typeof body.token_id === 'string' && body.token_id !== '';
+  let haveExpiry = true;
+  if (token) {
+    body.token_flag ??= 'YES';
+    if (opts.expiry !== undefined) applyExpiry(body, opts.expiry, true);
+  } else if (kind === 'card') {
+    haveExpiry = applyExpiry(body, opts.expiry, Boolean(ctx.io.stdin.isTTY) && !ctx.globals.dryRun);
+  }
 
   await checkOutFile(ctx.io.cwd, ctx.globals.out, [{ flag: '--request', path: opts.request }], ctx.io.env);
 
@@ -92,7 +99,8 @@ export async function runPay(
   // Asked for after every other check (the client needs a sign key), so nobody types a card number
   // for a request that would be refused anyway.
   const client = await ctx.client();
-  const secrets = kind === 'card' ? await readCardSecrets(ctx.io, { askExpiry: !haveExpiry }) : undefined;
+  const secrets =
+    kind === 'card' && !token ? await readCardSecrets(ctx.io, { askExpiry: !haveExpiry }) : undefined;
   if (secrets?.expiry) {
     body.expiration_month = secrets.expiry.month;
     body.expiration_year = secrets.expiry.year;
@@ -108,7 +116,7 @@ export async function runPay(
   if (generatedOrderNo) ctx.log.info(`order_no ${String(body.order_no)} (generated)`);
 
   let result: PayResult;
-  if (kind === 'card') result = await payByCard(client, body, secrets!, generatedOrderNo);
+  if (kind === 'card') result = await payByCard(client, body, secrets, generatedOrderNo);
   else if (kind === 'apm') result = await payByApm(client, body, generatedOrderNo);
   else result = await payByCheckout(client, body, generatedOrderNo);
 

@@ -15,7 +15,10 @@ export type StringFormat =
   | 'country'
   /** YYYY-MM-DD, a real calendar date. */
   | 'date'
-  /** Two-digit groups then a four-digit year, separated by hyphens (the payment request's birth_date). */
+  /**
+   * Two-digit groups then a four-digit year, separated by hyphens (the payment request's birth_date):
+   * the spec's shape only — it does not say which group is the day, so payops does not guess.
+   */
   | 'dmy'
   | 'uuid'
   /** Exactly two digits (expiration_month). */
@@ -60,7 +63,7 @@ const FORMAT_EXPECTED: Record<StringFormat, string> = {
   currency: 'a three-letter ISO 4217 currency code such as USD',
   country: 'a two-letter country code such as US',
   date: 'a date as YYYY-MM-DD',
-  dmy: 'a date as DD-MM-YYYY',
+  dmy: 'two-digit groups then a four-digit year, separated by hyphens (NN-NN-YYYY)',
   uuid: 'a UUID such as 3f1c9a52-8a3e-4c55-9a57-0c8d6d0e7b21',
   month: 'two digits, 01 to 12',
   year: 'four digits, such as 2030',

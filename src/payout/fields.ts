@@ -23,7 +23,8 @@ export const PAYOUT_SPEC: ObjectSpec = obj({
       personal_net_monthly_average_income: s,
       personal_phone_country_code: s,
       personal_phone_area_code: s,
-      personal_fiscal_country: s,
+      // A country code like every *_country field: upper-cased (a gateway failed "de").
+      personal_fiscal_country: str('country'),
     }),
     address: obj({
       city: s,

@@ -34,6 +34,11 @@ export interface PayoutResultRow {
   transaction_id: string;
   failure_reason: string;
   failure_type: string;
+  created_at: string;
+  last_updated_at: string;
+  payer_id: string;
+  /** The answer's beneficiary.bank_details.local_clearing_system. */
+  local_clearing_system: string;
 }
 
 export interface PlannedPayout {
@@ -84,6 +89,10 @@ export const PAYOUT_RESULT_COLUMNS = [
   'transaction_id',
   'failure_reason',
   'failure_type',
+  'created_at',
+  'last_updated_at',
+  'payer_id',
+  'local_clearing_system',
 ] as const satisfies ReadonlyArray<keyof PayoutResultRow>;
 
 type TextField = Exclude<(typeof PAYOUT_RESULT_COLUMNS)[number], 'line' | 'outcome'>;

@@ -35,6 +35,14 @@ export function rowFromResponse(item: PayoutItem, data: PayoutResponse): PayoutR
     transaction_id: text(data.transaction_id),
     failure_reason: text(data.failure_reason),
     failure_type: text(data.failure_type),
+    // Every field the answer adds to the echoed request is kept (issue 16), not only in --debug.
+    created_at: text(data.created_at),
+    last_updated_at: text(data.last_updated_at),
+    payer_id: text(data.payer_id),
+    local_clearing_system: text(
+      (data.beneficiary as { bank_details?: { local_clearing_system?: unknown } } | undefined)?.bank_details
+        ?.local_clearing_system,
+    ),
   };
 }
 
@@ -54,6 +62,10 @@ function emptyRow(item: PayoutItem, outcome: PayoutOutcome, reason: string, type
     transaction_id: '',
     failure_reason: reason,
     failure_type: type,
+    created_at: '',
+    last_updated_at: '',
+    payer_id: '',
+    local_clearing_system: '',
   };
 }
 

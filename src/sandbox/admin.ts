@@ -95,6 +95,8 @@ export function handleAdmin(
         return jsonReply(ctx.store.orders.map((o) => summarise(ctx, o)));
       case 'GET /_sandbox/ledger':
         return jsonReply(ctx.store.ledger);
+      case 'GET /_sandbox/pace':
+        return jsonReply(faults.pace());
       case 'GET /_sandbox/faults':
         return jsonReply(faults.config);
       case 'POST /_sandbox/faults':

@@ -4,6 +4,9 @@
 // make sense on some endpoints: `commit_late` on those that change state, `status_zero` on batches.
 // Two play a hostile server (issue 13): `trickle` sends a processed answer a byte at a time,
 // `oversize` follows it with far more bytes than any answer has; sendFaulty() below writes them.
+// One plays a gateway's rate limit (issue 16): `rate_limit` answers 429 with Retry-After to a request
+// above `rps` accepted in the last second (not drawn at random). Every gateway request the sandbox
+// accepts is counted per second (pace()), so a test can check a client's pace on the sandbox's side.
 import type { ServerResponse } from 'node:http';
 import { endpointByPath } from '../gateway/endpoints.js';
 import { Rejection } from './fields.js';
@@ -20,6 +23,7 @@ export const FAULT_MODES = [
   'status_zero',
   'trickle',
   'oversize',
+  'rate_limit',
 ] as const;
 export type FaultMode = (typeof FAULT_MODES)[number];
 
@@ -42,6 +46,18 @@ export interface FaultConfig {
   paths: string[] | null;
   /** commit_late only (absent otherwise): how long after the request arrived it is committed. */
   delay_ms?: number;
+  /** rate_limit only: requests accepted per second at most (a sliding second). */
+  rps?: number;
+}
+
+/** The gateway requests the sandbox accepted, per second (GET /_sandbox/pace). */
+export interface Pace {
+  /** Epoch second → requests accepted in it. */
+  per_second: Record<string, number>;
+  /** The most accepted in any one second. */
+  max_per_second: number;
+  /** Requests answered 429 by rate_limit. */
+  refused: number;
 }
 
 /** What to do to one request. */
@@ -50,6 +66,8 @@ export interface FaultDecision {
   latencyMs: number;
   /** Set when mode is commit_late. */
   delayMs?: number;
+  /** Set when mode is rate_limit: the Retry-After in seconds. */
+  retryAfterS?: number;
 }
 
 /**
@@ -80,6 +98,10 @@ export class Faults {
   #config: FaultConfig = { mode: 'none', rate: 1, latency_ms: 0, paths: null };
   #random: () => number;
   readonly #seed: number;
+  /** Arrival times (ms) of the requests accepted in the last second: rate_limit's window. */
+  #window: number[] = [];
+  #perSecond = new Map<number, number>();
+  #refused = 0;
 
   constructor(seed: number) {
     this.#seed = seed;
@@ -112,6 +134,15 @@ export class Faults {
     if (paths !== null && (!Array.isArray(paths) || !paths.every((p) => typeof p === 'string'))) {
       throw new Rejection('E1005', 'paths must be an array of paths such as /v1/refund', 400);
     }
+    const rps = body.rps;
+    if (mode === 'rate_limit') {
+      if (typeof rps !== 'number' || !Number.isInteger(rps) || rps < 1 || rps > 100_000)
+        throw new Rejection(
+          'E1005',
+          'rate_limit needs rps, a whole number of requests per second (1–100000)',
+          400,
+        );
+    } else if (rps !== undefined) throw new Rejection('E1005', 'rps goes with mode rate_limit', 400);
     const delay = body.delay_ms;
     if (delay !== undefined) {
       if (mode !== 'commit_late') throw new Rejection('E1005', 'delay_ms goes with mode commit_late', 400);
@@ -128,17 +159,51 @@ export class Faults {
     this.#config = { mode: mode as FaultMode, rate, latency_ms: latency, paths: paths as string[] | null };
     if (mode === 'commit_late')
       this.#config.delay_ms = (delay as number | undefined) ?? DEFAULT_COMMIT_DELAY_MS;
+    if (mode === 'rate_limit') this.#config.rps = rps as number;
     return this.config;
   }
 
   clear(): void {
     this.#config = { mode: 'none', rate: 1, latency_ms: 0, paths: null };
     this.#random = mulberry32(this.#seed);
+    this.#window = [];
+    this.#perSecond.clear();
+    this.#refused = 0;
+  }
+
+  pace(): Pace {
+    const per_second: Record<string, number> = {};
+    let max = 0;
+    for (const [s, n] of this.#perSecond) {
+      per_second[String(s)] = n;
+      max = Math.max(max, n);
+    }
+    return { per_second, max_per_second: max, refused: this.#refused };
+  }
+
+  /** rate_limit's check for a request arriving now; counts it when accepted. */
+  #overLimit(now: number, limited: boolean): number | undefined {
+    while (this.#window.length > 0 && this.#window[0]! <= now - 1000) this.#window.shift();
+    const rps = this.#config.rps;
+    if (limited && rps !== undefined && this.#window.length >= rps) {
+      this.#refused++;
+      // Whole seconds (the header's form): until the oldest accepted leaves the window.
+      return Math.max(1, Math.ceil((this.#window[0]! + 1000 - now) / 1000));
+    }
+    this.#window.push(now);
+    const second = Math.floor(now / 1000);
+    this.#perSecond.set(second, (this.#perSecond.get(second) ?? 0) + 1);
+    return undefined;
   }
 
   /** Decide for one gateway request (never called for /_sandbox/ paths). */
-  decide(path: string): FaultDecision {
+  decide(path: string, now: number = Date.now()): FaultDecision {
     const c = this.#config;
+    const limited = c.mode === 'rate_limit' && (!c.paths || c.paths.includes(path));
+    const retryAfterS = this.#overLimit(now, limited);
+    if (retryAfterS !== undefined) return { mode: 'rate_limit', latencyMs: c.latency_ms, retryAfterS };
+    if (c.mode === 'rate_limit')
+      return c.latency_ms === 0 ? NO_FAULT : { mode: 'none', latencyMs: c.latency_ms };
     if (c.mode === 'none' && c.latency_ms === 0) return NO_FAULT;
     if (c.paths && !c.paths.includes(path)) return NO_FAULT;
     const eligible = ELIGIBLE[c.mode]?.(path) ?? true;

@@ -88,11 +88,16 @@ export function isoDateProblem(text: unknown): string | undefined {
   return m && realDate(+m[1]!, +m[2]!, +m[3]!) ? undefined : 'must be a date YYYY-MM-DD';
 }
 
-/** DD-MM-YYYY (the payment request's birth_date). */
+/**
+ * The payment request's birth_date: the spec gives only its shape — two-digit groups, then a
+ * four-digit year, separated by hyphens — not which group is the day, so only the shape is checked
+ * (as the client does: src/pay/schema.ts `dmy`).
+ */
 export function dmyDateProblem(text: unknown): string | undefined {
   if (typeof text !== 'string') return 'must be a string';
-  const m = /^(\d{2})-(\d{2})-(\d{4})$/.exec(text);
-  return m && realDate(+m[3]!, +m[2]!, +m[1]!) ? undefined : 'must be a date DD-MM-YYYY';
+  return /^\d{2}-\d{2}-\d{4}$/.test(text)
+    ? undefined
+    : 'must be two-digit groups then a four-digit year, separated by hyphens (NN-NN-YYYY)';
 }
 
 /** YYYYMMDDhhmmss, UTC; returns epoch ms or undefined. */

@@ -18,6 +18,27 @@ import { respon, type XmlValue } from './render.js';
 
 type Body = Record<string, unknown>;
 
+/**
+ * The one stored card token the sandbox knows (issue 16): a card payment with this token_id and no
+ * card fields charges the approved test card 4242 4242 4242 4242 (expiry 12/2035).
+ */
+export const SANDBOX_TEST_TOKEN = 'TK-SANDBOX-4242';
+const TOKEN_CARD = {
+  card: '4242424242424242',
+  expiration_month: '12',
+  expiration_year: '2035',
+  security_code: '123',
+};
+
+/** A token payment's body with its stored card filled in; the body itself otherwise. */
+function withStoredCard(body: Body): Body | Rejection {
+  const token = body.token_id;
+  if (typeof token !== 'string' || token === '' || CARD_FIELDS.some((f) => body[f] !== undefined))
+    return body;
+  if (token !== SANDBOX_TEST_TOKEN) return new Rejection('E1005', `token_id ${token} is not a stored token`);
+  return { ...body, ...TOKEN_CARD };
+}
+
 export function handleAuthorise(ctx: SandboxContext, body: Body): Reply {
   const hasCard = CARD_FIELDS.some((f) => body[f] !== undefined);
   if (hasCard && body.payment_method !== undefined) {
@@ -153,11 +174,15 @@ function cardXml(ctx: SandboxContext, body: Body, fields: Partial<Record<string,
   return { status: 200, contentType: XML_TYPE, body: respon(doc) };
 }
 
-function handleCard(ctx: SandboxContext, body: Body): Reply {
+function handleCard(ctx: SandboxContext, sent: Body): Reply {
   let account: Account;
   let amount: bigint;
+  const stored = withStoredCard(sent);
+  if (stored instanceof Rejection) return cardXml(ctx, sent, { result_info: stored.message });
+  const body = stored;
   try {
-    ({ account, amount } = checkPayment(ctx, body, 'card'));
+    // Signed as sent: the stored card is the gateway's, never part of the request.
+    ({ account, amount } = checkPayment(ctx, sent, 'card'));
     const bad = cardProblem(body, ctx.now());
     if (bad) throw bad;
   } catch (err) {

@@ -129,6 +129,15 @@ export async function startServer(opts: SandboxOptions): Promise<SandboxHandle> 
     const fault = faults.decide(path);
     if (fault.mode === 'hang') return; // never answered; the socket is destroyed on close
     let reply: Reply | undefined;
+    if (fault.mode === 'rate_limit') {
+      // Turned away before anything is read or applied, as a gateway's rate limiter does.
+      if (fault.latencyMs > 0) await delay(fault.latencyMs);
+      if (closing) return;
+      send(res, jsonReply({ code: 'E9001', message: 'E9001:too many requests' }, 429), {
+        'retry-after': String(fault.retryAfterS),
+      });
+      return;
+    }
     if (fault.mode === 'error500' || fault.mode === 'commit_late') {
       reply = jsonReply({ code: 'E9001', message: 'E9001:temporarily unavailable' }, 500);
       // The very same request, applied later as if it arrived then (its answer goes nowhere).
@@ -311,8 +320,9 @@ function tamperSignature(reply: Reply): string {
   return reply.body.replace('</respon>', `<encryption_data>${WRONG_SIGNATURE}</encryption_data></respon>`);
 }
 
-function send(res: ServerResponse, reply: Reply): void {
+function send(res: ServerResponse, reply: Reply, headers: Record<string, string> = {}): void {
   res.writeHead(reply.status, {
+    ...headers,
     'content-type': reply.contentType,
     'content-length': Buffer.byteLength(reply.body),
   });

@@ -58,8 +58,11 @@ const LONG_DELAY_MS = 1500;
 const MAX_RESUMES = 12;
 /** Commands given again when one ends before its run begins (see runCase). */
 const MAX_STARTS = 30;
-/** Every fault mode the sandbox has. */
-const MODES: FaultConfig['mode'][] = FAULT_MODES.filter((m) => m !== 'none');
+/**
+ * Every fault mode the sandbox has that fails requests at a rate: rate_limit refuses by pace, not
+ * at random, and has its own test (test/integration/bulk/rate-limit.test.ts).
+ */
+const MODES: FaultConfig['mode'][] = FAULT_MODES.filter((m) => m !== 'none' && m !== 'rate_limit');
 
 interface CaseSummary {
   mode: string;

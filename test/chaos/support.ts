@@ -158,8 +158,11 @@ export interface FaultConfig {
     | 'commit_late'
     | 'status_zero'
     | 'trickle'
-    | 'oversize';
+    | 'oversize'
+    | 'rate_limit';
   rate?: number;
+  /** rate_limit only: requests per second accepted. */
+  rps?: number;
   latency_ms?: number;
   paths?: string[];
   /** commit_late only: how long after it arrived a hit request is committed. */

@@ -2,6 +2,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SANDBOX_TEST_TOKEN } from '../../../src/sandbox/index.js';
 import { runCli, tempDir } from '../../helpers/run-cli.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
 import { CARDS, health, setFaults } from './support.js';
@@ -157,6 +158,64 @@ describe('pay card: the test cards of design.md §1.5', { timeout: 90_000 }, () 
       masked_card: '424242******4242',
     });
     expect(ok.stderr).toContain('Payment approved');
+  });
+
+  it('a note with edge spaces, markup characters and non-ASCII text is verified as sent (issue 16)', async () => {
+    const note = '  padded & <café> "東京" \'x\'  ';
+    const r = await payCard(CARDS.approved, ['--note', note]);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.outcome).toBe('approved');
+    expect(out.result.note).toBe(note);
+  });
+
+  it('--token-id charges the stored test token: no card number asked, approved, token echoed (issue 16)', async () => {
+    const before = await health(sandbox.url);
+    const r = await runCli(
+      [
+        '--output',
+        'json',
+        'pay',
+        'card',
+        '--amount',
+        '9.99',
+        '--currency',
+        'EUR',
+        '--token-id',
+        SANDBOX_TEST_TOKEN,
+      ],
+      { env: sandbox.env, input: '' },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.outcome).toBe('approved');
+    expect(out.result.token_id).toBe(SANDBOX_TEST_TOKEN);
+    expect(out.masked_card).toBe('424242******4242');
+    expect((await health(sandbox.url)).orders).toBe(before.orders + 1);
+    // An unknown token is refused by the gateway (nothing charged).
+    const bad = await runCli(
+      ['--output', 'json', 'pay', 'card', '--amount', '9.99', '--currency', 'EUR', '--token-id', 'TK-NOPE'],
+      { env: sandbox.env, input: '' },
+    );
+    expect(bad.code).toBe(1);
+    expect(JSON.parse(bad.stdout).result.result_info).toMatch(/^E1005:.*token_id/);
+  });
+
+  it('birth_date: the spec shape only (two-digit groups, then the year), on both sides (issue 16)', async () => {
+    // 12-31-1990 has the shape; neither side guesses which group is the day.
+    const ok = await payCard(CARDS.approved, ['--birth-date', '12-31-1990']);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(JSON.parse(ok.stdout).outcome).toBe('approved');
+    const before = await health(sandbox.url);
+    const bad = await payCard(CARDS.approved, ['--birth-date', '1990-12-31']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/birth_date/);
+    expect((await health(sandbox.url)).orders).toBe(before.orders);
+  });
+
+  it('upper-cases country fields before sending: billing_country "us" is approved (issue 16)', async () => {
+    const r = await payCard(CARDS.approved, ['--billing-country', 'us', '--delivery-country', 'gb']);
+    expect(r.code, r.stderr).toBe(0);
   });
 
   it('a dry run prints the request and sends nothing', async () => {

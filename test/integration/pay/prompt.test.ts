@@ -83,7 +83,7 @@ describe.skipIf(!hasScript)('pay card on a terminal', () => {
       ],
     );
     expect(r.code, r.out).toBe(2);
-    expect(r.out).toContain('nothing sent');
+    expect(r.out).toContain('nothing was sent');
     expect(r.out).not.toContain(CANARY_PAN);
     expect(await ledgerSize()).toBe(before);
   });

@@ -78,6 +78,63 @@ describe('payout', { timeout: 90_000 }, () => {
     expect(journal[planAt].items[0].request_id).toBe(row.request_id);
   });
 
+  it("keeps every answer field in results and journal; the table states the integer amounts' unit (issue 16)", async () => {
+    await admin(sandbox.url, '/_sandbox/reset', {});
+    const home = tempDir();
+    const file = copySample('payout-request.json');
+    const r = await runCli(['--yes', '--output', 'json', 'payout', '--request', file], {
+      env: sandbox.env,
+      home,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const [row] = JSON.parse(r.stdout);
+    expect(row.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{4}$/);
+    expect(row.last_updated_at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    expect(row).toHaveProperty('payer_id');
+    expect(row.local_clearing_system).toBe('SWIFT');
+    // Integers as the gateway sent them, in minor units of fee_currency (1 % of 1250.00 EUR).
+    expect(row.fee_amount).toBe('1250');
+    const runs = readdirSync(join(home, 'state', 'runs'));
+    const journal = readFileSync(join(home, 'state', 'runs', runs[0]!, 'journal.jsonl'), 'utf8');
+    const result = journal
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+      .find((rec) => rec.type === 'result');
+    expect(result).toMatchObject({
+      created_at: row.created_at,
+      last_updated_at: row.last_updated_at,
+      local_clearing_system: 'SWIFT',
+    });
+    const table = await runCli(['--yes', '--output', 'table', 'payout', '--request', file], {
+      env: sandbox.env,
+      home: tempDir(),
+    });
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout).toContain('12.50 EUR');
+    // The integer 1250 is not shown bare beside payment_amount 1250.00.
+    expect(table.stdout).not.toMatch(/[│ ]1250[ │]/);
+  });
+
+  it('upper-cases every country field, personal_fiscal_country included: "de" pays (issue 16)', async () => {
+    await admin(sandbox.url, '/_sandbox/reset', {});
+    const file = copySample('payout-request.json', (text) => {
+      const req = JSON.parse(text);
+      req.beneficiary.additional_info = { personal_fiscal_country: 'de' };
+      req.beneficiary.address.country_code = 'de';
+      req.beneficiary.bank_details.bank_country_code = 'de';
+      req.payer.address.country_code = 'gb';
+      return JSON.stringify(req);
+    });
+    const r = await runCli(['--yes', '--output', 'json', 'payout', '--request', file], {
+      env: sandbox.env,
+      home: tempDir(),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)[0].outcome).toBe('completed');
+    expect(await payouts()).toHaveLength(1);
+  });
+
   it('sends one payout per CSV row; running the file again pays nobody twice', async () => {
     await admin(sandbox.url, '/_sandbox/reset', {});
     const home = tempDir();

@@ -152,7 +152,7 @@ describe('direct card payment', () => {
     );
   });
 
-  it('accepts well-formed optional fields (birth_date DD-MM-YYYY, cart_items, subscription)', async () => {
+  it('accepts well-formed optional fields (birth_date NN-NN-YYYY, cart_items, subscription)', async () => {
     const { xml } = await pay('4242424242424242', {
       birth_date: '31-01-1990',
       checkout_time: 1700000000,

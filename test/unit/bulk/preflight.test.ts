@@ -203,6 +203,25 @@ describe('row cache by position', () => {
 });
 
 describe('persist: a look-up made again after a passing failure', () => {
+  it('does not make again a look-up the transport already gave up on slowly: a timeout or an answer too large (issue 16)', async () => {
+    // A trickling answer costs a whole --timeout per attempt: the transport's three attempts are the
+    // bound, not five times three.
+    for (const code of ['timeout', 'too_large']) {
+      let calls = 0;
+      const err = new GatewayError('no complete answer within 30000 ms', { code });
+      await expect(
+        persist(
+          async () => {
+            calls++;
+            throw err;
+          },
+          async () => undefined,
+        ),
+      ).rejects.toBe(err);
+      expect(calls, code).toBe(1);
+    }
+  });
+
   it('tries again after 5xx, garbled answers, unreachable and E9001, then gives up after LOOKUP_TRIES', async () => {
     const passing = [
       new TransportError('connection refused'),

@@ -6,7 +6,12 @@ import { join } from 'node:path';
 import type { Dispatcher } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { wireElement } from '../../../src/bulk/chunk.js';
-import { ChunkProtocol, type ProtocolOptions, type StopReason } from '../../../src/bulk/protocol.js';
+import {
+  CHUNK_REFUSALS,
+  ChunkProtocol,
+  type ProtocolOptions,
+  type StopReason,
+} from '../../../src/bulk/protocol.js';
 import { type BulkRecord, type BulkRecordWritten, parseBulkRecord } from '../../../src/bulk/records.js';
 import { type ChunkState, chunkAction, foldRecords, sendsOf } from '../../../src/bulk/run-state.js';
 import type { BulkRow, Chunk } from '../../../src/bulk/types.js';
@@ -52,6 +57,7 @@ async function setUp(fault: Fault, orders = 10, policy: { settleMs?: number; max
     onStop: (reason) => stops.push(reason),
     settleMs: policy.settleMs ?? 0,
     maxAttempts: policy.maxAttempts ?? 3,
+    refusalDelayMs: () => 1,
   });
   return { gw, journal, protocol, stops };
 }
@@ -345,6 +351,26 @@ describe('ChunkProtocol', () => {
     // A resumed run sends the chunk at once: no question to the gateway, no settle time to wait.
     expect(reads).toEqual([]);
     expect(chunkAction(foldRecords(records).chunks.get(0))).toBe('send');
+  });
+
+  it('a chunk refused whole as temporarily unavailable (E9001) is sent again after a pause: refunded once (issue 16)', async () => {
+    const s = await setUp('reject_whole');
+    s.gw.faults = (i) => (i < 2 ? 'reject_whole' : 'ok');
+    const { outcomes, records } = await sendOne(s, chunk(10));
+    expect(outcomes.every((o) => o.outcome === 'succeeded')).toBe(true);
+    expect(s.gw.calls.filter((c) => c.op === 'refund')).toHaveLength(3);
+    expect(s.gw.ledger).toHaveLength(10);
+    expect(records.map((r) => r.type)).toEqual(['intent', 'outcome']);
+    expect(s.stops).toEqual([]);
+  });
+
+  it('a chunk refused whole every time: not_sent after the refusal budget, for a resumed run (issue 16)', async () => {
+    const s = await setUp('reject_whole');
+    s.gw.faults = () => 'reject_whole';
+    const { outcomes } = await sendOne(s, chunk(10));
+    expect(outcomes.every((o) => o.outcome === 'not_sent' && /E9001/.test(o.detail))).toBe(true);
+    expect(s.gw.calls.filter((c) => c.op === 'refund')).toHaveLength(CHUNK_REFUSALS);
+    expect(s.gw.ledger).toHaveLength(0);
   });
 
   it('refused credentials: rows not processed, the run stops for auth', async () => {

@@ -101,6 +101,19 @@ describe('client.send', () => {
     expect((res.data as unknown as Record<string, unknown>).amount).toBe('010.50');
   });
 
+  it('verifies the XML result over the values as written: spaces, references, CDATA, non-ASCII (issue 16)', async () => {
+    const { pool, client } = await setup();
+    const fields = { order_no: 'O2', note: ' café <b> & ', contract_name: '  Zürich  ', connector: 'x' };
+    const sig = signer.sign(fields);
+    const xml = `<?xml version="1.0"?>\n<respon>\n  <order_no>O2</order_no>\n  <note> caf&#233; &lt;b&gt; &amp; </note>\n  <contract_name><![CDATA[  Zürich  ]]></contract_name>\n  <connector>&#x78;</connector>\n  <encryption_data>${sig}</encryption_data>\n</respon>\n`;
+    pool
+      .intercept({ path: '/v1/authorise', method: 'POST' })
+      .reply(200, xml, { headers: { 'content-type': 'application/xml' } });
+    const res = await client.send('authorise', { order_no: 'O2' } as never);
+    expect(res.signature).toBe('valid');
+    expect((res.data as unknown as Record<string, unknown>).note).toBe(' café <b> & ');
+  });
+
   it('turns a missing or bad signature into UnknownOutcomeError for money-moving operations', async () => {
     const { pool, client } = await setup();
     pool

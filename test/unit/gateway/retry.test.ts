@@ -41,6 +41,10 @@ describe('retry policy', () => {
     expect(retryableStatus(503, 'moneyMoving')).toBe(false);
     expect(retryableStatus(503, 'readOnly')).toBe(true);
     expect(retryableStatus(429, 'readOnly')).toBe(true);
+    // 429 is a refusal: not processed, so a money-moving request is sent again too (issue 16).
+    expect(retryableStatus(429, 'moneyMoving')).toBe(true);
+    expect(retryableStatus(429, 'raw')).toBe(false);
+    expect(retryableStatus(500, 'moneyMoving')).toBe(false);
     expect(retryableStatus(404, 'readOnly')).toBe(false);
   });
 

@@ -7,6 +7,7 @@ import {
   TransportError,
   UnknownOutcomeError,
 } from '../../../src/errors.js';
+import { REFUSAL_ATTEMPTS } from '../../../src/gateway/retry.js';
 import { createTransport, type TransportRequest } from '../../../src/gateway/transport.js';
 import type { Logger } from '../../../src/io.js';
 
@@ -130,12 +131,53 @@ describe('transport retry policy', () => {
     expect(waits[2]).toBe(10_000);
   });
 
+  it('sends a money-moving request answered 429 again (refused, not processed), honouring Retry-After (issue 16)', async () => {
+    const { pool, transport, waits } = await setup();
+    pool
+      .intercept({ path: '/v1/capture', method: 'POST' })
+      .reply(429, '', { headers: { 'retry-after': '1' } });
+    pool
+      .intercept({ path: '/v1/capture', method: 'POST' })
+      .reply(429, '', { headers: { 'retry-after': new Date(Date.now() + 3_000).toUTCString() } });
+    pool.intercept({ path: '/v1/capture', method: 'POST' }).reply(429, 'slow down');
+    pool.intercept({ path: '/v1/capture', method: 'POST' }).reply(200, '{"return_status":"1"}');
+    const res = await transport.request(capture());
+    expect(res.status).toBe(200);
+    expect(res.attempts).toBe(4);
+    expect(waits[0]).toBe(1000);
+    // An HTTP date a little under 3 s away (seconds of the date only), then backoff with jitter.
+    expect(waits[1]).toBeGreaterThan(1000);
+    expect(waits[1]).toBeLessThanOrEqual(3000);
+    expect(waits[2]).toBeGreaterThan(0);
+    expect(mock!.pendingInterceptors()).toHaveLength(0);
+  });
+
+  it('gives up on 429 after its own attempts, with a GatewayError of status 429 (issue 16)', async () => {
+    const { pool, transport } = await setup();
+    let asked = 0;
+    pool
+      .intercept({ path: '/v1/capture', method: 'POST' })
+      .reply(() => {
+        asked++;
+        return { statusCode: 429, data: '' };
+      })
+      .times(20);
+    const err = await transport.request(capture()).catch((e) => e);
+    expect(err).toBeInstanceOf(GatewayError);
+    expect((err as GatewayError).status).toBe(429);
+    // Refusals have their own budget, larger than the three attempts of a failure.
+    expect(asked).toBe(REFUSAL_ATTEMPTS);
+    expect(asked).toBeGreaterThan(3);
+  });
+
   it('retries a read-only request on timeout, then reports a GatewayError', async () => {
     const { pool, transport } = await setup();
     const path = '/v1/retrievalTrans';
     pool.intercept({ path, method: 'POST' }).replyWithError(new errors.HeadersTimeoutError()).times(3);
     const err = await transport.request(capture({ path, kind: 'readOnly' })).catch((e) => e);
     expect(err).toBeInstanceOf(GatewayError);
+    // Said to be a timeout, so that no caller multiplies the three slow attempts (issue 16).
+    expect((err as GatewayError).code).toBe('timeout');
     expect(mock!.pendingInterceptors()).toHaveLength(0);
   });
 

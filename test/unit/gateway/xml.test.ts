@@ -38,3 +38,31 @@ describe('parseRespon', () => {
     expect(await parseRespon('<respon></respon>')).toEqual({});
   });
 });
+
+describe('parseRespon: values exactly as the gateway wrote them (issue 16)', () => {
+  it('keeps leading and trailing spaces, and whitespace-only values', async () => {
+    const data = await parseRespon('<respon>\n  <note> padded </note>\n  <blank>   </blank>\n</respon>\n');
+    expect(data).toEqual({ note: ' padded ', blank: '   ' });
+  });
+
+  it('decodes named and numeric character references once', async () => {
+    const data = await parseRespon(
+      '<respon><a>caf&#233; caf&#xE9; caf&#xe9;</a><b>&lt;&gt;&amp;&quot;&apos;</b><c>&amp;#233; &amp;amp;</c></respon>',
+    );
+    expect(data).toEqual({ a: 'café café café', b: '<>&"\'', c: '&#233; &amp;' });
+  });
+
+  it('reads CDATA as its text, untouched, and non-ASCII text as is', async () => {
+    const data = await parseRespon(
+      '<respon><c><![CDATA[ <b> &amp; ]]></c><m>x <![CDATA[ y ]]> z</m><u> Zürich 東京 ✓ </u></respon>',
+    );
+    expect(data).toEqual({ c: ' <b> &amp; ', m: 'x  y  z', u: ' Zürich 東京 ✓ ' });
+  });
+
+  it('keeps spaces inside nested children too', async () => {
+    const data = await parseRespon(
+      '<respon>\n <risk_reasons>\n  <name> a </name>\n  <status>1</status>\n </risk_reasons>\n</respon>',
+    );
+    expect(data).toEqual({ risk_reasons: { name: ' a ', status: '1' } });
+  });
+});

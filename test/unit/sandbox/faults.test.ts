@@ -114,3 +114,21 @@ describe('faults', () => {
     expect(f.config.mode).toBe('none');
   });
 });
+
+describe('rate_limit (issue 16)', () => {
+  it('accepts rps requests in any sliding second, refuses the next with a Retry-After, and counts per second', () => {
+    const f = new Faults(1);
+    expect(() => f.set({ mode: 'rate_limit' })).toThrow(/rps/);
+    expect(() => f.set({ mode: 'error500', rps: 3 })).toThrow(/rps goes with/);
+    expect(f.set({ mode: 'rate_limit', rps: 3 })).toMatchObject({ mode: 'rate_limit', rps: 3 });
+    const at = (ms: number) => f.decide('/v1/refund', 10_000 + ms).mode;
+    expect([at(0), at(100), at(200)]).toEqual(['none', 'none', 'none']);
+    expect(f.decide('/v1/refund', 10_300)).toEqual({ mode: 'rate_limit', latencyMs: 0, retryAfterS: 1 });
+    // A second after the first, its place is free again.
+    expect(at(1000)).toBe('none');
+    expect(at(1050)).toBe('rate_limit');
+    expect(f.pace()).toEqual({ per_second: { '10': 3, '11': 1 }, max_per_second: 3, refused: 2 });
+    f.clear();
+    expect(f.pace()).toEqual({ per_second: {}, max_per_second: 0, refused: 0 });
+  });
+});

@@ -55,7 +55,12 @@ describe('formats', () => {
     expect(isoDateProblem('2026-02-30')).toBeDefined();
     expect(isoDateProblem('28-02-2026')).toBeDefined();
     expect(dmyDateProblem('29-02-2024')).toBeUndefined();
-    expect(dmyDateProblem('29-02-2025')).toBeDefined();
+    // Issue 16 changed this on purpose: birth_date's shape only (the spec does not say which
+    // two-digit group is the day), so neither 29-02-2025 nor 12-31-1990 is refused.
+    expect(dmyDateProblem('29-02-2025')).toBeUndefined();
+    expect(dmyDateProblem('12-31-1990')).toBeUndefined();
+    expect(dmyDateProblem('1990-12-31')).toBeDefined();
+    expect(dmyDateProblem('1-2-1990')).toBeDefined();
     expect(parseCompactTime('20261122013045')).toBe(Date.UTC(2026, 10, 22, 1, 30, 45));
     expect(parseCompactTime('20261322013045')).toBeUndefined();
     expect(parseCompactTime('2026-11-22')).toBeUndefined();
