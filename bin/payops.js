@@ -1,16 +1,14 @@
 #!/usr/bin/env node
 // Thin launcher, CommonJS on purpose (bin/package.json), like the shell it loads (dist/cli.cjs):
 // CommonJS starts faster than ES modules, and cron jobs and scripts start payops thousands of
-// times. `--version` is answered here without loading anything else. The shell is loaded with the
-// code cache the build made for it (code-cache.js): node then does not compile it again.
+// times. `--version` is answered here without loading anything else.
 'use strict';
 
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(`${require('../package.json').version}\n`);
 } else {
-  require('./code-cache.js')
-    .requireCached(require('node:path').join(__dirname, '..', 'dist', 'cli.cjs'))
+  require('../dist/cli.cjs')
     .main(args)
     .then((code) => {
       process.exitCode = code;

@@ -11,11 +11,8 @@
 // - undici, bundled into ONE CommonJS file, dist/undici.cjs: from node_modules it is ~500 files,
 //   whose resolving and reading cost a query more than its request (issue 15). The implementations
 //   import it through a stand-in that loads that file.
-// dist/cli.cjs and dist/undici.cjs get a V8 code cache beside them (`<file>.cache`, see
-// bin/code-cache.js), made here by loading each in a fresh node.
 // Dependencies other than commander and undici stay external. Type checking is `npm run typecheck`.
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -90,8 +87,8 @@ const sharedErrors = {
   },
 };
 
-// `import('undici')` in the implementations: a stand-in that loads dist/undici.cjs with its code
-// cache and re-exports undici's names (taken from the installed undici, so none is missed).
+// `import('undici')` in the implementations: a stand-in that requires dist/undici.cjs and re-exports
+// undici's names (taken from the installed undici, so none is missed).
 const undiciNames = Object.keys(createRequire(import.meta.url)('undici')).filter((n) =>
   /^[A-Za-z_$][\w$]*$/.test(n),
 );
@@ -102,9 +99,7 @@ const sharedUndici = {
     b.onLoad({ filter: /.*/, namespace: 'payops-undici' }, () => ({
       contents: [
         "import { createRequire } from 'node:module';",
-        "import { fileURLToPath } from 'node:url';",
-        'const require = createRequire(import.meta.url);',
-        "const undici = require('../bin/code-cache.js').requireCached(fileURLToPath(new URL('./undici.cjs', import.meta.url)));",
+        "const undici = createRequire(import.meta.url)('./undici.cjs');",
         `export const { ${undiciNames.join(', ')} } = undici;`,
         'export default undici;',
       ].join('\n'),
@@ -138,23 +133,8 @@ await build({
   plugins: [lazyImports, lazyChildProcess, sharedErrors],
   // version.ts finds package.json from its own URL; in CommonJS that is the file's path.
   define: { 'import.meta.url': '__payopsUrl' },
-  banner: {
-    js: [
-      "const __payopsUrl = require('node:url').pathToFileURL(__filename).href;",
-      // Loaded by bin/code-cache.js, the file is given the importer it must use (see there).
-      "const __payopsLazy = typeof __payopsImport === 'function' ? __payopsImport : (spec) => import(spec);",
-    ].join('\n'),
-  },
+  banner: { js: "const __payopsUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
-// The shell's lazy imports go through __payopsLazy.
-{
-  const shell = resolve(fresh, 'cli.cjs');
-  let text = readFileSync(shell, 'utf8');
-  for (const name of lazy.keys())
-    text = text.replaceAll(`import("./${name}.js")`, `__payopsLazy("./${name}.js")`);
-  if (/\bimport\("/.test(text)) throw new Error('dist/cli.cjs has an import() the build did not route');
-  writeFileSync(shell, text);
-}
 
 await build({
   ...common,
@@ -165,36 +145,37 @@ await build({
   plugins: [sharedErrors, sharedUndici],
 });
 
+// undici's cookie helpers, when their file loads, read the global `Headers` to accept node's own
+// Headers objects too; that read makes node compile its built-in copy of undici (~20-50 ms of CPU
+// at every start of a command that sends a request). payops never calls the cookie helpers: the
+// bundle leaves that read out. Should a later undici word it otherwise, the build says so (and
+// payops only starts slower: `npm run bench` shows it).
+const COOKIE_BRAND = '[Headers, globalThis.Headers]';
+const undiciWithoutGlobalHeaders = {
+  name: 'undici-without-global-headers',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]undici[\\/]lib[\\/]web[\\/]cookies[\\/]index\.js$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      if (!text.includes(COOKIE_BRAND)) {
+        return {
+          contents: text,
+          loader: 'js',
+          warnings: [{ text: `${COOKIE_BRAND} not found: left as it is` }],
+        };
+      }
+      return { contents: text.replace(COOKIE_BRAND, '[Headers]'), loader: 'js' };
+    });
+  },
+};
+
 await build({
   ...common,
   entryPoints: [createRequire(import.meta.url).resolve('undici')],
   outfile: resolve(fresh, 'undici.cjs'),
   format: 'cjs',
   external: [],
+  plugins: [undiciWithoutGlobalHeaders],
 });
-
-// The code caches: each file loaded in a node of its own (no flags: V8 refuses a cache made under
-// other flags), and exercised as a run does — the shell builds its program and its help, undici
-// makes an Agent — so that the functions they compile then are in the cache too.
-const makeCaches = `
-  const { requireCached } = require(${JSON.stringify(resolve(root, 'bin/code-cache.js'))});
-  const { writeFileSync } = require('node:fs');
-  const dist = ${JSON.stringify(fresh)};
-  const shell = requireCached(dist + '/cli.cjs', { produce: true });
-  const sink = new (require('node:stream').PassThrough)().resume();
-  shell.exports.main(['--help'], { stdout: sink, stderr: sink, stdin: process.stdin, env: {}, cwd: process.cwd() })
-    .catch(() => {})
-    .finally(() => {
-      writeFileSync(dist + '/cli.cjs.cache', shell.cache());
-      const undici = requireCached(dist + '/undici.cjs', { produce: true });
-      new undici.exports.Agent().close();
-      writeFileSync(dist + '/undici.cjs.cache', undici.cache());
-    });`;
-const made = spawnSync(process.execPath, ['-e', makeCaches], {
-  encoding: 'utf8',
-  env: { ...process.env, NODE_OPTIONS: '' },
-});
-if (made.status !== 0) throw new Error(`could not make the code caches:\n${made.stderr}`);
 
 try {
   renameSync(dist, stale);

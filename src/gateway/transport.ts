@@ -137,10 +137,8 @@ function keepWasmBaseline(): void {
 }
 
 export async function createTransport(opts: TransportOptions = {}): Promise<Transport> {
-  const undici = await import('undici');
-  // After undici's code is loaded: V8 refuses a code cache (bin/code-cache.js) compiled under
-  // other flags, and this one changes them. undici compiles its parser at the first connection.
   if (!opts.dispatcher) keepWasmBaseline();
+  const undici = await import('undici');
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const limits = { timeoutMs, maxBytes: opts.maxAnswerBytes ?? MAX_ANSWER_BYTES };
   const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...opts.retry };
