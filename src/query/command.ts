@@ -3,6 +3,7 @@
 import type { Context } from '../context.js';
 import { ExitCode } from '../errors.js';
 import { ENDPOINTS } from '../gateway/endpoints.js';
+import { resolveFormat } from '../output/format.js';
 import { checkOutFile } from '../output/safe-file.js';
 import { formatIsoUtc, formatLocal } from './dates.js';
 import { planRequests } from './plan.js';
@@ -59,7 +60,9 @@ export async function runQuery(ctx: Context, flags: QueryFlags): Promise<number>
   const sel = await selectionOf(ctx, flags);
   if (ctx.globals.dryRun) return dryRun(ctx, sel, 'query');
   const { deps, labels } = await depsOf(ctx);
-  const outcome = await queryOrders(deps, sel, { withRefunds: Boolean(flags.withRefunds) });
+  // One order on a terminal is a card, which shows the order's refunds when it has any.
+  const refundsForCard = !ctx.globals.out && resolveFormat(ctx.globals, ctx.io) === 'table';
+  const outcome = await queryOrders(deps, sel, { withRefunds: Boolean(flags.withRefunds), refundsForCard });
   const { writeQueryResult } = await import('../output/search-view.js');
   await writeQueryResult(ctx, outcome, labels);
   return outcome.notFound.length > 0 ? ExitCode.someFailed : ExitCode.ok;

@@ -27,6 +27,8 @@ export interface QueryOutcome {
   limit: number;
   /** Refund records by transaction_id, for every order shown (with `withRefunds`). */
   refunds?: Map<string, RefundRecord[]>;
+  /** The refunds were looked up because one order will be shown as a card, not because they were asked for. */
+  refundsForCard?: boolean;
 }
 
 export interface RefundSearchOutcome {
@@ -79,7 +81,11 @@ export async function searchRefunds(deps: SearchDeps, sel: Selection): Promise<R
 export async function queryOrders(
   deps: SearchDeps,
   sel: Selection,
-  opts: { withRefunds?: boolean } = {},
+  /**
+   * `withRefunds`: the refunds of every order shown. `refundsForCard`: those of the order when
+   * exactly one comes back (a card shows its refunds without being asked: issue 15).
+   */
+  opts: { withRefunds?: boolean; refundsForCard?: boolean } = {},
 ): Promise<QueryOutcome> {
   const limit = ENDPOINTS.query.limit;
   const plans = planRequests(sel, limit);
@@ -93,7 +99,8 @@ export async function queryOrders(
     mayHaveMore: isRangeOnly(sel) && records.length >= limit,
     limit,
   };
-  if (opts.withRefunds && items.length > 0) {
+  const forCard = !opts.withRefunds && Boolean(opts.refundsForCard) && items.length === 1;
+  if ((opts.withRefunds && items.length > 0) || forCard) {
     // The refunds of exactly the orders shown, by transaction id; the date range of a query is on
     // transaction_date and does not apply to refund dates.
     const refundSel: Selection = {
@@ -106,6 +113,7 @@ export async function queryOrders(
     const map = new Map<string, RefundRecord[]>();
     for (const r of arranged) map.set(r.transaction_id, [...(map.get(r.transaction_id) ?? []), r]);
     outcome.refunds = map;
+    if (forCard) outcome.refundsForCard = true;
     outcome.requests += refundPlans.length;
   }
   return outcome;
