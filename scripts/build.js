@@ -168,13 +168,36 @@ const undiciWithoutGlobalHeaders = {
   },
 };
 
+// undici requires node:http2 when it loads, for HTTP/2 connections, which payops never opens
+// (undici's allowH2 stays off); loading it cost ~15-30 ms of CPU before each command's first
+// request. The bundle gets a stand-in: node's HTTP/2 constants (protocol values, taken here from
+// node:http2, which undici reads as it loads) and the real module on first use of anything else.
+const http2Constants = JSON.stringify((await import('node:http2')).constants);
+const lazyHttp2 = {
+  name: 'lazy-http2',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?http2$/ }, () => ({
+      path: 'http2-on-first-use',
+      namespace: 'payops-lazy',
+    }));
+    b.onLoad({ filter: /^http2-on-first-use$/, namespace: 'payops-lazy' }, () => ({
+      contents: `const constants = ${http2Constants};
+let real;
+module.exports = new Proxy({ constants }, {
+  get: (_t, key) => (key === 'constants' ? constants : (real ??= require('node:http2'))[key]),
+});`,
+      loader: 'js',
+    }));
+  },
+};
+
 await build({
   ...common,
   entryPoints: [createRequire(import.meta.url).resolve('undici')],
   outfile: resolve(fresh, 'undici.cjs'),
   format: 'cjs',
   external: [],
-  plugins: [undiciWithoutGlobalHeaders],
+  plugins: [undiciWithoutGlobalHeaders, lazyHttp2],
 });
 
 try {
