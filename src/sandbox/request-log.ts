@@ -38,7 +38,8 @@ function resultText(path: string, reply: Reply): string {
   const endpoint = endpointByPath(path);
   const list = endpoint?.batchArray === undefined ? undefined : body[endpoint.batchArray];
   if (!Array.isArray(list)) return out.join(' ');
-  let text = `${out.join(' ')} · ${list.length} order${list.length === 1 ? '' : 's'}`;
+  const noun = endpoint?.op === 'refundSearch' ? 'refund' : 'order';
+  let text = `${out.join(' ')} · ${list.length} ${noun}${list.length === 1 ? '' : 's'}`;
   const field = endpoint?.statusField;
   if (field !== undefined && list.length > 0) {
     const ok = list.filter((o) => (o as Record<string, unknown>)?.[field] === '1').length;

@@ -24,6 +24,16 @@ describe('sandbox request log line', () => {
     );
   });
 
+  it('counts the records of a refund search as refunds', () => {
+    const reply = json(200, {
+      return_status: '1',
+      refund_orders: [{ refund_status: '1' }, { refund_status: '1' }],
+    });
+    expect(requestLine({ at, method: 'POST', path: '/v1/retrievalRefund', reply, ms: 2 })).toBe(
+      '09:05:07  POST /v1/retrievalRefund  200 ok · 2 refunds · 2 ms',
+    );
+  });
+
   it('names a refusal by its code, never by its message (which may quote what was sent)', () => {
     const reply = json(400, { code: 'E1003', message: 'card_number 4242424242424242 is not valid' });
     const line = requestLine({ at, method: 'POST', path: '/v1/apm', reply, ms: 2 });
