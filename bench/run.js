@@ -483,6 +483,16 @@ function tables(r) {
       ]);
       target(`lookup.${key}`, x.ratio, `≤ ${LOOKUP_TARGETS[key]}×`, ok);
     }
+    for (const x of [query, help]) {
+      rows.push([
+        `${x.name}: CPU time (user + system, median)`,
+        ms(x.cpuMs),
+        ms(base.cpuMs),
+        ratio(x.cpuRatio),
+        '',
+        '',
+      ]);
+    }
   }
   if (r.sandbox?.error) err('sandbox', r.sandbox.error);
   else if (r.sandbox) {
@@ -698,6 +708,7 @@ async function main() {
     lookup({
       creds: CREDS,
       home: freshHome(),
+      tmp,
       runs: CFG.lookupRuns,
       warmup: CFG.startupWarmup > 0 ? 3 : 0,
       log,
