@@ -10,7 +10,8 @@
 //   BENCH_GROWTH=1000,10000,100000
 //   BENCH_SANDBOX_SEED=100000 BENCH_REPEAT=5 BENCH_CONCURRENCY=4 BENCH_STARTUP_RUNS=100
 //   BENCH_PEER_SAMPLE=2000 BENCH_SHELL_SAMPLE=200
-//   BENCH_ONLY=startup,sandbox,bulk,peer,memory,growth   BENCH_KEEP=1 (keep the temp dir)
+//   BENCH_LOOKUP_RUNS=30 (the one-order look-up of issue 15, bench/lookup.js)
+//   BENCH_ONLY=startup,lookup,sandbox,bulk,peer,memory,growth   BENCH_KEEP=1 (keep the temp dir)
 //   BENCH_NO_PERF=1 (skip `perf stat`, which counts each bulk side's instructions where it works)
 // Every server it starts it stops; all traffic is to 127.0.0.1.
 import { spawn, spawnSync } from 'node:child_process';
@@ -23,6 +24,7 @@ import { cleanEnv, hasGnuTime, measureNode, stopAll } from './lib/proc.js';
 import { BIN, exportOrdersCsv, ledger, startSandbox } from './lib/sandbox.js';
 import { selfCheck } from './lib/sign.js';
 import { int, mb, mean, median, ms, pct, ratio, renderMarkdown, renderTable, stddev } from './lib/stats.js';
+import { LOOKUP_TARGETS, lookup } from './lookup.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CEILING = join(ROOT, 'bench/ceiling.js');
@@ -57,6 +59,7 @@ const CFG = {
   concurrency: Math.max(1, envInt('BENCH_CONCURRENCY', 4)),
   startupRuns: Math.max(3, envInt('BENCH_STARTUP_RUNS', 100)),
   startupWarmup: envInt('BENCH_STARTUP_WARMUP', 10),
+  lookupRuns: Math.max(3, envInt('BENCH_LOOKUP_RUNS', 30)),
   peerSample: envInt('BENCH_PEER_SAMPLE', 2000),
   shellSample: envInt('BENCH_SHELL_SAMPLE', 200),
   only: process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',')) : undefined,
@@ -458,6 +461,39 @@ function tables(r) {
     target('startup.version', version.ratio, '≤ 1.5×', vOk);
     target('startup.help', help.ratio, '≤ 2×', hOk);
   }
+  if (r.lookup?.error) err('look-up', r.lookup.error);
+  else if (r.lookup) {
+    section(
+      `one-order look-up, sandbox in another process (${r.lookup.runs} runs each, interleaved, median)`,
+    );
+    const [base, help, query] = r.lookup.results;
+    const cell = (x) => `${ms(x.medianMs)}${x.failedRuns ? ` (${x.failedRuns} runs exited non-zero)` : ''}`;
+    for (const [key, x] of [
+      ['query', query],
+      ['help', help],
+    ]) {
+      const ok = x.ratio <= LOOKUP_TARGETS[key];
+      rows.push([
+        `${x.name} vs node -e 0`,
+        cell(x),
+        cell(base),
+        ratio(x.ratio),
+        `≤ ${LOOKUP_TARGETS[key]}×`,
+        verdict(x.ratio, ok),
+      ]);
+      target(`lookup.${key}`, x.ratio, `≤ ${LOOKUP_TARGETS[key]}×`, ok);
+    }
+    for (const x of [query, help]) {
+      rows.push([
+        `${x.name}: CPU time (user + system, median)`,
+        ms(x.cpuMs),
+        ms(base.cpuMs),
+        ratio(x.cpuRatio),
+        '',
+        '',
+      ]);
+    }
+  }
   if (r.sandbox?.error) err('sandbox', r.sandbox.error);
   else if (r.sandbox) {
     section(
@@ -668,6 +704,16 @@ async function main() {
     }
   };
   await attempt('startup', startup);
+  await attempt('lookup', () =>
+    lookup({
+      creds: CREDS,
+      home: freshHome(),
+      tmp,
+      runs: CFG.lookupRuns,
+      warmup: CFG.startupWarmup > 0 ? 3 : 0,
+      log,
+    }),
+  );
   await attempt('sandbox', sandboxStart);
   await attempt('bulk', bulk);
   await attempt('peer', peer);
@@ -693,7 +739,7 @@ async function main() {
   const growthMd = growthRows.length > 1 ? `\n\n${renderMarkdown(growthRows)}` : '';
   process.stdout.write(`\nMarkdown for docs/performance.md:\n\n${renderMarkdown(rows)}${growthMd}\n`);
   process.stdout.write(`\nresults: ${RESULTS} (${results.durationS} s)\n`);
-  const errors = ['startup', 'sandbox', 'bulk', 'peer', 'memory', 'growth'].filter(
+  const errors = ['startup', 'lookup', 'sandbox', 'bulk', 'peer', 'memory', 'growth'].filter(
     (k) => results[k]?.error || results[k]?.payops?.error || results[k]?.ceiling?.error,
   );
   if (errors.length > 0) {

@@ -8,8 +8,12 @@
 //   command that runs. The shell's dynamic imports are rewritten to point at them.
 // Both halves share one copy of src/errors.ts, dist/errors.cjs, so `instanceof PayopsError` holds
 // for an error thrown by either half.
-// Dependencies other than commander stay external. Type checking is `npm run typecheck`.
-import { mkdirSync, renameSync, rmSync } from 'node:fs';
+// - undici, bundled into ONE CommonJS file, dist/undici.cjs: from node_modules it is ~500 files,
+//   whose resolving and reading cost a query more than its request (issue 15). The implementations
+//   import it through a stand-in that loads that file.
+// Dependencies other than commander and undici stay external. Type checking is `npm run typecheck`.
+import { mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -17,7 +21,8 @@ import { build } from 'esbuild';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const src = resolve(root, 'src');
 const pkg = (await import('../package.json', { with: { type: 'json' } })).default;
-const external = Object.keys(pkg.dependencies).filter((name) => name !== 'commander');
+const bundled = new Set(['commander', 'undici']);
+const external = Object.keys(pkg.dependencies).filter((name) => !bundled.has(name));
 
 /** src/bulk/run.ts → bulk-run */
 const entryName = (file) =>
@@ -82,6 +87,28 @@ const sharedErrors = {
   },
 };
 
+// `import('undici')` in the implementations: a stand-in that requires dist/undici.cjs and re-exports
+// undici's names (taken from the installed undici, so none is missed).
+const undiciNames = Object.keys(createRequire(import.meta.url)('undici')).filter((n) =>
+  /^[A-Za-z_$][\w$]*$/.test(n),
+);
+const sharedUndici = {
+  name: 'shared-undici',
+  setup(b) {
+    b.onResolve({ filter: /^undici$/ }, () => ({ path: 'undici', namespace: 'payops-undici' }));
+    b.onLoad({ filter: /.*/, namespace: 'payops-undici' }, () => ({
+      contents: [
+        "import { createRequire } from 'node:module';",
+        "const undici = createRequire(import.meta.url)('./undici.cjs');",
+        `export const { ${undiciNames.join(', ')} } = undici;`,
+        'export default undici;',
+      ].join('\n'),
+      loader: 'js',
+      resolveDir: dirname(fileURLToPath(import.meta.url)),
+    }));
+  },
+};
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -115,7 +142,62 @@ await build({
   outdir: fresh,
   format: 'esm',
   splitting: true,
-  plugins: [sharedErrors],
+  plugins: [sharedErrors, sharedUndici],
+});
+
+// undici's cookie helpers, when their file loads, read the global `Headers` to accept node's own
+// Headers objects too; that read makes node compile its built-in copy of undici (~20-50 ms of CPU
+// at every start of a command that sends a request). payops never calls the cookie helpers: the
+// bundle leaves that read out. Should a later undici word it otherwise, the build says so (and
+// payops only starts slower: `npm run bench` shows it).
+const COOKIE_BRAND = '[Headers, globalThis.Headers]';
+const undiciWithoutGlobalHeaders = {
+  name: 'undici-without-global-headers',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]undici[\\/]lib[\\/]web[\\/]cookies[\\/]index\.js$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      if (!text.includes(COOKIE_BRAND)) {
+        return {
+          contents: text,
+          loader: 'js',
+          warnings: [{ text: `${COOKIE_BRAND} not found: left as it is` }],
+        };
+      }
+      return { contents: text.replace(COOKIE_BRAND, '[Headers]'), loader: 'js' };
+    });
+  },
+};
+
+// undici requires node:http2 when it loads, for HTTP/2 connections, which payops never opens
+// (undici's allowH2 stays off); loading it cost ~15-30 ms of CPU before each command's first
+// request. The bundle gets a stand-in: node's HTTP/2 constants (protocol values, taken here from
+// node:http2, which undici reads as it loads) and the real module on first use of anything else.
+const http2Constants = JSON.stringify((await import('node:http2')).constants);
+const lazyHttp2 = {
+  name: 'lazy-http2',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?http2$/ }, () => ({
+      path: 'http2-on-first-use',
+      namespace: 'payops-lazy',
+    }));
+    b.onLoad({ filter: /^http2-on-first-use$/, namespace: 'payops-lazy' }, () => ({
+      contents: `const constants = ${http2Constants};
+let real;
+module.exports = new Proxy({ constants }, {
+  get: (_t, key) => (key === 'constants' ? constants : (real ??= require('node:http2'))[key]),
+});`,
+      loader: 'js',
+    }));
+  },
+};
+
+await build({
+  ...common,
+  entryPoints: [createRequire(import.meta.url).resolve('undici')],
+  outfile: resolve(fresh, 'undici.cjs'),
+  format: 'cjs',
+  external: [],
+  plugins: [undiciWithoutGlobalHeaders, lazyHttp2],
 });
 
 try {

@@ -4,6 +4,7 @@
 
 import { parseGatewayTime } from '../gateway/time.js';
 import type { OrderRecord, RefundRecord } from '../gateway/types.js';
+import { formatMoney, parseAmount } from '../money/amount.js';
 import { formatIsoUtc, formatLocal } from '../query/dates.js';
 import { moneyText, type StatusLabels, statusText, successText, yesNo } from '../query/labels.js';
 import { type CardSection, renderCard } from './card.js';
@@ -101,7 +102,10 @@ export function orderCardSections(order: OrderRecord, opts: OrderCardOptions = {
         ? { heading: 'Refunds: none', fields: [] }
         : {
             heading: `Refunds (${opts.refunds.length})`,
-            fields: opts.refunds.map((r): CardRow => [r.refund_reference_id || '?', refundLine(r)]),
+            fields: [
+              ...opts.refunds.map((r): CardRow => [r.refund_reference_id || '?', refundLine(r)]),
+              ...refundTotals(order, opts.refunds),
+            ],
           },
     );
   }
@@ -113,6 +117,29 @@ export function renderOrderCard(order: OrderRecord, opts: OrderCardOptions & { c
   return renderCard(orderCardTitle(order, opts.labels), orderCardSections(order, opts), {
     color: opts.color,
   });
+}
+
+/**
+ * `refunded` (the refunds that succeeded) and `refundable` (the order's amount less them), in
+ * bigint minor units. Left out when an amount does not parse or a refund is in another currency:
+ * a total is never guessed.
+ */
+export function refundTotals(order: OrderRecord, refunds: readonly RefundRecord[]): CardRow[] {
+  const currency = order.currency;
+  const amount = parseAmount(text(order.amount), text(currency));
+  if (!amount.ok) return [];
+  let refunded = 0n;
+  for (const r of refunds) {
+    if (r.refund_status !== '1') continue;
+    const minor = parseAmount(text(r.refund_amount), text(r.currency));
+    if (!minor.ok || r.currency !== currency) return [];
+    refunded += minor.minor;
+  }
+  const left = amount.minor > refunded ? amount.minor - refunded : 0n;
+  return [
+    ['refunded', formatMoney(refunded, currency)],
+    ['refundable', formatMoney(left, currency)],
+  ];
 }
 
 function refundLine(r: RefundRecord): string {

@@ -49,9 +49,10 @@ export async function writeQueryResult(
   if (format === 'table') {
     if (outcome.orders.length === 1) {
       const order = outcome.orders[0]!;
-      const opts = outcome.refunds
-        ? { labels, refunds: outcome.refunds.get(order.transaction_id) ?? [] }
-        : { labels };
+      const refunds = outcome.refunds?.get(order.transaction_id) ?? [];
+      // Refunds looked up for the card are shown when there are any; asked for, "none" too.
+      const shown = outcome.refunds && (refunds.length > 0 || !outcome.refundsForCard);
+      const opts = shown ? { labels, refunds } : { labels };
       ctx.io.stdout.write(renderOrderCard(order, { ...opts, color: stdoutColor(ctx) }));
     } else if (outcome.orders.length > 1) {
       ctx.io.stdout.write(await tableText(ctx, orderTable(outcome, labels)));
@@ -125,7 +126,9 @@ function notices(
     );
   }
   const written = ctx.globals.out ? ` · written to ${ctx.globals.out}` : '';
-  ctx.log.info(`${plural(o.orders.length, noun)} found · ${plural(o.requests, 'request')}${written}`);
+  // How many requests it took is a detail for --verbose (issue 15).
+  const requests = ctx.globals.verbose || ctx.globals.debug ? ` · ${plural(o.requests, 'request')}` : '';
+  ctx.log.info(`${plural(o.orders.length, noun)} found${requests}${written}`);
 }
 
 async function writeData(ctx: Context, format: OutputFormat, rows: DataRow[]): Promise<void> {

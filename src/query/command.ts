@@ -3,6 +3,7 @@
 import type { Context } from '../context.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { ENDPOINTS } from '../gateway/endpoints.js';
+import { resolveFormat } from '../output/format.js';
 import { checkOutFile } from '../output/safe-file.js';
 import { formatIsoUtc, formatLocal } from './dates.js';
 import { planRequests } from './plan.js';
@@ -86,6 +87,8 @@ export async function runQuery(ctx: Context, flags: QueryFlags): Promise<number>
   const sel = await selectionOf(ctx, flags);
   if (ctx.globals.dryRun) return dryRun(ctx, sel, 'query', flags);
   const { deps, labels } = await depsOf(ctx);
+  // One order on a terminal is a card, which shows the order's refunds when it has any.
+  const refundsForCard = !ctx.globals.out && resolveFormat(ctx.globals, ctx.io) === 'table';
   const view = await import('../output/search-view.js');
   const progress = flags.all ? view.wholeRangeProgress(ctx, 'orders') : undefined;
   let outcome: Awaited<ReturnType<typeof queryOrders>>;
@@ -93,6 +96,7 @@ export async function runQuery(ctx: Context, flags: QueryFlags): Promise<number>
     outcome = await queryOrders(progress ? { ...deps, onProgress: progress.update } : deps, sel, {
       withRefunds: Boolean(flags.withRefunds),
       all: Boolean(flags.all),
+      refundsForCard,
     });
   } finally {
     progress?.stop();

@@ -35,6 +35,8 @@ export interface QueryOutcome {
   refunds?: Map<string, RefundRecord[]>;
   /** `--all` only. */
   saturated?: Saturated;
+  /** The refunds were looked up because one order will be shown as a card, not because they were asked for. */
+  refundsForCard?: boolean;
 }
 
 export interface RefundSearchOutcome {
@@ -140,7 +142,12 @@ export async function searchRefunds(
 export async function queryOrders(
   deps: SearchDeps,
   sel: Selection,
-  opts: { withRefunds?: boolean; all?: boolean } = {},
+  /**
+   * `withRefunds`: the refunds of every order shown. `refundsForCard`: those of the order when
+   * exactly one comes back (a card shows its refunds without being asked: issue 15). `all`: every
+   * order of the range (--all).
+   */
+  opts: { withRefunds?: boolean; refundsForCard?: boolean; all?: boolean } = {},
 ): Promise<QueryOutcome> {
   const limit = ENDPOINTS.query.limit;
   const orderIdentity = (r: OrderRecord) => `${r.transaction_id}\u0000${r.order_no}`;
@@ -171,7 +178,8 @@ export async function queryOrders(
     };
   }
   const items = outcome.orders;
-  if (opts.withRefunds && items.length > 0) {
+  const forCard = !opts.withRefunds && Boolean(opts.refundsForCard) && items.length === 1;
+  if ((opts.withRefunds && items.length > 0) || forCard) {
     // The refunds of exactly the orders shown, by transaction id; the date range of a query is on
     // transaction_date and does not apply to refund dates.
     const refundSel: Selection = {
@@ -184,6 +192,7 @@ export async function queryOrders(
     const map = new Map<string, RefundRecord[]>();
     for (const r of arranged) map.set(r.transaction_id, [...(map.get(r.transaction_id) ?? []), r]);
     outcome.refunds = map;
+    if (forCard) outcome.refundsForCard = true;
     outcome.requests += refundPlans.length;
   }
   return outcome;

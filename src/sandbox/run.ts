@@ -1,6 +1,6 @@
-// `payops sandbox`: start the sandbox, say where it is, serve until SIGINT/SIGTERM, close cleanly.
-// It takes only the invocation's streams and log (a Context is one), so the sandbox depends on
-// nothing of the CLI.
+// `payops sandbox`: start the sandbox, say where it is and how to point payops at it, log one line
+// per request, serve until SIGINT/SIGTERM, close cleanly. It takes only the invocation's streams,
+// flags and log (a Context is one), so the sandbox depends on nothing of the CLI.
 import { ExitCode, UsageError } from '../errors.js';
 import type { Invocation } from '../io.js';
 import { isLoopback } from './context.js';
@@ -11,6 +11,7 @@ import {
   type SandboxHandle,
   startSandbox,
 } from './index.js';
+import { requestLine } from './request-log.js';
 
 export interface SandboxCommandOptions {
   host: string;
@@ -23,7 +24,7 @@ export interface SandboxCommandOptions {
 }
 
 export async function runSandbox(
-  ctx: Pick<Invocation, 'io' | 'log'>,
+  ctx: Pick<Invocation, 'io' | 'log'> & { globals?: Pick<Invocation['globals'], 'quiet'> },
   opts: SandboxCommandOptions,
 ): Promise<number> {
   const loopbackHost = opts.host === 'localhost' || isLoopback(opts.host);
@@ -44,6 +45,8 @@ export async function runSandbox(
       ...(opts.data !== undefined ? { dataDir: opts.data } : {}),
       ...(registeredIps?.length ? { registeredIps } : {}),
       ...(opts.samples ? { seedFiles: [SANDBOX_SAMPLE_ORDERS] } : {}),
+      // One line per request on stderr (ctx.log.info: none under --quiet, terminal-safe).
+      onRequest: (entry) => ctx.log.info(requestLine(entry)),
     });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
@@ -65,20 +68,38 @@ export async function runSandbox(
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
-  ctx.log.info(
-    [
-      `sandbox gateway listening on ${handle.url}`,
-      `  merchant_id  ${SANDBOX_CREDENTIALS.merchantId}`,
-      `  account_id   ${SANDBOX_CREDENTIALS.accountId}  (${SANDBOX_AUTO_CAPTURE_ACCOUNT}: auto-capture)`,
-      `  sign key     ${SANDBOX_CREDENTIALS.signKey}  (public demo key)`,
-      `  admin API    ${handle.url}/_sandbox/health`,
-      'Ctrl-C to stop.',
-    ].join('\n'),
-  );
-  // The URL alone on stdout, so that scripts can capture it.
-  ctx.io.stdout.write(`${handle.url}\n`);
+  if (!ctx.globals?.quiet) ctx.io.stderr.write(announcement(handle.url, opts));
+  // The URL alone on stdout, so that scripts can capture it; on a terminal the export line above
+  // already shows it, and it is printed once.
+  if (!ctx.io.stdout.isTTY) ctx.io.stdout.write(`${handle.url}\n`);
   const received = await signal;
   await handle.close();
   ctx.log.info('sandbox stopped');
   return received === 'SIGINT' ? ExitCode.interrupted : ExitCode.ok;
+}
+
+/**
+ * What a person needs to use the sandbox: the lines that point payops at it and a command to try.
+ * Written to stderr as it is, not through the log: the log masks the sign key of the environment,
+ * and a shell that has already run these exports holds the sandbox's demo key there. That key is
+ * published (docs/sandbox.md) and the only value here that looks like a secret; nothing in these
+ * lines comes from the user.
+ */
+export function announcement(url: string, opts: Pick<SandboxCommandOptions, 'samples' | 'seed'>): string {
+  const example = opts.samples
+    ? 'payops query --order-no ORD-1001'
+    : opts.seed
+      ? 'payops query --order-no SBX-1000000001'
+      : 'payops pay card --amount 12.50 --currency USD --expiry 12/2030   (a test card of docs/sandbox.md)';
+  return [
+    'Sandbox gateway ready (test data only; Ctrl-C to stop).',
+    'Point payops at it, in the shell you run payops from:',
+    `  export PAYOPS_BASE_URL=${url}`,
+    `  export PAYOPS_MERCHANT_ID=${SANDBOX_CREDENTIALS.merchantId}`,
+    `  export PAYOPS_ACCOUNT_ID=${SANDBOX_CREDENTIALS.accountId}   # ${SANDBOX_AUTO_CAPTURE_ACCOUNT}: auto-capture`,
+    `  export PAYOPS_SIGN_KEY=${SANDBOX_CREDENTIALS.signKey}   # the sandbox's public demo key`,
+    `then try:  ${example}`,
+    'Admin API: /_sandbox/health. Requests are logged below (--quiet: none).',
+    '',
+  ].join('\n');
 }

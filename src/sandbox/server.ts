@@ -22,6 +22,7 @@ import { Journal } from './journal.js';
 import { LateCommits } from './late-commits.js';
 import { handleAuthorise } from './payments.js';
 import { handlePayout } from './payout.js';
+import type { SandboxRequestEntry } from './request-log.js';
 import { handleQuery, handleRefundSearch } from './search.js';
 import { createOrders, loadSeedFile } from './seed.js';
 import { Store } from './store.js';
@@ -39,6 +40,8 @@ export interface SandboxOptions {
   seedFiles?: string[];
   /** Callers allowed on the query endpoint; default 127.0.0.1 and ::1 (::ffff:127.0.0.1 too). */
   registeredIps?: string[];
+  /** Told of every request once it is answered (or closed unanswered): `payops sandbox`'s log. */
+  onRequest?: (entry: SandboxRequestEntry) => void;
 }
 
 export interface SandboxHandle {
@@ -79,7 +82,23 @@ export async function startServer(opts: SandboxOptions): Promise<SandboxHandle> 
       timers.add(t);
     });
 
+  const onRequest = opts.onRequest;
   const server = createServer((req, res) => {
+    if (onRequest) {
+      const at = new Date();
+      const started = performance.now();
+      res.once('close', () => {
+        const path = new URL(req.url ?? '/', 'http://sandbox').pathname;
+        const reply = answered.get(res);
+        onRequest({
+          at,
+          method: req.method ?? '?',
+          path,
+          ms: performance.now() - started,
+          ...(reply ? { reply } : {}),
+        });
+      });
+    }
     handle(req, res).catch(() => {
       // A handler bug must not take the sandbox down: answer 500 if we still can.
       if (!res.headersSent && !res.destroyed)
@@ -160,9 +179,10 @@ export async function startServer(opts: SandboxOptions): Promise<SandboxHandle> 
     if (fault.mode === 'garbage')
       reply = { status: 200, contentType: reply.contentType, body: '<<\u0000{"return_status":' };
     if (fault.mode === 'bad_signature') reply = { ...reply, body: tamperSignature(reply) };
-    if (fault.mode === 'trickle' || fault.mode === 'oversize')
+    if (fault.mode === 'trickle' || fault.mode === 'oversize') {
+      answered.set(res, reply);
       await sendFaulty(res, reply, fault.mode, delay);
-    else send(res, reply);
+    } else send(res, reply);
   }
 
   try {
@@ -320,7 +340,11 @@ function tamperSignature(reply: Reply): string {
   return reply.body.replace('</respon>', `<encryption_data>${WRONG_SIGNATURE}</encryption_data></respon>`);
 }
 
+/** The reply each answered response carried, for onRequest. */
+const answered = new WeakMap<ServerResponse, Reply>();
+
 function send(res: ServerResponse, reply: Reply, headers: Record<string, string> = {}): void {
+  answered.set(res, reply);
   res.writeHead(reply.status, {
     ...headers,
     'content-type': reply.contentType,
@@ -334,6 +358,7 @@ async function sendAny(res: ServerResponse, reply: Reply | StreamReply): Promise
     send(res, reply);
     return;
   }
+  answered.set(res, { status: reply.status, contentType: reply.contentType, body: '' });
   res.writeHead(reply.status, { 'content-type': reply.contentType });
   for (const chunk of reply.chunks) {
     if (!res.write(chunk)) {

@@ -447,6 +447,31 @@ describe('refunds', () => {
     ]);
   });
 
+  // Issue 15: the card shows an order's refunds without being asked, with the refunded total and
+  // what is left to refund; how many requests it took only under --verbose.
+  it('shows a card with its refunds, the refunded total and the refundable rest by default', async () => {
+    const [o] = await createOrders(1, '3000', 'USD');
+    await refund(o!, '1.00', 'first part');
+    await refund(o!, '2.00', 'second part');
+    const minor = parseAmount(o!.amount, 'USD');
+    expect(minor.ok).toBe(true);
+    const plain = await payops(['query', '--order-no', o!.order_no, '--output', 'table']);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.stdout).toContain('Refunds (2)');
+    expect(plain.stdout).toMatch(/\n {2}refunded +USD 3\.00\n/);
+    const left = formatMoney((minor.ok ? minor.minor : 0n) - 300n, 'USD');
+    expect(plain.stdout).toMatch(new RegExp(`\n {2}refundable +${left.replace('.', '\\.')}\n`));
+    expect(plain.stderr).toContain('1 order found');
+    expect(plain.stderr).not.toMatch(/request/);
+    const verbose = await payops(['--verbose', 'query', '--order-no', o!.order_no, '--output', 'table']);
+    expect(verbose.stderr).toContain('1 order found · 2 requests');
+    const [fresh] = await createOrders(1, '3000', 'USD');
+    const none = await payops(['query', '--order-no', fresh!.order_no, '--output', 'table']);
+    expect(none.code, none.stderr).toBe(0);
+    expect(none.stdout).toContain(`Order ${fresh!.order_no}`);
+    expect(none.stdout).not.toContain('Refunds');
+  });
+
   it('searches 150 orders in 2 requests and lists orders without refunds (exit 1)', async () => {
     const orders = await createOrders(150);
     await refund(orders[149]!, '1.00', 'goodwill');

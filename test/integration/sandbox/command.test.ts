@@ -4,6 +4,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../helpers/run-cli.js';
 
 const BIN = fileURLToPath(new URL('../../../bin/payops.js', import.meta.url));
 const children: ChildProcessWithoutNullStreams[] = [];
@@ -11,9 +12,9 @@ afterEach(() => {
   for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
 });
 
-function start(args: string[]) {
+function start(args: string[], env: Record<string, string> = {}) {
   const child = spawn(process.execPath, [BIN, 'sandbox', ...args], {
-    env: { ...process.env, NO_COLOR: '1' },
+    env: { ...process.env, NO_COLOR: '1', ...env },
   });
   children.push(child);
   let stdout = '';
@@ -54,6 +55,60 @@ describe('payops sandbox', () => {
     expect(stdout.trim()).toBe(url);
     expect(stderr).toContain('800001');
     expect(stderr).toContain('800001001');
+  });
+
+  // Issue 15: how to point payops at it, once, and one line per request, like `stripe listen`.
+  it('prints the export lines and logs one line per request (none with --quiet)', async () => {
+    const demo = {
+      PAYOPS_MERCHANT_ID: '800001',
+      PAYOPS_ACCOUNT_ID: '800001001',
+      PAYOPS_SIGN_KEY: 'sandbox-sign-key',
+    };
+    // A shell that already ran the exports: the log masks that key, the announcement must not.
+    const s = start(['--port', '0', '--samples'], demo);
+    const url = await s.url;
+    // stderr and stdout are two pipes: the announcement may arrive after the URL.
+    await expect.poll(() => s.out().stderr, { timeout: 5000 }).toContain('Requests are logged');
+    const { stderr: banner } = s.out();
+    expect(banner).toContain(`  export PAYOPS_BASE_URL=${url}\n`);
+    expect(banner).toContain('  export PAYOPS_MERCHANT_ID=800001\n');
+    expect(banner).toMatch(/^ {2}export PAYOPS_ACCOUNT_ID=800001001\b/m);
+    expect(banner).toMatch(/^ {2}export PAYOPS_SIGN_KEY=sandbox-sign-key\b/m);
+    expect(banner).toContain('payops query --order-no ORD-1001');
+    expect(banner.split(url).length - 1).toBe(1);
+
+    const q = await runCli(['query', '--order-no', 'ORD-1001', '--output', 'json'], {
+      env: { ...demo, PAYOPS_BASE_URL: url },
+    });
+    expect(q.code, q.stderr).toBe(0);
+    await fetch(`${url}/v1/nowhere`, { method: 'POST', body: '{}' });
+    await expect.poll(() => s.out().stderr, { timeout: 5000 }).toMatch(/nowhere/);
+    const lines = s.out().stderr.slice(banner.length).trim().split('\n');
+    expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d {2}POST \/v1\/retrievalTrans {2}200 ok · 1 order · \d+ ms$/);
+    expect(lines[1]).toMatch(/^\d\d:\d\d:\d\d {2}POST \/v1\/nowhere {2}404 E1005 · \d+ ms$/);
+    // Built from the answer, never the request: no order number, no signature.
+    expect(lines.join('\n')).not.toMatch(/ORD-1001|encryption_data/);
+    s.child.kill('SIGTERM');
+    await s.exit;
+
+    const quiet = spawn(process.execPath, [BIN, '--quiet', 'sandbox', '--port', '0'], {
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+    children.push(quiet);
+    let out = '';
+    let err = '';
+    quiet.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    quiet.stderr.on('data', (d: Buffer) => {
+      err += d.toString();
+    });
+    await expect.poll(() => out, { timeout: 10_000 }).toMatch(/^http:\/\/127\.0\.0\.1:\d+\n/);
+    const quietUrl = out.trim();
+    await fetch(`${quietUrl}/_sandbox/health`);
+    quiet.kill('SIGTERM');
+    await once(quiet, 'exit');
+    expect(err).not.toMatch(/health|export/);
   });
 
   it('exits 130 on SIGINT', async () => {

@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orderCardSections, orderCardTitle, renderOrderCard } from '../../../src/output/order-card.js';
+import {
+  orderCardSections,
+  orderCardTitle,
+  refundTotals,
+  renderOrderCard,
+} from '../../../src/output/order-card.js';
 import { order, refund } from './fixtures.js';
 
 const saved = process.env.TZ;
@@ -81,7 +86,8 @@ describe('order card', () => {
     expect(none.fields).toEqual([]);
     const two = orderCardSections(order(), { refunds: [refund(1), refund(2, { refund_amount: '5.5' })] });
     const rows = two.find((s) => s.heading === 'Refunds (2)')!.fields;
-    expect(rows.map((r) => r[0])).toEqual(['T100-01', 'T100-02']);
+    // Issue 15: the refunds are followed by the refunded total and what is left to refund.
+    expect(rows.map((r) => r[0])).toEqual(['T100-01', 'T100-02', 'refunded', 'refundable']);
     expect(rows[0]![1]).toBe('USD 10.00  ok  2026-11-21 11:00:00 +01:00  “damaged”');
     expect(rows[1]![1]).toContain('USD 5.50');
     const settled = orderCardSections(order(), {
@@ -92,6 +98,36 @@ describe('order card', () => {
     }).find((s) => s.heading === 'Refunds (2)')!.fields;
     expect(settled[0]![1]).toMatch(/“damaged” {2}processed 2026-11-22 09:00:00 \+01:00$/);
     expect(settled[1]![1]).not.toContain('processed');
+  });
+
+  it('totals the refunds that succeeded and shows the refundable rest, in minor units', () => {
+    const totals = (refunds: Parameters<typeof refundTotals>[1], o = order()) =>
+      Object.fromEntries(refundTotals(o, refunds));
+    // 0.10 + 0.20 is exactly 0.30 here; a failed refund (status 0) is not money returned.
+    expect(
+      totals([
+        refund(1, { refund_amount: '0.10' }),
+        refund(2, { refund_amount: '0.20' }),
+        refund(3, { refund_amount: '100.00', refund_status: '0' }),
+      ]),
+    ).toEqual({ refunded: 'USD 0.30', refundable: 'USD 1,234.20' });
+    expect(totals([refund(1, { refund_amount: '1234.50' })])).toEqual({
+      refunded: 'USD 1,234.50',
+      refundable: 'USD 0.00',
+    });
+    expect(
+      totals(
+        [refund(1, { refund_amount: '7', currency: 'JPY' })],
+        order({ amount: '1000', currency: 'JPY' }),
+      ),
+    ).toEqual({
+      refunded: 'JPY 7',
+      refundable: 'JPY 993',
+    });
+    // Never a guessed total: an amount that does not parse, or another currency, leaves them out.
+    expect(totals([refund(1, { refund_amount: '1,00' })])).toEqual({});
+    expect(totals([refund(1, { currency: 'EUR' })])).toEqual({});
+    expect(totals([refund(1)], order({ amount: 'n/a' }))).toEqual({});
   });
 
   it('shows a malformed gateway value as it came rather than guessing', () => {

@@ -1,0 +1,59 @@
+// What a one-order look-up loads (issue 15: a support agent's look-up is fast). Speed itself is
+// measured by `npm run bench` (BENCH_ONLY=lookup), never here; this checks the causes the bench
+// found: undici's ~500 files, node's own copy of undici, and node:http2 were loaded by every
+// command that sends a request. Needs `npm run build` first.
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SANDBOX_SAMPLE_ORDERS } from '../../../src/sandbox/index.js';
+import { cliEnv, PAYOPS_BIN, tempDir } from '../../helpers/run-cli.js';
+import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
+
+let sandbox: TestSandbox;
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ seedFiles: [SANDBOX_SAMPLE_ORDERS] });
+});
+afterAll(async () => {
+  await sandbox?.close();
+});
+
+describe('a one-order look-up', () => {
+  it('loads undici as one bundled file, without node:http2 or node’s own undici', async () => {
+    const dir = tempDir('payops-lookup-');
+    const probe = join(dir, 'probe.cjs');
+    writeFileSync(
+      probe,
+      `const Module = require('node:module');
+const files = [];
+const load = Module._load;
+Module._load = function (request, parent, isMain) {
+  try { files.push(Module._resolveFilename(request, parent, isMain)); } catch {}
+  return load.apply(this, arguments);
+};
+process.on('exit', () => {
+  process.stderr.write('PROBE ' + JSON.stringify({ files, builtins: process.moduleLoadList }) + '\\n');
+});`,
+    );
+    const env = cliEnv(dir, sandbox.env);
+    const child = spawn(process.execPath, ['-r', probe, PAYOPS_BIN, 'query', '--order-no', 'ORD-1001'], {
+      env,
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code, stderr).toBe(0);
+    expect(stdout).toContain('ORD-1001');
+    const line = stderr.split('\n').find((l) => l.startsWith('PROBE '));
+    const { files, builtins } = JSON.parse(line!.slice(6)) as { files: string[]; builtins: string[] };
+    expect(files.filter((f) => /[\\/]node_modules[\\/]undici[\\/]/.test(f))).toEqual([]);
+    expect(files.some((f) => /[\\/]dist[\\/]undici\.cjs$/.test(f))).toBe(true);
+    expect(builtins.filter((m) => /\bhttp2\b|deps\/undici/.test(m))).toEqual([]);
+  });
+});

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { JSON_TYPE, XML_TYPE } from '../../../src/sandbox/context.js';
+import { requestLine } from '../../../src/sandbox/request-log.js';
+
+const at = new Date(2026, 10, 24, 9, 5, 7);
+const json = (status: number, value: unknown) => ({
+  status,
+  contentType: JSON_TYPE,
+  body: JSON.stringify(value),
+});
+
+describe('sandbox request log line', () => {
+  it('says time, method, path, result and the orders of a batch answer', () => {
+    const reply = json(200, {
+      return_status: '1',
+      refund_orders: [{ refund_status: '1' }, { refund_status: '1' }, { refund_status: '0' }],
+    });
+    expect(requestLine({ at, method: 'POST', path: '/v1/refund', reply, ms: 3.4 })).toBe(
+      '09:05:07  POST /v1/refund  200 ok · 3 orders (2 ok, 1 failed) · 3 ms',
+    );
+    const query = json(200, { return_status: '1', orders_list: [{}] });
+    expect(requestLine({ at, method: 'POST', path: '/v1/retrievalTrans', reply: query, ms: 1 })).toBe(
+      '09:05:07  POST /v1/retrievalTrans  200 ok · 1 order · 1 ms',
+    );
+  });
+
+  it('counts the records of a refund search as refunds', () => {
+    const reply = json(200, {
+      return_status: '1',
+      refund_orders: [{ refund_status: '1' }, { refund_status: '1' }],
+    });
+    expect(requestLine({ at, method: 'POST', path: '/v1/retrievalRefund', reply, ms: 2 })).toBe(
+      '09:05:07  POST /v1/retrievalRefund  200 ok · 2 refunds · 2 ms',
+    );
+  });
+
+  it('names a refusal by its code, never by its message (which may quote what was sent)', () => {
+    const reply = json(400, { code: 'E1003', message: 'card_number 4242424242424242 is not valid' });
+    const line = requestLine({ at, method: 'POST', path: '/v1/apm', reply, ms: 2 });
+    expect(line).toBe('09:05:07  POST /v1/apm  400 E1003 · 2 ms');
+    const refused = json(200, { return_status: '0', refund_orders: [] });
+    expect(requestLine({ at, method: 'POST', path: '/v1/refund', reply: refused, ms: 0 })).toBe(
+      '09:05:07  POST /v1/refund  200 refused · 0 orders · 0 ms',
+    );
+  });
+
+  it('shows an XML answer by its status, and a connection closed unanswered as such', () => {
+    const xml = { status: 200, contentType: XML_TYPE, body: '<respon><order_no>ORD-1</order_no></respon>' };
+    expect(requestLine({ at, method: 'POST', path: '/v1/authorise', reply: xml, ms: 5 })).toBe(
+      '09:05:07  POST /v1/authorise  200 · 5 ms',
+    );
+    expect(requestLine({ at, method: 'POST', path: '/v1/refund', ms: 30000 })).toBe(
+      '09:05:07  POST /v1/refund  closed without an answer · 30000 ms',
+    );
+  });
+});
