@@ -6,8 +6,9 @@
 
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { pipeline, Readable, type Transform } from 'node:stream';
-import { InputError } from '../errors.js';
+import { InputError, type InputProblem } from '../errors.js';
 import { BLANK_LINES, countChar, type DecodeTracker, decodeFile } from './csv-decode.js';
 import type { RecordBatch } from './csv-fast-lines.js';
 import {
@@ -43,6 +44,12 @@ export interface CsvReadOptions {
    * rows' cells point into, cost ~13 MB more peak RSS at a million rows, and no speed.
    */
   chunkSize?: number;
+  /** A workbook's sheet to read (xlsx-reader.ts); default its first. */
+  sheet?: string;
+  /** How a workbook's problems name the file; default `file`. */
+  label?: string;
+  /** A workbook's columns whose cells are checked (xlsx-reader.ts); default every column. */
+  checked?: readonly string[];
 }
 
 /** The rows of a file, in order; iterated once. */
@@ -59,13 +66,104 @@ export interface CsvReader {
   rows: CsvRows;
   /** Resolves once every byte has been read (after `rows` is exhausted); rejects if reading stopped early. */
   sha256: Promise<string>;
+  /** For a workbook: re-addresses a validation problem (file, line, field) to its cell, `file:Sheet1!C7`. */
+  locate?: Promise<(p: InputProblem) => InputProblem>;
 }
 
 /**
- * Open `file` for streaming. Reading starts at once, so `header` resolves without iterating `rows`;
- * `rows` may be iterated once. Errors (file, encoding, CSV syntax) are InputErrors with file and line.
+ * Open `file`, a CSV file or an .xlsx workbook (told by its first bytes, so a run's copy of a
+ * workbook is read as one whatever its name): the same rows either way. The workbook reader is
+ * loaded only for a workbook; an old binary .xls is refused with what to do.
  */
 export function readCsv(opts: CsvReadOptions): CsvReader {
+  const kind = sniff(opts.file);
+  const label = opts.label ?? opts.file;
+  const chosen = kind.then(async (k): Promise<CsvReader> => {
+    if (k === 'xls') {
+      throw new InputError(
+        `${label} is an Excel 97-2003 workbook (.xls), which payops does not read`,
+        [
+          {
+            file: label,
+            line: 1,
+            message: 'the file is an .xls workbook',
+            expected: 'an .xlsx workbook or a UTF-8 CSV file',
+          },
+        ],
+        {
+          hint: 'in Excel use File › Save As › "Excel Workbook (*.xlsx)" (or "CSV UTF-8 (Comma delimited) (*.csv)")',
+        },
+      );
+    }
+    if (k === 'csv') return readCsvText(opts);
+    const { readSheet } = await import('./xlsx-reader.js');
+    const { sheet, checked } = opts;
+    return readSheet({
+      file: opts.file,
+      label,
+      ...(opts.required ? { required: opts.required } : {}),
+      ...(sheet === undefined ? {} : { sheet }),
+      ...(checked === undefined ? {} : { checked }),
+    });
+  });
+  const header = chosen.then((r) => r.header);
+  const sha256 = chosen.then((r) => r.sha256);
+  const locate = chosen.then((r) => r.locate ?? ((p: InputProblem) => p));
+  header.catch(() => {});
+  sha256.catch(() => {});
+  locate.catch(() => {});
+  return { header, sha256, locate, rows: delegatingRows(chosen) };
+}
+
+/** The first bytes of a file: a ZIP (an .xlsx), an OLE2 compound file (an .xls), or text. */
+async function sniff(file: string): Promise<'csv' | 'xlsx' | 'xls'> {
+  let head: Buffer;
+  try {
+    const fh = await open(file, 'r');
+    try {
+      head = Buffer.alloc(4);
+      const { bytesRead } = await fh.read(head, 0, 4, 0);
+      head = head.subarray(0, bytesRead);
+    } finally {
+      await fh.close();
+    }
+  } catch {
+    return 'csv'; // the CSV reader reports a missing file, a folder, a permission
+  }
+  if (head.length === 4 && head.readUInt32BE(0) === 0x504b0304) return 'xlsx';
+  if (head.length === 4 && head.readUInt32BE(0) === 0xd0cf11e0) return 'xls';
+  return 'csv';
+}
+
+/** Rows of the reader `chosen` resolves to; once it is known, its own methods take over. */
+function delegatingRows(chosen: Promise<CsvReader>): CsvRows {
+  let inner: CsvRows | undefined;
+  const DONE: IteratorReturnResult<undefined> = { value: undefined, done: true };
+  const rows: CsvRows = {
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    ready: () => inner?.ready(),
+    async next() {
+      inner ??= (await chosen).rows;
+      return inner.next();
+    },
+    async return() {
+      if (inner === undefined) {
+        chosen.then((r) => r.rows.return?.()).catch(() => {});
+        return DONE;
+      }
+      return (await inner.return?.()) ?? DONE;
+    },
+  };
+  return rows;
+}
+
+/**
+ * Open a CSV `file` for streaming. Reading starts at once, so `header` resolves without iterating `rows`;
+ * `rows` may be iterated once. Errors (file, encoding, CSV syntax) are InputErrors with file and line.
+ */
+function readCsvText(opts: CsvReadOptions): CsvReader {
   const { file } = opts;
   const hash = createHash('sha256');
   const tracker: DecodeTracker = { bom: false, linesEmitted: 0, lineTail: '' };
