@@ -229,7 +229,8 @@ async function* toRows(
       any = true;
       const ref = `${label}:${sheet}!${columnLetters(c.col)}${r.row}`;
       if (c.col >= width) {
-        (problems ??= []).push({
+        problems ??= [];
+        problems.push({
           file: ref,
           message: `a value (${quote(text)}) in a column without a header`,
           expected: 'every value under a named column',
@@ -240,7 +241,10 @@ async function* toRows(
       if (!check[c.col]) continue;
       const field = header.normalised[c.col]!;
       const problem = cellProblem(c, text);
-      if (problem !== undefined) (problems ??= []).push({ file: ref, field, ...problem });
+      if (problem !== undefined) {
+        problems ??= [];
+        problems.push({ file: ref, field, ...problem });
+      }
     }
     if (!any) return undefined;
     const row: CsvRow = { line: r.row, fields: makeFields(cells), cells };

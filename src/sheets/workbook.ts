@@ -128,7 +128,7 @@ export async function openWorkbook(bytes: Uint8Array): Promise<Workbook> {
     const id = a['r:id'] ?? Object.entries(a).find(([k]) => k.endsWith(':id'))?.[1];
     const rel = id === undefined ? undefined : rels.get(id);
     // Chart sheets and dialog sheets have no cells to read.
-    if (a.name !== undefined && rel !== undefined && rel.type.endsWith('/worksheet')) {
+    if (a.name && rel?.type.endsWith('/worksheet')) {
       sheets.push({ name: a.name, path: rel.target });
     }
   }

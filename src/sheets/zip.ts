@@ -153,6 +153,7 @@ export class ZipWriter {
     local.writeUInt16LE(0x0808, 6); // sizes in a data descriptor; UTF-8 names
     local.writeUInt16LE(8, 8); // deflate
     local.writeUInt32LE(0x00210000, 10); // 1980-01-01 00:00: the same bytes every time
+    local.writeUInt16LE(name.length, 26);
     await this.put(Buffer.concat([local, name]));
     const deflate = createDeflateRaw({ level: 6, chunkSize: 64 * 1024 });
     let crc = 0;
