@@ -22,10 +22,6 @@ export interface XlsxWriter {
   discard(): Promise<void>;
 }
 
-/** Whether a destination is named as a workbook. */
-export function isXlsxPath(path: string | undefined): boolean {
-  return path !== undefined && path.toLowerCase().endsWith('.xlsx');
-}
 
 /** Style indexes of styles.xml below: 0 general, 1 text, 2 + d a number with d decimals (0-4). */
 const TEXT_STYLE = 1;
