@@ -147,10 +147,15 @@ async function open(opts: SheetReadOptions, label: string): Promise<Opened> {
   } catch (err) {
     if (!(err instanceof InputError)) throw err;
     const locate = cellLocator(label, sheet.name, names.map(normaliseColumn));
+    // The CSV hint names a separator; a workbook's names the other sheets when there are some.
+    const others = wb.sheets.length > 1 && opts.sheet === undefined;
+    const hint = others
+      ? `the first sheet (${quote(sheet.name)}) was read: name the sheet with the orders with --sheet (its sheets: ${wb.sheets.map((s) => quote(s.name)).join(', ')})`
+      : 'column names are matched case-insensitively';
     throw new InputError(
       err.message.replace(`${label}:${headerRow.row}`, `${where}!${headerRow.row}:${headerRow.row}`),
       err.problems.map(locate),
-      err.hint === undefined ? {} : { hint: err.hint },
+      { hint },
     );
   }
   const rows = toRows(label, sheet.name, header, strings, pending, raw, opts.checked);
@@ -291,8 +296,7 @@ function cellProblem(
   if (n.integerDigits > SPREADSHEET_DIGITS) {
     return {
       message: `the cell holds the number ${n.text}: a spreadsheet keeps only ${SPREADSHEET_DIGITS} digits of a number, so a longer id was rounded`,
-      expected:
-        'ids stored as text: format the column as Text and enter the ids again (or import them from the source system)',
+      expected: 'ids stored as text: format the column as Text and enter or import the ids again',
     };
   }
   if (n.significant > SPREADSHEET_DIGITS) {

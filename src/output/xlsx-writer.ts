@@ -22,7 +22,6 @@ export interface XlsxWriter {
   discard(): Promise<void>;
 }
 
-
 /** Style indexes of styles.xml below: 0 general, 1 text, 2 + d a number with d decimals (0-4). */
 const TEXT_STYLE = 1;
 const MAX_DECIMALS = 4;

@@ -82,7 +82,10 @@ describe('number cells as exact decimal text', () => {
     expect(plainNumber('1234567890.12')?.text).toBe('1234567890.12');
     expect(plainNumber('1E-3')?.text).toBe('0.001');
     expect(plainNumber('-0.10')?.text).toBe('-0.1');
-    expect(plainNumber('1.23456789012346E+019')).toMatchObject({ text: '12345678901234600000', integerDigits: 20 });
+    expect(plainNumber('1.23456789012346E+019')).toMatchObject({
+      text: '12345678901234600000',
+      integerDigits: 20,
+    });
     expect(plainNumber('0.30000000000000004')).toMatchObject({ significant: 17 });
     expect(plainNumber('abc')).toBeUndefined();
   });
@@ -147,12 +150,17 @@ describe('shapes only Excel writes (built here: no Excel on this machine)', () =
 
   it('an old .xls is refused with what to do; a damaged .xlsx is named as a workbook', async () => {
     const dir = tempDir();
-    writeFileSync(join(dir, 'old.xls'), Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0]), Buffer.alloc(64)]));
+    writeFileSync(
+      join(dir, 'old.xls'),
+      Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0]), Buffer.alloc(64)]),
+    );
     const xls = await failure(join(dir, 'old.xls'));
     expect(xls.message).toMatch(/Excel 97-2003 workbook \(\.xls\)/);
     expect(xls.hint).toMatch(/Excel Workbook \(\*\.xlsx\)/);
     writeFileSync(join(dir, 'cut.xlsx'), Buffer.concat([Buffer.from('PK\u0003\u0004'), Buffer.alloc(64)]));
-    expect((await failure(join(dir, 'cut.xlsx'))).message).toMatch(/Excel workbook \(\.xlsx\) but cannot be read/);
+    expect((await failure(join(dir, 'cut.xlsx'))).message).toMatch(
+      /Excel workbook \(\.xlsx\) but cannot be read/,
+    );
   });
 });
 
@@ -182,23 +190,33 @@ describe('results.xlsx round trip', () => {
     const dir = tempDir();
     let n = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.record({ id: idArb, order: idArb, amount: amountArb }), { minLength: 1, maxLength: 30 }), async (rows) => {
-        const file = join(dir, `r${n++}.xlsx`);
-        const w = createXlsxWriter(file, ['transaction_id', 'order_no', 'currency', 'refund_amount', 'outcome']);
-        await w.ready;
-        for (const r of rows) await w.writeCells([r.id, r.order, r.amount.currency, r.amount.text, 'succeeded']);
-        await w.end();
-        const back = await rowsOf(file, { checked: [] });
-        expect(back.length).toBe(rows.length);
-        back.forEach((b, i) => {
-          const r = rows[i]!;
-          expect(b.cells[0]).toBe(r.id);
-          expect(b.cells[1]).toBe(r.order);
-          const want = parseAmount(r.amount.text, r.amount.currency);
-          expect(want.ok).toBe(true);
-          expect(parseAmount(b.cells[3]!, r.amount.currency)).toEqual(want);
-        });
-      }),
+      fc.asyncProperty(
+        fc.array(fc.record({ id: idArb, order: idArb, amount: amountArb }), { minLength: 1, maxLength: 30 }),
+        async (rows) => {
+          const file = join(dir, `r${n++}.xlsx`);
+          const w = createXlsxWriter(file, [
+            'transaction_id',
+            'order_no',
+            'currency',
+            'refund_amount',
+            'outcome',
+          ]);
+          await w.ready;
+          for (const r of rows)
+            await w.writeCells([r.id, r.order, r.amount.currency, r.amount.text, 'succeeded']);
+          await w.end();
+          const back = await rowsOf(file, { checked: [] });
+          expect(back.length).toBe(rows.length);
+          back.forEach((b, i) => {
+            const r = rows[i]!;
+            expect(b.cells[0]).toBe(r.id);
+            expect(b.cells[1]).toBe(r.order);
+            const want = parseAmount(r.amount.text, r.amount.currency);
+            expect(want.ok).toBe(true);
+            expect(parseAmount(b.cells[3]!, r.amount.currency)).toEqual(want);
+          });
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -212,7 +230,9 @@ describe('results.xlsx round trip', () => {
     const { zipEntries, entryString } = await import('../../../src/sheets/zip.js');
     const bytes = (await import('node:fs')).readFileSync(file);
     const xml = await entryString(bytes, zipEntries(bytes).get('xl/worksheets/sheet1.xml')!);
-    expect(xml).toContain('<c r="A2" s="1" t="inlineStr"><is><t xml:space="preserve">00012345678901234567</t>');
+    expect(xml).toContain(
+      '<c r="A2" s="1" t="inlineStr"><is><t xml:space="preserve">00012345678901234567</t>',
+    );
     expect(xml).toContain('<c r="C2" s="5"><v>1.5</v></c>'); // style 5: format 0.000
   });
 });
