@@ -23,8 +23,8 @@ import { refundFileFromExport, syntheticRefundFile } from './lib/data.js';
 import { cleanEnv, hasGnuTime, measureNode, stopAll } from './lib/proc.js';
 import { BIN, exportOrdersCsv, ledger, startSandbox } from './lib/sandbox.js';
 import { selfCheck } from './lib/sign.js';
-import { csvToXlsx } from './lib/xlsx.js';
 import { int, mb, mean, median, ms, pct, ratio, renderMarkdown, renderTable, stddev } from './lib/stats.js';
+import { csvToXlsx } from './lib/xlsx.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CEILING = join(ROOT, 'bench/ceiling.js');
@@ -424,7 +424,14 @@ async function xlsx() {
 
 function xlsxTable(x) {
   const head = ['.xlsx refund file', 'rows', 'file', 'wall', 'CPU', 'peak RSS'];
-  const line = (name, size, m) => [name, int(x.rows), `${(size / 1e6).toFixed(1)} MB`, ms(m.ms), ms(m.cpuMs), mb(m.maxRssKb)];
+  const line = (name, size, m) => [
+    name,
+    int(x.rows),
+    `${(size / 1e6).toFixed(1)} MB`,
+    ms(m.ms),
+    ms(m.cpuMs),
+    mb(m.maxRssKb),
+  ];
   return [
     head,
     line('CSV --dry-run (reference)', x.csvBytes, x.csvDryRun),
@@ -748,7 +755,9 @@ async function main() {
   const xlsxRows = results.xlsx && !results.xlsx.error ? xlsxTable(results.xlsx) : undefined;
   if (xlsxRows) process.stdout.write(`\n.xlsx (issue 14)\n${renderTable(xlsxRows)}\n`);
   const xlsxMd = xlsxRows ? `\n\n${renderMarkdown(xlsxRows)}` : '';
-  process.stdout.write(`\nMarkdown for docs/performance.md:\n\n${renderMarkdown(rows)}${growthMd}${xlsxMd}\n`);
+  process.stdout.write(
+    `\nMarkdown for docs/performance.md:\n\n${renderMarkdown(rows)}${growthMd}${xlsxMd}\n`,
+  );
   process.stdout.write(`\nresults: ${RESULTS} (${results.durationS} s)\n`);
   const errors = ['startup', 'sandbox', 'bulk', 'peer', 'memory', 'growth', 'xlsx'].filter(
     (k) => results[k]?.error || results[k]?.payops?.error || results[k]?.ceiling?.error,

@@ -62,7 +62,9 @@ export function csvToXlsx(csvPath, xlsxPath, numberColumns = ['amount', 'refund_
     const cells = line.split(',').map((v, i) => {
       const ref = `${col(i)}${r + 1}`;
       if (v === '') return '';
-      return r > 0 && numeric[i] ? `<c r="${ref}"><v>${Number(v)}</v></c>` : `<c r="${ref}" t="s"><v>${sst(v)}</v></c>`;
+      return r > 0 && numeric[i]
+        ? `<c r="${ref}"><v>${Number(v)}</v></c>`
+        : `<c r="${ref}" t="s"><v>${sst(v)}</v></c>`;
     });
     return `<row r="${r + 1}">${cells.join('')}</row>`;
   });
@@ -71,11 +73,26 @@ export function csvToXlsx(csvPath, xlsxPath, numberColumns = ['amount', 'refund_
   writeFileSync(
     xlsxPath,
     zip([
-      ['_rels/.rels', `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${rel}/officeDocument" Target="xl/workbook.xml"/></Relationships>`],
-      ['xl/workbook.xml', `<workbook xmlns="${ns}" xmlns:r="${rel}"><sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>`],
-      ['xl/_rels/workbook.xml.rels', `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${rel}/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="${rel}/sharedStrings" Target="sharedStrings.xml"/></Relationships>`],
-      ['xl/sharedStrings.xml', `<sst xmlns="${ns}" count="${strings.size}" uniqueCount="${strings.size}">${[...strings.keys()].map((s) => `<si><t>${esc(s)}</t></si>`).join('')}</sst>`],
-      ['xl/worksheets/sheet1.xml', `<worksheet xmlns="${ns}"><sheetData>${rows.join('')}</sheetData></worksheet>`],
+      [
+        '_rels/.rels',
+        `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${rel}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
+      ],
+      [
+        'xl/workbook.xml',
+        `<workbook xmlns="${ns}" xmlns:r="${rel}"><sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+      ],
+      [
+        'xl/_rels/workbook.xml.rels',
+        `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${rel}/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="${rel}/sharedStrings" Target="sharedStrings.xml"/></Relationships>`,
+      ],
+      [
+        'xl/sharedStrings.xml',
+        `<sst xmlns="${ns}" count="${strings.size}" uniqueCount="${strings.size}">${[...strings.keys()].map((s) => `<si><t>${esc(s)}</t></si>`).join('')}</sst>`,
+      ],
+      [
+        'xl/worksheets/sheet1.xml',
+        `<worksheet xmlns="${ns}"><sheetData>${rows.join('')}</sheetData></worksheet>`,
+      ],
     ]),
   );
 }

@@ -152,17 +152,26 @@ export async function sharedStrings(wb: Workbook): Promise<string[]> {
     SI.lastIndex = 0;
     let end = 0;
     for (let m = SI.exec(buf); m !== null; m = SI.exec(buf)) {
-      let s = '';
-      const body = m[1];
-      if (body !== undefined) {
-        for (const t of body.replace(PHONETIC, '').matchAll(T)) s += t[1] ?? '';
-      }
-      out.push(decodeXml(s));
+      out.push(decodeXml(siText(m[1], PHONETIC, T)));
       end = SI.lastIndex;
     }
     buf = buf.slice(end);
   }
   return out;
+}
+
+/** The text of one `<si>` body: its `<t>`, or its runs' `<t>`s without phonetic runs. */
+function siText(body: string | undefined, phonetic: RegExp, t: RegExp): string {
+  if (body === undefined) return '';
+  // Nearly always one plain <t>…</t> (no prefix, no runs): cut it out without a pattern.
+  if (body.startsWith('<t') && nameEnds(body, 2) && body.endsWith('</t>')) {
+    const gt = body.indexOf('>');
+    const inner = body.slice(gt + 1, -4);
+    if (body.charCodeAt(gt - 1) !== 47 && !inner.includes('<')) return inner;
+  }
+  let s = '';
+  for (const x of body.replace(phonetic, '').matchAll(t)) s += x[1] ?? '';
+  return s;
 }
 
 /** Column letters (`C`, `AA`) → 0-based index. */
@@ -190,9 +199,7 @@ export async function* sheetRows(wb: Workbook, sheet: SheetInfo): AsyncGenerator
   let prefix: string | undefined;
   let rowOpen = '';
   let rowClose = '';
-  let cellRe = /x/g;
-  let valueRe = /x/;
-  let textRe = /x/g;
+  let tags: CellTags | undefined;
   let lastRow = 0;
   for await (const text of entryText(wb.bytes, entry)) {
     buf += text;
@@ -203,10 +210,14 @@ export async function* sheetRows(wb: Workbook, sheet: SheetInfo): AsyncGenerator
       const p = prefix.replace(/[.-]/g, '\\$&');
       rowOpen = `<${prefix}row`;
       rowClose = `</${prefix}row>`;
-      // A cell: attributes, then `/>` or a body up to `</c>` (a `/` inside the attributes is allowed).
-      cellRe = new RegExp(`<${p}c\\b((?:[^>/]|/(?!>))*)(?:/>|>([\\s\\S]*?)</${p}c>)`, 'g');
-      valueRe = new RegExp(`<${p}v\\b[^>]*?(?:/>|>([\\s\\S]*?)</${p}v>)`);
-      textRe = new RegExp(`<${p}t\\b[^>]*?(?:/>|>([\\s\\S]*?)</${p}t>)`, 'g');
+      tags = {
+        cOpen: `<${prefix}c`,
+        cClose: `</${prefix}c>`,
+        vOpen: `<${prefix}v`,
+        vClose: `</${prefix}v>`,
+        text: new RegExp(`<${p}t\\b[^>]*?(?:/>|>([\\s\\S]*?)</${p}t>)`, 'g'),
+        formula: new RegExp(`<${p}f[\\s>/]`),
+      };
     }
     const rows: RawRow[] = [];
     let pos = 0;
@@ -237,7 +248,7 @@ export async function* sheetRows(wb: Workbook, sheet: SheetInfo): AsyncGenerator
         break;
       }
       lastRow = rowNumber;
-      rows.push({ row: rowNumber, cells: parseCells(buf.slice(gt + 1, e), cellRe, valueRe, textRe) });
+      rows.push({ row: rowNumber, cells: parseCells(buf.slice(gt + 1, e), tags!) });
       pos = e + rowClose.length;
     }
     buf = buf.slice(pos);
@@ -245,29 +256,73 @@ export async function* sheetRows(wb: Workbook, sheet: SheetInfo): AsyncGenerator
   }
 }
 
-function parseCells(body: string, cellRe: RegExp, valueRe: RegExp, textRe: RegExp): RawCell[] {
+const R_ATTR = /(?:^|\s)r\s*=\s*["']([A-Z]+)\d+["']/;
+const T_ATTR = /(?:^|\s)t\s*=\s*["'](\w+)["']/;
+
+/** Whether the character at `i` ends an element name (so `<c` is not `<col`). */
+function nameEnds(s: string, i: number): boolean {
+  const c = s.charCodeAt(i);
+  return c === 32 || c === 62 || c === 47 || c === 9 || c === 10 || c === 13;
+}
+
+/** The text of the first `<v>` of a cell's body, undefined when it has none. Scanned, not matched: this runs per cell. */
+function cellValue(inner: string, vOpen: string, vClose: string): string | undefined {
+  let s = inner.indexOf(vOpen);
+  while (s >= 0 && !nameEnds(inner, s + vOpen.length)) s = inner.indexOf(vOpen, s + 1);
+  if (s < 0) return undefined;
+  const gt = inner.indexOf('>', s);
+  if (gt < 0 || inner.charCodeAt(gt - 1) === 47) return gt < 0 ? undefined : '';
+  const e = inner.indexOf(vClose, gt);
+  return e < 0 ? undefined : decodeXml(inner.slice(gt + 1, e));
+}
+
+function parseCells(body: string, tags: CellTags): RawCell[] {
   const cells: RawCell[] = [];
-  cellRe.lastIndex = 0;
   let next = 0;
-  for (let m = cellRe.exec(body); m !== null; m = cellRe.exec(body)) {
-    const attrs = m[1]!;
-    const ref = /\br\s*=\s*["']([A-Z]+\d+)["']/.exec(attrs);
-    const col = ref ? columnIndex(REF.exec(ref[1]!)![1]!) : next;
+  let i = 0;
+  for (;;) {
+    const s = body.indexOf(tags.cOpen, i);
+    if (s < 0) break;
+    if (!nameEnds(body, s + tags.cOpen.length)) {
+      i = s + 1;
+      continue;
+    }
+    const gt = body.indexOf('>', s);
+    if (gt < 0) break;
+    const selfClosing = body.charCodeAt(gt - 1) === 47;
+    const attrs = body.slice(s + tags.cOpen.length, selfClosing ? gt - 1 : gt);
+    let inner = '';
+    if (selfClosing) i = gt + 1;
+    else {
+      const e = body.indexOf(tags.cClose, gt);
+      if (e < 0) break;
+      inner = body.slice(gt + 1, e);
+      i = e + tags.cClose.length;
+    }
+    const ref = R_ATTR.exec(attrs);
+    const col = ref ? columnIndex(ref[1]!) : next;
     next = col + 1;
-    const t = /\bt\s*=\s*["'](\w+)["']/.exec(attrs);
+    const t = T_ATTR.exec(attrs);
     const type = t ? t[1]! : 'n';
-    const inner = m[2] ?? '';
     let value: string | undefined;
     if (type === 'inlineStr') {
-      let s: string | undefined;
-      textRe.lastIndex = 0;
-      for (const x of inner.matchAll(textRe)) s = (s ?? '') + (x[1] ?? '');
-      value = s === undefined ? undefined : decodeXml(s);
+      let text: string | undefined;
+      tags.text.lastIndex = 0;
+      for (const x of inner.matchAll(tags.text)) text = (text ?? '') + (x[1] ?? '');
+      value = text === undefined ? undefined : decodeXml(text);
     } else {
-      const v = valueRe.exec(inner);
-      value = v === null ? undefined : decodeXml(v[1] ?? '');
+      value = inner === '' ? undefined : cellValue(inner, tags.vOpen, tags.vClose);
     }
-    cells.push({ col, type, value, formula: inner.includes('<f') || /<[\w.-]+:f\b/.test(inner) });
+    cells.push({ col, type, value, formula: inner !== '' && tags.formula.test(inner) });
   }
   return cells;
+}
+
+interface CellTags {
+  cOpen: string;
+  cClose: string;
+  vOpen: string;
+  vClose: string;
+  text: RegExp;
+  formula: RegExp;
 }
