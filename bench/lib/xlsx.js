@@ -55,7 +55,10 @@ export function csvToXlsx(csvPath, xlsxPath, numberColumns = ['amount', 'refund_
   const strings = new Map();
   const sst = (s) => {
     let i = strings.get(s);
-    if (i === undefined) strings.set(s, (i = strings.size));
+    if (i === undefined) {
+      i = strings.size;
+      strings.set(s, i);
+    }
     return i;
   };
   const rows = lines.map((line, r) => {

@@ -19,6 +19,7 @@ import {
   columnLetters,
   openWorkbook,
   type RawRow,
+  type SharedStrings,
   type SheetInfo,
   sharedStrings,
   sheetRows,
@@ -105,7 +106,7 @@ async function open(opts: SheetReadOptions, label: string): Promise<Opened> {
     throw unreadable(label, err);
   }
   const sheet = pickSheet(wb, label, opts.sheet);
-  let strings: string[];
+  let strings: SharedStrings;
   try {
     strings = await sharedStrings(wb);
   } catch (err) {
@@ -196,12 +197,12 @@ function unreadable(label: string, err: unknown): unknown {
 }
 
 /** A cell's text as a CSV would hold it (no checks). */
-function cellText(c: { type: string; value: string | undefined }, strings: string[]): string {
+function cellText(c: { type: string; value: string | undefined }, strings: SharedStrings): string {
   const v = c.value;
   if (v === undefined) return '';
   switch (c.type) {
     case 's':
-      return strings[Number(v)] ?? '';
+      return strings.get(Number(v)) ?? '';
     case 'n':
       return plainNumber(v)?.text ?? v;
     case 'b':
@@ -215,7 +216,7 @@ async function* toRows(
   label: string,
   sheetName: string,
   header: CsvHeader,
-  strings: string[],
+  strings: SharedStrings,
   pending: RawRow[],
   raw: AsyncGenerator<RawRow[]>,
   checked: readonly string[] | undefined,

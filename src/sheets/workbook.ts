@@ -136,9 +136,43 @@ export async function openWorkbook(bytes: Uint8Array): Promise<Workbook> {
   return { bytes, entries, sheets, sharedStringsPath: shared?.target };
 }
 
+/**
+ * The shared strings table, kept compactly: it holds every distinct text of the sheet (each id of
+ * a big sheet), so the strings are joined into pages of 1,024 with their offsets, rather than kept
+ * as a string object each (or as slices that would keep the XML they were cut from alive).
+ */
+export class SharedStrings {
+  private readonly pages: string[] = [];
+  private readonly offsets: Uint32Array[] = [];
+  private current: string[] = [];
+
+  add(s: string): void {
+    this.current.push(s);
+    if (this.current.length === PAGE) this.seal();
+  }
+
+  seal(): void {
+    if (this.current.length === 0) return;
+    const offs = new Uint32Array(this.current.length + 1);
+    for (let i = 0; i < this.current.length; i++) offs[i + 1] = offs[i]! + this.current[i]!.length;
+    this.pages.push(this.current.join(''));
+    this.offsets.push(offs);
+    this.current = [];
+  }
+
+  get(i: number): string | undefined {
+    const page = this.pages[i >> 10];
+    const offs = this.offsets[i >> 10];
+    const j = i & (PAGE - 1);
+    if (page === undefined || offs === undefined || j + 1 >= offs.length) return undefined;
+    return page.slice(offs[j]!, offs[j + 1]!);
+  }
+}
+const PAGE = 1024;
+
 /** The shared strings table, streamed (it can hold every id of a big sheet). */
-export async function sharedStrings(wb: Workbook): Promise<string[]> {
-  const out: string[] = [];
+export async function sharedStrings(wb: Workbook): Promise<SharedStrings> {
+  const out = new SharedStrings();
   if (wb.sharedStringsPath === undefined) return out;
   const entry = wb.entries.get(wb.sharedStringsPath);
   if (entry === undefined) return out;
@@ -152,11 +186,12 @@ export async function sharedStrings(wb: Workbook): Promise<string[]> {
     SI.lastIndex = 0;
     let end = 0;
     for (let m = SI.exec(buf); m !== null; m = SI.exec(buf)) {
-      out.push(decodeXml(siText(m[1], PHONETIC, T)));
+      out.add(decodeXml(siText(m[1], PHONETIC, T)));
       end = SI.lastIndex;
     }
     buf = buf.slice(end);
   }
+  out.seal();
   return out;
 }
 
@@ -188,8 +223,6 @@ export function columnLetters(index: number): string {
     s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
   return s;
 }
-
-const REF = /^([A-Z]+)(\d+)$/;
 
 /** The rows of a sheet in order, each with the cells it stores (empty cells are mostly absent). */
 export async function* sheetRows(wb: Workbook, sheet: SheetInfo): AsyncGenerator<RawRow[]> {
