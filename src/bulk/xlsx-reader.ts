@@ -29,7 +29,6 @@ import {
 import { ZipFormatError } from '../sheets/zip.js';
 import { fileError } from './csv-decode.js';
 import { buildHeader, type CsvHeader, headerExpectation, normaliseColumn } from './csv-header.js';
-import type { CsvReader, CsvRows } from './csv-reader.js';
 import { type CsvRow, type FieldsMaker, fieldsMaker } from './csv-records.js';
 
 export interface SheetReadOptions {
@@ -66,7 +65,16 @@ export function cellLocator(
   };
 }
 
-export interface SheetReader extends CsvReader {
+/** The rows, as csv-reader.ts's CsvRows (the same shape; not imported: csv-reader imports this file). */
+interface SheetRows extends AsyncIterableIterator<CsvRow> {
+  ready(): CsvRow | undefined;
+}
+
+/** What csv-reader.ts's CsvReader is, for a workbook. */
+export interface SheetReader {
+  header: Promise<CsvHeader>;
+  rows: SheetRows;
+  sha256: Promise<string>;
   /** Re-addresses validation problems to cells (resolves with the header). */
   locate: Promise<(p: InputProblem) => InputProblem>;
 }
@@ -313,13 +321,13 @@ function cellProblem(
  * The rows as the CSV reader's iterator (CsvRows): rows already converted are handed out by
  * `ready()` without a promise each.
  */
-function rowIterator(opened: Promise<Opened>): CsvRows {
+function rowIterator(opened: Promise<Opened>): SheetRows {
   let batch: CsvRow[] = [];
   let at = 0;
   let source: AsyncGenerator<CsvRow[]> | undefined;
   let finished = false;
   const DONE: IteratorReturnResult<undefined> = { value: undefined, done: true };
-  const it: CsvRows = {
+  const it: SheetRows = {
     [Symbol.asyncIterator]() {
       return this;
     },
