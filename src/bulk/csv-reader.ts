@@ -95,6 +95,15 @@ export function readCsv(opts: CsvReadOptions): CsvReader {
         },
       );
     }
+    if (k === 'csv' && opts.sheet !== undefined) {
+      throw new InputError(`--sheet applies to an .xlsx workbook; ${label} is not one`, [
+        {
+          file: label,
+          message: 'is a CSV file, which has no sheets',
+          expected: 'an .xlsx workbook, or no --sheet',
+        },
+      ]);
+    }
     if (k === 'csv') return readCsvText(opts);
     const { readSheet } = await import('./xlsx-reader.js');
     const { sheet, checked } = opts;

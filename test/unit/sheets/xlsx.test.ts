@@ -127,6 +127,8 @@ describe('reading workbooks LibreOffice wrote', () => {
     const e = await failure(join(FIXTURES, 'two-sheets.xlsx'), { sheet: 'Nope' });
     expect(e.message).toMatch(/no sheet named "Nope"/);
     expect(e.problems[0]!.message).toContain('"Notes", "Refunds"');
+    const csv = await failure(join(FIXTURES, 'refunds-en.csv'), { sheet: 'Refunds' });
+    expect(csv.message).toMatch(/--sheet applies to an \.xlsx workbook/);
   });
 });
 
