@@ -6,7 +6,6 @@
 
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { pipeline, Readable, type Transform } from 'node:stream';
 import { InputError, type InputProblem } from '../errors.js';
 import { BLANK_LINES, countChar, type DecodeTracker, decodeFile } from './csv-decode.js';
@@ -28,6 +27,7 @@ import {
   toRow,
   trimmed,
 } from './csv-records.js';
+import { sniff, xlsRefused } from './input-kind.js';
 
 export { type CsvDelimiter, type CsvHeader, detectDelimiter, normaliseColumn } from './csv-header.js';
 export { type CsvRow, MAX_RECORD_BYTES, recordParser } from './csv-records.js';
@@ -79,22 +79,7 @@ export function readCsv(opts: CsvReadOptions): CsvReader {
   const kind = sniff(opts.file);
   const label = opts.label ?? opts.file;
   const chosen = kind.then(async (k): Promise<CsvReader> => {
-    if (k === 'xls') {
-      throw new InputError(
-        `${label} is an Excel 97-2003 workbook (.xls), which payops does not read`,
-        [
-          {
-            file: label,
-            line: 1,
-            message: 'the file is an .xls workbook',
-            expected: 'an .xlsx workbook or a UTF-8 CSV file',
-          },
-        ],
-        {
-          hint: 'in Excel use File › Save As › "Excel Workbook (*.xlsx)" (or "CSV UTF-8 (Comma delimited) (*.csv)")',
-        },
-      );
-    }
+    if (k === 'xls') throw xlsRefused(label);
     if (k === 'csv' && opts.sheet !== undefined) {
       throw new InputError(`--sheet applies to an .xlsx workbook; ${label} is not one`, [
         {
@@ -122,26 +107,6 @@ export function readCsv(opts: CsvReadOptions): CsvReader {
   sha256.catch(() => {});
   locate.catch(() => {});
   return { header, sha256, locate, rows: delegatingRows(chosen) };
-}
-
-/** The first bytes of a file: a ZIP (an .xlsx), an OLE2 compound file (an .xls), or text. */
-async function sniff(file: string): Promise<'csv' | 'xlsx' | 'xls'> {
-  let head: Buffer;
-  try {
-    const fh = await open(file, 'r');
-    try {
-      head = Buffer.alloc(4);
-      const { bytesRead } = await fh.read(head, 0, 4, 0);
-      head = head.subarray(0, bytesRead);
-    } finally {
-      await fh.close();
-    }
-  } catch {
-    return 'csv'; // the CSV reader reports a missing file, a folder, a permission
-  }
-  if (head.length === 4 && head.readUInt32BE(0) === 0x504b0304) return 'xlsx';
-  if (head.length === 4 && head.readUInt32BE(0) === 0xd0cf11e0) return 'xls';
-  return 'csv';
 }
 
 /** Rows of the reader `chosen` resolves to; once it is known, its own methods take over. */
