@@ -11,7 +11,8 @@
 //   BENCH_SANDBOX_SEED=100000 BENCH_REPEAT=5 BENCH_CONCURRENCY=4 BENCH_STARTUP_RUNS=100
 //   BENCH_PEER_SAMPLE=2000 BENCH_SHELL_SAMPLE=200
 //   BENCH_LOOKUP_RUNS=30 (the one-order look-up of issue 15, bench/lookup.js)
-//   BENCH_ONLY=startup,lookup,sandbox,bulk,peer,memory,growth   BENCH_KEEP=1 (keep the temp dir)
+//   BENCH_ONLY=startup,lookup,sandbox,bulk,peer,memory,growth,xlsx   BENCH_KEEP=1 (keep the temp dir)
+//   BENCH_XLSX_ROWS=100000 rows of the .xlsx refund file (dry run and against the sandbox)
 //   BENCH_NO_PERF=1 (skip `perf stat`, which counts each bulk side's instructions where it works)
 // Every server it starts it stops; all traffic is to 127.0.0.1.
 import { spawn, spawnSync } from 'node:child_process';
@@ -24,6 +25,7 @@ import { cleanEnv, hasGnuTime, measureNode, stopAll } from './lib/proc.js';
 import { BIN, exportOrdersCsv, ledger, startSandbox } from './lib/sandbox.js';
 import { selfCheck } from './lib/sign.js';
 import { int, mb, mean, median, ms, pct, ratio, renderMarkdown, renderTable, stddev } from './lib/stats.js';
+import { csvToXlsx } from './lib/xlsx.js';
 import { LOOKUP_TARGETS, lookup } from './lookup.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -384,6 +386,64 @@ async function dryRun() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// .xlsx: the same refund file as a workbook (issue 14): its dry run (no gateway) and its run
+// against the sandbox, with results written as .xlsx, beside the CSV's dry run of the same rows.
+
+async function xlsx() {
+  const rows = envInt('BENCH_XLSX_ROWS', 100_000);
+  const { sb, file } = await preparedSandbox(rows, 'xlsx');
+  try {
+    const book = join(tmp, 'refunds.xlsx');
+    csvToXlsx(file, book);
+    const sizes = { csvBytes: readFileSync(file).length, xlsxBytes: readFileSync(book).length };
+    // The dry runs ask the sandbox what is already refunded, as a user's dry run asks the gateway.
+    const dryEnv = cleanEnv({ ...CREDS, PAYOPS_BASE_URL: sb.url, PAYOPS_HOME: freshHome() });
+    const dry = async (f) => {
+      log(`payops refund --dry-run: ${int(rows)} rows of ${f}`);
+      const r = await measureNode([BIN, 'refund', '--file', f, '--dry-run'], { env: dryEnv, cwd: tmp, tmp });
+      if (r.code !== 0) throw new Error(`--dry-run ${f} exited ${r.code}: ${r.stderr.slice(-800)}`);
+      return { ms: r.ms, maxRssKb: r.maxRssKb, cpuMs: r.cpuMs };
+    };
+    const csvDry = await dry(file);
+    const xlsxDry = await dry(book);
+    log(`payops refund: ${int(rows)} rows of refunds.xlsx against the sandbox, --out results.xlsx`);
+    const env = cleanEnv({ ...CREDS, PAYOPS_BASE_URL: sb.url, PAYOPS_HOME: freshHome() });
+    const args = [BIN, 'refund', '--file', book, '--yes', '--out', join(tmp, 'results.xlsx')];
+    const r = await measureNode([...args, '--concurrency', String(CFG.concurrency)], { env, cwd: tmp, tmp });
+    if (r.code !== 0) throw new Error(`xlsx run exited ${r.code}: ${r.stderr.slice(-800)}`);
+    const entries = (await ledger(sb.url)).filter((e) => e.kind === 'refund').length;
+    if (entries !== rows) throw new Error(`xlsx run: ledger has ${entries} refunds for ${rows} rows`);
+    return {
+      rows,
+      ...sizes,
+      csvDryRun: csvDry,
+      xlsxDryRun: xlsxDry,
+      xlsxRun: { ms: r.ms, maxRssKb: r.maxRssKb, cpuMs: r.cpuMs, ledgerRefunds: entries },
+    };
+  } finally {
+    await sb.stop();
+  }
+}
+
+function xlsxTable(x) {
+  const head = ['.xlsx refund file', 'rows', 'file', 'wall', 'CPU', 'peak RSS'];
+  const line = (name, size, m) => [
+    name,
+    int(x.rows),
+    `${(size / 1e6).toFixed(1)} MB`,
+    ms(m.ms),
+    ms(m.cpuMs),
+    mb(m.maxRssKb),
+  ];
+  return [
+    head,
+    line('CSV --dry-run (reference)', x.csvBytes, x.csvDryRun),
+    line('.xlsx --dry-run', x.xlsxBytes, x.xlsxDryRun),
+    line('.xlsx run, --out results.xlsx', x.xlsxBytes, x.xlsxRun),
+  ];
+}
+
+// ---------------------------------------------------------------------------------------------
 // Growth: the same run at several sizes; per-row cost should be flat.
 
 async function growth(bulkResult) {
@@ -719,6 +779,7 @@ async function main() {
   await attempt('peer', peer);
   await attempt('memory', dryRun);
   await attempt('growth', () => growth(results.bulk?.error ? undefined : results.bulk));
+  await attempt('xlsx', xlsx);
   results.machine.loadavgAtEnd = loadavg().map((x) => Number(x.toFixed(2)));
   results.durationS = Math.round((Date.now() - started.getTime()) / 1000);
 
@@ -737,9 +798,14 @@ async function main() {
   if (growthRows.length > 1)
     process.stdout.write(`\nhow cost grows (payops refund)\n${renderTable(growthRows)}\n`);
   const growthMd = growthRows.length > 1 ? `\n\n${renderMarkdown(growthRows)}` : '';
-  process.stdout.write(`\nMarkdown for docs/performance.md:\n\n${renderMarkdown(rows)}${growthMd}\n`);
+  const xlsxRows = results.xlsx && !results.xlsx.error ? xlsxTable(results.xlsx) : undefined;
+  if (xlsxRows) process.stdout.write(`\n.xlsx (issue 14)\n${renderTable(xlsxRows)}\n`);
+  const xlsxMd = xlsxRows ? `\n\n${renderMarkdown(xlsxRows)}` : '';
+  process.stdout.write(
+    `\nMarkdown for docs/performance.md:\n\n${renderMarkdown(rows)}${growthMd}${xlsxMd}\n`,
+  );
   process.stdout.write(`\nresults: ${RESULTS} (${results.durationS} s)\n`);
-  const errors = ['startup', 'lookup', 'sandbox', 'bulk', 'peer', 'memory', 'growth'].filter(
+  const errors = ['startup', 'lookup', 'sandbox', 'bulk', 'peer', 'memory', 'growth', 'xlsx'].filter(
     (k) => results[k]?.error || results[k]?.payops?.error || results[k]?.ceiling?.error,
   );
   if (errors.length > 0) {

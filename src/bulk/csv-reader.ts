@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { pipeline, Readable, type Transform } from 'node:stream';
-import { InputError } from '../errors.js';
+import { InputError, type InputProblem } from '../errors.js';
 import { BLANK_LINES, countChar, type DecodeTracker, decodeFile } from './csv-decode.js';
 import type { RecordBatch } from './csv-fast-lines.js';
 import {
@@ -27,6 +27,7 @@ import {
   toRow,
   trimmed,
 } from './csv-records.js';
+import { sniff, xlsRefused } from './input-kind.js';
 
 export { type CsvDelimiter, type CsvHeader, detectDelimiter, normaliseColumn } from './csv-header.js';
 export { type CsvRow, MAX_RECORD_BYTES, recordParser } from './csv-records.js';
@@ -43,6 +44,12 @@ export interface CsvReadOptions {
    * rows' cells point into, cost ~13 MB more peak RSS at a million rows, and no speed.
    */
   chunkSize?: number;
+  /** A workbook's sheet to read (xlsx-reader.ts); default its first. */
+  sheet?: string;
+  /** How a workbook's problems name the file; default `file`. */
+  label?: string;
+  /** A workbook's columns whose cells are checked (xlsx-reader.ts); default every column. */
+  checked?: readonly string[];
 }
 
 /** The rows of a file, in order; iterated once. */
@@ -59,13 +66,78 @@ export interface CsvReader {
   rows: CsvRows;
   /** Resolves once every byte has been read (after `rows` is exhausted); rejects if reading stopped early. */
   sha256: Promise<string>;
+  /** For a workbook: re-addresses a validation problem (file, line, field) to its cell, `file:Sheet1!C7`. */
+  locate?: Promise<(p: InputProblem) => InputProblem>;
 }
 
 /**
- * Open `file` for streaming. Reading starts at once, so `header` resolves without iterating `rows`;
- * `rows` may be iterated once. Errors (file, encoding, CSV syntax) are InputErrors with file and line.
+ * Open `file`, a CSV file or an .xlsx workbook (told by its first bytes, so a run's copy of a
+ * workbook is read as one whatever its name): the same rows either way. The workbook reader is
+ * loaded only for a workbook; an old binary .xls is refused with what to do.
  */
 export function readCsv(opts: CsvReadOptions): CsvReader {
+  const kind = sniff(opts.file);
+  const label = opts.label ?? opts.file;
+  const chosen = kind.then(async (k): Promise<CsvReader> => {
+    if (k === 'xls') throw xlsRefused(label);
+    if (k === 'csv' && opts.sheet !== undefined) {
+      throw new InputError(`--sheet applies to an .xlsx workbook; ${label} is not one`, [
+        {
+          file: label,
+          message: 'is a CSV file, which has no sheets',
+          expected: 'an .xlsx workbook, or no --sheet',
+        },
+      ]);
+    }
+    if (k === 'csv') return readCsvText(opts);
+    const { readSheet } = await import('./xlsx-reader.js');
+    const { sheet, checked } = opts;
+    return readSheet({
+      file: opts.file,
+      label,
+      ...(opts.required ? { required: opts.required } : {}),
+      ...(sheet === undefined ? {} : { sheet }),
+      ...(checked === undefined ? {} : { checked }),
+    });
+  });
+  const header = chosen.then((r) => r.header);
+  const sha256 = chosen.then((r) => r.sha256);
+  const locate = chosen.then((r) => r.locate ?? ((p: InputProblem) => p));
+  header.catch(() => {});
+  sha256.catch(() => {});
+  locate.catch(() => {});
+  return { header, sha256, locate, rows: delegatingRows(chosen) };
+}
+
+/** Rows of the reader `chosen` resolves to; once it is known, its own methods take over. */
+function delegatingRows(chosen: Promise<CsvReader>): CsvRows {
+  let inner: CsvRows | undefined;
+  const DONE: IteratorReturnResult<undefined> = { value: undefined, done: true };
+  const rows: CsvRows = {
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    ready: () => inner?.ready(),
+    async next() {
+      inner ??= (await chosen).rows;
+      return inner.next();
+    },
+    async return() {
+      if (inner === undefined) {
+        chosen.then((r) => r.rows.return?.()).catch(() => {});
+        return DONE;
+      }
+      return (await inner.return?.()) ?? DONE;
+    },
+  };
+  return rows;
+}
+
+/**
+ * Open a CSV `file` for streaming. Reading starts at once, so `header` resolves without iterating `rows`;
+ * `rows` may be iterated once. Errors (file, encoding, CSV syntax) are InputErrors with file and line.
+ */
+function readCsvText(opts: CsvReadOptions): CsvReader {
   const { file } = opts;
   const hash = createHash('sha256');
   const tracker: DecodeTracker = { bom: false, linesEmitted: 0, lineTail: '' };

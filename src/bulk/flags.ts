@@ -6,6 +6,8 @@ import { ALL_ORDER_FLAGS, OPERATIONS } from './operations.js';
 
 export interface BulkFlags {
   file?: string;
+  /** A workbook's sheet to read (--sheet); default its first. */
+  sheet?: string;
   transactionId?: string;
   orderNo?: string;
   currency?: string;

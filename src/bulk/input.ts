@@ -10,6 +10,7 @@ import { runDir } from '../runs/paths.js';
 import type { RunHeader } from '../runs/records.js';
 import { checkedSnapshot } from '../runs/snapshot.js';
 import { type CsvRows, readCsv, sha256File } from './csv-reader.js';
+import { OPERATIONS } from './operations.js';
 import { checkRow, requiredColumns } from './row-check.js';
 import type { InputRow } from './types.js';
 
@@ -19,6 +20,7 @@ export async function runInput(state: string, header: RunHeader): Promise<InputS
   return {
     path: await checkedSnapshot({ dir: runDir(state, runId), header }, sha256File),
     label: header.label ?? header.file ?? runId,
+    ...(header.sheet === undefined ? {} : { sheet: header.sheet }),
   };
 }
 
@@ -29,6 +31,8 @@ export interface InputSource {
   label: string;
   /** Set for one order given by flags: problems name the flag instead of file:line. */
   inline?: boolean;
+  /** A workbook's sheet (--sheet); its first when unset. */
+  sheet?: string;
 }
 
 /** Single-order fields, by API field name, in column order. */
@@ -67,11 +71,25 @@ export interface OpenedRows {
   columns: Promise<string[]>;
   rows: CsvRows;
   sha256: Promise<string>;
+  /** A workbook's problems re-addressed to cells (`refunds.xlsx:Sheet1!C7`); as they are for a CSV. */
+  locate: Promise<(p: InputProblem) => InputProblem>;
 }
 
 export function openRows(op: BatchOperation, source: InputSource): OpenedRows {
-  const reader = readCsv({ file: source.path, required: [...requiredColumns(op)] });
-  return { columns: reader.header.then((h) => h.columns), rows: reader.rows, sha256: reader.sha256 };
+  const { required, optional } = OPERATIONS[op].columns;
+  const reader = readCsv({
+    file: source.path,
+    required: [...requiredColumns(op)],
+    label: source.label,
+    checked: [...required, ...optional],
+    ...(source.sheet === undefined ? {} : { sheet: source.sheet }),
+  });
+  return {
+    columns: reader.header.then((h) => h.columns),
+    rows: reader.rows,
+    sha256: reader.sha256,
+    locate: reader.locate ?? Promise.resolve((p: InputProblem) => p),
+  };
 }
 
 /**

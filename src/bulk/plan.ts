@@ -82,11 +82,13 @@ export async function planBulk(
 ): Promise<BulkPlan> {
   const problems: InputProblem[] = [];
   let dropped = 0;
+  // A workbook's problems name their cell (`refunds.xlsx:Sheet1!C7`) rather than file:line.
+  let locate = (p: InputProblem) => p;
   const note = (list: readonly InputProblem[] | undefined) => {
     // Nearly every row has none: no iterator for an empty list (while this code is still cold).
     if (!list || list.length === 0) return;
     for (const p of list) {
-      if (problems.length < MAX_PROBLEMS_KEPT) problems.push(source.inline ? asFlagProblem(p) : p);
+      if (problems.length < MAX_PROBLEMS_KEPT) problems.push(source.inline ? asFlagProblem(p) : locate(p));
       else dropped++;
     }
   };
@@ -95,6 +97,7 @@ export async function planBulk(
   let columns: string[];
   try {
     columns = await opened.columns;
+    locate = await opened.locate;
   } catch (err) {
     throw source.inline && err instanceof InputError
       ? new InputError(err.message, err.problems.map(asFlagProblem), { hint: err.hint })

@@ -57,7 +57,11 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
     ctx.onClose(made.cleanup);
     source = made.source;
   } else {
-    source = { path: resolve(ctx.io.cwd, flags.file!), label: flags.file! };
+    source = {
+      path: resolve(ctx.io.cwd, flags.file!),
+      label: flags.file!,
+      ...(flags.sheet === undefined ? {} : { sheet: flags.sheet }),
+    };
   }
   // A dry run that will ask the gateway keeps the rows as a run does when they fit (row-cache.ts).
   const keep = !dryRun || (config.signKey !== undefined && (await fitsRowCache(source.path)));
@@ -383,6 +387,7 @@ async function proceed(ctx: Context, p: Proceed): Promise<number> {
       op: plan.op,
       file: start.inline ? undefined : plan.source.path,
       label: plan.source.label,
+      ...(plan.source.sheet === undefined ? {} : { sheet: plan.source.sheet }),
       inline: start.inline,
       sha256: plan.sha256,
       content: plan.content,

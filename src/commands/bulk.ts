@@ -46,7 +46,12 @@ export function registerBulk(program: Command, app: App): void {
         file: {
           type: 'string',
           value: 'csv',
-          description: `orders to ${op}, one per row (columns ${[...columns.required, ...columns.optional].join(',')})`,
+          description: `orders to ${op}, one per row (columns ${[...columns.required, ...columns.optional].join(',')}): a CSV file or an .xlsx workbook`,
+        },
+        sheet: {
+          type: 'string',
+          value: 'name',
+          description: 'the sheet of an .xlsx --file to read (default: its first)',
         },
         ...orderOptions(flags),
         resume: {

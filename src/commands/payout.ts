@@ -14,7 +14,13 @@ export const registerPayout = defineCommand({
     file: {
       type: 'string',
       value: 'csv',
-      description: 'one payout per row; columns are field paths such as beneficiary.bank_details.iban',
+      description:
+        'one payout per row (a CSV file or an .xlsx workbook); columns are field paths such as beneficiary.bank_details.iban',
+    },
+    sheet: {
+      type: 'string',
+      value: 'name',
+      description: 'the sheet of an .xlsx --file to read (default: its first)',
     },
     resume: {
       type: 'boolean',

@@ -387,7 +387,12 @@ export async function writePayoutResults(
 ): Promise<void> {
   const records = rows.map(payoutRecord);
   const dest = opts.out === undefined ? undefined : (await import('node:path')).resolve(io.cwd, opts.out);
-  if (opts.format === 'csv') {
+  if (opts.format === 'csv' && dest !== undefined && dest.toLowerCase().endsWith('.xlsx')) {
+    // --out payouts.xlsx: a workbook, ids as text and amounts as numbers (loaded only for one).
+    const writer = await (await import('./xlsx-writer.js')).openXlsxWriter(dest, [...PAYOUT_COLUMNS]);
+    for (const r of records) await writer.write(r);
+    await writer.end();
+  } else if (opts.format === 'csv') {
     await writeCsvRecords(dest ?? io.stdout, PAYOUT_COLUMNS, records);
   } else {
     const text =

@@ -21,7 +21,7 @@ export interface TextSink {
    * Write text; the promise, when returned, resolves once the destination can take more. After a
    * file's write failed, text is dropped and `end()` reports the failure.
    */
-  write(text: string): Promise<void> | undefined;
+  write(text: string | Uint8Array): Promise<void> | undefined;
   /** Flush; a file is made durable and moved into place. LocalWriteError when it could not be written. */
   end(): Promise<void>;
   /** A file's temporary copy removed, the destination left as it was. Does nothing after `end()`. */

@@ -52,6 +52,8 @@ function finish(
   sha256: string,
   items: PayoutItem[],
   problems: InputProblem[],
+  /** A workbook's problems re-addressed to cells (csv-reader.ts). */
+  locate: (p: InputProblem) => InputProblem = (p) => p,
 ): PayoutPlan {
   const ids = new Map<string, number>();
   for (const item of items) {
@@ -67,7 +69,7 @@ function finish(
       });
     } else ids.set(id, item.line);
   }
-  if (problems.length > 0) fail(display, problems);
+  if (problems.length > 0) fail(display, problems.map(locate));
   if (items.length === 0) fail(display, [{ file: display, message: 'holds no payouts' }]);
   const totals = new Map<string, bigint>();
   for (const item of items) addToTotals(totals, item.currency, item.minor);
@@ -104,11 +106,13 @@ export async function loadPayoutRequest(fileArg: string, cwd: string): Promise<P
 /** Payout problems beyond this many stop the reading: the list is for a person to fix. */
 const MAX_PROBLEMS = 1000;
 
-export async function loadPayoutCsv(fileArg: string, cwd: string): Promise<PayoutPlan> {
+export async function loadPayoutCsv(fileArg: string, cwd: string, sheet?: string): Promise<PayoutPlan> {
   const file = resolve(cwd, fileArg);
   const { readCsv } = await import('../bulk/csv-reader.js');
-  const reader = readCsv({ file });
+  // A CSV file or an .xlsx workbook (csv-reader.ts tells them apart).
+  const reader = readCsv({ file, label: fileArg, ...(sheet === undefined ? {} : { sheet }) });
   const header = await reader.header;
+  const locate = (await reader.locate) ?? ((p: InputProblem) => p);
   const map = mapColumns(header.columns, PAYOUT_SPEC, fileArg);
   if (map.problems.length > 0) fail(fileArg, map.problems);
   const problems: InputProblem[] = [];
@@ -130,7 +134,7 @@ export async function loadPayoutCsv(fileArg: string, cwd: string): Promise<Payou
     if (problems.length >= MAX_PROBLEMS) break;
   }
   const sha256 = problems.length >= MAX_PROBLEMS ? '' : await reader.sha256;
-  return finish('csv', file, fileArg, sha256, items, problems);
+  return finish('csv', file, fileArg, sha256, items, problems, locate);
 }
 
 /** What the user is asked to confirm (and what --dry-run shows). */

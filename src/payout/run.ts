@@ -28,6 +28,8 @@ import { type PayoutResultRow, sendPayouts } from './send.js';
 export interface PayoutFlags {
   request?: string;
   file?: string;
+  /** A workbook's sheet to read; default its first. */
+  sheet?: string;
   resume?: boolean;
   force?: boolean;
   /** With resume: this run (from `payops runs resume ID`) rather than the newest unfinished one. */
@@ -79,7 +81,7 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
   const plan: PayoutPlan =
     opts.request !== undefined
       ? await loadPayoutRequest(opts.request, ctx.io.cwd)
-      : await loadPayoutCsv(opts.file!, ctx.io.cwd);
+      : await loadPayoutCsv(opts.file!, ctx.io.cwd, opts.sheet);
 
   await checkOutFile(
     ctx.io.cwd,

@@ -43,6 +43,8 @@ export interface NewRunHeader {
   columns?: string[];
   /** The input's copy inside the run folder (bulk runs). */
   snapshot?: string;
+  /** The sheet read of a workbook input, when --sheet named one. */
+  sheet?: string;
   /** Payouts: whether the input was one JSON request or a CSV. */
   inputKind?: 'json' | 'csv';
 }
@@ -181,6 +183,7 @@ export function parseHeader(raw: RawRecord): RunHeader {
     'accountId',
     'gatewayIdentity',
     'snapshot',
+    'sheet',
   ] as const) {
     const v = optStr(raw, key);
     if (v !== undefined) header[key] = v;

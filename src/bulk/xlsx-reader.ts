@@ -1,0 +1,366 @@
+// An .xlsx sheet read as the CSV reader's rows (csv-reader.ts), so that a workbook goes through
+// the same header checks, row validation, plan and content key as a CSV file. Loaded only when a
+// file is a workbook. Cells become the text a CSV would hold: strings as they are, numbers as the
+// exact decimal they store (sheets/cell-number.ts), never via a float. What a sheet can hold and a
+// CSV cannot is checked here, in the columns the command reads: error cells (#N/A), formulas saved
+// without their result, and numbers with more than 15 significant digits (an id the spreadsheet
+// rounded, or an amount a calculation left inexact, e.g. 0.30000000000000004). Problems name the
+// cell as a spreadsheet does: `refunds.xlsx:Sheet1!C7`.
+//
+// The file is read into memory once (an .xlsx is compressed: ~3 MB for 100,000 rows), so its
+// SHA-256 is of exactly the bytes whose rows were checked; the sheet's XML is inflated and scanned
+// as a stream.
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { InputError, type InputProblem } from '../errors.js';
+import { quote } from '../quote.js';
+import { plainNumber, SPREADSHEET_DIGITS } from '../sheets/cell-number.js';
+import {
+  columnLetters,
+  openWorkbook,
+  type RawRow,
+  type SharedStrings,
+  type SheetInfo,
+  sharedStrings,
+  sheetRows,
+  type Workbook,
+  WorkbookError,
+} from '../sheets/workbook.js';
+import { ZipFormatError } from '../sheets/zip.js';
+import { fileError } from './csv-decode.js';
+import { buildHeader, type CsvHeader, headerExpectation, normaliseColumn } from './csv-header.js';
+import { type CsvRow, type FieldsMaker, fieldsMaker } from './csv-records.js';
+
+export interface SheetReadOptions {
+  file: string;
+  /** How problems name the file (the name the user gave); default `file`. */
+  label?: string;
+  /** The sheet to read; default the first. */
+  sheet?: string;
+  required?: string[];
+  /** Normalised columns whose cells are checked for errors and rounded numbers; default every column. */
+  checked?: readonly string[];
+}
+
+/** A sheet name as a cell reference writes it: quoted when it holds anything but letters, digits, `_` and `.`. */
+export function sheetRef(name: string): string {
+  return /^[A-Za-z_][A-Za-z0-9_.]*$/.test(name) ? name : `'${name.replace(/'/g, "''")}'`;
+}
+
+/** A problem of validation (file, line, field) re-addressed to its cell, `file:Sheet!C7`. */
+export function cellLocator(
+  label: string,
+  sheet: string,
+  normalised: readonly string[],
+): (p: InputProblem) => InputProblem {
+  const at = new Map(normalised.map((n, i) => [n, columnLetters(i)]));
+  return (p) => {
+    if (p.file !== label || p.line === undefined) return p;
+    const { line, ...rest } = p;
+    const letter = p.field === undefined ? undefined : at.get(p.field);
+    return {
+      ...rest,
+      file: `${label}:${sheetRef(sheet)}!${letter === undefined ? `${line}:${line}` : `${letter}${line}`}`,
+    };
+  };
+}
+
+/** The rows, as csv-reader.ts's CsvRows (the same shape; not imported: csv-reader imports this file). */
+interface SheetRows extends AsyncIterableIterator<CsvRow> {
+  ready(): CsvRow | undefined;
+}
+
+/** What csv-reader.ts's CsvReader is, for a workbook. */
+export interface SheetReader {
+  header: Promise<CsvHeader>;
+  rows: SheetRows;
+  sha256: Promise<string>;
+  /** Re-addresses validation problems to cells (resolves with the header). */
+  locate: Promise<(p: InputProblem) => InputProblem>;
+}
+
+export function readSheet(opts: SheetReadOptions): SheetReader {
+  const label = opts.label ?? opts.file;
+  const opened = open(opts, label);
+  const header = opened.then((o) => o.header);
+  const sha256 = opened.then((o) => o.sha256);
+  const locate = opened.then((o) => cellLocator(label, o.sheet.name, o.header.normalised));
+  header.catch(() => {});
+  sha256.catch(() => {});
+  locate.catch(() => {});
+  return { header, sha256, locate, rows: rowIterator(opened) };
+}
+
+interface Opened {
+  header: CsvHeader;
+  sheet: SheetInfo;
+  sha256: string;
+  rows: AsyncGenerator<CsvRow[]>;
+}
+
+async function open(opts: SheetReadOptions, label: string): Promise<Opened> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(opts.file);
+  } catch (err) {
+    const e = fileError(label, err);
+    throw e instanceof InputError ? e : err;
+  }
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  let wb: Workbook;
+  try {
+    wb = await openWorkbook(bytes);
+  } catch (err) {
+    throw unreadable(label, err);
+  }
+  const sheet = pickSheet(wb, label, opts.sheet);
+  let strings: SharedStrings;
+  try {
+    strings = await sharedStrings(wb);
+  } catch (err) {
+    throw unreadable(label, err);
+  }
+  const where = `${label}:${sheetRef(sheet.name)}`;
+  const raw = sheetRows(wb, sheet);
+  const pending: RawRow[] = [];
+  // The header: the first row with a value.
+  let headerRow: RawRow | undefined;
+  try {
+    for (;;) {
+      if (pending.length === 0) {
+        const next = await raw.next();
+        if (next.done) break;
+        pending.push(...next.value);
+      }
+      const r = pending.shift()!;
+      if (r.cells.some((c) => cellText(c, strings) !== '')) {
+        headerRow = r;
+        break;
+      }
+    }
+  } catch (err) {
+    throw unreadable(label, err);
+  }
+  const required = opts.required ?? [];
+  if (headerRow === undefined) {
+    throw new InputError(`${where} is empty`, [
+      { file: where, message: 'the sheet has no rows', expected: headerExpectation(required) },
+    ]);
+  }
+  const names: string[] = [];
+  for (const c of headerRow.cells) names[c.col] = cellText(c, strings);
+  for (let i = 0; i < names.length; i++) names[i] ??= '';
+  let header: CsvHeader;
+  try {
+    header = buildHeader(label, headerRow.row, names, ',', false, required);
+  } catch (err) {
+    if (!(err instanceof InputError)) throw err;
+    const locate = cellLocator(label, sheet.name, names.map(normaliseColumn));
+    // The CSV hint names a separator; a workbook's names the other sheets when there are some.
+    const others = wb.sheets.length > 1 && opts.sheet === undefined;
+    const hint = others
+      ? `the first sheet (${quote(sheet.name)}) was read: name the sheet with the orders with --sheet (its sheets: ${wb.sheets.map((s) => quote(s.name)).join(', ')})`
+      : 'column names are matched case-insensitively';
+    throw new InputError(
+      err.message.replace(`${label}:${headerRow.row}`, `${where}!${headerRow.row}:${headerRow.row}`),
+      err.problems.map(locate),
+      { hint },
+    );
+  }
+  const rows = toRows(label, sheet.name, header, strings, pending, raw, opts.checked);
+  return { header, sheet, sha256, rows };
+}
+
+function pickSheet(wb: Workbook, label: string, wanted: string | undefined): SheetInfo {
+  const names = wb.sheets.map((s) => quote(s.name)).join(', ');
+  if (wanted === undefined) {
+    const first = wb.sheets[0];
+    if (first === undefined)
+      throw new InputError(`${label} has no sheet with cells`, [{ file: label, message: 'no worksheet' }]);
+    return first;
+  }
+  const found =
+    wb.sheets.find((s) => s.name === wanted) ??
+    wb.sheets.find((s) => s.name.toLowerCase() === wanted.toLowerCase());
+  if (found === undefined) {
+    throw new InputError(
+      `${label} has no sheet named ${quote(wanted)}`,
+      [{ file: label, message: `its sheets are ${names}` }],
+      {
+        hint: `name one of its sheets with --sheet, e.g. --sheet ${quote(wb.sheets[0]?.name ?? 'Sheet1')}`,
+      },
+    );
+  }
+  return found;
+}
+
+function unreadable(label: string, err: unknown): unknown {
+  if (err instanceof InputError) return err;
+  if (!(err instanceof ZipFormatError || err instanceof WorkbookError)) return err;
+  return new InputError(
+    `${label} looks like an Excel workbook (.xlsx) but cannot be read: ${err.message}`,
+    [{ file: label, message: err.message, expected: 'an .xlsx workbook or a UTF-8 CSV file' }],
+    { hint: 'open it in the spreadsheet program and save it again as "Excel Workbook (*.xlsx)"' },
+  );
+}
+
+/** A cell's text as a CSV would hold it (no checks). */
+function cellText(c: { type: string; value: string | undefined }, strings: SharedStrings): string {
+  const v = c.value;
+  if (v === undefined) return '';
+  switch (c.type) {
+    case 's':
+      return strings.get(Number(v)) ?? '';
+    case 'n':
+      return plainNumber(v)?.text ?? v;
+    case 'b':
+      return v === '1' ? 'TRUE' : 'FALSE';
+    default:
+      return v;
+  }
+}
+
+async function* toRows(
+  label: string,
+  sheetName: string,
+  header: CsvHeader,
+  strings: SharedStrings,
+  pending: RawRow[],
+  raw: AsyncGenerator<RawRow[]>,
+  checked: readonly string[] | undefined,
+): AsyncGenerator<CsvRow[]> {
+  const width = header.columns.length;
+  const makeFields: FieldsMaker = fieldsMaker(header.normalised);
+  const check = header.normalised.map((n) => checked === undefined || checked.includes(n));
+  const sheet = sheetRef(sheetName);
+  const convert = (r: RawRow): CsvRow | undefined => {
+    const cells = new Array<string>(width).fill('');
+    let problems: InputProblem[] | undefined;
+    let any = false;
+    for (const c of r.cells) {
+      const text = cellText(c, strings);
+      if (text === '' && c.type !== 'e' && !(c.formula && c.value === undefined)) continue;
+      any = true;
+      const ref = `${label}:${sheet}!${columnLetters(c.col)}${r.row}`;
+      if (c.col >= width) {
+        problems ??= [];
+        problems.push({
+          file: ref,
+          message: `a value (${quote(text)}) in a column without a header`,
+          expected: 'every value under a named column',
+        });
+        continue;
+      }
+      cells[c.col] = text;
+      if (!check[c.col]) continue;
+      const field = header.normalised[c.col]!;
+      const problem = cellProblem(c, text);
+      if (problem !== undefined) {
+        problems ??= [];
+        problems.push({ file: ref, field, ...problem });
+      }
+    }
+    if (!any) return undefined;
+    const row: CsvRow = { line: r.row, fields: makeFields(cells), cells };
+    if (problems !== undefined) row.problems = problems;
+    return row;
+  };
+  try {
+    const first = pending.map(convert).filter((r): r is CsvRow => r !== undefined);
+    if (first.length > 0) yield first;
+    for await (const batch of raw) {
+      const out: CsvRow[] = [];
+      for (const r of batch) {
+        const row = convert(r);
+        if (row !== undefined) out.push(row);
+      }
+      if (out.length > 0) yield out;
+    }
+  } catch (err) {
+    throw unreadable(label, err);
+  }
+}
+
+/** What is wrong with a cell a command reads, beyond what row validation checks. */
+function cellProblem(
+  c: { type: string; value: string | undefined; formula: boolean },
+  text: string,
+): { message: string; expected: string } | undefined {
+  if (c.type === 'e') {
+    return {
+      message: `the cell holds the error ${text}`,
+      expected: 'a value (fix the formula or type the value)',
+    };
+  }
+  if (c.formula && c.value === undefined) {
+    return {
+      message: 'the cell holds a formula saved without its result',
+      expected: 'a value: open the file in the spreadsheet program and save it again',
+    };
+  }
+  if (c.type !== 'n') return undefined;
+  const n = plainNumber(c.value ?? '');
+  if (n === undefined)
+    return { message: `the cell holds ${quote(c.value ?? '')}, not a number`, expected: 'a number' };
+  if (n.integerDigits > SPREADSHEET_DIGITS) {
+    return {
+      message: `the cell holds the number ${n.text}: a spreadsheet keeps only ${SPREADSHEET_DIGITS} digits of a number, so a longer id was rounded`,
+      expected: 'ids stored as text: format the column as Text and enter or import the ids again',
+    };
+  }
+  if (n.significant > SPREADSHEET_DIGITS) {
+    return {
+      message: `the cell holds ${n.text}, a number that is not exact (a calculation's binary rounding)`,
+      expected: "the amount rounded in the sheet to the currency's decimals, e.g. =ROUND(B2;2)",
+    };
+  }
+  return undefined;
+}
+
+/**
+ * The rows as the CSV reader's iterator (CsvRows): rows already converted are handed out by
+ * `ready()` without a promise each.
+ */
+function rowIterator(opened: Promise<Opened>): SheetRows {
+  let batch: CsvRow[] = [];
+  let at = 0;
+  let source: AsyncGenerator<CsvRow[]> | undefined;
+  let finished = false;
+  const DONE: IteratorReturnResult<undefined> = { value: undefined, done: true };
+  const it: SheetRows = {
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    ready() {
+      return at < batch.length ? batch[at++] : undefined;
+    },
+    async next(): Promise<IteratorResult<CsvRow>> {
+      if (at < batch.length) return { value: batch[at++]!, done: false };
+      if (finished) return DONE;
+      try {
+        source ??= (await opened).rows;
+        for (;;) {
+          const n = await source.next();
+          if (n.done) {
+            finished = true;
+            return DONE;
+          }
+          batch = n.value;
+          at = 0;
+          if (batch.length > 0) return { value: batch[at++]!, done: false };
+        }
+      } catch (err) {
+        finished = true;
+        throw err;
+      }
+    },
+    async return(): Promise<IteratorResult<CsvRow>> {
+      finished = true;
+      batch = [];
+      at = 0;
+      await source?.return(undefined);
+      return DONE;
+    },
+  };
+  return it;
+}

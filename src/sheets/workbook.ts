@@ -1,0 +1,361 @@
+// The parts of an .xlsx (Office Open XML) workbook a list of orders needs: its sheets' names and
+// where they are, the shared strings, and a sheet's rows as a stream of cells, scanned straight
+// from the inflated XML text row by row (never a DOM of the sheet: a 100,000-row sheet is ~10 MB of
+// XML). The markup is what every spreadsheet program writes (SpreadsheetML), read with a few
+// patterns, including element prefixes (`<x:row>`) that some libraries write.
+import { entryString, entryText, type ZipEntry, ZipFormatError, zipEntries } from './zip.js';
+
+export interface SheetInfo {
+  name: string;
+  /** ZIP entry name of its XML. */
+  path: string;
+}
+
+export interface Workbook {
+  bytes: Uint8Array;
+  entries: Map<string, ZipEntry>;
+  sheets: SheetInfo[];
+  sharedStringsPath: string | undefined;
+}
+
+/** A cell as stored: its kind (`t` attribute: s, n, b, e, str, inlineStr, d) and its text. */
+export interface RawCell {
+  /** 0-based column. */
+  col: number;
+  type: string;
+  /** The value's text (a shared string's index for `s`); undefined when the cell stores none. */
+  value: string | undefined;
+  /** The cell holds a formula (its value is the result saved with the file). */
+  formula: boolean;
+}
+
+export interface RawRow {
+  /** 1-based row number, as the sheet shows it. */
+  row: number;
+  cells: RawCell[];
+}
+
+/** Workbook structure problems that are not ZIP problems (no workbook part, an ODS file). */
+export class WorkbookError extends Error {}
+
+const ATTR = /([\w:.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
+
+function attributes(tag: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const m of tag.matchAll(ATTR)) out[m[1]!] = decodeXml(m[2] ?? m[3] ?? '');
+  return out;
+}
+
+/** Every start tag `<name …>` (any prefix) of `xml`, as attributes. */
+function tags(xml: string, name: string): Array<Record<string, string>> {
+  const re = new RegExp(`<(?:[\\w.-]+:)?${name}\\b([^>]*)>`, 'g');
+  return [...xml.matchAll(re)].map((m) => attributes(m[1]!));
+}
+
+const ENTITY = /&(?:#x([0-9a-fA-F]+)|#(\d+)|(lt|gt|amp|quot|apos));/g;
+const NAMED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+/** OOXML escapes characters XML cannot hold as `_xHHHH_` (Excel writes a CR as `_x000D_`). */
+const OOXML_ESCAPE = /_x([0-9a-fA-F]{4})_/g;
+
+export function decodeXml(s: string): string {
+  let out = s;
+  if (out.includes('&')) {
+    out = out.replace(ENTITY, (_m, hex: string, dec: string, name: string) =>
+      name ? NAMED[name]! : String.fromCodePoint(Number.parseInt(hex ?? dec, hex ? 16 : 10)),
+    );
+  }
+  if (out.includes('_x'))
+    out = out.replace(OOXML_ESCAPE, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+  return out;
+}
+
+/** Resolve a relationship target against the folder of the part that names it. */
+function resolveTarget(base: string, target: string): string {
+  if (target.startsWith('/')) return target.slice(1);
+  const parts = base.split('/').slice(0, -1);
+  for (const seg of target.split('/')) {
+    if (seg === '..') parts.pop();
+    else if (seg !== '.' && seg !== '') parts.push(seg);
+  }
+  return parts.join('/');
+}
+
+async function part(
+  bytes: Uint8Array,
+  entries: Map<string, ZipEntry>,
+  name: string,
+): Promise<string | undefined> {
+  const e = entries.get(name);
+  return e === undefined ? undefined : entryString(bytes, e);
+}
+
+/** Relationships of a part: id → { type, target (resolved) }. */
+async function relations(
+  bytes: Uint8Array,
+  entries: Map<string, ZipEntry>,
+  partName: string,
+): Promise<Map<string, { type: string; target: string }>> {
+  const slash = partName.lastIndexOf('/');
+  const relsName = `${partName.slice(0, slash + 1)}_rels/${partName.slice(slash + 1)}.rels`;
+  const xml = (await part(bytes, entries, relsName)) ?? '';
+  const out = new Map<string, { type: string; target: string }>();
+  for (const a of tags(xml, 'Relationship')) {
+    if (a.Id && a.Target && a.TargetMode !== 'External') {
+      out.set(a.Id, { type: a.Type ?? '', target: resolveTarget(partName, a.Target) });
+    }
+  }
+  return out;
+}
+
+/** Open a workbook held in memory: its sheets in workbook order. */
+export async function openWorkbook(bytes: Uint8Array): Promise<Workbook> {
+  const entries = zipEntries(bytes);
+  const root = await relations(bytes, entries, '');
+  const office = [...root.values()].find((r) => r.type.endsWith('/officeDocument'));
+  const workbookPath = office?.target ?? 'xl/workbook.xml';
+  const xml = await part(bytes, entries, workbookPath);
+  if (xml === undefined) {
+    const mimetype = await part(bytes, entries, 'mimetype');
+    throw new WorkbookError(
+      mimetype?.includes('opendocument')
+        ? 'it is an OpenDocument file (.ods), not an .xlsx workbook'
+        : 'it is a ZIP file without a workbook in it',
+    );
+  }
+  const rels = await relations(bytes, entries, workbookPath);
+  const sheets: SheetInfo[] = [];
+  for (const a of tags(xml, 'sheet')) {
+    const id = a['r:id'] ?? Object.entries(a).find(([k]) => k.endsWith(':id'))?.[1];
+    const rel = id === undefined ? undefined : rels.get(id);
+    // Chart sheets and dialog sheets have no cells to read.
+    if (a.name && rel?.type.endsWith('/worksheet')) {
+      sheets.push({ name: a.name, path: rel.target });
+    }
+  }
+  const shared = [...rels.values()].find((r) => r.type.endsWith('/sharedStrings'));
+  return { bytes, entries, sheets, sharedStringsPath: shared?.target };
+}
+
+/**
+ * The shared strings table, kept compactly: it holds every distinct text of the sheet (each id of
+ * a big sheet), so the strings are joined into pages of 1,024 with their offsets, rather than kept
+ * as a string object each (or as slices that would keep the XML they were cut from alive).
+ */
+export class SharedStrings {
+  private readonly pages: string[] = [];
+  private readonly offsets: Uint32Array[] = [];
+  private current: string[] = [];
+
+  add(s: string): void {
+    this.current.push(s);
+    if (this.current.length === PAGE) this.seal();
+  }
+
+  seal(): void {
+    if (this.current.length === 0) return;
+    const offs = new Uint32Array(this.current.length + 1);
+    for (let i = 0; i < this.current.length; i++) offs[i + 1] = offs[i]! + this.current[i]!.length;
+    this.pages.push(this.current.join(''));
+    this.offsets.push(offs);
+    this.current = [];
+  }
+
+  get(i: number): string | undefined {
+    const page = this.pages[i >> 10];
+    const offs = this.offsets[i >> 10];
+    const j = i & (PAGE - 1);
+    if (page === undefined || offs === undefined || j + 1 >= offs.length) return undefined;
+    return page.slice(offs[j]!, offs[j + 1]!);
+  }
+}
+const PAGE = 1024;
+
+/** The shared strings table, streamed (it can hold every id of a big sheet). */
+export async function sharedStrings(wb: Workbook): Promise<SharedStrings> {
+  const out = new SharedStrings();
+  if (wb.sharedStringsPath === undefined) return out;
+  const entry = wb.entries.get(wb.sharedStringsPath);
+  if (entry === undefined) return out;
+  let buf = '';
+  // <si>…</si> holds one string: a <t>, or rich-text runs <r><t>…</t></r>; phonetic runs (<rPh>) are not text.
+  const SI = /<(?:[\w.-]+:)?si\b[^>]*?(?:\/>|>([\s\S]*?)<\/(?:[\w.-]+:)?si>)/g;
+  const PHONETIC = /<(?:[\w.-]+:)?rPh\b[\s\S]*?<\/(?:[\w.-]+:)?rPh>/g;
+  const T = /<(?:[\w.-]+:)?t\b[^>]*?(?:\/>|>([\s\S]*?)<\/(?:[\w.-]+:)?t>)/g;
+  for await (const text of entryText(wb.bytes, entry)) {
+    buf += text;
+    SI.lastIndex = 0;
+    let end = 0;
+    for (let m = SI.exec(buf); m !== null; m = SI.exec(buf)) {
+      out.add(decodeXml(siText(m[1], PHONETIC, T)));
+      end = SI.lastIndex;
+    }
+    buf = buf.slice(end);
+  }
+  out.seal();
+  return out;
+}
+
+/** The text of one `<si>` body: its `<t>`, or its runs' `<t>`s without phonetic runs. */
+function siText(body: string | undefined, phonetic: RegExp, t: RegExp): string {
+  if (body === undefined) return '';
+  // Nearly always one plain <t>…</t> (no prefix, no runs): cut it out without a pattern.
+  if (body.startsWith('<t') && nameEnds(body, 2) && body.endsWith('</t>')) {
+    const gt = body.indexOf('>');
+    const inner = body.slice(gt + 1, -4);
+    if (body.charCodeAt(gt - 1) !== 47 && !inner.includes('<')) return inner;
+  }
+  let s = '';
+  for (const x of body.replace(phonetic, '').matchAll(t)) s += x[1] ?? '';
+  return s;
+}
+
+/** Column letters (`C`, `AA`) → 0-based index. */
+export function columnIndex(letters: string): number {
+  let n = 0;
+  for (let i = 0; i < letters.length; i++) n = n * 26 + (letters.charCodeAt(i) - 64);
+  return n - 1;
+}
+
+/** 0-based index → column letters. */
+export function columnLetters(index: number): string {
+  let s = '';
+  for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26))
+    s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
+  return s;
+}
+
+/** The rows of a sheet in order, each with the cells it stores (empty cells are mostly absent). */
+export async function* sheetRows(wb: Workbook, sheet: SheetInfo): AsyncGenerator<RawRow[]> {
+  const entry = wb.entries.get(sheet.path);
+  if (entry === undefined) throw new ZipFormatError(`the sheet ${sheet.name} is missing from the file`);
+  let buf = '';
+  let prefix: string | undefined;
+  let rowOpen = '';
+  let rowClose = '';
+  let tags: CellTags | undefined;
+  let lastRow = 0;
+  for await (const text of entryText(wb.bytes, entry)) {
+    buf += text;
+    if (prefix === undefined) {
+      const root = /<([\w.-]+:)?worksheet\b/.exec(buf);
+      if (root === null) continue;
+      prefix = root[1] ?? '';
+      const p = prefix.replace(/[.-]/g, '\\$&');
+      rowOpen = `<${prefix}row`;
+      rowClose = `</${prefix}row>`;
+      tags = {
+        cOpen: `<${prefix}c`,
+        cClose: `</${prefix}c>`,
+        vOpen: `<${prefix}v`,
+        vClose: `</${prefix}v>`,
+        text: new RegExp(`<${p}t\\b[^>]*?(?:/>|>([\\s\\S]*?)</${p}t>)`, 'g'),
+        formula: new RegExp(`<${p}f[\\s>/]`),
+      };
+    }
+    const rows: RawRow[] = [];
+    let pos = 0;
+    for (;;) {
+      let s = buf.indexOf(rowOpen, pos);
+      // `<rowBreaks>` and the like are not rows.
+      while (s >= 0 && !/[\s>/]/.test(buf.charAt(s + rowOpen.length) || ' ')) s = buf.indexOf(rowOpen, s + 1);
+      if (s < 0 || s + rowOpen.length >= buf.length) {
+        pos = s < 0 ? Math.max(pos, buf.length - rowOpen.length) : s;
+        break;
+      }
+      const gt = buf.indexOf('>', s);
+      if (gt < 0) {
+        pos = s;
+        break;
+      }
+      const startTag = buf.slice(s, gt + 1);
+      const r = /\br\s*=\s*["'](\d+)["']/.exec(startTag);
+      const rowNumber = r ? Number(r[1]) : lastRow + 1;
+      if (startTag.endsWith('/>')) {
+        lastRow = rowNumber;
+        pos = gt + 1;
+        continue;
+      }
+      const e = buf.indexOf(rowClose, gt);
+      if (e < 0) {
+        pos = s;
+        break;
+      }
+      lastRow = rowNumber;
+      rows.push({ row: rowNumber, cells: parseCells(buf.slice(gt + 1, e), tags!) });
+      pos = e + rowClose.length;
+    }
+    buf = buf.slice(pos);
+    if (rows.length > 0) yield rows;
+  }
+}
+
+const R_ATTR = /(?:^|\s)r\s*=\s*["']([A-Z]+)\d+["']/;
+const T_ATTR = /(?:^|\s)t\s*=\s*["'](\w+)["']/;
+
+/** Whether the character at `i` ends an element name (so `<c` is not `<col`). */
+function nameEnds(s: string, i: number): boolean {
+  const c = s.charCodeAt(i);
+  return c === 32 || c === 62 || c === 47 || c === 9 || c === 10 || c === 13;
+}
+
+/** The text of the first `<v>` of a cell's body, undefined when it has none. Scanned, not matched: this runs per cell. */
+function cellValue(inner: string, vOpen: string, vClose: string): string | undefined {
+  let s = inner.indexOf(vOpen);
+  while (s >= 0 && !nameEnds(inner, s + vOpen.length)) s = inner.indexOf(vOpen, s + 1);
+  if (s < 0) return undefined;
+  const gt = inner.indexOf('>', s);
+  if (gt < 0 || inner.charCodeAt(gt - 1) === 47) return gt < 0 ? undefined : '';
+  const e = inner.indexOf(vClose, gt);
+  return e < 0 ? undefined : decodeXml(inner.slice(gt + 1, e));
+}
+
+function parseCells(body: string, tags: CellTags): RawCell[] {
+  const cells: RawCell[] = [];
+  let next = 0;
+  let i = 0;
+  for (;;) {
+    const s = body.indexOf(tags.cOpen, i);
+    if (s < 0) break;
+    if (!nameEnds(body, s + tags.cOpen.length)) {
+      i = s + 1;
+      continue;
+    }
+    const gt = body.indexOf('>', s);
+    if (gt < 0) break;
+    const selfClosing = body.charCodeAt(gt - 1) === 47;
+    const attrs = body.slice(s + tags.cOpen.length, selfClosing ? gt - 1 : gt);
+    let inner = '';
+    if (selfClosing) i = gt + 1;
+    else {
+      const e = body.indexOf(tags.cClose, gt);
+      if (e < 0) break;
+      inner = body.slice(gt + 1, e);
+      i = e + tags.cClose.length;
+    }
+    const ref = R_ATTR.exec(attrs);
+    const col = ref ? columnIndex(ref[1]!) : next;
+    next = col + 1;
+    const t = T_ATTR.exec(attrs);
+    const type = t ? t[1]! : 'n';
+    let value: string | undefined;
+    if (type === 'inlineStr') {
+      let text: string | undefined;
+      tags.text.lastIndex = 0;
+      for (const x of inner.matchAll(tags.text)) text = (text ?? '') + (x[1] ?? '');
+      value = text === undefined ? undefined : decodeXml(text);
+    } else {
+      value = inner === '' ? undefined : cellValue(inner, tags.vOpen, tags.vClose);
+    }
+    cells.push({ col, type, value, formula: inner !== '' && tags.formula.test(inner) });
+  }
+  return cells;
+}
+
+interface CellTags {
+  cOpen: string;
+  cClose: string;
+  vOpen: string;
+  vClose: string;
+  text: RegExp;
+  formula: RegExp;
+}
