@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { pipeline, Readable, type Transform } from 'node:stream';
 import { InputError } from '../errors.js';
-import { BLANK_LINES, countChar, type DecodeTracker, decodeFile } from './csv-decode.js';
+import { BLANK_LINES, countChar, type DecodeTracker, decodeFile, type Encoding } from './csv-decode.js';
 import type { RecordBatch } from './csv-fast-lines.js';
 import {
   buildHeader,
@@ -28,11 +28,17 @@ import {
   trimmed,
 } from './csv-records.js';
 
+export { ENCODINGS, type Encoding, normaliseEncoding } from './csv-decode.js';
 export { type CsvDelimiter, type CsvHeader, detectDelimiter, normaliseColumn } from './csv-header.js';
 export { type CsvRow, MAX_RECORD_BYTES, recordParser } from './csv-records.js';
 
 export interface CsvReadOptions {
+  /** The file as the user named it: every message says this. */
   file: string;
+  /** What is opened, when not `file` (an absolute path the user never typed). */
+  path?: string;
+  /** The file's encoding (default UTF-8; a UTF-16 BOM is followed by itself). */
+  encoding?: Encoding;
   /** normalised column names that must be present */
   required?: string[];
   /** optional: abort the stream */
@@ -73,8 +79,15 @@ export function readCsv(opts: CsvReadOptions): CsvReader {
   const sha256 = new Promise<string>((resolve, reject) => {
     settleHash = { resolve, reject };
   });
-  const text = decodeFile(file, opts.signal, opts.chunkSize ?? 64 * 1024, hash, tracker, () =>
-    settleHash.resolve(hash.digest('hex')),
+  const text = decodeFile(
+    file,
+    opts.signal,
+    opts.chunkSize ?? 64 * 1024,
+    hash,
+    tracker,
+    () => settleHash.resolve(hash.digest('hex')),
+    opts.path ?? file,
+    opts.encoding ?? 'utf-8',
   );
 
   const opened = openParser(file, text, tracker, opts.required ?? []);

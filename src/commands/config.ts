@@ -6,7 +6,7 @@ export const registerConfig = defineGroup({
   name: 'config',
   description: 'manage configuration profiles',
   help:
-    '\nKeys: base_url, merchant_id, account_id, sign_key, timeout, concurrency, settle_time, read_only, status_labels.\n' +
+    '\nKeys: base_url, merchant_id, account_id, sign_key, timeout, concurrency, settle_time, read_only, status_labels, decimal_mark.\n' +
     'The sign key is never printed. See docs/configuration.md.',
   commands: [
     defineCommand({

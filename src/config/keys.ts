@@ -11,6 +11,7 @@ export const CONFIG_KEYS = [
   'settle_time',
   'read_only',
   'status_labels',
+  'decimal_mark',
 ] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 
@@ -26,6 +27,8 @@ export interface ProfileValues {
   settle_time?: number;
   read_only?: boolean;
   status_labels?: Record<string, string>;
+  /** The decimal mark of the amounts in this profile's CSV files: "." or ",". */
+  decimal_mark?: '.' | ',';
 }
 
 /** The whole config file. */
@@ -68,6 +71,7 @@ export const KEY_HELP: Record<ConfigKey, string> = {
   settle_time: `wait after a lost request before concluding it was not applied: 30s, 2m, 500ms (default ${DEFAULT_SETTLE_MS / 1000}s)`,
   read_only: 'true: money-moving commands refuse to run (support profiles)',
   status_labels: 'JSON object of payment_status code → label overrides',
+  decimal_mark: 'decimal mark of amounts in CSV files: "." or "," (default: detected per file)',
 };
 
 export function isConfigKey(key: string): key is ConfigKey {
@@ -139,6 +143,12 @@ export function parseConfigValue(key: ConfigKey, text: string): ProfileValues[Co
         }
       }
       return parsed as Record<string, string>;
+    }
+    case 'decimal_mark': {
+      const v = value.toLowerCase();
+      if (v === '.' || v === 'dot' || v === 'point') return '.';
+      if (v === ',' || v === 'comma') return ',';
+      throw bad('"." or ","');
     }
   }
 }

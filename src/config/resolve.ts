@@ -34,6 +34,8 @@ export interface ResolvedConfig {
   readOnly: boolean;
   /** payment_status code → label overrides of the profile. */
   statusLabels: Record<string, string>;
+  /** The profile's decimal_mark for CSV amounts; undefined: detected per file. */
+  decimalMark?: '.' | ',';
   /** Whether the in-process sandbox serves this invocation, and why. */
   sandbox: boolean;
   sandboxReason?: 'flag' | 'base_url' | 'unconfigured';
@@ -106,6 +108,7 @@ export function resolveConfig(
   );
   const readOnly = pick<boolean>('read_only', undefined, undefined, false);
   const statusLabels = pick<Record<string, string>>('status_labels', undefined, undefined, {});
+  const decimalMark = pick<'.' | ',' | undefined>('decimal_mark', undefined, undefined, undefined);
 
   checkStored(profile, {
     timeout: timeoutMs,
@@ -134,6 +137,7 @@ export function resolveConfig(
     settleMs,
     readOnly,
     statusLabels,
+    ...(decimalMark === '.' || decimalMark === ',' ? { decimalMark } : {}),
     sandbox: sandboxReason !== undefined,
     ...(sandboxReason ? { sandboxReason } : {}),
     profileExists,

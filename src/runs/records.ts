@@ -45,6 +45,8 @@ export interface NewRunHeader {
   snapshot?: string;
   /** Payouts: whether the input was one JSON request or a CSV. */
   inputKind?: 'json' | 'csv';
+  /** How the input is read (encoding, decimal mark, refund reason): JSON of bulk/read-as.ts ReadAs. */
+  readAs?: string;
 }
 
 /** First record of every journal. */
@@ -181,6 +183,7 @@ export function parseHeader(raw: RawRecord): RunHeader {
     'accountId',
     'gatewayIdentity',
     'snapshot',
+    'readAs',
   ] as const) {
     const v = optStr(raw, key);
     if (v !== undefined) header[key] = v;
