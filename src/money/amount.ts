@@ -257,6 +257,19 @@ export function parseAmountText(
   digits: number,
   style: AmountStyle = DOT_DEFAULT,
 ): ParseAmountResult {
+  const r = readAmount(text, code, digits, style);
+  if (r.ok || style.mark === '.') return r;
+  // What is expected, in the file's own style.
+  return {
+    ...r,
+    expected: r.expected.replace(
+      /a plain decimal with a dot, such as (\d+)\.(\d+)/,
+      'a decimal with a comma, such as $1,$2',
+    ),
+  };
+}
+
+function readAmount(text: string, code: string, digits: number, style: AmountStyle): ParseAmountResult {
   const s = String(text)
     .trim()
     .replace(/^[\u00a0\u202f\ufeff]+|[\u00a0\u202f]+$/g, '');
