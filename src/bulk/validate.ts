@@ -209,22 +209,6 @@ export function validateRow(
   let reason = '';
   let filled = false;
   if (cols.refund) {
-    reason = f.refund_reason ?? '';
-    if (reason.trim() === '') {
-      if (rules.reasonFill !== undefined) {
-        reason = rules.reasonFill;
-        filled = true;
-      } else {
-        problems = add(
-          problems,
-          file,
-          line,
-          'refund_reason',
-          'refund_reason is empty; the gateway refuses a refund without a reason',
-          'the reason for the refund (or give --refund-reason TEXT for every row that has none)',
-        );
-      }
-    }
     refund = amountField(f, 'refund_amount', info, style);
     if (refund.problem)
       problems = add(problems, file, line, 'refund_amount', refund.problem[0], refund.problem[1]);
@@ -246,6 +230,23 @@ export function validateRow(
         `the refund amount ${refund.text} is more than the order amount ${amount.text}`,
         `at most the order amount, ${amount.text}`,
       );
+    }
+    reason = f.refund_reason ?? '';
+    // Cells are trimmed by the reader: only an empty one is blank.
+    if (reason === '' || reason.trim() === '') {
+      if (rules.reasonFill !== undefined) {
+        reason = rules.reasonFill;
+        filled = true;
+      } else {
+        problems = add(
+          problems,
+          file,
+          line,
+          'refund_reason',
+          'refund_reason is empty; the gateway refuses a refund without a reason',
+          'the reason for the refund (or give --refund-reason TEXT for every row that has none)',
+        );
+      }
     }
   }
   if (cols.reviewFlag) {
@@ -345,6 +346,11 @@ function canonicalMinor(text: string, digits: number): bigint | undefined {
 
 /** True when `text` (already a valid amount) is exactly its canonical wire form. */
 function isCanonical(text: string, digits: number): boolean {
+  // Only digits and a dot (`1,234.56` is valid, and not canonical).
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 46 && (c < 48 || c > 57)) return false;
+  }
   const last = text.charCodeAt(text.length - 1);
   const first = text.charCodeAt(0);
   if (first < 48 || first > 57 || last < 48 || last > 57) return false; // surrounding blanks

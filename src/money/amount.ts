@@ -139,13 +139,6 @@ function diagnose(s: string, digits: number): [string, string?] {
       kind = 'uses a decimal comma';
       guess = s.replace(',', '.');
     }
-    if (dot < 0 && kind === 'uses a decimal comma') {
-      const valid = guess !== undefined && /^\d+\.\d+$/.test(guess) && fractionOf(guess) <= digits;
-      return [
-        `the amount ${quote(s)} ${kind}`,
-        `give --decimal-comma (or the profile's decimal_mark ",") to read decimal commas${valid ? `, or write ${guess}` : ''}`,
-      ];
-    }
     const valid = guess !== undefined && /^\d+(?:\.\d+)?$/.test(guess) && fractionOf(guess) <= digits;
     return [
       `the amount ${quote(s)} ${kind}`,
@@ -288,6 +281,9 @@ function readAmount(text: string, code: string, digits: number, style: AmountSty
   }
   // The plain form (and every refusal that is not about marks): the hand-written fast path.
   if (mark === '.' && others === 0 && spaces === 0) return zeroDecimals(s, code, digits);
+  if (mark === '.' && marks === 0 && others === 1 && spaces === 0 && !/^\d{1,3},\d{3}$/.test(s)) {
+    return commaHint(parseAmountDigits(s, code, digits));
+  }
   const at = marks === 0 ? s.length : s.lastIndexOf(mark);
   if (marks > 1) {
     return fail(
@@ -321,6 +317,8 @@ function readAmount(text: string, code: string, digits: number, style: AmountSty
     // A lone group after the other mark (`1,234` in a dot file, `1.234` in a comma file) is
     // thousands only when the file's mark is known; otherwise it could be either.
     const lone = marks === 0 && sep.length === 1 && sep[0] === other;
+    // Not thousands groups in a dot file: the plain parser's diagnosis says what it looks like.
+    if (!strict && mark === '.') return commaHint(parseAmountDigits(s, code, digits));
     if (!strict || (lone && !style.established)) return ambiguous(s, code, digits, mark, strict);
     intDigits = whole.replace(/\D/g, '');
   }
@@ -372,6 +370,15 @@ function zeroDecimals(s: string, code: string, digits: number): ParseAmountResul
     if (m) return parseAmountDigits(m[1]!, code, digits);
   }
   return currencySymbolHint(parseAmountDigits(s, code, digits));
+}
+
+/** A decimal comma in a file read with dots: the option that reads it is named first. */
+function commaHint(r: ParseAmountResult): ParseAmountResult {
+  if (r.ok || !r.message.endsWith('uses a decimal comma')) return r;
+  return {
+    ...r,
+    hint: `give --decimal-comma (or the profile's decimal_mark ",") to read decimal commas, or ${r.hint}`,
+  };
 }
 
 /** A currency symbol's refusal says how to stop the spreadsheet writing one. */
