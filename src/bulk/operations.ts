@@ -88,7 +88,7 @@ const COLUMN_FLAGS: Readonly<Record<string, Omit<OrderFlag, 'column' | 'option'>
   refund_reason: {
     key: 'refundReason',
     arg: 'text',
-    help: 'the refund reason (required by the gateway); with --file, the reason of rows that have none',
+    help: 'one order: the refund reason (required); with --file: the reason of rows that have none',
   },
   review_flag: { key: 'reviewFlag', arg: '0|1', help: 'one order: 1 approves, 0 rejects' },
 };

@@ -112,14 +112,14 @@ export async function settleMark(
     await reader.rows.return?.();
     return { ...readAs, mark: '.', established: false, why: 'default (a comma-separated file)' };
   }
-  const lines: Record<DecimalMark, number[]> = { ',': [], '.': [] };
+  const lines: Record<DecimalMark, Array<[line: number, field: string]>> = { ',': [], '.': [] };
   const counts: Record<DecimalMark, number> = { ',': 0, '.': 0 };
   for await (const row of reader.rows) {
     for (const col of amountColumns) {
       const v = row.fields[col];
       const m = v === undefined ? undefined : markOf(v);
       if (m === undefined) continue;
-      if (counts[m]++ < LINES_SHOWN && lines[m].at(-1) !== row.line) lines[m].push(row.line);
+      if (counts[m]++ < LINES_SHOWN && lines[m].at(-1)?.[0] !== row.line) lines[m].push([row.line, col]);
     }
   }
   if (counts[','] > 0 && counts['.'] > 0) throw mixedMarks(file, lines, counts);
@@ -144,17 +144,18 @@ export async function settleMark(
 
 function mixedMarks(
   file: string,
-  lines: Record<DecimalMark, number[]>,
+  lines: Record<DecimalMark, Array<[line: number, field: string]>>,
   counts: Record<DecimalMark, number>,
 ): InputError {
   // The kind fewer amounts use is the one to fix; each of its lines listed.
   const odd: DecimalMark = counts[','] <= counts['.'] ? ',' : '.';
   const usual: DecimalMark = odd === ',' ? '.' : ',';
   const name = (m: DecimalMark) => (m === ',' ? 'a decimal comma' : 'a decimal point');
-  const problems: InputProblem[] = lines[odd].map((line) => ({
+  const problems: InputProblem[] = lines[odd].map(([line, field]) => ({
     file,
     line,
-    message: `an amount here uses ${name(odd)}, but ${counts[usual] === 1 ? '1 amount of the file uses' : `${counts[usual]} amounts of the file use`} ${name(usual)} (e.g. line ${lines[usual][0]})`,
+    field,
+    message: `the amount uses ${name(odd)}, but ${counts[usual] === 1 ? '1 amount of the file uses' : `${counts[usual]} amounts of the file use`} ${name(usual)} (e.g. line ${lines[usual][0]![0]})`,
     expected: `one decimal mark for the whole file: ${name(usual)}`,
   }));
   if (counts[odd] > lines[odd].length) {
