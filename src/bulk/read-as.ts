@@ -2,7 +2,7 @@
 // amounts (given, or detected from the file) and the refund reason for rows that have none. Settled
 // once in pass 1 and kept with the run (its header's `readAs`), so pass 2, --resume and
 // `runs resume` read the run's own copy exactly as pass 1 did.
-import { InputError, type InputProblem, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import type { AmountStyle, DecimalMark } from '../money/amount.js';
 import { ENCODINGS, type Encoding, normaliseEncoding, readCsv } from './csv-reader.js';
 
@@ -71,8 +71,8 @@ export function amountStyle(r: ReadAs): AmountStyle {
   return { mark: r.mark === ',' ? ',' : '.', established: r.established };
 }
 
-/** Lines listed per kind in a refusal of mixed marks (the count says the rest). */
-const LINES_SHOWN = 20;
+/** Lines kept per kind of mark (the plan names the first of each in a mixed file). */
+const LINES_SHOWN = 1;
 
 /** The decimal mark an amount shows, if it shows one: `49,99` ','; `1.234` none (could be either). */
 export function markOf(text: string): DecimalMark | undefined {
@@ -95,7 +95,7 @@ export function markOf(text: string): DecimalMark | undefined {
 /**
  * Settle `auto`: a `;`- or tab-separated file whose amounts with decimals all use a comma (and
  * none a dot) is read with decimal commas; one whose amounts all use a dot, with dots; a file that
- * mixes them is refused, the lines of each listed. A comma-separated file keeps the dot. Reads the
+ * mixes them is read with the mark most use, so that validation refuses each amount of the other. A comma-separated file keeps the dot. Reads the
  * amount columns of the file once (only for `;` and tab files when nothing was given).
  */
 export async function settleMark(
@@ -122,7 +122,17 @@ export async function settleMark(
       if (counts[m]++ < LINES_SHOWN && lines[m].at(-1)?.[0] !== row.line) lines[m].push([row.line, col]);
     }
   }
-  if (counts[','] > 0 && counts['.'] > 0) throw mixedMarks(file, lines, counts);
+  // Mixed: read with the mark most amounts use, so that validation lists every amount written
+  // with the other one (each on its line, with every other problem of the file).
+  if (counts[','] > 0 && counts['.'] > 0) {
+    const comma = counts[','] > counts['.'];
+    return {
+      ...readAs,
+      mark: comma ? ',' : '.',
+      established: comma,
+      why: `mixed: ${counts[',']} amount${counts[','] === 1 ? '' : 's'} with a decimal comma, ${counts['.']} with a decimal point (line ${lines[','][0]![0]} and line ${lines['.'][0]![0]})`,
+    };
+  }
   if (counts[','] > 0) {
     return {
       ...readAs,
@@ -140,35 +150,4 @@ export async function settleMark(
     };
   }
   return { ...readAs, mark: '.', established: false, why: 'default (no amount shows a decimal mark)' };
-}
-
-function mixedMarks(
-  file: string,
-  lines: Record<DecimalMark, Array<[line: number, field: string]>>,
-  counts: Record<DecimalMark, number>,
-): InputError {
-  // The kind fewer amounts use is the one to fix; each of its lines listed.
-  const odd: DecimalMark = counts[','] <= counts['.'] ? ',' : '.';
-  const usual: DecimalMark = odd === ',' ? '.' : ',';
-  const name = (m: DecimalMark) => (m === ',' ? 'a decimal comma' : 'a decimal point');
-  const problems: InputProblem[] = lines[odd].map(([line, field]) => ({
-    file,
-    line,
-    field,
-    message: `the amount uses ${name(odd)}, but ${counts[usual] === 1 ? '1 amount of the file uses' : `${counts[usual]} amounts of the file use`} ${name(usual)} (e.g. line ${lines[usual][0]![0]})`,
-    expected: `one decimal mark for the whole file: ${name(usual)}`,
-  }));
-  if (counts[odd] > lines[odd].length) {
-    problems.push({
-      file,
-      message: `… and ${counts[odd] - lines[odd].length} more amounts with ${name(odd)}`,
-    });
-  }
-  return new InputError(
-    `${file}: the amounts mix decimal commas and decimal points; nothing was sent`,
-    problems,
-    {
-      hint: 'write every amount with the same decimal mark (format the amount columns as Number in one locale), or give --decimal-comma',
-    },
-  );
 }

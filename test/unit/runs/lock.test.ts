@@ -209,7 +209,9 @@ describe('racing to take over one stale lock', () => {
       const held = outs.filter((o) => o === 'held');
       expect(held, outs.join('\n')).toHaveLength(1);
       for (const o of outs.filter((x) => x !== 'held')) {
-        expect(o).toMatch(/refused: x (is in use by process|is being taken over|is being opened by another process|was locked by another)/);
+        expect(o).toMatch(
+          /refused: x (is in use by process|is being taken over|is being opened by another process|was locked by another)/,
+        );
       }
       expect((await readdir(dir)).filter((n) => n.includes('takeover'))).toEqual([]);
       for (const c of children.splice(0)) c.kill('SIGKILL');
