@@ -3,31 +3,18 @@
 
 import type { InputProblem } from '../errors.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
-import { type AmountStyle, DOT_DEFAULT, formatAmount, parseAmountText } from '../money/amount.js';
+import { type AmountStyle, formatAmount, parseAmountText } from '../money/amount.js';
 import { type CurrencyInfo, currencyInfo } from '../money/currency.js';
 import { quote } from '../quote.js';
 import type { CsvRow } from './csv-reader.js';
 import { OPERATIONS } from './operations.js';
+import { DEFAULT_RULES, type RowRules } from './row-rules.js';
 import type { ValidRow } from './types.js';
 import { TxTable } from './validate-table.js';
 
 export type BulkOp = BatchOperation;
+export { type RowRules, rowRules } from './row-rules.js';
 export type { ValidRow };
-
-/**
- * How the rows of one file are read, beyond their columns: the decimal mark (money/amount.ts
- * AmountStyle) and the refund reason given by --refund-reason for rows that have none. `filled`
- * counts the rows that took it (the plan says how many).
- */
-export interface RowRules {
-  style: AmountStyle;
-  reasonFill?: string;
-  filled: number;
-}
-
-export function rowRules(style: AmountStyle = DOT_DEFAULT, reasonFill?: string): RowRules {
-  return reasonFill === undefined ? { style, filled: 0 } : { style, reasonFill, filled: 0 };
-}
 
 /** Which operation-specific columns an operation reads; each is checked here, field by field. */
 interface OpColumns {
@@ -286,8 +273,6 @@ interface AmountResult {
 }
 
 const EMPTY_AMOUNT: AmountResult = { text: '' };
-
-const DEFAULT_RULES: RowRules = Object.freeze({ style: DOT_DEFAULT, filled: 0 }) as RowRules;
 
 function amountField(
   f: Record<string, string>,
