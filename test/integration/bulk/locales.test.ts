@@ -73,7 +73,11 @@ async function seeded(
   for (let i = 0; i < ids.length; i++) {
     const [currency, amount] = INTENDED[i] ?? ['EUR', '1234.00'];
     made[i] ??= await createOrder(currency!, amount!);
-    text = text.replaceAll(`ORD-${ids[i]}`, made[i]!.order_no).replaceAll(ids[i]!, made[i]!.transaction_id);
+    // Order numbers are ORD-<id> (LibreOffice sheets) or ORD-<digits of the id> (hand-made files).
+    text = text
+      .replaceAll(`ORD-${ids[i]}`, made[i]!.order_no)
+      .replaceAll(`ORD-${ids[i]!.slice(1)}`, made[i]!.order_no)
+      .replaceAll(ids[i]!, made[i]!.transaction_id);
   }
   const file = join(suite.dir, name);
   writeFileSync(file, encode(text, encoding));
