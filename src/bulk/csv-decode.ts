@@ -1,13 +1,40 @@
-// Bytes → text for the CSV reader: the file's bytes hashed as they are read, checked to be UTF-8
-// (not a workbook, not UTF-16), decoded strictly and with every line end made `\n`. An invalid byte
-// is reported by line and, once the header is known, by column; file errors (missing, a folder,
-// unreadable) become InputErrors a person can act on.
+// Bytes → text for the CSV reader: the file's bytes hashed as they are read, checked (not a
+// workbook), decoded in the file's encoding (UTF-8 strictly by default; --encoding windows-1252,
+// latin1, utf-16le/be; a UTF-16 BOM chooses UTF-16 by itself) and with every line end made `\n`.
+// An invalid byte is reported by line and, once the header is known, by column; file errors
+// (missing, a folder, unreadable) become InputErrors a person can act on. Messages name the file
+// as the user gave it (`file`); `path` is what is opened.
 import type { Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { InputError, type InputProblem } from '../errors.js';
 import { type CsvDelimiter, detectDelimiter, normaliseColumn } from './csv-header.js';
 
 const SAVE_AS_UTF8 = 'in Excel use File › Save As › "CSV UTF-8 (Comma delimited) (*.csv)"';
+
+/** The encodings --encoding accepts. */
+export const ENCODINGS = ['utf-8', 'windows-1252', 'latin1', 'utf-16le', 'utf-16be'] as const;
+export type Encoding = (typeof ENCODINGS)[number];
+
+/** `UTF8`, `cp1252`, `ISO-8859-1` … → one of ENCODINGS, or undefined. */
+export function normaliseEncoding(name: string): Encoding | undefined {
+  const n = name.trim().toLowerCase().replace(/_/g, '-');
+  if (n === 'utf-8' || n === 'utf8') return 'utf-8';
+  if (n === 'windows-1252' || n === 'cp1252' || n === 'win-1252' || n === 'ansi') return 'windows-1252';
+  if (n === 'latin1' || n === 'latin-1' || n === 'iso-8859-1' || n === 'iso8859-1') return 'latin1';
+  if (n === 'utf-16le' || n === 'utf16le' || n === 'utf-16') return 'utf-16le';
+  if (n === 'utf-16be' || n === 'utf16be') return 'utf-16be';
+  return undefined;
+}
+
+/** A decoder of one encoding, streaming; latin1 maps each byte to the code point of its value. */
+interface Decoder {
+  decode(buf?: Uint8Array, opts?: { stream: boolean }): string;
+}
+
+function decoderFor(encoding: Encoding): Decoder {
+  if (encoding === 'latin1') return { decode: (buf) => (buf ? Buffer.from(buf).toString('latin1') : '') };
+  return new TextDecoder(encoding, { fatal: encoding !== 'windows-1252' });
+}
 
 /** What decoding has seen so far, shared with the reader (which adds the header once it has it). */
 export interface DecodeTracker {
@@ -34,28 +61,35 @@ export async function* decodeFile(
   hash: Hash,
   tracker: DecodeTracker,
   onComplete: () => void,
+  path: string = file,
+  encoding: Encoding = 'utf-8',
 ): AsyncGenerator<string> {
-  const stream = createReadStream(file, { highWaterMark: chunkSize, signal });
-  const decoder = new TextDecoder('utf-8', { fatal: true });
-  // The first bytes, gathered across chunks (a chunk may be a single byte), for BOM and UTF-16 checks.
+  const stream = createReadStream(path, { highWaterMark: chunkSize, signal });
+  let decoder: Decoder | undefined;
+  let utf8 = encoding === 'utf-8';
+  // The first bytes, gathered across chunks (a chunk may be a single byte), for BOM and UTF-16
+  // checks: nothing is decoded before the encoding is settled.
   let head: Buffer | undefined = Buffer.alloc(0);
   let pendingCr = false;
   let tail: Uint8Array = EMPTY;
   try {
     for await (const chunk of stream) {
-      const buf = chunk as Buffer;
+      let buf = chunk as Buffer;
       hash.update(buf);
       if (head !== undefined) {
-        head = Buffer.concat([head, buf.subarray(0, 4)]);
-        if (head.length >= 4) {
-          inspectHead(file, head, tracker);
-          head = undefined;
-        }
+        head = Buffer.concat([head, buf]);
+        if (head.length < 4) continue;
+        const chosen = inspectHead(file, head, tracker, encoding);
+        utf8 = chosen === 'utf-8';
+        decoder = decoderFor(chosen);
+        buf = head;
+        head = undefined;
       }
       let text: string;
       try {
-        text = decoder.decode(buf, { stream: true });
+        text = decoder!.decode(buf, { stream: true });
       } catch {
+        if (!utf8) throw notEncoded(file, tracker.linesEmitted + 1, encoding);
         const at = locateInvalid(tail, buf, pendingCr);
         if (tracker.columns === undefined && tracker.linesEmitted === 0) headerFromText(tracker, at.before);
         const column = columnAt(tracker, at.lines === 0 ? tracker.lineTail + at.lineText : at.lineText);
@@ -74,13 +108,26 @@ export async function* decodeFile(
       tracker.lineTail = tailText.length > LINE_TAIL_MAX ? '' : tailText;
       yield text;
     }
-    if (head !== undefined) inspectHead(file, head, tracker);
-    let rest: string;
-    try {
-      rest = decoder.decode();
-    } catch {
-      throw invalidUtf8(file, tracker.linesEmitted + 1, columnAt(tracker, tracker.lineTail));
+    let rest = '';
+    if (head !== undefined) {
+      // A file of fewer than 4 bytes.
+      const chosen = inspectHead(file, head, tracker, encoding);
+      utf8 = chosen === 'utf-8';
+      decoder = decoderFor(chosen);
+      try {
+        rest = decoder.decode(head, { stream: true });
+      } catch {
+        throw utf8 ? invalidUtf8(file, 1, undefined) : notEncoded(file, 1, encoding);
+      }
     }
+    try {
+      rest += decoder?.decode() ?? '';
+    } catch {
+      throw utf8
+        ? invalidUtf8(file, tracker.linesEmitted + 1, columnAt(tracker, tracker.lineTail))
+        : notEncoded(file, tracker.linesEmitted + 1, encoding);
+    }
+    if (rest.includes('\r')) rest = rest.replace(/\r\n?/g, '\n');
     if (pendingCr) rest = `\n${rest}`;
     if (rest !== '') yield rest;
   } catch (err) {
@@ -91,7 +138,8 @@ export async function* decodeFile(
   onComplete();
 }
 
-function inspectHead(file: string, buf: Buffer, tracker: DecodeTracker): void {
+/** The encoding the file is read in: the one given, or UTF-16 when its BOM says so. */
+function inspectHead(file: string, buf: Buffer, tracker: DecodeTracker, given: Encoding): Encoding {
   tracker.bom = buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf;
   // A workbook saved under a .csv name, or passed by mistake: ZIP (.xlsx) or OLE2 (.xls) signatures.
   const xlsx = buf.length >= 4 && buf[0] === 0x50 && buf[1] === 0x4b && buf[2] === 0x03 && buf[3] === 0x04;
@@ -103,17 +151,36 @@ function inspectHead(file: string, buf: Buffer, tracker: DecodeTracker): void {
       { hint: SAVE_AS_UTF8 },
     );
   }
-  const utf16 =
-    (buf.length >= 2 && ((buf[0] === 0xff && buf[1] === 0xfe) || (buf[0] === 0xfe && buf[1] === 0xff))) ||
-    // UTF-16 without a BOM: ASCII text with every other byte zero.
-    (buf.length >= 4 && (buf[1] === 0 || buf[0] === 0) && (buf[3] === 0 || buf[2] === 0));
+  // A UTF-16 BOM ("Unicode Text" from Excel) says the encoding by itself.
+  if (buf.length >= 2 && buf[0] === 0xff && buf[1] === 0xfe) {
+    tracker.bom = true;
+    return 'utf-16le';
+  }
+  if (buf.length >= 2 && buf[0] === 0xfe && buf[1] === 0xff) {
+    tracker.bom = true;
+    return 'utf-16be';
+  }
+  if (given.startsWith('utf-16')) return given;
+  // UTF-16 without a BOM: ASCII text with every other byte zero.
+  const utf16 = buf.length >= 4 && (buf[1] === 0 || buf[0] === 0) && (buf[3] === 0 || buf[2] === 0);
   if (utf16) {
+    const le = buf[1] === 0;
     throw new InputError(
-      `${file} is UTF-16 ("Unicode Text"), not UTF-8`,
+      `${file} looks like UTF-16 without a byte order mark`,
       [{ file, line: 1, message: 'the file is encoded as UTF-16', expected: 'a UTF-8 CSV file' }],
-      { hint: SAVE_AS_UTF8 },
+      { hint: `give --encoding ${le ? 'utf-16le' : 'utf-16be'}, or ${SAVE_AS_UTF8}` },
     );
   }
+  return given;
+}
+
+/** Bytes that are not valid in the encoding given (UTF-16 only: the single-byte ones take any byte). */
+function notEncoded(file: string, line: number, encoding: Encoding): InputError {
+  return new InputError(
+    `${file}:${line}: the file is not valid ${encoding}`,
+    [{ file, line, message: `bytes that are not valid ${encoding}`, expected: `a ${encoding} CSV file` }],
+    { hint: `check --encoding (one of ${ENCODINGS.join(', ')}), or ${SAVE_AS_UTF8}` },
+  );
 }
 
 function invalidUtf8(file: string, line: number, field: string | undefined): InputError {
@@ -128,7 +195,9 @@ function invalidUtf8(file: string, line: number, field: string | undefined): Inp
   return new InputError(
     `${file}:${line}${where}: the file is not valid UTF-8 (perhaps Latin-1 or Windows-1252)`,
     [problem],
-    { hint: SAVE_AS_UTF8 },
+    {
+      hint: `a file Excel saved as plain "CSV" is Windows-1252: give --encoding windows-1252 (or latin1); or ${SAVE_AS_UTF8}`,
+    },
   );
 }
 

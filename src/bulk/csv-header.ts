@@ -90,7 +90,11 @@ export function buildHeader(
       new InputError(`${file}:${line}: ${what}`, problems, {
         hint:
           missing.length > 0
-            ? `column names are matched case-insensitively; the file was read as ${delimName}-separated`
+            ? `column names are matched case-insensitively; the file was read as ${delimName}-separated${
+                missing.includes('refund_reason')
+                  ? '; the gateway needs a refund_reason for every refund: add the column, or give --refund-reason TEXT for the rows without one'
+                  : ''
+              }`
             : undefined,
       }),
     );

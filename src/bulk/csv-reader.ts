@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { pipeline, Readable, type Transform } from 'node:stream';
 import { InputError, type InputProblem } from '../errors.js';
-import { BLANK_LINES, countChar, type DecodeTracker, decodeFile } from './csv-decode.js';
+import { BLANK_LINES, countChar, type DecodeTracker, decodeFile, type Encoding } from './csv-decode.js';
 import type { RecordBatch } from './csv-fast-lines.js';
 import {
   buildHeader,
@@ -29,11 +29,17 @@ import {
 } from './csv-records.js';
 import { sniff, xlsRefused } from './input-kind.js';
 
+export { ENCODINGS, type Encoding, normaliseEncoding } from './csv-decode.js';
 export { type CsvDelimiter, type CsvHeader, detectDelimiter, normaliseColumn } from './csv-header.js';
 export { type CsvRow, MAX_RECORD_BYTES, recordParser } from './csv-records.js';
 
 export interface CsvReadOptions {
+  /** The file as the user named it: every message says this. */
   file: string;
+  /** What is opened, when not `file` (an absolute path the user never typed). */
+  path?: string;
+  /** The file's encoding (default UTF-8; a UTF-16 BOM is followed by itself). */
+  encoding?: Encoding;
   /** normalised column names that must be present */
   required?: string[];
   /** optional: abort the stream */
@@ -46,7 +52,7 @@ export interface CsvReadOptions {
   chunkSize?: number;
   /** A workbook's sheet to read (xlsx-reader.ts); default its first. */
   sheet?: string;
-  /** How a workbook's problems name the file; default `file`. */
+  /** The same as `file` (the name messages say), for callers that pass the opened path as `file`. */
   label?: string;
   /** A workbook's columns whose cells are checked (xlsx-reader.ts); default every column. */
   checked?: readonly string[];
@@ -75,9 +81,12 @@ export interface CsvReader {
  * workbook is read as one whatever its name): the same rows either way. The workbook reader is
  * loaded only for a workbook; an old binary .xls is refused with what to do.
  */
-export function readCsv(opts: CsvReadOptions): CsvReader {
-  const kind = sniff(opts.file);
-  const label = opts.label ?? opts.file;
+export function readCsv(given: CsvReadOptions): CsvReader {
+  // Messages name the file as the user gave it (`label`, else `file`); `path`, else `file`, is opened.
+  const label = given.label ?? given.file;
+  const opened = given.path ?? given.file;
+  const opts: CsvReadOptions = { ...given, file: label, path: opened };
+  const kind = sniff(opened);
   const chosen = kind.then(async (k): Promise<CsvReader> => {
     if (k === 'xls') throw xlsRefused(label);
     if (k === 'csv' && opts.sheet !== undefined) {
@@ -93,7 +102,7 @@ export function readCsv(opts: CsvReadOptions): CsvReader {
     const { readSheet } = await import('./xlsx-reader.js');
     const { sheet, checked } = opts;
     return readSheet({
-      file: opts.file,
+      file: opened,
       label,
       ...(opts.required ? { required: opts.required } : {}),
       ...(sheet === undefined ? {} : { sheet }),
@@ -145,8 +154,15 @@ function readCsvText(opts: CsvReadOptions): CsvReader {
   const sha256 = new Promise<string>((resolve, reject) => {
     settleHash = { resolve, reject };
   });
-  const text = decodeFile(file, opts.signal, opts.chunkSize ?? 64 * 1024, hash, tracker, () =>
-    settleHash.resolve(hash.digest('hex')),
+  const text = decodeFile(
+    file,
+    opts.signal,
+    opts.chunkSize ?? 64 * 1024,
+    hash,
+    tracker,
+    () => settleHash.resolve(hash.digest('hex')),
+    opts.path ?? file,
+    opts.encoding ?? 'utf-8',
   );
 
   const opened = openParser(file, text, tracker, opts.required ?? []);

@@ -88,6 +88,7 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
   const snapshot: InputSource = {
     path: join(journal.dir, journal.header.snapshot ?? SNAPSHOT_FILE),
     label: plan.source.label,
+    ...(plan.source.readAs ? { readAs: plan.source.readAs } : {}),
   };
   let waitingBefore = false;
   // A second Ctrl-C abandoned the requests in flight (their rows are unknown until resumed).

@@ -23,6 +23,10 @@ export interface BulkFlags {
   maxAttempts?: number;
   maxOrders?: number;
   maxAmount?: string[];
+  /** Amounts use a decimal comma (`49,99`, `1.234,56`). */
+  decimalComma?: boolean;
+  /** The file's encoding (utf-8, windows-1252, latin1, utf-16le, utf-16be). */
+  encoding?: string;
 }
 
 /** How a run retries rows whose requests were lost: from the flags, else the profile, else defaults. */
@@ -46,7 +50,10 @@ function flagName(key: string): string {
 
 /** One order given by flags, or undefined for --file; refuses both, neither, and foreign flags. */
 export function inlineOrder(op: BatchOperation, flags: BulkFlags): InlineOrder | undefined {
-  const given = ALL_ORDER_FLAGS.filter((k) => flags[k] !== undefined);
+  // With --file, --refund-reason is the reason of the rows that have none (read-as.ts).
+  const given = ALL_ORDER_FLAGS.filter(
+    (k) => flags[k] !== undefined && !(flags.file !== undefined && k === 'refundReason'),
+  );
   if (flags.file !== undefined) {
     if (given.length > 0) {
       throw new UsageError(

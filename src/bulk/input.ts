@@ -11,7 +11,8 @@ import type { RunHeader } from '../runs/records.js';
 import { checkedSnapshot } from '../runs/snapshot.js';
 import { type CsvRows, readCsv, sha256File } from './csv-reader.js';
 import { OPERATIONS } from './operations.js';
-import { checkRow, requiredColumns } from './row-check.js';
+import { amountStyle, type ReadAs, readAsOf } from './read-as.js';
+import { checkRow, type RowRules, requiredColumns, rowRules } from './row-check.js';
 import type { InputRow } from './types.js';
 
 /** A run's own copy of its input, checked against its SHA-256, under the name the user gave. */
@@ -21,6 +22,7 @@ export async function runInput(state: string, header: RunHeader): Promise<InputS
     path: await checkedSnapshot({ dir: runDir(state, runId), header }, sha256File),
     label: header.label ?? header.file ?? runId,
     ...(header.sheet === undefined ? {} : { sheet: header.sheet }),
+    readAs: readAsOf(header.readAs),
   };
 }
 
@@ -33,6 +35,14 @@ export interface InputSource {
   inline?: boolean;
   /** A workbook's sheet (--sheet); its first when unset. */
   sheet?: string;
+  /** How the file is read (encoding, decimal mark, refund reason); pass 1 settles `auto`. */
+  readAs?: ReadAs;
+}
+
+/** The row rules of a source whose reading is settled (the plan's source). */
+export function rulesOf(source: InputSource): RowRules {
+  const r = source.readAs;
+  return r === undefined ? rowRules() : rowRules(amountStyle(r), r.refundReason);
 }
 
 /** Single-order fields, by API field name, in column order. */
@@ -75,12 +85,13 @@ export interface OpenedRows {
   locate: Promise<(p: InputProblem) => InputProblem>;
 }
 
-export function openRows(op: BatchOperation, source: InputSource): OpenedRows {
+export function openRows(op: BatchOperation, source: InputSource, rules?: RowRules): OpenedRows {
   const { required, optional } = OPERATIONS[op].columns;
   const reader = readCsv({
-    file: source.path,
-    required: [...requiredColumns(op)],
-    label: source.label,
+    file: source.label,
+    path: source.path,
+    encoding: source.readAs?.encoding ?? 'utf-8',
+    required: [...requiredColumns(op, rules ?? rulesOf(source))],
     checked: [...required, ...optional],
     ...(source.sheet === undefined ? {} : { sheet: source.sheet }),
   });
@@ -97,14 +108,15 @@ export function openRows(op: BatchOperation, source: InputSource): OpenedRows {
  * cells in column order. A row that no longer validates means the file changed under us.
  */
 export async function* inputRows(op: BatchOperation, source: InputSource): AsyncGenerator<InputRow> {
-  const opened = openRows(op, source);
+  const rules = rulesOf(source);
+  const opened = openRows(op, source, rules);
   try {
     await opened.columns;
   } catch (err) {
     throw changed(source, err);
   }
   for await (const csvRow of opened.rows) {
-    const { valid, problems } = checkRow(op, csvRow, source.label);
+    const { valid, problems } = checkRow(op, csvRow, source.label, rules);
     if (!valid || problems.length > 0) throw changed(source, problems[0]?.message);
     const row = valid as InputRow;
     row.cells = csvRow.cells;

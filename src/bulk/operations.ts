@@ -85,7 +85,11 @@ const COLUMN_FLAGS: Readonly<Record<string, Omit<OrderFlag, 'column' | 'option'>
   currency: { key: 'currency', arg: 'code', help: 'one order: ISO 4217 currency code' },
   amount: { key: 'amount', arg: 'amount', help: 'one order: the order amount, e.g. 10.50' },
   refund_amount: { key: 'refundAmount', arg: 'amount', help: 'one order: the amount to refund (≤ amount)' },
-  refund_reason: { key: 'refundReason', arg: 'text', help: 'one order: the refund reason' },
+  refund_reason: {
+    key: 'refundReason',
+    arg: 'text',
+    help: 'one order: the refund reason (required); with --file: the reason of rows that have none',
+  },
   review_flag: { key: 'reviewFlag', arg: '0|1', help: 'one order: 1 approves, 0 rejects' },
 };
 
@@ -174,7 +178,6 @@ export const OPERATIONS: Readonly<Record<BatchOperation, OperationSpec>> = {
   refund: operation('refund', {
     description: 'refund captured orders, fully or partially, from a CSV file or one order by flags',
     sample: 'samples/refunds.csv',
-    optional: ['refund_reason'],
     resultColumns: ['refund_status', 'refund_message', 'refund_reference', 'refund_reference_id'],
     table: {
       input: ['transaction_id', 'order_no', 'currency', 'refund_amount'],

@@ -22,10 +22,15 @@ export async function ownInput(
   dryRun: boolean,
 ): Promise<{ plan: BulkPlan; cache: RowCache | undefined; note?: string }> {
   if (run.header.sha256 === given.sha256) return { plan: given, cache };
-  const { path, label } = await runInput(state, run.header);
+  const { path, label, readAs } = await runInput(state, run.header);
   const own = dryRun ? undefined : new RowCache();
   const inline = Boolean(run.header.inline);
-  const plan = await planBulk(given.op, { path, label, ...(inline ? { inline } : {}) }, {}, own);
+  const plan = await planBulk(
+    given.op,
+    { path, label, ...(inline ? { inline } : {}), ...(readAs ? { readAs } : {}) },
+    {},
+    own,
+  );
   const what = given.source.inline ? 'this order' : given.source.label;
   const copy = inline ? 'the order it was given' : label;
   ctx.log.verbose(`resuming from the input copy of run ${run.runId}: ${path}`);

@@ -9,11 +9,13 @@ import { currencyInfo, normaliseCurrency } from '../money/currency.js';
 import { chunkSize, requestCount } from './chunk.js';
 import { ContentKey } from './content-key.js';
 import type { CsvRow, CsvRows } from './csv-reader.js';
-import { asFlagProblem, type InputSource, openRows } from './input.js';
+import { asFlagProblem, type InputSource, openRows, rulesOf } from './input.js';
 import { OPERATIONS } from './operations.js';
 import { lookUpLimit } from './preflight.js';
+import { DEFAULT_READ_AS, type ReadAs, settleMark } from './read-as.js';
 import type { RowCache } from './row-cache.js';
-import { checkRow, crossChecker } from './row-check.js';
+import { checkRow, crossChecker, type RowRules } from './row-check.js';
+import type { ValidRow } from './types.js';
 
 export interface MaxAmount {
   currency: string;
@@ -50,6 +52,35 @@ export interface BulkPlan {
     approveAmounts: Map<string, bigint>;
     rejectAmounts: Map<string, bigint>;
   };
+  /** How the file was read (also in `source.readAs`): the plan says which decimal mark and why. */
+  readAs?: ReadAs;
+  /** Rows whose refund_reason came from --refund-reason. */
+  reasonFilled?: number;
+  /** Things to check that are no reason to refuse the file (ids a spreadsheet may have rounded). */
+  warnings?: InputProblem[];
+}
+
+/** Warnings kept in full; beyond this only counted. */
+const MAX_WARNINGS = 20;
+
+/**
+ * An all-digit id of 16 or more digits ending in zeros may be a longer id a spreadsheet rounded:
+ * Excel keeps 15 significant digits of a number. The gateway check (order not found) settles it.
+ */
+export function roundedIdWarning(row: ValidRow, file: string): InputProblem | undefined {
+  for (const field of ['transaction_id', 'order_no'] as const) {
+    const id = row[field];
+    if (id.length >= 16 && id.charCodeAt(id.length - 1) === 48 && /^\d+$/.test(id)) {
+      return {
+        file,
+        line: row.line,
+        field,
+        message: `${field} ${id} has ${id.length} digits ending in zeros: a spreadsheet may have rounded it (Excel keeps 15 significant digits)`,
+        expected: 'the id exactly as the gateway issued it (format the column as Text before entering ids)',
+      };
+    }
+  }
+  return undefined;
 }
 
 /** Problems kept in full; beyond this only counted (a million bad rows must not fill memory). */
@@ -93,7 +124,23 @@ export async function planBulk(
     }
   };
 
-  const opened = openRows(op, source);
+  // The decimal mark settled first (a `;` or tab file may need its amounts looked at once).
+  let readAs: ReadAs;
+  try {
+    readAs = await settleMark(
+      source.label,
+      source.path,
+      source.readAs ?? DEFAULT_READ_AS,
+      OPERATIONS[op].elementFields.filter((f) => f === 'amount' || f === 'refund_amount'),
+    );
+  } catch (err) {
+    throw source.inline && err instanceof InputError
+      ? new InputError(err.message, err.problems.map(asFlagProblem), { hint: err.hint })
+      : err;
+  }
+  source = { ...source, readAs };
+  const rules = rulesOf(source);
+  const opened = openRows(op, source, rules);
   let columns: string[];
   try {
     columns = await opened.columns;
@@ -103,7 +150,7 @@ export async function planBulk(
       ? new InputError(err.message, err.problems.map(asFlagProblem), { hint: err.hint })
       : err;
   }
-  const tally = new Tally(op, source.label, note, cache);
+  const tally = new Tally(op, source.label, note, cache, rules);
   // Rows already parsed are taken in a plain loop (`ready`), without a promise each; `next`
   // waits for more.
   const reader = opened.rows;
@@ -121,7 +168,7 @@ export async function planBulk(
     // As `for await` would: a loop left early stops the reading.
     if (!read) await reader.return?.();
   }
-  const { cross, amounts, moving, rows, content, orders } = tally;
+  const { cross, amounts, moving, rows, content, orders, warnings } = tally;
   note(cross.finish());
   const sha256 = await opened.sha256;
 
@@ -165,6 +212,9 @@ export async function planBulk(
     moving,
     orders,
     ...(op === 'review' ? { reviews: tally.reviews } : {}),
+    readAs,
+    reasonFilled: rules.filled,
+    warnings,
   };
 }
 
@@ -187,6 +237,7 @@ class Tally {
     approveAmounts: new Map<string, bigint>(),
     rejectAmounts: new Map<string, bigint>(),
   };
+  readonly warnings: InputProblem[] = [];
   private readonly moves: 'amountMinor' | 'refundMinor';
   // Totals of the rows since the currency last changed, added to the maps when it changes again
   // (two map look-ups and stores per row otherwise); the maps keep first-seen currency order.
@@ -199,6 +250,7 @@ class Tally {
     private readonly file: string,
     private readonly note: (list: readonly InputProblem[] | undefined) => void,
     private readonly cache: RowCache | undefined,
+    private readonly rules: RowRules,
   ) {
     this.cross = crossChecker(op, file);
     this.moves = OPERATIONS[op].moves;
@@ -212,9 +264,11 @@ class Tally {
   }
 
   take(row: CsvRow): void {
-    const { valid, problems } = checkRow(this.op, row, this.file);
+    const { valid, problems } = checkRow(this.op, row, this.file, this.rules);
     this.note(problems);
     if (!valid) return;
+    // Ids of 16+ digits are rare: one length test per row before any pattern.
+    if (valid.transaction_id.length >= 16 || valid.order_no.length >= 16) this.warnId(valid);
     this.note(this.cross.add(valid));
     const cache = this.cache;
     cache?.add(valid, row.cells, this.cross.lastWasFirst());
@@ -243,6 +297,15 @@ class Tally {
         valid.amountMinor,
       );
     }
+  }
+
+  private dropped = 0;
+
+  private warnId(valid: ValidRow): void {
+    const w = roundedIdWarning(valid, this.file);
+    if (w === undefined) return;
+    if (this.warnings.length < MAX_WARNINGS) this.warnings.push(w);
+    else if (++this.dropped === 1) this.warnings.push({ file: this.file, message: '… and more such ids' });
   }
 
   /** The totals of the last run of one currency into the maps. */

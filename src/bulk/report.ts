@@ -79,6 +79,7 @@ export function planLines(v: PlanView): string[] {
       : `  gateway: ${v.baseUrl} · merchant ${v.merchantId} · account ${v.accountId} · profile ${quoteName(v.profile)}`,
   );
   lines.push(`  concurrency ${v.concurrency} · input SHA-256 ${plan.sha256.slice(0, 16)}…`);
+  lines.push(...readingLines(plan));
   if (v.resume) {
     const done = v.resume.settledRows;
     lines.push(
@@ -115,6 +116,28 @@ export function planLines(v: PlanView): string[] {
   }
   if (v.note) lines.push(`  note: ${v.note}`);
   return fitLines(lines, v.columns);
+}
+
+/** How the file was read: its decimal mark and why, its encoding, reasons given by flag, ids to check. */
+function readingLines(plan: BulkPlan): string[] {
+  const lines: string[] = [];
+  const r = plan.readAs;
+  if (r && !plan.source.inline) {
+    const mark = r.mark === ',' ? 'decimal comma (12,50)' : 'decimal point (12.50)';
+    const encoding = r.encoding === 'utf-8' ? '' : ` · encoding ${r.encoding}`;
+    lines.push(`  amounts read with a ${mark}: ${r.why}${encoding}`);
+  }
+  const filled = plan.reasonFilled ?? 0;
+  if (filled > 0 && r?.refundReason !== undefined) {
+    lines.push(
+      `  refund_reason ${JSON.stringify(r.refundReason)} (--refund-reason) given to ${n(filled)} row${filled === 1 ? '' : 's'} without one`,
+    );
+  }
+  for (const w of plan.warnings ?? []) {
+    const where = w.line === undefined ? '' : `${quoteName(plan.source.label)}:${w.line}: `;
+    lines.push(`  warning: ${where}${w.message}; the gateway check shows whether the order exists`);
+  }
+  return lines;
 }
 
 export function confirmQuestion(v: PlanView): string {

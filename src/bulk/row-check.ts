@@ -1,21 +1,27 @@
 // The one place the bulk engine calls row validation (validate.ts), so the planner and pass 2 see
-// rows the same way.
+// rows the same way. Rows from another reader (an .xlsx sheet) come through here too: a CsvRow is
+// only line, fields and cells.
 import type { InputProblem } from '../errors.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
 import type { CsvRow } from './csv-reader.js';
 import { OPERATIONS } from './operations.js';
-import { CrossRowChecker, NO_PROBLEMS, type ValidRow, validateRow } from './validate.js';
+import { CrossRowChecker, NO_PROBLEMS, type RowRules, type ValidRow, validateRow } from './validate.js';
 
-export function requiredColumns(op: BatchOperation): readonly string[] {
-  return OPERATIONS[op].columns.required;
+export { type RowRules, rowRules } from './validate.js';
+
+/** The columns a file must have; refund_reason may be left out when --refund-reason gives it. */
+export function requiredColumns(op: BatchOperation, rules?: Pick<RowRules, 'reasonFill'>): readonly string[] {
+  const required = OPERATIONS[op].columns.required;
+  return rules?.reasonFill === undefined ? required : required.filter((c) => c !== 'refund_reason');
 }
 
 export function checkRow(
   op: BatchOperation,
   row: CsvRow,
   file: string,
+  rules?: RowRules,
 ): { valid?: ValidRow; problems: readonly InputProblem[] } {
-  const r = validateRow(op, row, file);
+  const r = validateRow(op, row, file, rules);
   return r.ok ? { valid: r.row, problems: NO_PROBLEMS } : { problems: r.problems };
 }
 

@@ -25,6 +25,7 @@ import { OPERATIONS } from './operations.js';
 import { ownInput } from './own-input.js';
 import { type BulkPlan, parseMaxAmount, planBulk } from './plan.js';
 import { preflight } from './preflight.js';
+import { readAsFrom, readAsText } from './read-as.js';
 import { type BulkRecord, type BulkRecordWritten, type PreflightRecord, parseBulkRecord } from './records.js';
 import { confirmQuestion, type PlanView, planLines, typedConfirmation } from './report.js';
 import { fitsRowCache, RowCache } from './row-cache.js';
@@ -55,12 +56,13 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
   if (inline) {
     const made = await inlineSource(inline);
     ctx.onClose(made.cleanup);
-    source = made.source;
+    source = { ...made.source, readAs: readAsFrom({ decimalComma: flags.decimalComma }, config.decimalMark) };
   } else {
     source = {
       path: resolve(ctx.io.cwd, flags.file!),
       label: flags.file!,
       ...(flags.sheet === undefined ? {} : { sheet: flags.sheet }),
+      readAs: readAsFrom(flags, config.decimalMark),
     };
   }
   // A dry run that will ask the gateway keeps the rows as a run does when they fit (row-cache.ts).
@@ -402,6 +404,7 @@ async function proceed(ctx: Context, p: Proceed): Promise<number> {
       requests: plan.requests,
       columns: plan.columns,
       snapshot: SNAPSHOT_FILE,
+      ...(plan.readAs ? { readAs: readAsText(plan.readAs) } : {}),
     },
     { runId, input },
   );

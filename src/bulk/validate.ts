@@ -3,20 +3,22 @@
 
 import type { InputProblem } from '../errors.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
-import { formatAmount, parseAmountDigits } from '../money/amount.js';
+import { type AmountStyle, formatAmount, parseAmountText } from '../money/amount.js';
 import { type CurrencyInfo, currencyInfo } from '../money/currency.js';
 import { quote } from '../quote.js';
 import type { CsvRow } from './csv-reader.js';
 import { OPERATIONS } from './operations.js';
+import { DEFAULT_RULES, type RowRules } from './row-rules.js';
 import type { ValidRow } from './types.js';
 import { TxTable } from './validate-table.js';
 
 export type BulkOp = BatchOperation;
+export { type RowRules, rowRules } from './row-rules.js';
 export type { ValidRow };
 
 /** Which operation-specific columns an operation reads; each is checked here, field by field. */
 interface OpColumns {
-  /** refund_amount (and refund_reason, which may be empty). */
+  /** refund_amount and refund_reason (required by the gateway: design.md §1.7). */
   refund: boolean;
   reviewFlag: boolean;
 }
@@ -122,7 +124,12 @@ function add(
 const CURRENCY_EXPECTED = 'a three-letter ISO 4217 code such as USD, EUR or JPY';
 
 /** Check one row on its own. Rows with structural problems (wrong field count) report only those. */
-export function validateRow(op: BulkOp, row: CsvRow, file: string): ValidateResult {
+export function validateRow(
+  op: BulkOp,
+  row: CsvRow,
+  file: string,
+  rules: RowRules = DEFAULT_RULES,
+): ValidateResult {
   if (row.problems !== undefined && row.problems.length > 0) return { ok: false, problems: row.problems };
   const f = row.fields;
   const line = row.line;
@@ -169,7 +176,8 @@ export function validateRow(op: BulkOp, row: CsvRow, file: string): ValidateResu
     }
   }
 
-  const amount = amountField(f, 'amount', info);
+  const style = rules.style;
+  const amount = amountField(f, 'amount', info, style);
   if (amount.problem) problems = add(problems, file, line, 'amount', amount.problem[0], amount.problem[1]);
   else if (amount.minor === 0n) {
     problems = add(
@@ -185,8 +193,10 @@ export function validateRow(op: BulkOp, row: CsvRow, file: string): ValidateResu
   const cols = columnsOf(op);
   let refund: AmountResult | undefined;
   let reviewFlag: '0' | '1' | undefined;
+  let reason = '';
+  let filled = false;
   if (cols.refund) {
-    refund = amountField(f, 'refund_amount', info);
+    refund = amountField(f, 'refund_amount', info, style);
     if (refund.problem)
       problems = add(problems, file, line, 'refund_amount', refund.problem[0], refund.problem[1]);
     else if (refund.minor === 0n) {
@@ -207,6 +217,23 @@ export function validateRow(op: BulkOp, row: CsvRow, file: string): ValidateResu
         `the refund amount ${refund.text} is more than the order amount ${amount.text}`,
         `at most the order amount, ${amount.text}`,
       );
+    }
+    reason = f.refund_reason ?? '';
+    // Cells are trimmed by the reader: only an empty one is blank.
+    if (reason === '' || reason.trim() === '') {
+      if (rules.reasonFill !== undefined) {
+        reason = rules.reasonFill;
+        filled = true;
+      } else {
+        problems = add(
+          problems,
+          file,
+          line,
+          'refund_reason',
+          'refund_reason is empty; the gateway refuses a refund without a reason',
+          'the reason for the refund (or give --refund-reason TEXT for every row that has none)',
+        );
+      }
     }
   }
   if (cols.reviewFlag) {
@@ -230,7 +257,8 @@ export function validateRow(op: BulkOp, row: CsvRow, file: string): ValidateResu
   if (refund !== undefined) {
     valid.refundMinor = refund.minor!;
     valid.refund_amount = refund.text;
-    valid.refund_reason = f.refund_reason ?? '';
+    valid.refund_reason = reason;
+    if (filled) rules.filled++;
   }
   if (reviewFlag !== undefined) valid.review_flag = reviewFlag;
   return { ok: true, row: valid, problems: [] };
@@ -246,20 +274,37 @@ interface AmountResult {
 
 const EMPTY_AMOUNT: AmountResult = { text: '' };
 
-function amountField(f: Record<string, string>, field: string, info: CurrencyInfo | undefined): AmountResult {
+function amountField(
+  f: Record<string, string>,
+  field: string,
+  info: CurrencyInfo | undefined,
+  style: AmountStyle,
+): AmountResult {
   const text = f[field] ?? '';
   if (text === '')
-    return { text, problem: [`${field} is empty`, 'a plain decimal with a dot, such as 12.50'] };
+    return {
+      text,
+      problem: [
+        `${field} is empty`,
+        style.mark === ','
+          ? 'a decimal with a comma, such as 12,50'
+          : 'a plain decimal with a dot, such as 12.50',
+      ],
+    };
   // Without a valid currency its decimals are unknown; the currency problem is already reported.
   if (info === undefined) return EMPTY_AMOUNT;
-  const minor = canonicalMinor(text, info.minorDigits);
-  if (minor !== undefined) return { minor, text };
-  const r = parseAmountDigits(text, info.code, info.minorDigits);
+  // The canonical form is read fast only where a dot is the decimal mark (in a comma file `1.234`
+  // is a thousand and more).
+  if (style.mark === '.') {
+    const minor = canonicalMinor(text, info.minorDigits);
+    if (minor !== undefined) return { minor, text };
+  }
+  const r = parseAmountText(text, info.code, info.minorDigits, style);
   if (!r.ok)
     return { text, problem: [r.hint === undefined ? r.message : `${r.message}; ${r.hint}`, r.expected] };
   return {
     minor: r.minor,
-    text: isCanonical(text, info.minorDigits) ? text : formatAmount(r.minor, info.code),
+    text: style.mark === '.' && isCanonical(text, info.minorDigits) ? text : formatAmount(r.minor, info.code),
   };
 }
 
@@ -286,6 +331,11 @@ function canonicalMinor(text: string, digits: number): bigint | undefined {
 
 /** True when `text` (already a valid amount) is exactly its canonical wire form. */
 function isCanonical(text: string, digits: number): boolean {
+  // Only digits and a dot (`1,234.56` is valid, and not canonical).
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 46 && (c < 48 || c > 57)) return false;
+  }
   const last = text.charCodeAt(text.length - 1);
   const first = text.charCodeAt(0);
   if (first < 48 || first > 57 || last < 48 || last > 57) return false; // surrounding blanks

@@ -91,6 +91,16 @@ export function registerBulk(program: Command, app: App): void {
           value: 'CUR:AMOUNT',
           description: 'refuse a file whose total in CUR is above AMOUNT (repeatable)',
         },
+        'decimal-comma': {
+          type: 'boolean',
+          description:
+            'amounts use a decimal comma (49,99 or 1.234,56); detected by itself in ;- or tab-separated files',
+        },
+        encoding: {
+          type: 'string',
+          value: 'name',
+          description: 'encoding of --file: utf-8 (default), windows-1252, latin1, utf-16le, utf-16be',
+        },
       },
       help: `
 Every row is checked before anything is sent (all problems listed with file:line; exit 2).

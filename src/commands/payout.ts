@@ -31,6 +31,16 @@ export const registerPayout = defineCommand({
       type: 'boolean',
       description: 'do not reuse the request_ids of an earlier run of the same input (sends NEW payouts)',
     },
+    'decimal-comma': {
+      type: 'boolean',
+      description:
+        'amounts of --file use a decimal comma (49,99); detected by itself in ;- or tab-separated files',
+    },
+    encoding: {
+      type: 'string',
+      value: 'name',
+      description: 'encoding of --file: utf-8 (default), windows-1252, latin1, utf-16le, utf-16be',
+    },
   },
   help: `
 Every payout is validated before anything is sent (file:line, field; exit 2). request_id comes from

@@ -13,6 +13,7 @@ export const CONFIG_KEYS = [
   'read_only',
   'status_labels',
   'confirm_typed_above',
+  'decimal_mark',
 ] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 
@@ -32,6 +33,8 @@ export interface ProfileValues {
   status_labels?: Record<string, string>;
   /** `USD:10000,EUR:8000`: above these totals, a run's confirmation is the number of rows, typed. */
   confirm_typed_above?: string;
+  /** The decimal mark of the amounts in this profile's CSV files: "." or ",". */
+  decimal_mark?: '.' | ',';
 }
 
 /** The whole config file. */
@@ -79,6 +82,7 @@ export const KEY_HELP: Record<ConfigKey, string> = {
   status_labels: 'JSON object of payment_status code → label overrides',
   confirm_typed_above:
     'CURRENCY:AMOUNT[,…] (e.g. USD:10000,EUR:8000): above it, confirm a run by typing its number of rows',
+  decimal_mark: 'decimal mark of amounts in CSV files: "." or "," (default: detected per file)',
 };
 
 export function isConfigKey(key: string): key is ConfigKey {
@@ -161,6 +165,12 @@ export function parseConfigValue(key: ConfigKey, text: string): ProfileValues[Co
         return `${m[1]!.toUpperCase()}:${m[2]}`;
       });
       return normal.join(',');
+    }
+    case 'decimal_mark': {
+      const v = value.toLowerCase();
+      if (v === '.' || v === 'dot' || v === 'point') return '.';
+      if (v === ',' || v === 'comma') return ',';
+      throw bad('"." or ","');
     }
   }
 }

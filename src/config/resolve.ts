@@ -38,6 +38,8 @@ export interface ResolvedConfig {
   statusLabels: Record<string, string>;
   /** confirm_typed_above of the profile (`USD:10000,EUR:8000`), when set. */
   confirmTypedAbove?: string;
+  /** The profile's decimal_mark for CSV amounts; undefined: detected per file. */
+  decimalMark?: '.' | ',';
   /** Whether the in-process sandbox serves this invocation, and why. */
   sandbox: boolean;
   sandboxReason?: 'flag' | 'base_url' | 'unconfigured';
@@ -125,6 +127,7 @@ export function resolveConfig(
   const readOnly = pick<boolean>('read_only', undefined, undefined, false);
   const statusLabels = pick<Record<string, string>>('status_labels', undefined, undefined, {});
   const confirmTypedAbove = pick<string>('confirm_typed_above', undefined, undefined, '');
+  const decimalMark = pick<'.' | ',' | undefined>('decimal_mark', undefined, undefined, undefined);
 
   checkStored(profile, {
     timeout: timeoutMs,
@@ -155,6 +158,7 @@ export function resolveConfig(
     readOnly,
     statusLabels,
     ...(confirmTypedAbove ? { confirmTypedAbove } : {}),
+    ...(decimalMark === '.' || decimalMark === ',' ? { decimalMark } : {}),
     sandbox: sandboxReason !== undefined,
     ...(sandboxReason ? { sandboxReason } : {}),
     profileExists,

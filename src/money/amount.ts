@@ -209,3 +209,187 @@ export function addToTotals(totals: Map<string, bigint>, currency: string, minor
   const code = normaliseCurrency(currency);
   totals.set(code, (totals.get(code) ?? 0n) + minor);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Amounts as spreadsheets in other locales write them: `49,99`, `12.000,00`, `12 000,00`,
+// `"12,000.00"`. The one function every reader of amounts calls (CSV rows, .xlsx cells, payouts).
+
+/** The character between whole units and decimals. */
+export type DecimalMark = '.' | ',';
+
+/** Spaces a locale groups thousands with: space, no-break space (fr-FR), narrow no-break space. */
+const GROUP_SPACES = ' \u00a0\u202f';
+
+/**
+ * How an amount is read. `established`: the decimal mark is known for the whole file (a flag, the
+ * profile, or detection), so the other mark (or a space) can only group thousands — `1.234` in a
+ * comma file is 1234. Not established (a `,` file by default): `1,234` could be either, and is refused.
+ */
+export interface AmountStyle {
+  mark: DecimalMark;
+  established: boolean;
+}
+
+export const DOT_DEFAULT: AmountStyle = Object.freeze({ mark: '.', established: false });
+
+function fail(code: string, digits: number, message: string, hint?: string): ParseAmountResult {
+  const expected = expectedText(code, digits);
+  return hint === undefined ? { ok: false, message, expected } : { ok: false, message, expected, hint };
+}
+
+/**
+ * `text` → minor units of a currency already looked up (`code`, `digits` decimals), read in `style`.
+ * Thousands groups must be strict groups of three, one separator kind per amount; decimals beyond
+ * the currency's are accepted only when they are zeros for a currency without decimals (`12000.00`
+ * JPY). Exact: the text is rewritten to the canonical dot form and read by parseAmountDigits.
+ * Never throws.
+ */
+export function parseAmountText(
+  text: string,
+  code: string,
+  digits: number,
+  style: AmountStyle = DOT_DEFAULT,
+): ParseAmountResult {
+  const r = readAmount(text, code, digits, style);
+  if (r.ok || style.mark === '.') return r;
+  // What is expected, in the file's own style.
+  return {
+    ...r,
+    expected: r.expected.replace(
+      /a plain decimal with a dot, such as (\d+)\.(\d+)/,
+      'a decimal with a comma, such as $1,$2',
+    ),
+  };
+}
+
+function readAmount(text: string, code: string, digits: number, style: AmountStyle): ParseAmountResult {
+  const s = String(text)
+    .trim()
+    .replace(/^[\u00a0\u202f\ufeff]+|[\u00a0\u202f]+$/g, '');
+  const mark = style.mark;
+  const other = mark === '.' ? ',' : '.';
+  let marks = 0;
+  let others = 0;
+  let spaces = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i]!;
+    if (c >= '0' && c <= '9') continue;
+    if (c === mark) marks++;
+    else if (c === other) others++;
+    else if (GROUP_SPACES.includes(c)) spaces++;
+    else return currencySymbolHint(parseAmountDigits(s, code, digits));
+  }
+  // The plain form (and every refusal that is not about marks): the hand-written fast path.
+  if (mark === '.' && others === 0 && spaces === 0) return zeroDecimals(s, code, digits);
+  if (mark === '.' && marks === 0 && others === 1 && spaces === 0 && !/^\d{1,3},\d{3}$/.test(s)) {
+    return commaHint(parseAmountDigits(s, code, digits));
+  }
+  const at = marks === 0 ? s.length : s.lastIndexOf(mark);
+  if (marks > 1) {
+    return fail(
+      code,
+      digits,
+      `the amount ${quote(s)} has more than one decimal mark ${quote(mark)}`,
+      mark === ','
+        ? 'the file uses a decimal comma: write e.g. 1.234,56 or 1234,56'
+        : 'write e.g. 1,234.56 or 1234.56',
+    );
+  }
+  const whole = s.slice(0, at);
+  const frac = at < s.length ? s.slice(at + 1) : '';
+  if (marks === 0 && others === 1 && spaces === 0 && !/^\d{1,3}\.\d{3}$/.test(s) && mark === ',') {
+    // `12.34` in a comma file: a decimal point where the file writes decimal commas.
+    return fail(
+      code,
+      digits,
+      `the amount ${quote(s)} has a decimal point, but the file's decimal mark is a comma (mixed decimal marks)`,
+      `write ${s.replace('.', ',')}`,
+    );
+  }
+  if (at < s.length && (whole === '' || frac === '' || !/^\d+$/.test(frac))) {
+    return fail(code, digits, `${quote(s)} is not an amount`);
+  }
+  let intDigits = whole;
+  if (others + spaces > 0) {
+    const sep = whole.replace(/\d/g, '');
+    const one = sep.split('').every((c) => c === sep[0]);
+    const strict = one && new RegExp(`^\\d{1,3}(?:${escapeRe(sep[0] ?? '')}\\d{3})+$`).test(whole);
+    // A lone group after the other mark (`1,234` in a dot file, `1.234` in a comma file) is
+    // thousands only when the file's mark is known; otherwise it could be either.
+    const lone = marks === 0 && sep.length === 1 && sep[0] === other;
+    // Not thousands groups in a dot file: the plain parser's diagnosis says what it looks like.
+    if (!strict && mark === '.') return commaHint(parseAmountDigits(s, code, digits));
+    if (!strict || (lone && !style.established)) return ambiguous(s, code, digits, mark, strict);
+    intDigits = whole.replace(/\D/g, '');
+  }
+  return zeroDecimals(frac === '' ? intDigits : `${intDigits}.${frac}`, code, digits);
+}
+
+function escapeRe(c: string): string {
+  return c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** What an amount with separators that are not strict thousands groups could mean, refused. */
+function ambiguous(
+  s: string,
+  code: string,
+  digits: number,
+  mark: DecimalMark,
+  strict: boolean,
+): ParseAmountResult {
+  if (strict) {
+    // `1,234` in a file whose decimal mark is not known: a thousand and more, or one and decimals.
+    const thousands = s.replace(/\D/g, '');
+    const decimal = s.replace(/[^\d]/g, (c) => (c === ',' || c === '.' ? '.' : ''));
+    return fail(
+      code,
+      digits,
+      `the amount ${quote(s)} is ambiguous: ${thousands} (thousands separator) or ${decimal} (decimal ${s.includes(',') ? 'comma' : 'point'})`,
+      s.includes(',') && mark === '.'
+        ? 'write it without thousands separators; a file with decimal commas: give --decimal-comma'
+        : 'write it without thousands separators',
+    );
+  }
+  const r = parseAmountDigits(s, code, digits);
+  const why = r.ok ? undefined : r;
+  return fail(
+    code,
+    digits,
+    `the amount ${quote(s)} mixes separators that are not thousands groups of three for a file whose decimal mark is ${quote(mark)}`,
+    why?.hint ??
+      (mark === ','
+        ? 'write e.g. 1.234,56 (or 1234,56); a file with dots for decimals needs the decimal mark "." (not --decimal-comma)'
+        : 'write e.g. 1,234.56 (or 1234.56); a file with decimal commas: give --decimal-comma'),
+  );
+}
+
+/** parseAmountDigits, with `12000.00` accepted for a currency without decimals (zeros only). */
+function zeroDecimals(s: string, code: string, digits: number): ParseAmountResult {
+  if (digits === 0) {
+    const m = /^(\d+)\.0+$/.exec(s);
+    if (m) return parseAmountDigits(m[1]!, code, digits);
+  }
+  return currencySymbolHint(parseAmountDigits(s, code, digits));
+}
+
+/** A decimal comma in a file read with dots: the option that reads it is named first. */
+function commaHint(r: ParseAmountResult): ParseAmountResult {
+  if (r.ok || !r.message.endsWith('uses a decimal comma')) return r;
+  return {
+    ...r,
+    hint: `give --decimal-comma (or the profile's decimal_mark ",") to read decimal commas, or ${r.hint}`,
+  };
+}
+
+/** A currency symbol's refusal says how to stop the spreadsheet writing one. */
+function currencySymbolHint(r: ParseAmountResult): ParseAmountResult {
+  if (r.ok || !r.message.includes('currency symbol')) return r;
+  return { ...r, hint: `${r.hint}: format the amount columns as Number, not Currency, before saving` };
+}
+
+/** parseAmountText by currency code and decimal mark (the mark known for the whole file). */
+export function parseLocaleAmount(text: string, currency: string, mark: DecimalMark): ParseAmountResult {
+  const info = currencyInfo(String(currency));
+  if (info === undefined) return parseAmount(text, currency);
+  return parseAmountText(text, info.code, info.minorDigits, { mark, established: true });
+}

@@ -3,8 +3,10 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import type { ReadAs } from '../bulk/read-as.js';
 import { InputError, type InputProblem } from '../errors.js';
-import { addToTotals } from '../money/amount.js';
+import { type AmountStyle, addToTotals, formatAmount, parseAmountText } from '../money/amount.js';
+import { currencyInfo } from '../money/currency.js';
 import { mapColumns, rowToObject } from './columns.js';
 import { PAYOUT_SPEC } from './fields.js';
 import { type CheckedPayout, checkPayout } from './validate.js';
@@ -27,6 +29,8 @@ export interface PayoutPlan {
   sha256: string;
   items: PayoutItem[];
   totals: Map<string, bigint>;
+  /** CSV: how it was read (decimal mark and why, encoding). */
+  readAs?: ReadAs;
 }
 
 function fail(file: string, problems: InputProblem[]): never {
@@ -106,11 +110,27 @@ export async function loadPayoutRequest(fileArg: string, cwd: string): Promise<P
 /** Payout problems beyond this many stop the reading: the list is for a person to fix. */
 const MAX_PROBLEMS = 1000;
 
-export async function loadPayoutCsv(fileArg: string, cwd: string, sheet?: string): Promise<PayoutPlan> {
+export async function loadPayoutCsv(
+  fileArg: string,
+  cwd: string,
+  given?: ReadAs,
+  sheet?: string,
+): Promise<PayoutPlan> {
   const file = resolve(cwd, fileArg);
   const { readCsv } = await import('../bulk/csv-reader.js');
+  const { amountStyle, DEFAULT_READ_AS, settleMark } = await import('../bulk/read-as.js');
+  const readAs = await settleMark(fileArg, file, given ?? DEFAULT_READ_AS, [
+    'payment_amount',
+    'source_amount',
+  ]);
+  const style = amountStyle(readAs);
   // A CSV file or an .xlsx workbook (csv-reader.ts tells them apart).
-  const reader = readCsv({ file, label: fileArg, ...(sheet === undefined ? {} : { sheet }) });
+  const reader = readCsv({
+    file: fileArg,
+    path: file,
+    encoding: readAs.encoding,
+    ...(sheet === undefined ? {} : { sheet }),
+  });
   const header = await reader.header;
   const locate = (await reader.locate) ?? ((p: InputProblem) => p);
   const map = mapColumns(header.columns, PAYOUT_SPEC, fileArg);
@@ -123,7 +143,10 @@ export async function loadPayoutCsv(fileArg: string, cwd: string, sheet?: string
       continue;
     }
     const values = row.cells;
-    const checked = checkPayout(rowToObject(map, values), problems, { file: fileArg, line: row.line });
+    const site = { file: fileArg, line: row.line };
+    const raw = rowToObject(map, values);
+    const bad = localeAmounts(raw, style, problems, site);
+    const checked = bad ? undefined : checkPayout(raw, problems, site);
     if (checked) {
       items.push({
         ...checked,
@@ -134,7 +157,37 @@ export async function loadPayoutCsv(fileArg: string, cwd: string, sheet?: string
     if (problems.length >= MAX_PROBLEMS) break;
   }
   const sha256 = problems.length >= MAX_PROBLEMS ? '' : await reader.sha256;
-  return finish('csv', file, fileArg, sha256, items, problems, locate);
+  return { ...finish('csv', file, fileArg, sha256, items, problems, locate), readAs };
+}
+
+/**
+ * Amounts written in the file's style (`1.250,00` in a comma file) made canonical (`1250.00`)
+ * before the request's schema sees them; true when one was refused (its problem pushed).
+ */
+function localeAmounts(
+  raw: Record<string, unknown>,
+  style: AmountStyle,
+  problems: InputProblem[],
+  site: { file: string; line: number },
+): boolean {
+  if (style.mark === '.' && !style.established) return false;
+  let bad = false;
+  for (const [field, curField] of [
+    ['payment_amount', 'payment_currency'],
+    ['source_amount', 'source_currency'],
+  ] as const) {
+    const text = raw[field];
+    const info = typeof raw[curField] === 'string' ? currencyInfo(String(raw[curField]).trim()) : undefined;
+    if (typeof text !== 'string' || text.trim() === '' || info === undefined) continue;
+    const r = parseAmountText(text, info.code, info.minorDigits, style);
+    if (r.ok) raw[field] = formatAmount(r.minor, info.code);
+    else {
+      bad = true;
+      const message = r.hint === undefined ? r.message : `${r.message}; ${r.hint}`;
+      problems.push({ ...site, field, message, expected: r.expected });
+    }
+  }
+  return bad;
 }
 
 /** What the user is asked to confirm (and what --dry-run shows). */

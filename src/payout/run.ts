@@ -34,6 +34,9 @@ export interface PayoutFlags {
   force?: boolean;
   /** With resume: this run (from `payops runs resume ID`) rather than the newest unfinished one. */
   runId?: string;
+  /** --file: amounts with a decimal comma; the file's encoding (bulk/read-as.ts). */
+  decimalComma?: boolean;
+  encoding?: string;
 }
 
 export const PAYOUT_OP = 'payout';
@@ -67,6 +70,21 @@ export function payoutExitCode(rows: readonly PayoutResultRow[]): number {
   return ExitCode.ok;
 }
 
+/** A payout CSV, read as the flags and profile say; how it was read is shown when not the default. */
+async function loadCsv(ctx: Context, opts: PayoutFlags): Promise<PayoutPlan> {
+  const { readAsFrom } = await import('../bulk/read-as.js');
+  const config = await ctx.config();
+  const plan = await loadPayoutCsv(opts.file!, ctx.io.cwd, readAsFrom(opts, config.decimalMark), opts.sheet);
+  const r = plan.readAs;
+  if (r && (r.mark === ',' || r.established || r.encoding !== 'utf-8')) {
+    const mark = r.mark === ',' ? 'decimal comma (12,50)' : 'decimal point (12.50)';
+    ctx.log.info(
+      `amounts read with a ${mark}: ${r.why}${r.encoding === 'utf-8' ? '' : ` · encoding ${r.encoding}`}`,
+    );
+  }
+  return plan;
+}
+
 export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number> {
   if ((opts.request === undefined) === (opts.file === undefined)) {
     throw new UsageError(
@@ -79,9 +97,7 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
     });
   }
   const plan: PayoutPlan =
-    opts.request !== undefined
-      ? await loadPayoutRequest(opts.request, ctx.io.cwd)
-      : await loadPayoutCsv(opts.file!, ctx.io.cwd, opts.sheet);
+    opts.request !== undefined ? await loadPayoutRequest(opts.request, ctx.io.cwd) : await loadCsv(ctx, opts);
 
   await checkOutFile(
     ctx.io.cwd,
@@ -204,6 +220,8 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
         ...(identity ? { gatewayIdentity: identity } : {}),
         rows: plan.items.length,
         inputKind: plan.kind,
+        // How the CSV was read, so that `runs resume ID` reads it the same way.
+        ...(plan.readAs ? { readAs: JSON.stringify(plan.readAs) } : {}),
       });
       // Every request_id is on disk before the first payout leaves: a re-run or --resume finds them.
       await journal.append({

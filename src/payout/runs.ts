@@ -1,5 +1,6 @@
 // Payout runs by id, for `payops runs show|resume ID`: results regenerated from the journal (nothing
 // sent), and resumption of an unfinished run from its input file.
+import { readAsOf } from '../bulk/read-as.js';
 import { stateDir } from '../config/paths.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
@@ -39,5 +40,8 @@ export async function resumePayoutRun(ctx: Context, runId: string): Promise<numb
   const { header } = await payoutHeader(ctx, runId);
   if (header.file === undefined) throw new UsageError(`run ${runId} does not name its input file`);
   const input = header.inputKind === 'json' ? { request: header.file } : { file: header.file };
-  return runPayout(ctx, { ...input, resume: true, runId });
+  // Read as the run read it: its decimal mark and encoding.
+  const readAs = header.readAs === undefined ? undefined : readAsOf(header.readAs);
+  const read = readAs ? { decimalComma: readAs.mark === ',', encoding: readAs.encoding } : {};
+  return runPayout(ctx, { ...input, ...read, resume: true, runId });
 }

@@ -1,7 +1,14 @@
 // Checks one payout request before anything is sent: every field's type and format, the required
 // fields of design.md §1.7, amounts through src/money with the currency's minor digits.
 import type { InputProblem } from '../errors.js';
-import { formatAmount, parseAmount } from '../money/amount.js';
+import {
+  type AmountStyle,
+  DOT_DEFAULT,
+  formatAmount,
+  parseAmount,
+  parseAmountText,
+} from '../money/amount.js';
+import { currencyInfo } from '../money/currency.js';
 import { checkValue, getPath, type ProblemSite } from '../pay/schema.js';
 import { quote } from '../quote.js';
 import { PAYOUT_ACCOUNT_FIELDS, PAYOUT_REQUIRED, PAYOUT_SPEC } from './fields.js';
@@ -35,6 +42,7 @@ export function checkPayout(
   raw: unknown,
   problems: InputProblem[],
   site: ProblemSite = {},
+  style: AmountStyle = DOT_DEFAULT,
 ): CheckedPayout | undefined {
   const before = problems.length;
   const request = checkValue(raw, PAYOUT_SPEC, '', problems, site) as Record<string, unknown>;
@@ -68,9 +76,15 @@ export function checkPayout(
     if (typeof amountText !== 'string' || amountText === '' || cur === '') return undefined;
     if (problems.some((p) => p.field === field && p.line === site.line && p.file === site.file))
       return undefined;
-    const parsed = parseAmount(amountText, cur);
+    // The same reading of amounts as bulk files (decimal mark, thousands groups): money/amount.ts.
+    const info = currencyInfo(cur);
+    const parsed =
+      info === undefined
+        ? parseAmount(amountText, cur)
+        : parseAmountText(amountText, info.code, info.minorDigits, style);
     if (!parsed.ok) {
-      problems.push({ ...site, field, message: parsed.message, expected: parsed.expected });
+      const message = parsed.hint === undefined ? parsed.message : `${parsed.message}; ${parsed.hint}`;
+      problems.push({ ...site, field, message, expected: parsed.expected });
       return undefined;
     }
     if (parsed.minor === 0n) {

@@ -18,7 +18,7 @@ export async function readSelectorFile(
   signal?: AbortSignal,
 ): Promise<FileSelectors> {
   const { readCsv } = await import('../bulk/csv-reader.js');
-  const reader = readCsv({ file: resolve(cwd, file), ...(signal ? { signal } : {}) });
+  const reader = readCsv({ file, path: resolve(cwd, file), ...(signal ? { signal } : {}) });
   const header = await reader.header;
   const hasOrderNo = header.normalised.includes('order_no');
   const hasTransactionId = header.normalised.includes('transaction_id');

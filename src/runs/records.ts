@@ -47,6 +47,8 @@ export interface NewRunHeader {
   sheet?: string;
   /** Payouts: whether the input was one JSON request or a CSV. */
   inputKind?: 'json' | 'csv';
+  /** How the input is read (encoding, decimal mark, refund reason): JSON of bulk/read-as.ts ReadAs. */
+  readAs?: string;
 }
 
 /** First record of every journal. */
@@ -184,6 +186,7 @@ export function parseHeader(raw: RawRecord): RunHeader {
     'gatewayIdentity',
     'snapshot',
     'sheet',
+    'readAs',
   ] as const) {
     const v = optStr(raw, key);
     if (v !== undefined) header[key] = v;

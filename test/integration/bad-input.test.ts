@@ -62,20 +62,9 @@ function generated(): BadCase[] {
     '2 MB refund_reason',
   );
   const utf16 = `${HEADER}\n${GOOD_ROW}\n`;
-  add(
-    'utf16le-bom.csv',
-    Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(utf16, 'utf16le')]),
-    refund,
-    [],
-    'UTF-16 LE (Excel "Unicode text")',
-  );
-  add(
-    'utf16be-bom.csv',
-    Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(utf16, 'utf16le').swap16()]),
-    refund,
-    [],
-    'UTF-16 BE',
-  );
+  // Issue 14: UTF-16 with a BOM is read by itself now (test/integration/bulk/locales.test.ts);
+  // without a BOM it is still refused (it needs --encoding utf-16le).
+  add('utf16le-no-bom.csv', Buffer.from(utf16, 'utf16le'), refund, [], 'UTF-16 LE without a byte order mark');
   add(
     'latin1.csv',
     Buffer.from(`${HEADER}\nT1000000001,SBX-1000000001,USD,10.00,10.00,remboursé\n`, 'latin1'),

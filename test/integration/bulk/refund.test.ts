@@ -196,7 +196,8 @@ describe('refund from a CSV file', () => {
 
 describe('input errors: exit 2, the line, nothing sent', () => {
   const cases: Array<[string, string, RegExp]> = [
-    ['thousands separator', 'T1,O1,USD,"1,234.56",1.00,r', /:2\b.*1,234\.56/],
+    // Issue 14: "1,234.56" is read as 1234.56 now; a thousands separator alone is ambiguous.
+    ['thousands separator', 'T1,O1,USD,"1,234",1.00,r', /:2\b.*"1,234" is ambiguous/],
     ['decimal comma', 'T1,O1,USD,10.00,"12,50",r', /:2\b.*12,50/],
     ['unknown currency', 'T1,O1,XYZ,10.00,1.00,r', /:2\b.*XYZ/],
     ['refund above amount', 'T1,O1,USD,10.00,11.00,r', /:2\b.*refund_amount/],

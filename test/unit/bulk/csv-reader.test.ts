@@ -250,10 +250,45 @@ describe('readCsv: errors name file and line', () => {
     expect(e.problems[0]!.line).toBe(3);
   });
 
-  it('UTF-16 with and without BOM', async () => {
-    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('a,b\r\n1,2\r\n', 'utf16le')]);
-    expect((await inputError(le)).message).toMatch(/UTF-16/);
-    expect((await inputError(Buffer.from('a,b\r\n1,2\r\n', 'utf16le'))).message).toMatch(/UTF-16/);
+  it('UTF-16: read by its BOM (issue 14); without a BOM refused, naming --encoding', async () => {
+    const text = 'a;b\r\nÄ;2,5\r\n';
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+    const be = Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text, 'utf16le').swap16()]);
+    for (const bytes of [le, be]) {
+      for (const chunkSize of [1, 3, 64 * 1024]) {
+        const { header, rows } = await readAll(bytes, [], chunkSize);
+        expect(header.columns, `chunk ${chunkSize}`).toEqual(['a', 'b']);
+        expect(rows.map((r) => r.cells)).toEqual([['Ä', '2,5']]);
+      }
+    }
+    const bare = await inputError(Buffer.from(text, 'utf16le'));
+    expect(bare.message).toMatch(/UTF-16/);
+    expect(bare.hint).toMatch(/--encoding utf-16le/);
+    const f = file(Buffer.from(text, 'utf16le'));
+    const r = readCsv({ file: 'given.csv', path: f, encoding: 'utf-16le' });
+    const rows: CsvRow[] = [];
+    for await (const row of r.rows) rows.push(row);
+    expect(rows.map((x) => x.cells)).toEqual([['Ä', '2,5']]);
+  });
+
+  it('windows-1252 and latin1 by --encoding; the UTF-8 refusal names the option and the name given', async () => {
+    const bytes = Buffer.from('a;b\r\nM\xfcller \x80;1\r\n', 'latin1');
+    const e = await inputError(bytes);
+    expect(e.hint).toMatch(/--encoding windows-1252/);
+    const f = file(bytes);
+    for (const [encoding, want] of [
+      ['windows-1252', 'Müller €'],
+      ['latin1', 'Müller \u0080'],
+    ] as const) {
+      const r = readCsv({ file: 'given.csv', path: f, encoding, chunkSize: 2 });
+      const rows: CsvRow[] = [];
+      for await (const row of r.rows) rows.push(row);
+      expect(rows[0]!.cells[0], encoding).toBe(want);
+    }
+    const missing = readCsv({ file: 'typed.csv', path: join(tmpdir(), 'payops-no-such-dir', 'x.csv') });
+    const err = await missing.header.catch((x: unknown) => x);
+    expect(err).toBeInstanceOf(InputError);
+    expect((err as InputError).message).toBe('typed.csv: no such file');
   });
 
   it('an Excel workbook instead of CSV', async () => {

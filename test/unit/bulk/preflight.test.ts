@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { inputRows } from '../../../src/bulk/input.js';
 import { planBulk } from '../../../src/bulk/plan.js';
 import { LOOKUP_TRIES, lookUpConcurrency, persist, preflight } from '../../../src/bulk/preflight.js';
+import { DEFAULT_READ_AS } from '../../../src/bulk/read-as.js';
 import { RowCache } from '../../../src/bulk/row-cache.js';
 import { AuthError, GatewayError, GatewayRejectedError, TransportError } from '../../../src/errors.js';
 import type { BatchOperation } from '../../../src/gateway/endpoints.js';
@@ -26,7 +27,8 @@ afterEach(async () => {
 async function sources(op: BatchOperation, text: string) {
   const path = join(dir, `${op}.csv`);
   await writeFile(path, text);
-  const source = { path, label: `${op}.csv` };
+  // Refund rows without a reason take one, as with --refund-reason (the gateway requires it).
+  const source = { path, label: `${op}.csv`, readAs: { ...DEFAULT_READ_AS, refundReason: 'given' } };
   const cache = new RowCache();
   await planBulk(op, source, {}, cache);
   expect(cache.complete).toBe(true);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { inputRows } from '../../../src/bulk/input.js';
 import { planBulk } from '../../../src/bulk/plan.js';
+import { DEFAULT_READ_AS } from '../../../src/bulk/read-as.js';
 import { RowCache } from '../../../src/bulk/row-cache.js';
 import type { BatchOperation } from '../../../src/gateway/endpoints.js';
 
@@ -18,7 +19,8 @@ afterEach(async () => {
 async function bothWays(op: BatchOperation, text: string, budget?: number) {
   const path = join(dir, `${op}.csv`);
   await writeFile(path, text);
-  const source = { path, label: `${op}.csv` };
+  // Refund rows without a reason take one, as with --refund-reason (the gateway requires it).
+  const source = { path, label: `${op}.csv`, readAs: { ...DEFAULT_READ_AS, refundReason: 'given' } };
   const cache = new RowCache(budget);
   const plan = await planBulk(op, source, {}, cache);
   const reread = [];

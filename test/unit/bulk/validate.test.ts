@@ -7,11 +7,12 @@ import {
   CrossRowChecker,
   idProblem,
   orderKey,
+  rowRules,
   type ValidRow,
   validateRow,
 } from '../../../src/bulk/validate.js';
 import type { InputProblem } from '../../../src/errors.js';
-import { formatAmount, parseAmountDigits } from '../../../src/money/amount.js';
+import { formatAmount, parseAmountText } from '../../../src/money/amount.js';
 
 const FILE = 'refunds.csv';
 let nextLine = 2;
@@ -22,15 +23,20 @@ function row(fields: Record<string, string>, line = nextLine++): CsvRow {
 
 const base = { transaction_id: 'T1', order_no: 'O1', currency: 'USD', amount: '10.00' };
 
+/** Refund rows get a reason unless the test gives one: the gateway requires it (design.md §1.7). */
+function withReason(op: BulkOp, fields: Record<string, string>): Record<string, string> {
+  return op === 'refund' && !('refund_reason' in fields) ? { ...fields, refund_reason: 'r' } : fields;
+}
+
 function ok(op: BulkOp, fields: Record<string, string>): ValidRow {
-  const r = validateRow(op, row(fields), FILE);
+  const r = validateRow(op, row(withReason(op, fields)), FILE);
   if (!r.ok) throw new Error(JSON.stringify(r.problems));
   expect(r.problems).toEqual([]);
   return r.row;
 }
 
 function bad(op: BulkOp, fields: Record<string, string>, line = 7): InputProblem[] {
-  const r = validateRow(op, row(fields, line), FILE);
+  const r = validateRow(op, row(withReason(op, fields), line), FILE);
   expect(r.ok).toBe(false);
   expect(r.row).toBeUndefined();
   for (const p of r.problems) {
@@ -58,7 +64,7 @@ describe('required columns', () => {
     expect(REQUIRED_COLUMNS.capture).toEqual(['transaction_id', 'order_no', 'currency', 'amount']);
     expect(REQUIRED_COLUMNS.cancel).toEqual(REQUIRED_COLUMNS.capture);
     expect(REQUIRED_COLUMNS.review).toEqual([...REQUIRED_COLUMNS.capture, 'review_flag']);
-    expect(REQUIRED_COLUMNS.refund).toEqual([...REQUIRED_COLUMNS.capture, 'refund_amount']);
+    expect(REQUIRED_COLUMNS.refund).toEqual([...REQUIRED_COLUMNS.capture, 'refund_amount', 'refund_reason']);
   });
 });
 
@@ -75,8 +81,55 @@ describe('validateRow', () => {
     expect(ok('review', { ...base, review_flag: '0' }).review_flag).toBe('0');
     const refund = ok('refund', { ...base, refund_amount: '2.5', refund_reason: 'damaged' });
     expect(refund).toMatchObject({ refund_amount: '2.50', refundMinor: 250n, refund_reason: 'damaged' });
-    expect(ok('refund', { ...base, refund_amount: '10' }).refund_reason).toBe('');
+    expect(ok('capture', { ...base, currency: 'JPY', amount: '12000.00' }).amount).toBe('12000');
     expect(ok('capture', { ...base, currency: 'JPY', amount: '1000' }).amount).toBe('1000');
+  });
+
+  it('refuses a refund without a reason, unless --refund-reason gives it', () => {
+    const p = bad('refund', { ...base, refund_amount: '10', refund_reason: ' ' });
+    expect(p.map((x) => [x.field, x.message])).toEqual([
+      ['refund_reason', expect.stringMatching(/refund_reason is empty; the gateway refuses/)],
+    ]);
+    expect(p[0]!.expected).toMatch(/--refund-reason TEXT/);
+    const rules = rowRules(undefined, 'goodwill');
+    const given = validateRow(
+      'refund',
+      row({ ...base, refund_amount: '10', refund_reason: '' }),
+      FILE,
+      rules,
+    );
+    const own = validateRow(
+      'refund',
+      row({ ...base, refund_amount: '9', refund_reason: 'mine' }),
+      FILE,
+      rules,
+    );
+    expect(given.ok && given.row.refund_reason).toBe('goodwill');
+    expect(own.ok && own.row.refund_reason).toBe('mine');
+    expect(rules.filled).toBe(1);
+  });
+
+  it('reads decimal commas and thousands groups as the rules say', () => {
+    const comma = rowRules({ mark: ',', established: true });
+    const read = (amount: string, currency = 'EUR', rules = comma) =>
+      validateRow('capture', row({ ...base, currency, amount }), FILE, rules);
+    const minor = (amount: string, currency?: string) => {
+      const r = read(amount, currency);
+      return r.ok ? r.row.amountMinor : r.problems[0]!.message;
+    };
+    expect(minor('49,99')).toBe(4999n);
+    expect(minor('1.234,5')).toBe(123450n);
+    expect(minor('12 000,00')).toBe(1200000n);
+    expect(minor('12\u00a0000,00')).toBe(1200000n);
+    expect(minor('12\u202f000,00')).toBe(1200000n);
+    expect(minor('1.234')).toBe(123400n);
+    expect(minor('12.000,00', 'JPY')).toBe(12000n);
+    expect(minor('12.000,50', 'JPY')).toMatch(/JPY has no minor unit/);
+    expect(minor('12.34')).toMatch(/decimal point, but the file's decimal mark is a comma/);
+    expect(minor('1.23,45')).toMatch(/not thousands groups of three/);
+    expect(minor('1,234,5')).toMatch(/more than one decimal mark/);
+    const r = read('49,99');
+    expect(r.ok && r.row.amount).toBe('49.99');
   });
 
   it('reports every missing value at once', () => {
@@ -86,19 +139,34 @@ describe('validateRow', () => {
       currency: '',
       amount: '',
       refund_amount: '',
+      refund_reason: '',
     });
-    expect(fieldsOf(p)).toEqual(['transaction_id', 'order_no', 'currency', 'amount', 'refund_amount']);
+    expect(fieldsOf(p)).toEqual([
+      'transaction_id',
+      'order_no',
+      'currency',
+      'amount',
+      'refund_amount',
+      'refund_reason',
+    ]);
     expect(fieldsOf(bad('review', { ...base }))).toEqual(['review_flag']);
   });
 
   it('refuses amounts that are not plain decimals, with the hint in the message', () => {
-    for (const amount of ['1,234.56', '12,50', '1.234,56', '-5', '1e3', '$10', '10.005', '1 000']) {
+    for (const amount of ['1,234', '12,50', '1.234,56', '-5', '1e3', '$10', '10.005', '1,23.45']) {
       const p = bad('capture', { ...base, amount });
       expect(fieldsOf(p), amount).toEqual(['amount']);
     }
+    // Unambiguous with a dot as the decimal mark (issue 14): strict thousands groups.
+    expect(ok('capture', { ...base, amount: '1,234.56' }).amount).toBe('1234.56');
+    expect(ok('capture', { ...base, amount: '1 000' }).amount).toBe('1000.00');
     expect(bad('capture', { ...base, amount: '12,50' })[0]!.message).toMatch(
-      /uses a decimal comma; write 12\.50 \(no thousands separators, a dot for decimals\)/,
+      /uses a decimal comma; give --decimal-comma .*, or write 12\.50 \(no thousands separators, a dot for decimals\)/,
     );
+    expect(bad('capture', { ...base, amount: '1,234' })[0]!.message).toMatch(
+      /ambiguous: 1234 \(thousands separator\) or 1\.234 \(decimal comma\)/,
+    );
+    expect(bad('capture', { ...base, amount: '$10' })[0]!.message).toMatch(/as Number, not Currency/);
     expect(bad('capture', { ...base, amount: '1000.5', currency: 'JPY' })[0]!.expected).toMatch(
       /no decimals/,
     );
@@ -192,7 +260,7 @@ describe('validateRow', () => {
 
 describe('CrossRowChecker', () => {
   const valid = (op: BulkOp, fields: Record<string, string>, line: number) => {
-    const r = validateRow(op, row(fields, line), FILE);
+    const r = validateRow(op, row(withReason(op, fields), line), FILE);
     if (!r.ok) throw new Error(JSON.stringify(r.problems));
     return r.row;
   };
@@ -300,7 +368,7 @@ describe('CrossRowChecker', () => {
             tx: fc.integer({ min: 1, max: 6 }),
             amount: fc.integer({ min: 1, max: 3 }),
             refund: fc.integer({ min: 1, max: 3 }),
-            reason: fc.constantFrom('', 'x'),
+            reason: fc.constantFrom('y', 'x'),
           }),
           { maxLength: 40 },
         ),
@@ -396,7 +464,7 @@ describe('canonical amounts', () => {
     for (const [amount, currency, want] of cases) {
       const r = validateRow(
         'refund',
-        row({ ...base, amount: '1000', currency, refund_amount: amount }),
+        row({ ...base, amount: '1000', currency, refund_amount: amount, refund_reason: 'r' }),
         FILE,
       );
       if (
@@ -414,7 +482,7 @@ describe('canonical amounts', () => {
 });
 
 describe('the quick paths of validation decide as the full checks do', () => {
-  it('amounts already canonical are read as parseAmountDigits reads them', () => {
+  it('amounts already canonical are read as parseAmountText reads them', () => {
     const digits: Record<string, number> = { USD: 2, JPY: 0, KWD: 3, CLF: 4 };
     const text = fc.oneof(
       fc.stringMatching(/^[0-9]{0,17}(\.[0-9]{0,5})?$/),
@@ -423,7 +491,7 @@ describe('the quick paths of validation decide as the full checks do', () => {
     fc.assert(
       fc.property(text, fc.constantFrom('USD', 'JPY', 'KWD', 'CLF'), (amount, currency) => {
         const r = validateRow('capture', row({ ...base, currency, amount }), FILE);
-        const want = parseAmountDigits(amount, currency, digits[currency]!);
+        const want = parseAmountText(amount, currency, digits[currency]!);
         if (!want.ok || want.minor === 0n) {
           expect(r.ok).toBe(false);
           expect(fieldsOf(r.problems)).toEqual(['amount']);
