@@ -112,6 +112,8 @@ export function measureNode(args, { env, cwd, tmp, input, countInstructions } = 
         stderr: Buffer.concat(err).toString('utf8'),
       });
     });
+    // A child that exits before reading its stdin (node -e 0) closes the pipe: not an error here.
+    child.stdin.on('error', () => {});
     child.stdin.end(input ?? '');
   });
 }
