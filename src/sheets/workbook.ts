@@ -38,6 +38,17 @@ export interface RawRow {
 /** Workbook structure problems that are not ZIP problems (no workbook part, an ODS file). */
 export class WorkbookError extends Error {}
 
+/**
+ * The most text held while waiting for the end of one shared string or one row. A cell holds at
+ * most 32,767 characters; an unclosed element in a hostile file would otherwise be held (and
+ * scanned again for every inflated chunk) until memory runs out.
+ */
+export const MAX_PENDING = 4 * 1024 * 1024;
+
+function tooLong(what: string): WorkbookError {
+  return new WorkbookError(`${what} is longer than ${MAX_PENDING} characters (damaged or hostile)`);
+}
+
 const ATTR = /([\w:.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
 
 function attributes(tag: string): Record<string, string> {
@@ -190,6 +201,7 @@ export async function sharedStrings(wb: Workbook): Promise<SharedStrings> {
       end = SI.lastIndex;
     }
     buf = buf.slice(end);
+    if (buf.length > MAX_PENDING) throw tooLong('a shared string');
   }
   out.seal();
   return out;
@@ -238,7 +250,10 @@ export async function* sheetRows(wb: Workbook, sheet: SheetInfo): AsyncGenerator
     buf += text;
     if (prefix === undefined) {
       const root = /<([\w.-]+:)?worksheet\b/.exec(buf);
-      if (root === null) continue;
+      if (root === null) {
+        if (buf.length > MAX_PENDING) throw tooLong(`the start of the sheet ${sheet.name}`);
+        continue;
+      }
       prefix = root[1] ?? '';
       const p = prefix.replace(/[.-]/g, '\\$&');
       rowOpen = `<${prefix}row`;
@@ -285,6 +300,7 @@ export async function* sheetRows(wb: Workbook, sheet: SheetInfo): AsyncGenerator
       pos = e + rowClose.length;
     }
     buf = buf.slice(pos);
+    if (buf.length > MAX_PENDING) throw tooLong(`a row of the sheet ${sheet.name}`);
     if (rows.length > 0) yield rows;
   }
 }

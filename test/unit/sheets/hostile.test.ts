@@ -1,0 +1,94 @@
+// Hostile workbooks: a small file must never inflate into gigabytes or take minutes. A ZIP entry
+// that inflates past the size its directory declares (or past the reader's cap) is refused.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readCsv } from '../../../src/bulk/csv-reader.js';
+import { InputError } from '../../../src/errors.js';
+import { ZipWriter } from '../../../src/sheets/zip.js';
+import { tempDir } from '../../helpers/run-cli.js';
+
+const MB = 1 << 20;
+
+/** A workbook whose shared strings or sheet holds `fillMb` MB of one unclosed text. */
+async function bomb(where: 'sst' | 'sheet', fillMb: number): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  const zip = new ZipWriter((b) => {
+    chunks.push(Buffer.from(b));
+    return undefined;
+  });
+  const parts: Array<[string, string]> = [
+    [
+      '_rels/.rels',
+      '<Relationships><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>',
+    ],
+    [
+      'xl/workbook.xml',
+      '<workbook xmlns:r="r"><sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>',
+    ],
+    [
+      'xl/_rels/workbook.xml.rels',
+      '<Relationships><Relationship Id="rId1" Type="x/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="x/sharedStrings" Target="sharedStrings.xml"/></Relationships>',
+    ],
+  ];
+  for (const [n, t] of parts) {
+    const e = await zip.entry(n);
+    await e.write(t);
+    await e.end();
+  }
+  const filler = 'A'.repeat(MB);
+  let e = await zip.entry('xl/sharedStrings.xml');
+  await e.write(where === 'sst' ? '<sst><si><t>' : '<sst><si><t>transaction_id</t></si></sst>');
+  if (where === 'sst') for (let i = 0; i < fillMb; i++) await e.write(filler);
+  await e.end();
+  e = await zip.entry('xl/worksheets/sheet1.xml');
+  await e.write('<worksheet><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c></row><row r="2">');
+  if (where === 'sheet') for (let i = 0; i < fillMb; i++) await e.write(filler);
+  await e.end();
+  await zip.finish();
+  const file = join(tempDir(), `${where}.xlsx`);
+  writeFileSync(file, Buffer.concat(chunks));
+  return file;
+}
+
+async function readAll(file: string): Promise<number> {
+  const r = readCsv({ file, label: 'in.xlsx' });
+  await r.header;
+  let n = 0;
+  for await (const _ of r.rows) n++;
+  return n;
+}
+
+describe('ZIP bombs', () => {
+  it('an unclosed shared string is refused once it passes the cap, not held and scanned again per chunk', async () => {
+    const file = await bomb('sst', 12);
+    const t0 = Date.now();
+    const err = await readAll(file).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InputError);
+    expect(String((err as InputError).problems[0]?.message ?? (err as Error).message)).toMatch(
+      /shared string/,
+    );
+    expect(Date.now() - t0).toBeLessThan(30_000);
+  }, 60_000);
+
+  it('an unclosed row is refused once it passes the cap', async () => {
+    const file = await bomb('sheet', 12);
+    const err = await readAll(file).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InputError);
+  }, 60_000);
+
+  it('an entry that inflates past the size its directory declares is refused', async () => {
+    const file = await bomb('sheet', 0);
+    const bytes = readFileSync(file);
+    // Declare the sheet's inflated size as 10 bytes in the central directory.
+    const name = Buffer.from('xl/worksheets/sheet1.xml');
+    let at = bytes.lastIndexOf(name);
+    at -= 46;
+    expect(bytes.readUInt32LE(at)).toBe(0x02014b50);
+    bytes.writeUInt32LE(10, at + 24);
+    writeFileSync(file, bytes);
+    const err = await readAll(file).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InputError);
+    expect(JSON.stringify((err as InputError).problems)).toMatch(/declares/);
+  });
+});
