@@ -68,11 +68,29 @@ const NAMED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', a
 /** OOXML escapes characters XML cannot hold as `_xHHHH_` (Excel writes a CR as `_x000D_`). */
 const OOXML_ESCAPE = /_x([0-9a-fA-F]{4})_/g;
 
+/**
+ * The character a numeric reference names. One XML 1.0 cannot hold (NUL, a surrogate half, past
+ * U+10FFFF) is a damaged or hostile file: refused, never turned into a different id or an error
+ * nobody expected.
+ */
+function xmlChar(ref: string, cp: number): string {
+  const ok =
+    cp === 0x9 ||
+    cp === 0xa ||
+    cp === 0xd ||
+    (cp >= 0x20 && cp <= 0xd7ff) ||
+    (cp >= 0xe000 && cp <= 0xfffd) ||
+    (cp >= 0x10000 && cp <= 0x10ffff);
+  if (!ok)
+    throw new WorkbookError(`the character reference ${ref.slice(0, 20)} is not a character XML allows`);
+  return String.fromCodePoint(cp);
+}
+
 export function decodeXml(s: string): string {
   let out = s;
   if (out.includes('&')) {
-    out = out.replace(ENTITY, (_m, hex: string, dec: string, name: string) =>
-      name ? NAMED[name]! : String.fromCodePoint(Number.parseInt(hex ?? dec, hex ? 16 : 10)),
+    out = out.replace(ENTITY, (m, hex: string, dec: string, name: string) =>
+      name ? NAMED[name]! : xmlChar(m, Number.parseInt(hex ?? dec, hex ? 16 : 10)),
     );
   }
   if (out.includes('_x'))

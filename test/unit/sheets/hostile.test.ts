@@ -11,7 +11,7 @@ import { tempDir } from '../../helpers/run-cli.js';
 const MB = 1 << 20;
 
 /** A workbook whose shared strings or sheet holds `fillMb` MB of one unclosed text. */
-async function bomb(where: 'sst' | 'sheet', fillMb: number): Promise<string> {
+async function bomb(where: 'sst' | 'sheet', fillMb: number, sheetXml?: string): Promise<string> {
   const chunks: Uint8Array[] = [];
   const zip = new ZipWriter((b) => {
     chunks.push(Buffer.from(b));
@@ -42,7 +42,7 @@ async function bomb(where: 'sst' | 'sheet', fillMb: number): Promise<string> {
   if (where === 'sst') for (let i = 0; i < fillMb; i++) await e.write(filler);
   await e.end();
   e = await zip.entry('xl/worksheets/sheet1.xml');
-  await e.write('<worksheet><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c></row><row r="2">');
+  await e.write(sheetXml ?? '<worksheet><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c></row><row r="2">');
   if (where === 'sheet') for (let i = 0; i < fillMb; i++) await e.write(filler);
   await e.end();
   await zip.finish();
@@ -90,5 +90,19 @@ describe('ZIP bombs', () => {
     const err = await readAll(file).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InputError);
     expect(JSON.stringify((err as InputError).problems)).toMatch(/declares/);
+  });
+});
+
+describe('character references', () => {
+  it('one that is no character is refused as a damaged workbook, not an unexpected error', async () => {
+    for (const ref of ['&#x110000;', '&#99999999999;', '&#0;', '&#xD800;']) {
+      const file = await bomb(
+        'sheet',
+        0,
+        `<worksheet><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c></row><row r="2"><c r="A2" t="inlineStr"><is><t>T${ref}</t></is></c></row></sheetData></worksheet>`,
+      );
+      const err = await readAll(file).catch((e: unknown) => e);
+      expect(err, ref).toBeInstanceOf(InputError);
+    }
   });
 });
