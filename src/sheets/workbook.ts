@@ -323,6 +323,9 @@ export async function* sheetRows(wb: Workbook, sheet: SheetInfo): AsyncGenerator
   }
 }
 
+/** Columns a sheet can have (A … XFD). */
+export const MAX_COLUMNS = 16_384;
+
 const R_ATTR = /(?:^|\s)r\s*=\s*["']([A-Z]+)\d+["']/;
 const T_ATTR = /(?:^|\s)t\s*=\s*["'](\w+)["']/;
 
@@ -368,6 +371,9 @@ function parseCells(body: string, tags: CellTags): RawCell[] {
     }
     const ref = R_ATTR.exec(attrs);
     const col = ref ? columnIndex(ref[1]!) : next;
+    // XFD is a spreadsheet's last column: a reference past it would make a row of millions of cells.
+    if (col >= MAX_COLUMNS)
+      throw new WorkbookError(`a cell is past the last column XFD (${attrs.trim().slice(0, 40)})`);
     next = col + 1;
     const t = T_ATTR.exec(attrs);
     const type = t ? t[1]! : 'n';

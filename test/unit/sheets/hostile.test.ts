@@ -106,3 +106,17 @@ describe('character references', () => {
     }
   });
 });
+
+describe('cell references', () => {
+  it('a column past XFD (the last a spreadsheet has) is refused, not made into millions of columns', async () => {
+    const file = await bomb(
+      'sheet',
+      0,
+      '<worksheet><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c><c r="ZZZZZZ1" t="inlineStr"><is><t>x</t></is></c></row></sheetData></worksheet>',
+    );
+    const t0 = Date.now();
+    const err = await readAll(file).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InputError);
+    expect(Date.now() - t0).toBeLessThan(20_000);
+  }, 60_000);
+});
