@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { readCsv } from '../../../src/bulk/csv-reader.js';
 import { InputError } from '../../../src/errors.js';
 import { ZipWriter } from '../../../src/sheets/zip.js';
+import { fakeIo, runMain } from '../../helpers/in-process.js';
 import { tempDir } from '../../helpers/run-cli.js';
 
 const MB = 1 << 20;
@@ -118,5 +119,30 @@ describe('cell references', () => {
     const err = await readAll(file).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InputError);
     expect(Date.now() - t0).toBeLessThan(20_000);
+  }, 60_000);
+});
+
+describe('number cells in a decimal-comma run', () => {
+  it('a stored 1.234 is one point two three four, never 1234 (--decimal-comma or the profile)', async () => {
+    const is = (r: string, t: string) => `<c r="${r}" t="inlineStr"><is><t>${t}</t></is></c>`;
+    const head = ['transaction_id', 'order_no', 'currency', 'amount', 'refund_amount', 'refund_reason']
+      .map((h, i) => is(`${'ABCDEF'[i]}1`, h))
+      .join('');
+    const file = await bomb(
+      'sheet',
+      0,
+      `<worksheet><sheetData><row r="1">${head}</row><row r="2">${is('A2', 'T1')}${is('B2', 'O1')}${is('C2', 'KWD')}<c r="D2"><v>1.234</v></c><c r="E2"><v>1.234</v></c>${is('F2', 'x')}</row></sheetData></worksheet>`,
+    );
+    const io = fakeIo({
+      env: {
+        PAYOPS_BASE_URL: 'http://127.0.0.1:1',
+        PAYOPS_MERCHANT_ID: '800001',
+        PAYOPS_ACCOUNT_ID: '800001001',
+        PAYOPS_SIGN_KEY: 'sandbox-sign-key',
+      },
+    });
+    const r = await runMain(['refund', '--file', file, '--dry-run', '--decimal-comma'], io);
+    expect(r.stdout + r.stderr).toContain('to refund: KWD 1.234');
+    expect(r.stdout + r.stderr).not.toContain('1,234.000');
   }, 60_000);
 });
