@@ -91,3 +91,16 @@ export function shellQuote(arg: string): string {
   });
   return `$'${inner}'`;
 }
+
+/** A gateway address as it may be printed: without a user and password (a secret, never sent). */
+export function shownUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.username === '' && u.password === '') return url;
+    u.username = '';
+    u.password = '';
+    return u.href.replace(/\/+$/, '');
+  } catch {
+    return url.replace(/\/\/[^/@]*@/, '//');
+  }
+}

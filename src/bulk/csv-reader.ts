@@ -56,6 +56,12 @@ export interface CsvReadOptions {
   label?: string;
   /** A workbook's columns whose cells are checked (xlsx-reader.ts); default every column. */
   checked?: readonly string[];
+  /**
+   * The decimal mark amounts are read with: a workbook's number cells (exact, stored with a dot)
+   * are written with it, so that in a decimal-comma run a stored 1.234 stays one point two three
+   * four and is never read as 1234. Default '.'.
+   */
+  decimalMark?: '.' | ',';
 }
 
 /** The rows of a file, in order; iterated once. */
@@ -100,10 +106,11 @@ export function readCsv(given: CsvReadOptions): CsvReader {
     }
     if (k === 'csv') return readCsvText(opts);
     const { readSheet } = await import('./xlsx-reader.js');
-    const { sheet, checked } = opts;
+    const { sheet, checked, decimalMark } = opts;
     return readSheet({
       file: opened,
       label,
+      ...(decimalMark === undefined ? {} : { decimalMark }),
       ...(opts.required ? { required: opts.required } : {}),
       ...(sheet === undefined ? {} : { sheet }),
       ...(checked === undefined ? {} : { checked }),

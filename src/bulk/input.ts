@@ -91,6 +91,7 @@ export function openRows(op: BatchOperation, source: InputSource, rules?: RowRul
     file: source.label,
     path: source.path,
     encoding: source.readAs?.encoding ?? 'utf-8',
+    ...(source.readAs === undefined ? {} : { decimalMark: amountStyle(source.readAs).mark }),
     required: [...requiredColumns(op, rules ?? rulesOf(source))],
     checked: [...required, ...optional],
     ...(source.sheet === undefined ? {} : { sheet: source.sheet }),

@@ -126,10 +126,12 @@ export async function settleMark(
   // with the other one (each on its line, with every other problem of the file).
   if (counts[','] > 0 && counts['.'] > 0) {
     const comma = counts[','] > counts['.'];
+    // Not established either way: in a file where some wrote a decimal point and some a decimal
+    // comma, `1.234` (or `1,234`) could be either writer's, so it is refused, never read as 1234.
     return {
       ...readAs,
       mark: comma ? ',' : '.',
-      established: comma,
+      established: false,
       why: `mixed: ${counts[',']} amount${counts[','] === 1 ? '' : 's'} with a decimal comma, ${counts['.']} with a decimal point (line ${lines[','][0]![0]} and line ${lines['.'][0]![0]})`,
     };
   }

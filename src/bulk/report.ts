@@ -6,7 +6,7 @@ import { SANDBOX_NOTE } from '../context.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
 import { formatMoney, formatMoneyTotals, parseAmount } from '../money/amount.js';
 import { fitLines, formatCount, plural, renderFacts, renderOutcomes } from '../output/summary.js';
-import { quoteName, shellQuote } from '../quote.js';
+import { quoteName, shellQuote, shownUrl } from '../quote.js';
 import type { StopReason } from './engine.js';
 import { OPERATIONS } from './operations.js';
 import type { BulkPlan } from './plan.js';
@@ -76,7 +76,7 @@ export function planLines(v: PlanView): string[] {
   lines.push(
     v.sandbox
       ? `  gateway: in-process sandbox ${v.baseUrl} · merchant ${v.merchantId} · account ${v.accountId} (demo credentials; no profile used)`
-      : `  gateway: ${v.baseUrl} · merchant ${v.merchantId} · account ${v.accountId} · profile ${quoteName(v.profile)}`,
+      : `  gateway: ${shownUrl(v.baseUrl)} · merchant ${v.merchantId} · account ${v.accountId} · profile ${quoteName(v.profile)}`,
   );
   lines.push(`  concurrency ${v.concurrency} · input SHA-256 ${plan.sha256.slice(0, 16)}…`);
   lines.push(...readingLines(plan));
@@ -143,7 +143,7 @@ function readingLines(plan: BulkPlan): string[] {
 export function confirmQuestion(v: PlanView): string {
   const { plan } = v;
   const verb = OPERATIONS[plan.op].words.verb;
-  const where = `at ${v.sandbox ? 'the sandbox' : v.baseUrl}?`;
+  const where = `at ${v.sandbox ? 'the sandbox' : shownUrl(v.baseUrl)}?`;
   if (v.resume) {
     // What is left, not the whole file: the plan above says what is done.
     return `Resume run ${quoteName(v.runId)} and ${verb} the ${plural(rowsLeft(v), 'row')} left (${n(v.resume.settledRows)} of ${n(plan.rows)} done) ${where}`;

@@ -40,6 +40,8 @@ export interface SheetReadOptions {
   required?: string[];
   /** Normalised columns whose cells are checked for errors and rounded numbers; default every column. */
   checked?: readonly string[];
+  /** The decimal mark number cells are written with (csv-reader.ts CsvReadOptions.decimalMark). */
+  decimalMark?: '.' | ',';
 }
 
 /** A sheet name as a cell reference writes it: quoted when it holds anything but letters, digits, `_` and `.`. */
@@ -167,7 +169,7 @@ async function open(opts: SheetReadOptions, label: string): Promise<Opened> {
       { hint },
     );
   }
-  const rows = toRows(label, sheet.name, header, strings, pending, raw, opts.checked);
+  const rows = toRows(label, sheet.name, header, strings, pending, raw, opts.checked, opts.decimalMark);
   return { header, sheet, sha256, rows };
 }
 
@@ -205,14 +207,22 @@ function unreadable(label: string, err: unknown): unknown {
 }
 
 /** A cell's text as a CSV would hold it (no checks). */
-function cellText(c: { type: string; value: string | undefined }, strings: SharedStrings): string {
+function cellText(
+  c: { type: string; value: string | undefined },
+  strings: SharedStrings,
+  mark: '.' | ',' = '.',
+): string {
   const v = c.value;
   if (v === undefined) return '';
   switch (c.type) {
     case 's':
       return strings.get(Number(v)) ?? '';
-    case 'n':
-      return plainNumber(v)?.text ?? v;
+    case 'n': {
+      // Plain decimal text has no thousands groups: its one dot is the decimal point.
+      const text = plainNumber(v)?.text;
+      if (text === undefined) return v;
+      return mark === ',' ? text.replace('.', ',') : text;
+    }
     case 'b':
       return v === '1' ? 'TRUE' : 'FALSE';
     default:
@@ -228,6 +238,7 @@ async function* toRows(
   pending: RawRow[],
   raw: AsyncGenerator<RawRow[]>,
   checked: readonly string[] | undefined,
+  mark: '.' | ',' = '.',
 ): AsyncGenerator<CsvRow[]> {
   const width = header.columns.length;
   const makeFields: FieldsMaker = fieldsMaker(header.normalised);
@@ -238,7 +249,7 @@ async function* toRows(
     let problems: InputProblem[] | undefined;
     let any = false;
     for (const c of r.cells) {
-      const text = cellText(c, strings);
+      const text = cellText(c, strings, mark);
       if (text === '' && c.type !== 'e' && !(c.formula && c.value === undefined)) continue;
       any = true;
       const ref = `${label}:${sheet}!${columnLetters(c.col)}${r.row}`;

@@ -115,6 +115,9 @@ export function parseConfigValue(key: ConfigKey, text: string): ProfileValues[Co
       }
       if (url.protocol !== 'https:' && url.protocol !== 'http:') throw bad('an https:// address');
       if (url.search || url.hash) throw bad('an address without ?query or #fragment');
+      // Never sent (the gateway is reached by its origin, requests are signed) and a secret in print.
+      if (url.username || url.password)
+        throw bad('an address without user:password@ (the sign key authenticates)');
       return value.replace(/\/+$/, '');
     }
     case 'merchant_id':

@@ -115,6 +115,12 @@ export function assertSecureOrigin(origin: string, allowInsecureHttp: boolean): 
       hint: 'set base_url to an https:// address: payops config set base_url https://gateway.example.com',
     });
   }
+  if (url.username || url.password) {
+    // Named without them: they are a secret, and never sent (requests go to the origin, signed).
+    throw new ConfigError(`the gateway URL ${url.host} holds a user and password, which payops never sends`, {
+      hint: 'remove "user:password@" from base_url: the sign key authenticates the requests',
+    });
+  }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ConfigError(`unsupported protocol ${url.protocol} in gateway URL ${origin}`, {
       hint: 'base_url must start with https://',

@@ -280,7 +280,7 @@ function readAmount(text: string, code: string, digits: number, style: AmountSty
     else return currencySymbolHint(parseAmountDigits(s, code, digits));
   }
   // The plain form (and every refusal that is not about marks): the hand-written fast path.
-  if (mark === '.' && others === 0 && spaces === 0) return zeroDecimals(s, code, digits);
+  if (mark === '.' && others === 0 && spaces === 0) return zeroDecimals(s, code, digits, style.established);
   if (mark === '.' && marks === 0 && others === 1 && spaces === 0 && !/^\d{1,3},\d{3}$/.test(s)) {
     return commaHint(parseAmountDigits(s, code, digits));
   }
@@ -322,7 +322,7 @@ function readAmount(text: string, code: string, digits: number, style: AmountSty
     if (!strict || (lone && !style.established)) return ambiguous(s, code, digits, mark, strict);
     intDigits = whole.replace(/\D/g, '');
   }
-  return zeroDecimals(frac === '' ? intDigits : `${intDigits}.${frac}`, code, digits);
+  return zeroDecimals(frac === '' ? intDigits : `${intDigits}.${frac}`, code, digits, style.established);
 }
 
 function escapeRe(c: string): string {
@@ -363,9 +363,21 @@ function ambiguous(
   );
 }
 
-/** parseAmountDigits, with `12000.00` accepted for a currency without decimals (zeros only). */
-function zeroDecimals(s: string, code: string, digits: number): ParseAmountResult {
+/**
+ * parseAmountDigits, with `12000.00` accepted for a currency without decimals (zeros only). Not
+ * `12.000` while the file's decimal mark is not known: that is twelve thousand written with a
+ * dot for thousands as often as twelve, and is refused as ambiguous rather than read as 12.
+ */
+function zeroDecimals(s: string, code: string, digits: number, established: boolean): ParseAmountResult {
   if (digits === 0) {
+    if (!established && /^\d{1,3}\.000$/.test(s)) {
+      return fail(
+        code,
+        digits,
+        `the amount ${quote(s)} is ambiguous: ${s.replace('.', '')} (thousands separator) or ${s.slice(0, -4)} (${code} has no decimals)`,
+        `write ${s.replace('.', '')} or ${s.slice(0, -4)}, without a dot`,
+      );
+    }
     const m = /^(\d+)\.0+$/.exec(s);
     if (m) return parseAmountDigits(m[1]!, code, digits);
   }

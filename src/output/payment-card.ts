@@ -9,7 +9,7 @@ import type { PayResult } from '../pay/pay.js';
 import type { PayoutPlan, PayoutPlanSummary } from '../payout/plan.js';
 import { PAYOUT_RESULT_COLUMNS } from '../payout/records.js';
 import type { PayoutResultRow } from '../payout/send.js';
-import { terminalLine } from '../quote.js';
+import { shownUrl, terminalLine } from '../quote.js';
 import { type CardSection, renderCard } from './card.js';
 import { confirmOrExit } from './confirm.js';
 import { openCsvWriter } from './csv-writer.js';
@@ -303,7 +303,7 @@ function planLines(summary: PayoutPlanSummary): string[] {
   const lines = [
     `${summary.toSend} payout${summary.toSend === 1 ? '' : 's'} from ${plan.displayFile}: ${formatMoneyTotals(plan.totals)}`,
     summary.profile
-      ? `  profile ${summary.profile} · ${summary.baseUrl}`
+      ? `  profile ${summary.profile} · ${shownUrl(summary.baseUrl)}`
       : `  in-process sandbox ${summary.baseUrl} (demo credentials; no profile used)`,
   ];
   if (summary.settled > 0)

@@ -129,6 +129,7 @@ export async function loadPayoutCsv(
     file: fileArg,
     path: file,
     encoding: readAs.encoding,
+    decimalMark: style.mark,
     ...(sheet === undefined ? {} : { sheet }),
   });
   const header = await reader.header;

@@ -38,6 +38,17 @@ export interface RawRow {
 /** Workbook structure problems that are not ZIP problems (no workbook part, an ODS file). */
 export class WorkbookError extends Error {}
 
+/**
+ * The most text held while waiting for the end of one shared string or one row. A cell holds at
+ * most 32,767 characters; an unclosed element in a hostile file would otherwise be held (and
+ * scanned again for every inflated chunk) until memory runs out.
+ */
+export const MAX_PENDING = 4 * 1024 * 1024;
+
+function tooLong(what: string): WorkbookError {
+  return new WorkbookError(`${what} is longer than ${MAX_PENDING} characters (damaged or hostile)`);
+}
+
 const ATTR = /([\w:.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
 
 function attributes(tag: string): Record<string, string> {
@@ -57,11 +68,29 @@ const NAMED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', a
 /** OOXML escapes characters XML cannot hold as `_xHHHH_` (Excel writes a CR as `_x000D_`). */
 const OOXML_ESCAPE = /_x([0-9a-fA-F]{4})_/g;
 
+/**
+ * The character a numeric reference names. One XML 1.0 cannot hold (NUL, a surrogate half, past
+ * U+10FFFF) is a damaged or hostile file: refused, never turned into a different id or an error
+ * nobody expected.
+ */
+function xmlChar(ref: string, cp: number): string {
+  const ok =
+    cp === 0x9 ||
+    cp === 0xa ||
+    cp === 0xd ||
+    (cp >= 0x20 && cp <= 0xd7ff) ||
+    (cp >= 0xe000 && cp <= 0xfffd) ||
+    (cp >= 0x10000 && cp <= 0x10ffff);
+  if (!ok)
+    throw new WorkbookError(`the character reference ${ref.slice(0, 20)} is not a character XML allows`);
+  return String.fromCodePoint(cp);
+}
+
 export function decodeXml(s: string): string {
   let out = s;
   if (out.includes('&')) {
-    out = out.replace(ENTITY, (_m, hex: string, dec: string, name: string) =>
-      name ? NAMED[name]! : String.fromCodePoint(Number.parseInt(hex ?? dec, hex ? 16 : 10)),
+    out = out.replace(ENTITY, (m, hex: string, dec: string, name: string) =>
+      name ? NAMED[name]! : xmlChar(m, Number.parseInt(hex ?? dec, hex ? 16 : 10)),
     );
   }
   if (out.includes('_x'))
@@ -190,6 +219,7 @@ export async function sharedStrings(wb: Workbook): Promise<SharedStrings> {
       end = SI.lastIndex;
     }
     buf = buf.slice(end);
+    if (buf.length > MAX_PENDING) throw tooLong('a shared string');
   }
   out.seal();
   return out;
@@ -238,7 +268,10 @@ export async function* sheetRows(wb: Workbook, sheet: SheetInfo): AsyncGenerator
     buf += text;
     if (prefix === undefined) {
       const root = /<([\w.-]+:)?worksheet\b/.exec(buf);
-      if (root === null) continue;
+      if (root === null) {
+        if (buf.length > MAX_PENDING) throw tooLong(`the start of the sheet ${sheet.name}`);
+        continue;
+      }
       prefix = root[1] ?? '';
       const p = prefix.replace(/[.-]/g, '\\$&');
       rowOpen = `<${prefix}row`;
@@ -285,9 +318,13 @@ export async function* sheetRows(wb: Workbook, sheet: SheetInfo): AsyncGenerator
       pos = e + rowClose.length;
     }
     buf = buf.slice(pos);
+    if (buf.length > MAX_PENDING) throw tooLong(`a row of the sheet ${sheet.name}`);
     if (rows.length > 0) yield rows;
   }
 }
+
+/** Columns a sheet can have (A … XFD). */
+export const MAX_COLUMNS = 16_384;
 
 const R_ATTR = /(?:^|\s)r\s*=\s*["']([A-Z]+)\d+["']/;
 const T_ATTR = /(?:^|\s)t\s*=\s*["'](\w+)["']/;
@@ -334,6 +371,9 @@ function parseCells(body: string, tags: CellTags): RawCell[] {
     }
     const ref = R_ATTR.exec(attrs);
     const col = ref ? columnIndex(ref[1]!) : next;
+    // XFD is a spreadsheet's last column: a reference past it would make a row of millions of cells.
+    if (col >= MAX_COLUMNS)
+      throw new WorkbookError(`a cell is past the last column XFD (${attrs.trim().slice(0, 40)})`);
     next = col + 1;
     const t = T_ATTR.exec(attrs);
     const type = t ? t[1]! : 'n';

@@ -16,6 +16,14 @@ export interface ZipEntry {
 
 export class ZipFormatError extends Error {}
 
+/**
+ * The most an entry may inflate to. A 100,000-row sheet is ~10 MB of XML; a few MB of ZIP can
+ * inflate to gigabytes (a "ZIP bomb"), so an entry is also held to the size its directory declares.
+ */
+export const MAX_INFLATED = 256 * 1024 * 1024;
+/** The most a small part (workbook, relationships) may inflate to: it is read whole. */
+export const MAX_PART = 16 * 1024 * 1024;
+
 /** The entries of a ZIP archive, by name (from its central directory). */
 export function zipEntries(bytes: Uint8Array): Map<string, ZipEntry> {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -68,10 +76,23 @@ function entryData(bytes: Uint8Array, entry: ZipEntry): Uint8Array {
 }
 
 /** The entry's text (UTF-8), chunk by chunk, inflated as it is read: a big sheet is never whole. */
-export async function* entryText(bytes: Uint8Array, entry: ZipEntry): AsyncGenerator<string> {
+export async function* entryText(
+  bytes: Uint8Array,
+  entry: ZipEntry,
+  limit = MAX_INFLATED,
+): AsyncGenerator<string> {
   const data = entryData(bytes, entry);
   const decoder = new TextDecoder('utf-8');
+  const cap = Math.min(entry.size, limit);
+  const tooBig = () =>
+    new ZipFormatError(
+      entry.size > limit
+        ? `the ZIP entry ${entry.name} is too big (${entry.size} bytes inflated; at most ${limit} are read)`
+        : `the ZIP entry ${entry.name} inflates past the size its directory declares (damaged or hostile)`,
+    );
+  if (entry.size > limit) throw tooBig();
   if (entry.method === 0) {
+    if (data.length > cap) throw tooBig();
     yield decoder.decode(data);
     return;
   }
@@ -92,12 +113,16 @@ export async function* entryText(bytes: Uint8Array, entry: ZipEntry): AsyncGener
     inflate.end();
   };
   feed();
+  let inflated = 0;
   try {
     for await (const chunk of inflate) {
+      inflated += (chunk as Buffer).length;
+      if (inflated > cap) throw tooBig();
       const text = decoder.decode(chunk as Buffer, { stream: true });
       if (text !== '') yield text;
     }
   } catch (err) {
+    if (err instanceof ZipFormatError) throw err;
     throw new ZipFormatError(`the ZIP entry ${entry.name} cannot be inflated (${(err as Error).message})`);
   } finally {
     inflate.destroy();
@@ -109,7 +134,7 @@ export async function* entryText(bytes: Uint8Array, entry: ZipEntry): AsyncGener
 /** The whole text of a (small) entry. */
 export async function entryString(bytes: Uint8Array, entry: ZipEntry): Promise<string> {
   let text = '';
-  for await (const t of entryText(bytes, entry)) text += t;
+  for await (const t of entryText(bytes, entry, MAX_PART)) text += t;
   return text;
 }
 

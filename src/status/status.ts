@@ -8,6 +8,7 @@ import type { ConfigSource, ResolvedConfig } from '../config/resolve.js';
 import type { Context } from '../context.js';
 import { ExitCode } from '../errors.js';
 import { runsNeedingAttention } from '../history/latest.js';
+import { shownUrl } from '../quote.js';
 import { runsDir } from '../runs/paths.js';
 import { listRunsChecked } from '../runs/read.js';
 import { checkGateway, type GatewayCheck } from './check.js';
@@ -54,7 +55,7 @@ function settingsOf(config: ResolvedConfig): SettingView[] {
     from: fromWords(key, s[key], config.profile),
   });
   return [
-    row('base_url', config.sandbox ? `${config.baseUrl} (built-in sandbox)` : config.baseUrl),
+    row('base_url', config.sandbox ? `${config.baseUrl} (built-in sandbox)` : shownUrl(config.baseUrl)),
     row('merchant_id', config.merchantId || '(not set)'),
     row('account_id', config.accountId || '(not set)'),
     row('sign_key', config.signKey ? 'set' : 'not set'),
@@ -91,7 +92,7 @@ export async function gatherStatus(ctx: Context): Promise<StatusReport> {
       exists: config.profileExists,
     },
     configFile: configFile(ctx.io.env),
-    gateway: { url: config.baseUrl, sandbox: config.sandbox },
+    gateway: { url: shownUrl(config.baseUrl), sandbox: config.sandbox },
     check,
     settings: settingsOf(config),
     readOnly: config.readOnly,
