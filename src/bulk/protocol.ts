@@ -31,7 +31,12 @@ import { type ChunkState, sendsOf } from './run-state.js';
 import type { BulkRow, Chunk, RowOutcome, WireElement } from './types.js';
 
 /** `route`: a redirect or a proxy refusing the tunnel — the address is wrong, not the credentials. */
-export type StopReason = 'interrupted' | 'unreachable' | 'auth' | 'route' | 'journal';
+/**
+ * Why a run stopped sending: Ctrl-C, the gateway unreachable, credentials or address refused, the
+ * journal unwritable, or `busy`: a chunk still refused as too many requests (429 / E9001) after its
+ * refusal budget — every later chunk would wait out the same budget in turn.
+ */
+export type StopReason = 'interrupted' | 'unreachable' | 'auth' | 'route' | 'journal' | 'busy';
 
 /** A chunk's intent, durable: what will be sent. */
 export interface Prepared {
@@ -497,6 +502,7 @@ export class ChunkProtocol {
     if (err instanceof RouteError) this.o.onStop('route', err);
     else if (err instanceof AuthError) this.o.onStop('auth', err);
     else if (err instanceof TransportError) this.o.onStop('unreachable', err);
+    else if (err instanceof GatewayError && isRefusal(err.status, err.code)) this.o.onStop('busy', err);
     const detail =
       err instanceof RouteError
         ? `not processed: ${message}; fix the address, then resume the run`

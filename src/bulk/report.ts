@@ -275,6 +275,10 @@ export function summaryLines(v: SummaryView): string[] {
     lines.push(
       '  stopped: the gateway address or the proxy needs fixing (see below); rows not processed are marked not_sent.',
     );
+  if (v.stopped === 'busy')
+    lines.push(
+      '  stopped: the gateway kept refusing requests as too many (HTTP 429 / E9001), so nothing more was sent; resume the run later, or with a lower --rate.',
+    );
   if (v.stopped === 'journal')
     lines.push('  stopped: the journal could not be written; nothing more was sent.');
   // An interrupted run prints no row table (its rows are mostly not_sent): where to see them.

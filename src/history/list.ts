@@ -23,6 +23,7 @@ const STOPPED: Record<string, string> = {
   unreachable: 'stopped: gateway unreachable',
   auth: 'stopped: credentials refused',
   route: 'stopped: gateway address',
+  busy: 'stopped: gateway busy',
   journal: 'stopped: journal',
   error: 'stopped: error',
 };

@@ -71,7 +71,7 @@ export interface ResumedRecord extends JournalRecord {
 /** The last record of a run that ended (`finished`: nothing left to do) or stopped short. */
 export interface TerminalRecord extends JournalRecord {
   type: 'finished' | 'interrupted';
-  /** Why it stopped: `interrupted`, `unreachable`, `auth`, `journal`, `error`. */
+  /** Why it stopped: `interrupted`, `unreachable`, `auth`, `route`, `journal`, `busy`, `error`. */
   reason?: string;
   message?: string;
   /** Rows per outcome, as the run counted them. */

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chunkRows } from '../../../src/bulk/chunk.js';
 import { runEngine } from '../../../src/bulk/engine.js';
+import { CHUNK_REFUSALS } from '../../../src/bulk/protocol.js';
 import { parseBulkRecord } from '../../../src/bulk/records.js';
 import { foldRecords } from '../../../src/bulk/run-state.js';
 import type { BulkRow, RowOutcome } from '../../../src/bulk/types.js';
@@ -149,6 +150,22 @@ describe('engine', () => {
     expect(first.emitted.every((o) => o.outcome === 'succeeded')).toBe(true);
     expect(gw.calls.filter((c) => c.op === 'refund')).toHaveLength(3);
     expect(gw.ledger).toHaveLength(100);
+  });
+
+  // A gateway refusing every chunk as too busy: each chunk would wait out its whole refusal budget
+  // in turn (hours for a big file). The run stops at the first chunk that used it up.
+  it('stops when a chunk is still refused after its refusal budget, leaving the rest for a resume', async () => {
+    const gw = fakeGateway(500);
+    gw.faults = () => 'reject_whole';
+    const { emitted, result, runId } = await run(gw, refundRows(500), { concurrency: 1 });
+    expect(result.stopped).toBe('busy');
+    expect(gw.calls.filter((c) => c.op === 'refund')).toHaveLength(CHUNK_REFUSALS);
+    expect(emitted.every((o) => o.outcome === 'not_sent')).toBe(true);
+    expect(gw.ledger).toHaveLength(0);
+    gw.faults = () => 'ok';
+    const resumed = await run(gw, refundRows(500), { runId });
+    expect(resumed.emitted.every((o) => o.outcome === 'succeeded')).toBe(true);
+    expect(gw.ledger).toHaveLength(500);
   });
 
   it('stops at an authentication rejection, leaving every row unsent for a resume', async () => {
