@@ -186,7 +186,8 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
     op,
     runId: journal.runId,
     totals,
-    ...(sink.file && !unwritten ? { resultsFile: sink.file } : {}),
+    // --out as the user named it (sink.file is the resolved path).
+    ...(sink.file && !unwritten ? { resultsFile: ctx.globals.out ?? sink.file } : {}),
     journalDir: journal.dir,
     ...(result.stopped ? { stopped: result.stopped } : {}),
     abandoned,

@@ -98,7 +98,7 @@ export async function replayToSink(
     op,
     runId: header.runId,
     totals,
-    ...(out.file && !asInput ? { resultsFile: out.file } : {}),
+    ...(out.file && !asInput ? { resultsFile: ctx.globals.out ?? out.file } : {}),
     journalDir: runDir(state, header.runId),
     // What verify found is not what a resume would do: it prints its own next step.
     ...(check ? {} : { resumeCommand: resumeCommand(ctx, header) }),

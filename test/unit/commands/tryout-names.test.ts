@@ -1,0 +1,32 @@
+// Found trying payops at a terminal: file names in the summary are printed as the user gave them,
+// and the plan's decimal-mark line describes the file that was read.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fakeIo, runMain } from '../../helpers/in-process.js';
+import { tempDir } from '../../helpers/run-cli.js';
+import { createOrders } from '../../helpers/sandbox-admin.js';
+import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
+import { expectCleanProcess, runIdIn, writeRefunds } from './support.js';
+
+expectCleanProcess();
+
+let sandbox: TestSandbox;
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+});
+afterAll(() => sandbox.close());
+
+describe('--out named relatively', () => {
+  it('the run summary and runs show print the name given, not an absolute path', async () => {
+    const home = tempDir('payops-desk-');
+    const io = () => fakeIo({ home, cwd: home, env: sandbox.env });
+    const file = writeRefunds(home, await createOrders(sandbox.url, 2));
+    const run = await runMain(['refund', '--file', file, '--yes', '--out', 'res.csv'], io());
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/results: res\.csv\n/);
+    expect(run.stderr).not.toContain(`${home}/res.csv`);
+    const shown = await runMain(['runs', 'show', runIdIn(run.stderr), '--out', 'again.csv'], io());
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stderr).toMatch(/results: again\.csv\n/);
+    expect(shown.stderr).not.toContain(`${home}/again.csv`);
+  });
+});
