@@ -1,10 +1,13 @@
 // Found trying payops at a terminal: file names in the summary are printed as the user gave them,
 // and the plan's decimal-mark line describes the file that was read.
+
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeIo, runMain } from '../../helpers/in-process.js';
-import { tempDir } from '../../helpers/run-cli.js';
-import { createOrders } from '../../helpers/sandbox-admin.js';
+import { REPO_ROOT, tempDir } from '../../helpers/run-cli.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
+import { createOrders } from '../../helpers/sandbox-admin.js';
 import { expectCleanProcess, runIdIn, writeRefunds } from './support.js';
 
 expectCleanProcess();
@@ -28,5 +31,19 @@ describe('--out named relatively', () => {
     expect(shown.code, shown.stderr).toBe(0);
     expect(shown.stderr).toMatch(/results: again\.csv\n/);
     expect(shown.stderr).not.toContain(`${home}/again.csv`);
+  });
+});
+
+describe('the plan of a workbook', () => {
+  it('does not call an .xlsx "a comma-separated file"', async () => {
+    const home = tempDir('payops-desk-');
+    copyFileSync(join(REPO_ROOT, 'test/fixtures/xlsx/refunds-en.xlsx'), join(home, 'refunds.xlsx'));
+    const r = await runMain(
+      ['--sandbox', 'refund', 'refunds.xlsx', '--dry-run'],
+      fakeIo({ home, cwd: home }),
+    );
+    expect(r.stderr).toContain('amounts read with a decimal point (12.50)');
+    expect(r.stderr).not.toContain('comma-separated');
+    expect(r.stderr).toMatch(/decimal point \(12\.50\): default \(a workbook/);
   });
 });
