@@ -47,3 +47,17 @@ describe('the plan of a workbook', () => {
     expect(r.stderr).toMatch(/decimal point \(12\.50\): default \(a workbook/);
   });
 });
+
+describe('a payout run', () => {
+  it('is listed by the name the user gave, not an absolute path', async () => {
+    const home = tempDir('payops-desk-');
+    copyFileSync(join(REPO_ROOT, 'samples/payouts.csv'), join(home, 'payouts.csv'));
+    const io = () => fakeIo({ home, cwd: home });
+    const run = await runMain(['--sandbox', 'payout', '--file', 'payouts.csv', '--yes', '--output', 'csv'], io());
+    expect(run.code, run.stderr).toBe(0);
+    const list = await runMain(['runs', 'list', '--output', 'csv'], io());
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toMatch(/,payout,payouts\.csv,/);
+    expect(list.stdout).not.toContain(home);
+  });
+});
