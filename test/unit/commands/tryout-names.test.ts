@@ -8,7 +8,7 @@ import { fakeIo, runMain } from '../../helpers/in-process.js';
 import { REPO_ROOT, tempDir } from '../../helpers/run-cli.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
 import { createOrders } from '../../helpers/sandbox-admin.js';
-import { expectCleanProcess, runIdIn, writeRefunds } from './support.js';
+import { expectCleanProcess, runIdIn, unfinishedRun, writeRefunds } from './support.js';
 
 expectCleanProcess();
 
@@ -53,11 +53,26 @@ describe('a payout run', () => {
     const home = tempDir('payops-desk-');
     copyFileSync(join(REPO_ROOT, 'samples/payouts.csv'), join(home, 'payouts.csv'));
     const io = () => fakeIo({ home, cwd: home });
-    const run = await runMain(['--sandbox', 'payout', '--file', 'payouts.csv', '--yes', '--output', 'csv'], io());
+    const run = await runMain(
+      ['--sandbox', 'payout', '--file', 'payouts.csv', '--yes', '--output', 'csv'],
+      io(),
+    );
     expect(run.code, run.stderr).toBe(0);
     const list = await runMain(['runs', 'list', '--output', 'csv'], io());
     expect(list.code, list.stderr).toBe(0);
     expect(list.stdout).toMatch(/,payout,payouts\.csv,/);
     expect(list.stdout).not.toContain(home);
+  });
+});
+
+describe('runs show --only … --out fix.csv of an unfinished run', () => {
+  it('does not suggest a resume that would write its results over fix.csv', async () => {
+    const home = tempDir('payops-desk-');
+    const io = () => fakeIo({ home, cwd: home, env: sandbox.env });
+    const { runId } = await unfinishedRun(sandbox.url, io);
+    const shown = await runMain(['runs', 'show', runId, '--only', 'unknown', '--out', 'fix.csv'], io());
+    expect(shown.stderr).toContain('resume with: payops refund --file refunds.csv --resume --yes\n');
+    expect(shown.stderr).not.toContain('--resume --yes --out fix.csv');
+    expect(shown.stderr).toMatch(/3 rows unknown written to fix\.csv/);
   });
 });
