@@ -76,3 +76,19 @@ describe('runs show --only … --out fix.csv of an unfinished run', () => {
     expect(shown.stderr).toMatch(/3 rows unknown written to fix\.csv/);
   });
 });
+
+describe('query --all over a second with more orders than one answer', () => {
+  it('says so in words about orders, fitted to the terminal', async () => {
+    await createOrders(sandbox.url, 150);
+    const home = tempDir('payops-desk-');
+    const io = fakeIo({ home, cwd: home, env: sandbox.env });
+    Object.assign(io.stderr, { columns: 80 });
+    const from = new Date(Date.now() - 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
+    const r = await runMain(['query', '--from', from, '--all', '--output', 'csv'], io);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/held more orders than the gateway returns/);
+    expect(r.stderr).not.toContain('orders of other orders');
+    expect(r.stderr).not.toContain('every order of the orders');
+    for (const line of r.stderr.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
+  });
+});
