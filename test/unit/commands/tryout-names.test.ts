@@ -92,3 +92,26 @@ describe('query --all over a second with more orders than one answer', () => {
     for (const line of r.stderr.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
   });
 });
+
+describe('help pages on an 80-column terminal', () => {
+  for (const path of [
+    [],
+    ['refund'],
+    ['query'],
+    ['refunds', 'search'],
+    ['runs', 'show'],
+    ['status'],
+    ['payout'],
+  ]) {
+    it(`payops ${[...path, '--help'].join(' ')}: no line wider than 80, examples whole`, async () => {
+      const io = fakeIo();
+      Object.assign(io.stdout, { columns: 80 });
+      const r = await runMain([...path, '--help'], io);
+      expect(r.code).toBe(0);
+      const wide = r.stdout.split('\n').filter((l) => l.length > 80 && !/^\s*payops\b/.test(l));
+      expect(wide).toEqual([]);
+      if (path.length === 0)
+        expect(r.stdout).toMatch(/\n {2}payops refund refunds\.csv --dry-run\n {6}check a file/);
+    });
+  }
+});
