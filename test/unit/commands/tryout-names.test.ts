@@ -115,3 +115,15 @@ describe('help pages on an 80-column terminal', () => {
     });
   }
 });
+
+describe('the plan with every setting from the environment', () => {
+  it('does not name a profile that gave none of them', async () => {
+    const home = tempDir('payops-desk-');
+    const io = fakeIo({ home, cwd: home, env: sandbox.env });
+    const file = writeRefunds(home, await createOrders(sandbox.url, 1));
+    const r = await runMain(['refund', file, '--dry-run'], io);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/· profile default\n/);
+    expect(r.stderr).toContain('settings from the environment');
+  });
+});
