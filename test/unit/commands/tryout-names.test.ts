@@ -127,3 +127,17 @@ describe('the plan with every setting from the environment', () => {
     expect(r.stderr).toContain('settings from the environment');
   });
 });
+
+describe('an input error on an 80-column terminal', () => {
+  it('lists each problem wrapped at spaces, no line wider than the terminal', async () => {
+    const home = tempDir('payops-desk-');
+    copyFileSync(join(REPO_ROOT, 'samples/refunds-with-mistakes.csv'), join(home, 'm.csv'));
+    const io = fakeIo({ home, cwd: home });
+    Object.assign(io.stderr, { columns: 80 });
+    const r = await runMain(['--sandbox', 'refund', 'm.csv', '--dry-run'], io);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('  m.csv:4 transaction_id: "1.23457E+15"');
+    const wide = r.stderr.split('\n').filter((l) => l.length > 80 && !/payops\s/.test(l));
+    expect(wide).toEqual([]);
+  });
+});
