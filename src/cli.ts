@@ -22,6 +22,7 @@ import { suggestNearCommands } from './commands/suggest.js';
 import { type Context, type ContextOverrides, createContext, processIo, SANDBOX_NOTE } from './context.js';
 import { ExitCode, exitCodeAfterOutput, exitCodeFor, isCommanderError } from './errors.js';
 import { type GlobalOptions, guardOutput, type Io, type OutputState, outputSettled } from './io.js';
+import { fitHelp } from './output/help-fit.js';
 import { reportError } from './output/report-error.js';
 import { redactText } from './redact.js';
 import { readVersion } from './version.js';
@@ -29,7 +30,8 @@ import { readVersion } from './version.js';
 export function buildProgram(io: Io, app: App): Command {
   // Usage errors echo the offending argument: never echo a card number typed in the wrong place.
   const output = {
-    writeOut: (s: string) => io.stdout.write(s),
+    // Commander writes help (and --version) here: fitted to a terminal's width.
+    writeOut: (s: string) => io.stdout.write(fitHelp(s, io.stdout.columns)),
     writeErr: (s: string) => io.stderr.write(redactText(s)),
   };
   const program = new Command('payops')

@@ -52,10 +52,11 @@ export async function openSink(ctx: Context, op: BatchOperation, columns: string
 }
 
 /** The command that takes this run up again, as the user would type it. */
-export function resumeCommand(ctx: Context, header: RunHeader): string {
+/** `keepOut` false where --out named another file (`runs show --out fix.csv`): never suggest writing over it. */
+export function resumeCommand(ctx: Context, header: RunHeader, keepOut = true): string {
   const profile = ctx.globals.profile ? ` --profile ${shellQuote(ctx.globals.profile)}` : '';
   if (header.inline || !header.file) return `payops${profile} runs resume ${header.runId} --yes`;
-  const out = ctx.globals.out ? ` --out ${shellQuote(ctx.globals.out)}` : '';
+  const out = keepOut && ctx.globals.out ? ` --out ${shellQuote(ctx.globals.out)}` : '';
   return `payops${profile} ${header.op} --file ${shellQuote(header.label ?? header.file)} --resume --yes${out}   (or: payops${profile} runs resume ${header.runId})`;
 }
 
@@ -186,7 +187,8 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
     op,
     runId: journal.runId,
     totals,
-    ...(sink.file && !unwritten ? { resultsFile: sink.file } : {}),
+    // --out as the user named it (sink.file is the resolved path).
+    ...(sink.file && !unwritten ? { resultsFile: ctx.globals.out ?? sink.file } : {}),
     journalDir: journal.dir,
     ...(result.stopped ? { stopped: result.stopped } : {}),
     abandoned,

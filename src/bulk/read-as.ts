@@ -5,6 +5,7 @@
 import { UsageError } from '../errors.js';
 import type { AmountStyle, DecimalMark } from '../money/amount.js';
 import { ENCODINGS, type Encoding, normaliseEncoding, readCsv } from './csv-reader.js';
+import { sniff } from './input-kind.js';
 
 export interface ReadAs {
   encoding: Encoding;
@@ -110,7 +111,12 @@ export async function settleMark(
   const sepName = header.delimiter === ';' ? 'semicolon' : 'tab';
   if (header.delimiter === ',') {
     await reader.rows.return?.();
-    return { ...readAs, mark: '.', established: false, why: 'default (a comma-separated file)' };
+    // A workbook's reader reports ',' too; its number cells are read as numbers, whatever the locale.
+    const workbook = (await sniff(path)) === 'xlsx';
+    const why = workbook
+      ? 'default (a workbook: number cells are read as numbers)'
+      : 'default (a comma-separated file)';
+    return { ...readAs, mark: '.', established: false, why };
   }
   const lines: Record<DecimalMark, Array<[line: number, field: string]>> = { ',': [], '.': [] };
   const counts: Record<DecimalMark, number> = { ',': 0, '.': 0 };

@@ -438,7 +438,10 @@ function planView(
   const view: PlanView = {
     plan,
     runId,
-    profile: config.profile,
+    // A profile none of whose settings were used (all from flags or the environment) is not named.
+    profile: Object.values(config.sources).includes('profile')
+      ? config.profile
+      : 'none (settings from the environment and flags)',
     baseUrl: config.baseUrl,
     merchantId: config.merchantId,
     accountId: config.accountId,

@@ -5,6 +5,7 @@ import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
 import { resolveFormat } from '../output/format.js';
+import { formatCount } from '../output/summary.js';
 import { runDir } from '../runs/paths.js';
 import { readRun } from '../runs/read.js';
 import type { RunHeader } from '../runs/records.js';
@@ -92,16 +93,17 @@ export async function replayToSink(
   await out.close();
   if (only) {
     const where = out.file ? ` to ${ctx.globals.out}` : '';
-    ctx.log.info(`${written} row${written === 1 ? '' : 's'} ${[...only].join(', ')}${where}`);
+    const what = `${formatCount(written)} row${written === 1 ? '' : 's'} ${[...only].join(', ')}`;
+    ctx.log.info(out.file ? `${what} written${where}` : what);
   }
   for (const line of summaryLines({
     op,
     runId: header.runId,
     totals,
-    ...(out.file && !asInput ? { resultsFile: out.file } : {}),
+    ...(out.file && !asInput ? { resultsFile: ctx.globals.out ?? out.file } : {}),
     journalDir: runDir(state, header.runId),
     // What verify found is not what a resume would do: it prints its own next step.
-    ...(check ? {} : { resumeCommand: resumeCommand(ctx, header) }),
+    ...(check ? {} : { resumeCommand: resumeCommand(ctx, header, false) }),
     ...(ctx.io.stderr.isTTY && ctx.io.stderr.columns ? { columns: ctx.io.stderr.columns } : {}),
     resumable: !header.sandbox,
   })) {

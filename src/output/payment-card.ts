@@ -411,7 +411,7 @@ export async function writePayoutResults(
     if (dest === undefined) io.stdout.write(text);
     else await (await import('./sink.js')).writeWholeFile(dest, text);
   }
-  if (dest !== undefined) io.stderr.write(`results written to ${dest}\n`);
+  if (opts.out !== undefined) io.stderr.write(`results written to ${opts.out}\n`); // as the user named it
 }
 
 export function writePayoutSummary(

@@ -10,6 +10,7 @@ import { InputError, PayopsError } from '../errors.js';
 import type { Io } from '../io.js';
 import { terminalSafe } from '../quote.js';
 import { redactText } from '../redact.js';
+import { fitLines } from './summary.js';
 
 const MAX_PROBLEMS_SHOWN = 50;
 
@@ -41,5 +42,8 @@ export function reportError(err: unknown, io: Io, opts: { debug: boolean; secret
     lines.push('hint: this is unexpected; run again with --debug and report the output');
   }
   if (opts.debug && err instanceof Error && err.stack) lines.push(err.stack);
-  io.stderr.write(`${terminalSafe(redactText(lines.join('\n'), secrets))}\n`);
+  // Wrapped at spaces to the terminal (a command to copy stays whole); a stack trace as it is.
+  const text = lines.join('\n').split('\n');
+  const fitted = opts.debug ? text : fitLines(text, io.stderr.columns);
+  io.stderr.write(`${terminalSafe(redactText(fitted.join('\n'), secrets))}\n`);
 }

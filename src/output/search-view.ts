@@ -19,6 +19,7 @@ import { openCsvWriter } from './csv-writer.js';
 import { formatForFile, type OutputFormat, resolveFormat } from './format.js';
 import { openJsonWriter } from './json-writer.js';
 import { renderOrderCard } from './order-card.js';
+import { fitLines } from './summary.js';
 
 /**
  * Seconds `--all` could not prove complete: each held more records than one answer carries, and the
@@ -26,13 +27,21 @@ import { renderOrderCard } from './order-card.js';
  */
 function saturatedLines(saturated: Saturated, noun: string): string[] {
   if (saturated.length === 0) return [];
+  const those = saturated.length === 1 ? 'that second' : 'those seconds';
+  // Refunds were asked again by the orders shown; orders cannot be (each order is one record).
+  const what =
+    noun === 'order'
+      ? `other orders created in ${those} may be missing:`
+      : `payops fetched every ${noun} of the orders it showed, but ${noun}s of other orders in ${those} may be missing:`;
   return [
-    `${plural(saturated.length, 'second')} of the range held more ${noun}s than the gateway returns in one answer; payops fetched every ${noun} of the orders it showed, but ${noun}s of other orders in ${saturated.length === 1 ? 'that second' : 'those seconds'} may be missing:`,
+    `${plural(saturated.length, 'second')} of the range held more ${noun}s than the gateway returns in one answer; ${what}`,
     ...saturated.map(
       (s) =>
         `  ${new Date(s.second).toISOString().replace('.000Z', 'Z')}: ${plural(s.found, `${noun} found`, `${noun}s found`)}`,
     ),
-    'check them by order: --file with the orders of that second (their transaction_id or order_no)',
+    noun === 'order'
+      ? `to be sure of ${those}, look the orders up by list: --file with their transaction_id or order_no`
+      : 'check them by order: --file with the orders of that second (their transaction_id or order_no)',
   ];
 }
 
@@ -119,7 +128,9 @@ function notices(
   missing: 'orders' | 'refunds',
 ): void {
   for (const line of notFoundLines(o.notFound, missing)) ctx.log.warn(line);
-  for (const line of saturatedLines(o.saturated ?? [], noun)) ctx.log.warn(line);
+  // Fitted to the terminal at spaces: a second's line is never broken mid-word.
+  for (const line of fitLines(saturatedLines(o.saturated ?? [], noun), ctx.io.stderr.columns))
+    ctx.log.warn(line);
   if (o.mayHaveMore) {
     ctx.log.warn(
       `the gateway returned ${o.limit} ${noun}s, the most it sends for a date range: there may be more; add --all to fetch the whole range`,

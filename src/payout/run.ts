@@ -212,6 +212,7 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
       journal = await beginRun<PayoutJournalRecord>(state, {
         op: PAYOUT_OP,
         file: plan.file,
+        label: plan.displayFile,
         sha256: plan.sha256,
         profile: config.profile,
         baseUrl: client.baseUrl,

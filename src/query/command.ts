@@ -30,7 +30,10 @@ async function selectionOf(ctx: Context, flags: SearchFlags): Promise<Selection>
   if (sel.start || sel.end) {
     // Say which instants the typed dates became: local vs UTC is the classic surprise.
     const show = (d: Date | undefined) => (d ? `${formatLocal(d)} (${formatIsoUtc(d)})` : '…');
-    ctx.log.info(`range: ${show(sel.start)} → ${show(sel.end)}`);
+    const line = `range: ${show(sel.start)} → ${show(sel.end)}`;
+    // Too wide for the terminal: the end on a line of its own, never a date cut in two.
+    const width = ctx.io.stderr.columns;
+    ctx.log.info(width && line.length > width ? `range: ${show(sel.start)}\n     → ${show(sel.end)}` : line);
   }
   return sel;
 }

@@ -4,7 +4,7 @@
 // card number, a shopper's address or a signature sent to it can never reach the log. Error
 // messages are left out too (they may quote a value sent); their code (E1005…) is enough.
 import { endpointByPath } from '../gateway/endpoints.js';
-import { JSON_TYPE, type Reply } from './context.js';
+import { JSON_TYPE, type Reply, XML_TYPE } from './context.js';
 
 export interface SandboxRequestEntry {
   at: Date;
@@ -29,6 +29,7 @@ export function requestLine(e: SandboxRequestEntry): string {
 }
 
 function resultText(path: string, reply: Reply): string {
+  if (reply.contentType === XML_TYPE) return paymentText(reply);
   const body = reply.contentType === JSON_TYPE ? parse(reply.body) : undefined;
   const out = [String(reply.status)];
   if (body === undefined) return out.join(' ');
@@ -46,6 +47,17 @@ function resultText(path: string, reply: Reply): string {
     text += ` (${ok} ok, ${list.length - ok} failed)`;
   }
   return text;
+}
+
+/** A card payment's XML answer: how it ended (order_status) and result_info's code, not its text. */
+const ORDER_STATUS: Readonly<Record<string, string>> = { '1': 'approved', '0': 'declined', '2': 'pending' };
+function paymentText(reply: Reply): string {
+  const out = [String(reply.status)];
+  const status = /<order_status>(\d+)<\/order_status>/.exec(reply.body)?.[1];
+  if (status !== undefined) out.push(ORDER_STATUS[status] ?? `order_status ${status}`);
+  const code = /<result_info>([A-Z]\d{3,5})[:<]/.exec(reply.body)?.[1];
+  if (code !== undefined) out.push(code);
+  return out.join(' ');
 }
 
 function parse(text: string): Record<string, unknown> | undefined {

@@ -53,4 +53,18 @@ describe('sandbox request log line', () => {
       '09:05:07  POST /v1/refund  closed without an answer · 30000 ms',
     );
   });
+
+  it('says how a card payment ended (its XML answer): approved or declined, with the code', () => {
+    const xml = (body: string) => ({ status: 200, contentType: XML_TYPE, body: `<respon>${body}</respon>` });
+    const declined = xml(
+      '<order_status>0</order_status><result_info>E1005:token_id tok_x is not a stored token</result_info>',
+    );
+    expect(requestLine({ at, method: 'POST', path: '/v1/authorise', reply: declined, ms: 4 })).toBe(
+      '09:05:07  POST /v1/authorise  200 declined E1005 · 4 ms',
+    );
+    const approved = xml('<order_status>1</order_status><result_info>0000:Approved</result_info>');
+    expect(requestLine({ at, method: 'POST', path: '/v1/authorise', reply: approved, ms: 4 })).toBe(
+      '09:05:07  POST /v1/authorise  200 approved · 4 ms',
+    );
+  });
 });
