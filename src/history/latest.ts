@@ -8,6 +8,7 @@ import { stateDir } from '../config/paths.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { listRuns, type RunInfo } from '../runs/read.js';
+import { stateLabel } from './state-label.js';
 
 /** Outcomes a finished run can still have rows in that someone must look at. */
 const OPEN_OUTCOMES = ['unknown', 'not_sent', 'duplicated'] as const;
@@ -60,7 +61,7 @@ export function runsNeedingAttention(runs: readonly RunInfo[]): AttentionRun[] {
   for (const r of runs) {
     const base = { runId: r.runId, op: r.header.op, file: label(r) };
     if (resumable(r)) {
-      out.push({ ...base, why: 'unfinished', command: `payops runs resume ${r.runId}` });
+      out.push({ ...base, why: stateLabel(r), command: `payops runs resume ${r.runId}` });
       continue;
     }
     if (r.state !== 'finished') continue;

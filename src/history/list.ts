@@ -4,7 +4,10 @@ import { openResultSink } from '../bulk/ui.js';
 import { stateDir } from '../config/paths.js';
 import type { Context } from '../context.js';
 import { ExitCode } from '../errors.js';
-import { listRunsChecked, type RunInfo } from '../runs/read.js';
+import { listRunsChecked } from '../runs/read.js';
+import { stateLabel } from './state-label.js';
+
+export { stateLabel };
 
 export const RUN_LIST_COLUMNS = [
   'id',
@@ -17,28 +20,6 @@ export const RUN_LIST_COLUMNS = [
   'unknown',
   'state',
 ] as const;
-
-// Why a run that did not finish stopped, in the words of its end record (src/bulk/engine.ts).
-const STOPPED: Record<string, string> = {
-  unreachable: 'stopped: gateway unreachable',
-  auth: 'stopped: credentials refused',
-  route: 'stopped: gateway address',
-  busy: 'stopped: gateway busy',
-  journal: 'stopped: journal',
-  error: 'stopped: error',
-};
-
-/**
- * The state column: "interrupted" only for a run stopped by Ctrl-C. A run that ended with rows
- * unknown or not sent (exit 3) is "unfinished"; one with no end record (the process was killed)
- * too: both are resumed the same way.
- */
-export function stateLabel(r: RunInfo): string {
-  if (r.state !== 'interrupted') return r.state;
-  const reason = r.terminal?.reason;
-  if (reason === 'interrupted') return 'interrupted';
-  return (reason && STOPPED[reason]) ?? 'unfinished';
-}
 
 export async function listRunsCommand(ctx: Context): Promise<number> {
   const { runs, damaged } = await listRunsChecked(stateDir(ctx.io.env));

@@ -97,7 +97,8 @@ describe('payops status', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.report.attention).toHaveLength(1);
     const [run] = r.report.attention;
-    expect(run!.why).toBe('unfinished');
+    // The same word as `runs list` uses for a run stopped by Ctrl-C.
+    expect(run!.why).toBe('interrupted');
     expect(run!.command).toBe(`payops runs resume ${run!.runId}`);
 
     const resumed = await payops(['runs', 'resume', '--yes', '--output', 'csv'], { env });
