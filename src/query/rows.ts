@@ -119,5 +119,10 @@ export function notFoundLines(notFound: readonly NotFound[], kind: 'orders' | 'r
     kind === 'orders'
       ? `${n} order${n === 1 ? '' : 's'} not found:`
       : `${n} order${n === 1 ? '' : 's'} without refund records:`;
-  return [title, ...notFound.map((x) => `  ${x.field} ${x.value}`)];
+  const lines = [title, ...notFound.map((x) => `  ${x.field} ${x.value}`)];
+  // `payops query T123` takes T123 for an order number (payops never guesses an id's kind).
+  if (kind === 'orders' && notFound.every((x) => x.field === 'order_no')) {
+    lines.push('hint: these were looked up as order numbers; look up a transaction id with --transaction-id');
+  }
+  return lines;
 }

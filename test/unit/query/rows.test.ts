@@ -107,6 +107,13 @@ describe('table', () => {
 });
 
 describe('notFoundLines', () => {
+  it('says, when only order numbers were not found, that a transaction id needs --transaction-id', () => {
+    expect(notFoundLines([{ field: 'order_no', value: 'T0000000003' }], 'orders')).toEqual([
+      '1 order not found:',
+      '  order_no T0000000003',
+      'hint: these were looked up as order numbers; look up a transaction id with --transaction-id',
+    ]);
+  });
   it('lists one asked-for value a line under a count', () => {
     expect(notFoundLines([], 'orders')).toEqual([]);
     expect(
