@@ -118,7 +118,9 @@ export async function openResultSink(
           : '';
       const n = formatCount;
       let text = '';
-      if (onlyProblems) {
+      if (onlyProblems && problemCount === 0) {
+        text += `all ${n(total)} rows succeeded (not listed here): write them all with --out results.csv\n`;
+      } else if (onlyProblems) {
         text +=
           problemCount > kept.length
             ? `${n(kept.length)} of the ${n(problemCount)} rows that did not succeed shown (${n(total)} rows in all): write them all with --out results.csv\n`

@@ -50,6 +50,22 @@ describe('result table on a terminal', () => {
     );
   });
 
+  it('says plainly that every row of a large run succeeded', async () => {
+    const layout = resultLayout('refund', ['transaction_id']);
+    const { ctx, stdout } = tableContext();
+    const sink = await openResultSink(ctx, layout.columns, layout.tableColumns, layout.outcomeColumn);
+    for (let i = 0; i < 3000; i++) {
+      const cells = layout.columns.map(() => '');
+      cells[0] = `T${i}`;
+      cells[layout.columns.indexOf(layout.outcomeColumn)] = 'succeeded';
+      sink.writeCells(cells);
+    }
+    await sink.close();
+    expect(stdout.text()).toBe(
+      'all 3,000 rows succeeded (not listed here): write them all with --out results.csv\n',
+    );
+  });
+
   it('prints no rows for an interrupted run', async () => {
     const layout = resultLayout('refund', ['transaction_id']);
     const { ctx, stdout } = tableContext();
