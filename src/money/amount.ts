@@ -23,7 +23,7 @@ function expectedText(currency: string, minorDigits: number): string {
     minorDigits === 0
       ? `no decimals for ${currency}`
       : `at most ${minorDigits} decimal${minorDigits === 1 ? '' : 's'} for ${currency}`;
-  return `a plain decimal with a dot, such as ${example(minorDigits)} (${decimals})`;
+  return `a plain decimal with a dot, such as ${example(minorDigits)}, ${decimals}`;
 }
 
 /**

@@ -49,6 +49,10 @@ describe('parseAmount', () => {
     expect(refused('12.505', 'USD').message).toMatch(/3 decimals but USD has 2/);
     expect(refused('1.2345', 'KWD').message).toMatch(/KWD has 3/);
     expect(refused('1.5', 'JPY').expected).toMatch(/no decimals for JPY/);
+    // One pair of brackets in the message: report-error puts `(expected …)` around this text.
+    expect(refused('12.505', 'USD').expected).toBe(
+      'a plain decimal with a dot, such as 12.50, at most 2 decimals for USD',
+    );
   });
 
   it('refuses thousands separators and decimal commas with a hint', () => {
