@@ -90,7 +90,8 @@ export function announcement(url: string, opts: Pick<SandboxCommandOptions, 'sam
     ? 'payops query --order-no ORD-1001'
     : opts.seed
       ? 'payops query --order-no SBX-1000000001'
-      : 'payops pay card --amount 12.50 --currency USD --expiry 12/2030   (a test card of docs/sandbox.md)';
+      : // The card number is asked for; docs/sandbox.md lists the test cards.
+        'payops pay card --amount 12.50 --currency USD --expiry 12/2030';
   return [
     'Sandbox gateway ready (test data only; Ctrl-C to stop).',
     'Point payops at it, in the shell you run payops from:',
