@@ -1,6 +1,7 @@
 // A key/value "card" for one order or payment: a title, then sections of aligned label/value pairs.
 
 import { terminalSafe } from './sanitize.js';
+import { cutToWidth } from './width.js';
 
 export interface CardSection {
   heading?: string;
@@ -12,7 +13,15 @@ const BOLD = '\u001b[1m';
 const DIM = '\u001b[2m';
 const RESET = '\u001b[0m';
 
-export function renderCard(title: string, sections: CardSection[], opts: { color: boolean }): string {
+/**
+ * `width`: the terminal's columns, when on one; a value longer than its room is cut with `…` (the
+ * full text is in --output json / csv), as table cells are.
+ */
+export function renderCard(
+  title: string,
+  sections: CardSection[],
+  opts: { color: boolean; width?: number },
+): string {
   const bold = (s: string) => (opts.color ? `${BOLD}${s}${RESET}` : s);
   const dim = (s: string) => (opts.color ? `${DIM}${s}${RESET}` : s);
   const present = sections.map((s) => ({
@@ -31,7 +40,10 @@ export function renderCard(title: string, sections: CardSection[], opts: { color
       const l = terminalSafe(label);
       const pad = ' '.repeat(labelWidth - [...l].length);
       // Multi-line values continue under the value column.
-      const lines = terminalSafe(value).split('\n');
+      const room = opts.width === undefined ? undefined : opts.width - labelWidth - 4;
+      const lines = terminalSafe(value)
+        .split('\n')
+        .map((v) => (room === undefined ? v : cutToWidth(v, room)));
       out.push(`  ${dim(l)}${pad}  ${lines[0]}`);
       for (const more of lines.slice(1)) out.push(`  ${' '.repeat(labelWidth)}  ${more}`);
     }

@@ -113,9 +113,13 @@ export function orderCardSections(order: OrderRecord, opts: OrderCardOptions = {
 }
 
 /** The whole card as text (colour only when asked: a TTY without NO_COLOR). */
-export function renderOrderCard(order: OrderRecord, opts: OrderCardOptions & { color: boolean }): string {
+export function renderOrderCard(
+  order: OrderRecord,
+  opts: OrderCardOptions & { color: boolean; width?: number },
+): string {
   return renderCard(orderCardTitle(order, opts.labels), orderCardSections(order, opts), {
     color: opts.color,
+    ...(opts.width === undefined ? {} : { width: opts.width }),
   });
 }
 

@@ -62,7 +62,10 @@ export async function writeQueryResult(
       // Refunds looked up for the card are shown when there are any; asked for, "none" too.
       const shown = outcome.refunds && (refunds.length > 0 || !outcome.refundsForCard);
       const opts = shown ? { labels, refunds } : { labels };
-      ctx.io.stdout.write(renderOrderCard(order, { ...opts, color: stdoutColor(ctx) }));
+      const width = ctx.io.stdout.isTTY ? ctx.io.stdout.columns : undefined;
+      ctx.io.stdout.write(
+        renderOrderCard(order, { ...opts, color: stdoutColor(ctx), ...(width ? { width } : {}) }),
+      );
     } else if (outcome.orders.length > 1) {
       ctx.io.stdout.write(await tableText(ctx, orderTable(outcome, labels)));
     }

@@ -39,4 +39,21 @@ describe('renderCard', () => {
     const text = renderCard('x', [{ fields: [['a', '\u001b]0;pwned\u0007']] }], { color: false });
     expect(text).not.toMatch(/[\u001b\u0007]/);
   });
+
+  // Tryout (issue 15): a refund line with its reason wrapped one character onto a second line at
+  // 80 columns. On a terminal a value is cut with … to the width (the full text is in --output json).
+  it('cuts a value to the terminal width, never a label', () => {
+    const long = [
+      {
+        fields: [
+          ['T0000000001-01', `USD 100.00  ok  2026-11-24 05:19:30 +00:00  “customer request, sent late”`],
+        ] as Array<[string, string]>,
+      },
+    ];
+    const text = renderCard('Order ORD-1001', long, { color: false, width: 80 });
+    for (const line of text.split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
+    expect(text).toContain('  T0000000001-01  USD 100.00');
+    expect(text).toMatch(/“customer request…\n$/);
+    expect(renderCard('Order ORD-1001', long, { color: false })).toContain('“customer request, sent late”');
+  });
 });
