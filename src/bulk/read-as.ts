@@ -141,20 +141,13 @@ export async function settleMark(
       why: `mixed: ${counts[',']} amount${counts[','] === 1 ? '' : 's'} with a decimal comma, ${counts['.']} with a decimal point (line ${lines[','][0]![0]} and line ${lines['.'][0]![0]})`,
     };
   }
-  if (counts[','] > 0) {
+  if (counts[','] > 0 || counts['.'] > 0) {
+    const comma = counts[','] > 0;
     return {
       ...readAs,
-      mark: ',',
+      mark: comma ? ',' : '.',
       established: true,
-      why: `detected: a ${sepName}-separated file whose amounts with decimals all use a comma`,
-    };
-  }
-  if (counts['.'] > 0) {
-    return {
-      ...readAs,
-      mark: '.',
-      established: true,
-      why: `detected: a ${sepName}-separated file whose amounts with decimals all use a dot`,
+      why: `detected: a ${sepName}-separated file whose amounts with decimals all use a ${comma ? 'comma' : 'dot'}`,
     };
   }
   return { ...readAs, mark: '.', established: false, why: 'default (no amount shows a decimal mark)' };

@@ -3,6 +3,7 @@
 // hand-written: it quotes exactly as csv-stringify does with these options (a cell holding `,`,
 // `"`, CR or LF is quoted, `"` doubled) at a fraction of its cost — it was ~8% of a 100k-row run.
 
+import { blockBuffer } from './block-buffer.js';
 import { cellText, excelSafe, formulaStart } from './sanitize.js';
 import { openSink } from './sink.js';
 
@@ -60,16 +61,7 @@ export function createCsvWriter(
   opts: CsvWriterOptions = {},
 ): CsvWriter {
   const sink = openSink(dest);
-  let pending = '';
-  let lines = 0;
-  const BLOCK = 512;
-  const flush = (): Promise<void> | undefined => {
-    if (lines === 0) return undefined;
-    const text = pending;
-    pending = '';
-    lines = 0;
-    return sink.write(text);
-  };
+  const buffer = blockBuffer((text) => sink.write(text));
   const header = (opts.bom ? '\uFEFF' : '') + csvLine(columns);
   let started = false;
   const width = columns.length;
@@ -80,8 +72,7 @@ export function createCsvWriter(
     }
     let line = csvCell(cells[0]);
     for (let i = 1; i < width; i++) line += `,${csvCell(cells[i])}`;
-    pending += `${line}\r\n`;
-    return ++lines >= BLOCK ? flush() : undefined;
+    return buffer.add(`${line}\r\n`);
   };
   return {
     ready: sink.ready,
@@ -92,7 +83,7 @@ export function createCsvWriter(
         started = true;
         sink.write(header);
       }
-      await flush();
+      await buffer.flush();
       await sink.end();
     },
     discard: () => sink.discard(),

@@ -5,10 +5,12 @@
 // decimals (an `amount`/`X_amount` column, its currency from `X_currency` or `currency` in the same
 // row). An amount that is not plain decimal text with at most its currency's decimals stays text,
 // as written. Loaded only when an .xlsx is written.
+
 import { currencyInfo } from '../money/currency.js';
 import { plainNumber, SPREADSHEET_DIGITS } from '../sheets/cell-number.js';
 import { columnLetters } from '../sheets/workbook.js';
 import { ZipWriter } from '../sheets/zip.js';
+import { blockBuffer } from './block-buffer.js';
 import { cellText } from './sanitize.js';
 import { openSink } from './sink.js';
 
@@ -91,9 +93,6 @@ export function createXlsxWriter(dest: string, columns: string[]): XlsxWriter {
   const amounts = amountColumns(columns);
   const width = columns.length;
   let rowNumber = 0;
-  let pending = '';
-  let lines = 0;
-  const BLOCK = 512;
   // Writes are chained: each waits for the one before (the ZIP is one ordered stream).
   let chain: Promise<unknown> = Promise.resolve();
   let failure: unknown;
@@ -143,21 +142,13 @@ export function createXlsxWriter(dest: string, columns: string[]): XlsxWriter {
     }
     return `${xml}</row>`;
   };
-  const flush = (): Promise<void> | undefined => {
-    if (lines === 0) return undefined;
-    const text = pending;
-    pending = '';
-    lines = 0;
-    return enqueue(text);
-  };
+  const buffer = blockBuffer(enqueue);
   let started = false;
   const writeCells = (cells: readonly unknown[]): Promise<void> | undefined => {
-    if (!started) {
-      started = true;
-      pending += rowXml(columns, true);
-    }
-    pending += rowXml(cells, false);
-    return ++lines >= BLOCK ? flush() : undefined;
+    // The header row travels in the same block as the first row.
+    const head = started ? '' : rowXml(columns, true);
+    started = true;
+    return buffer.add(head + rowXml(cells, false));
   };
   return {
     ready: sink.ready,
@@ -166,10 +157,9 @@ export function createXlsxWriter(dest: string, columns: string[]): XlsxWriter {
     async end() {
       if (!started) {
         started = true;
-        pending += rowXml(columns, true);
-        lines++;
+        buffer.add(rowXml(columns, true));
       }
-      flush();
+      buffer.flush();
       await chain;
       if (failure === undefined) {
         try {
