@@ -40,19 +40,12 @@ export async function openResultSink(
     return r;
   };
 
-  if (format === 'csv' && file !== undefined && file.toLowerCase().endsWith('.xlsx')) {
-    // --out results.xlsx: a workbook, ids as text and amounts as numbers (loaded only for one).
-    const writer = await (await import('../output/xlsx-writer.js')).openXlsxWriter(file, columns);
-    ctx.onClose(() => writer.discard());
-    return {
-      file,
-      write: (r) => writer.write(r),
-      writeCells: (cells) => writer.writeCells(cells),
-      close: () => writer.end(),
-    };
-  }
   if (format === 'csv') {
-    const writer = await (await import('../output/csv-writer.js')).openCsvWriter(dest, columns);
+    // --out results.xlsx: a workbook, ids as text and amounts as numbers (loaded only for one).
+    const writer =
+      file !== undefined && file.toLowerCase().endsWith('.xlsx')
+        ? await (await import('../output/xlsx-writer.js')).openXlsxWriter(file, columns)
+        : await (await import('../output/csv-writer.js')).openCsvWriter(dest, columns);
     // Not closed by the end of the command: the run never began, and --out stays as it was.
     ctx.onClose(() => writer.discard());
     return {
