@@ -42,10 +42,9 @@ export async function openResultSink(
 
   if (format === 'csv') {
     // --out results.xlsx: a workbook, ids as text and amounts as numbers (loaded only for one).
-    const writer =
-      file !== undefined && file.toLowerCase().endsWith('.xlsx')
-        ? await (await import('../output/xlsx-writer.js')).openXlsxWriter(file, columns)
-        : await (await import('../output/csv-writer.js')).openCsvWriter(dest, columns);
+    const writer = file?.toLowerCase().endsWith('.xlsx')
+      ? await (await import('../output/xlsx-writer.js')).openXlsxWriter(file, columns)
+      : await (await import('../output/csv-writer.js')).openCsvWriter(dest, columns);
     // Not closed by the end of the command: the run never began, and --out stays as it was.
     ctx.onClose(() => writer.discard());
     return {
