@@ -163,7 +163,6 @@ export async function startProgress(ctx: Context, total: number, label: string):
   }
   return {
     ...progress,
-    tick: (n, ok, failed) => progress.tick(n, ok, failed),
     stop() {
       progress.stop();
       for (const [level, fn] of saved) log[level] = fn;
