@@ -40,19 +40,11 @@ export async function openResultSink(
     return r;
   };
 
-  if (format === 'csv' && file !== undefined && file.toLowerCase().endsWith('.xlsx')) {
-    // --out results.xlsx: a workbook, ids as text and amounts as numbers (loaded only for one).
-    const writer = await (await import('../output/xlsx-writer.js')).openXlsxWriter(file, columns);
-    ctx.onClose(() => writer.discard());
-    return {
-      file,
-      write: (r) => writer.write(r),
-      writeCells: (cells) => writer.writeCells(cells),
-      close: () => writer.end(),
-    };
-  }
   if (format === 'csv') {
-    const writer = await (await import('../output/csv-writer.js')).openCsvWriter(dest, columns);
+    // --out results.xlsx: a workbook, ids as text and amounts as numbers (loaded only for one).
+    const writer = file?.toLowerCase().endsWith('.xlsx')
+      ? await (await import('../output/xlsx-writer.js')).openXlsxWriter(file, columns)
+      : await (await import('../output/csv-writer.js')).openCsvWriter(dest, columns);
     // Not closed by the end of the command: the run never began, and --out stays as it was.
     ctx.onClose(() => writer.discard());
     return {
@@ -171,7 +163,6 @@ export async function startProgress(ctx: Context, total: number, label: string):
   }
   return {
     ...progress,
-    tick: (n, ok, failed) => progress.tick(n, ok, failed),
     stop() {
       progress.stop();
       for (const [level, fn] of saved) log[level] = fn;

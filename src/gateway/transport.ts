@@ -17,7 +17,7 @@ import { redactWireBody } from '../redact.js';
 import { userAgent } from '../version.js';
 import { type Exchange, exchange, MAX_ANSWER_BYTES, NotSentError } from './exchange.js';
 import { proxyClientFactory, proxyEnv, proxyHost, proxyVariable } from './proxy.js';
-import { createRateLimiter } from './rate-limit.js';
+import { createRateLimiter, UNLIMITED } from './rate-limit.js';
 import {
   backoffMs,
   classifyFailure,
@@ -236,10 +236,13 @@ export async function createTransport(opts: TransportOptions = {}): Promise<Tran
     for (let attempt = 1; ; attempt++) {
       // Stopped between attempts: this attempt sends nothing, and earlier ones never reached the server.
       if (req.signal?.aborted) throw new InterruptedError('interrupted before the request was sent');
-      try {
-        await limiter.take(req.signal);
-      } catch (err) {
-        throw new InterruptedError('interrupted before the request was sent', { cause: err });
+      // Without --rate, no wait: the per-attempt path stays as it was.
+      if (limiter !== UNLIMITED) {
+        try {
+          await limiter.take(req.signal);
+        } catch (err) {
+          throw new InterruptedError('interrupted before the request was sent', { cause: err });
+        }
       }
       const attemptStarted = performance.now();
       let failure: FailureClass | undefined;

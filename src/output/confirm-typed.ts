@@ -6,6 +6,7 @@
 import { UsageError } from '../errors.js';
 import type { GlobalOptions, Io } from '../io.js';
 import { terminalSafe } from '../quote.js';
+import { assertCanConfirm } from './confirm.js';
 import { ask } from './prompt.js';
 import { formatCount } from './summary.js';
 
@@ -16,11 +17,7 @@ export async function confirmTypedOrExit(
   typed: { rows: number; why: string },
 ): Promise<void> {
   if (globals.yes) return;
-  if (!io.stdin.isTTY || !io.stderr.isTTY) {
-    throw new UsageError('confirmation needed, but there is no terminal to ask on; nothing was sent', {
-      hint: 'pass --yes to run without a prompt (check first with --dry-run)',
-    });
-  }
+  assertCanConfirm(io);
   const want = String(typed.rows);
   // Ctrl-C at the prompt: exit 130, nothing was sent (output/prompt.ts).
   const answer = await ask(io, ({ input }, streams) =>

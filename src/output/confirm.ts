@@ -5,18 +5,23 @@
 import { UsageError } from '../errors.js';
 import type { GlobalOptions, Io } from '../io.js';
 import { terminalSafe } from '../quote.js';
-import { ask, declinedError } from './prompt.js';
+import { ask, canAsk, declinedError } from './prompt.js';
 
 export async function confirmOrExit(io: Io, globals: GlobalOptions, question: string): Promise<void> {
   if (globals.yes) return;
-  if (!io.stdin.isTTY || !io.stderr.isTTY) {
-    throw new UsageError('confirmation needed, but there is no terminal to ask on; nothing was sent', {
-      hint: 'pass --yes to run without a prompt (check first with --dry-run)',
-    });
-  }
+  assertCanConfirm(io);
   // Ctrl-C at the prompt: exit 130; No: exit 2 (prompt.ts).
   const yes = await ask(io, ({ confirm }, streams) =>
     confirm({ message: terminalSafe(question), default: false }, streams),
   );
   if (!yes) throw declinedError();
+}
+
+/** Without a terminal to ask on (and without --yes, checked first), a confirmation is refused. */
+export function assertCanConfirm(io: Io): void {
+  if (!canAsk(io)) {
+    throw new UsageError('confirmation needed, but there is no terminal to ask on; nothing was sent', {
+      hint: 'pass --yes to run without a prompt (check first with --dry-run)',
+    });
+  }
 }
