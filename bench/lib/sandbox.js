@@ -10,7 +10,9 @@ const URL_RE = /https?:\/\/(?:127\.0\.0\.1|localhost|\[::1\]):\d+/;
  * `urlMs` is the time to the printed URL, `readyMs` to the first healthy answer.
  */
 export async function startSandbox({ seed = 0, timeoutMs = 60_000, extraArgs = [] } = {}) {
-  const args = [BIN, 'sandbox', '--host', '127.0.0.1', '--port', '0', ...extraArgs];
+  // --quiet: no line per request on stderr. That log is for a person watching a terminal; in a
+  // bench it cost the sandbox CPU per request on the same two cores as the client being measured.
+  const args = [BIN, 'sandbox', '--quiet', '--host', '127.0.0.1', '--port', '0', ...extraArgs];
   if (seed > 0) args.push('--seed', String(seed));
   const started = performance.now();
   const child = startProcess(process.execPath, args, { env: cleanEnv() });

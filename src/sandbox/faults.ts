@@ -240,17 +240,24 @@ export async function sendFaulty(
   res.write(body);
   const block = Buffer.alloc(64 * 1024, 0x20);
   for (let left = OVERSIZE_PADDING_BYTES; left > 0 && !res.destroyed; left -= block.length) {
-    if (!res.write(left >= block.length ? block : block.subarray(0, left))) {
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          res.off('drain', done);
-          res.off('close', done);
-          resolve();
-        };
-        res.on('drain', done);
-        res.on('close', done);
-      });
-    }
+    if (!res.write(left >= block.length ? block : block.subarray(0, left))) await drainedOrClosed(res);
   }
   if (!res.destroyed) res.end();
+}
+
+/**
+ * Until a response that refused a write can take more, or is gone. Both listeners go once either
+ * fires: a `once('close')` left behind at every wait piled up on a long answer (node warned after
+ * ten).
+ */
+export function drainedOrClosed(res: ServerResponse): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }

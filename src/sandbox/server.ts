@@ -16,7 +16,7 @@ import {
   type Reply,
   type SandboxContext,
 } from './context.js';
-import { Faults, sendFaulty } from './faults.js';
+import { drainedOrClosed, Faults, sendFaulty } from './faults.js';
 import { loadCurrencyDigits, Rejection } from './fields.js';
 import { Journal } from './journal.js';
 import { LateCommits } from './late-commits.js';
@@ -362,10 +362,7 @@ async function sendAny(res: ServerResponse, reply: Reply | StreamReply): Promise
   res.writeHead(reply.status, { 'content-type': reply.contentType });
   for (const chunk of reply.chunks) {
     if (!res.write(chunk)) {
-      await new Promise<void>((resolve) => {
-        res.once('drain', resolve);
-        res.once('close', resolve);
-      });
+      await drainedOrClosed(res);
       if (res.destroyed) return;
     }
   }
