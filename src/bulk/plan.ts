@@ -103,13 +103,15 @@ export function parseMaxAmount(text: string): MaxAmount {
 
 /**
  * Pass 1. With `cache`, the valid rows are also kept (compactly, within its budget) so that pass 2
- * need not read the file again.
+ * need not read the file again. `onProblem` is told once, at the first problem found (look-ahead.ts
+ * stops its look-ups there).
  */
 export async function planBulk(
   op: BatchOperation,
   source: InputSource,
   limits: PlanLimits = {},
   cache?: RowCache,
+  onProblem?: () => void,
 ): Promise<BulkPlan> {
   const problems: InputProblem[] = [];
   let dropped = 0;
@@ -118,6 +120,7 @@ export async function planBulk(
   const note = (list: readonly InputProblem[] | undefined) => {
     // Nearly every row has none: no iterator for an empty list (while this code is still cold).
     if (!list || list.length === 0) return;
+    if (problems.length === 0 && dropped === 0) onProblem?.();
     for (const p of list) {
       if (problems.length < MAX_PROBLEMS_KEPT) problems.push(source.inline ? asFlagProblem(p) : locate(p));
       else dropped++;

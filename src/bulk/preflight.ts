@@ -190,12 +190,37 @@ export function lookUpConcurrency(concurrency: number): number {
   return Math.max(concurrency, Math.min(concurrency * LOOK_UP_FACTOR, MAX_LOOK_UPS));
 }
 
+/** Batches cut while pass 1 still reads (look-ahead.ts), over rows read by position as they come. */
+async function* batchesAsCut<R>(
+  rows: RowsByPosition<R>,
+  cut: AsyncIterable<LookUpBatch>,
+): AsyncGenerator<Batch<R>> {
+  for await (const b of cut) {
+    yield {
+      ids: b.ids,
+      rows: () => {
+        const out: R[] = [];
+        for (let i = b.from; i < b.to; i++) out.push(rows.rowAt(i));
+        return out;
+      },
+    };
+  }
+}
+
+export interface PreflightOptions {
+  /** The batches as pass 1 cuts them (look-ahead.ts), instead of cutting them from `rows` here. */
+  cut?: AsyncIterable<LookUpBatch>;
+  /** The pause between tries of a look-up (persist). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
 /** `concurrency`: the run's (--concurrency); the look-ups use `lookUpConcurrency` of it. */
 export async function preflight<R extends BulkRow>(
   op: BatchOperation,
   client: GatewayClient,
   rows: PreflightRows<R>,
   concurrency: number,
+  options: PreflightOptions = {},
 ): Promise<PreflightResult> {
   const rule = OPERATIONS[op].reconcile;
   const result: PreflightResult = { before: {}, done: [], requests: 0 };
@@ -206,7 +231,10 @@ export async function preflight<R extends BulkRow>(
   const doneStates = new Set<string>(rule.by === 'query' ? rule.done.flatMap((d) => d.states) : []);
 
   await runOrderedPool<Batch<R>, undefined, Found>({
-    source: batches(rows, lookUpLimit(op)),
+    source:
+      options.cut !== undefined && byPosition(rows)
+        ? batchesAsCut(rows, options.cut)
+        : batches(rows, lookUpLimit(op)),
     concurrency: lookUpConcurrency(concurrency),
     dispatch: (batch) => ({
       job: () =>
@@ -224,7 +252,7 @@ export async function preflight<R extends BulkRow>(
           const res = await client.send('query', { transaction_id: ids });
           assertAccepted(res.data, client);
           return { refunds: [], orders: Array.isArray(res.data.orders_list) ? res.data.orders_list : [] };
-        }),
+        }, options.sleep),
     }),
     emit: (batch, { refunds, orders }) => {
       if (rule.by === 'refundSearch') {

@@ -75,6 +75,11 @@ export class RowCache {
   private batchEnds: number[] = [];
   /** The distinct ids of the batch being filled, in order. */
   private openIds: string[] = [];
+  /**
+   * Told of each look-up batch as soon as it is cut (look-ahead.ts), while rows are still being
+   * added; the last batch only comes with `lookUpBatches`, once every row is in.
+   */
+  onLookUpBatch: ((batch: LookUpBatch) => void) | undefined;
 
   constructor(budgetChars: number = DEFAULT_CACHE_CHARS) {
     this.budget = budgetChars;
@@ -257,9 +262,12 @@ export class RowCache {
     if (!newInFile && this.openIds.includes(id)) return;
     if (this.openIds.length === this.lookUpLimit) {
       // One flat string per look-up: the ids themselves are not kept.
-      this.batchIds.push(this.openIds.join(','));
+      const from = this.batchEnds.length > 0 ? this.batchEnds[this.batchEnds.length - 1]! : 0;
+      const ids = this.openIds.join(',');
+      this.batchIds.push(ids);
       this.batchEnds.push(this.count);
       this.openIds.length = 0;
+      this.onLookUpBatch?.({ ids, from, to: this.count });
     }
     this.openIds.push(id);
     // The ids count against the budget as the rows do.

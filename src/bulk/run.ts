@@ -21,6 +21,7 @@ import { sha256File } from './csv-reader.js';
 import { execute, keepOldGenerationSmall, type OpenedSink, openSink } from './execute.js';
 import { type BulkFlags, inlineOrder, type RetryPolicy, retryPolicy } from './flags.js';
 import { type InputSource, inlineSource, inputRows, runInput } from './input.js';
+import { LookAhead } from './look-ahead.js';
 import { OPERATIONS } from './operations.js';
 import { ownInput } from './own-input.js';
 import { type BulkPlan, parseMaxAmount, planBulk } from './plan.js';
@@ -68,11 +69,14 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
   // A dry run that will ask the gateway keeps the rows as a run does when they fit (row-cache.ts).
   const keep = !dryRun || (config.signKey !== undefined && (await fitsRowCache(source.path)));
   const cache = keep ? new RowCache() : undefined;
+  // The gateway check of a run that starts new begins while the file is read (look-ahead.ts).
+  const ahead = cache && !inline && !flags.resume ? await startLookAhead(ctx, op, cache, config) : undefined;
   const plan = await planBulk(
     op,
     source,
     { ...(flags.maxOrders !== undefined ? { maxOrders: flags.maxOrders } : {}), maxAmounts },
     cache,
+    () => ahead?.stop(),
   );
 
   const state = stateDir(ctx.io.env);
@@ -98,6 +102,7 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
     dryRun,
     what,
   });
+  if (decision.action !== 'new') ahead?.stop();
   switch (decision.action) {
     case 'refuse':
       throw decision.error;
@@ -117,7 +122,7 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
       });
     }
     case 'new': {
-      const checked = await checkAtGateway(ctx, plan, cache, flags, dryRun, config);
+      const checked = await checkAtGateway(ctx, plan, cache, flags, dryRun, config, ahead);
       return proceed(ctx, {
         op,
         plan,
@@ -185,6 +190,28 @@ export async function resumeBulkRun(ctx: Context, header: RunHeader): Promise<nu
 }
 
 /**
+ * The look-ups of a new run's gateway check, started before pass 1 (look-ahead.ts). None where the
+ * gateway cannot be asked yet (no sign key, say): the check after pass 1 then says why, as before.
+ */
+async function startLookAhead(
+  ctx: Context,
+  op: BatchOperation,
+  cache: RowCache,
+  config: ResolvedConfig,
+): Promise<LookAhead | undefined> {
+  if (config.signKey === undefined) return undefined;
+  let client: GatewayClient;
+  try {
+    client = await ctx.client();
+  } catch {
+    return undefined;
+  }
+  const ahead = new LookAhead(op, client, cache, ctx.globals.concurrency ?? config.concurrency);
+  ctx.onClose(async () => ahead.stop());
+  return ahead;
+}
+
+/**
  * Preflight (preflight.ts): which rows the gateway already shows done. A run refuses such rows
  * (exit 2, each listed with where it was found) unless --skip-done leaves them out or --force sends
  * them anyway; a dry run only reports them. A dry run without a sign key cannot ask: it says so.
@@ -196,6 +223,7 @@ async function checkAtGateway(
   flags: BulkFlags,
   dryRun: boolean,
   config: ResolvedConfig,
+  ahead?: LookAhead,
 ): Promise<PreflightRecord | undefined> {
   let client: GatewayClient;
   try {
@@ -213,7 +241,9 @@ async function checkAtGateway(
   if (!dryRun) keepOldGenerationSmall();
   let found: Awaited<ReturnType<typeof preflight>>;
   try {
-    found = await preflight(plan.op, client, rows, ctx.globals.concurrency ?? config.concurrency);
+    found =
+      (await ahead?.finish()) ??
+      (await preflight(plan.op, client, rows, ctx.globals.concurrency ?? config.concurrency));
   } catch (err) {
     // A dry run still checks the file when the gateway cannot be asked; a run never goes on blind.
     if (dryRun && err instanceof PayopsError) {

@@ -1,0 +1,149 @@
+// The gateway check started while pass 1 reads (look-ahead.ts): the same answer as the check after
+// pass 1, look-ups already made while the file is still being read, none after the first problem,
+// and nothing to stand for the check once the row cache gave up its rows.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LookAhead } from '../../../src/bulk/look-ahead.js';
+import { planBulk } from '../../../src/bulk/plan.js';
+import { preflight } from '../../../src/bulk/preflight.js';
+import { DEFAULT_READ_AS } from '../../../src/bulk/read-as.js';
+import { RowCache } from '../../../src/bulk/row-cache.js';
+import { AuthError, InputError, TransportError } from '../../../src/errors.js';
+import { fakeGateway } from './fake-gateway.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'payops-look-ahead-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const HEADER = 'transaction_id,order_no,currency,amount,refund_amount,refund_reason';
+const id = (n: number) => `T${String(n).padStart(5, '0')}`;
+
+/** A refund file of `rows` rows over `orders` orders (ids repeat past it); `bad` lines get a bad amount. */
+async function refundFile(rows: number, orders: number, bad: number[] = []) {
+  const lines: string[] = [HEADER];
+  for (let i = 0; i < rows; i++) {
+    const n = (i % orders) + 1;
+    const line = i + 2;
+    lines.push(`${id(n)},O${n},USD,10.00,${bad.includes(line) ? '1.0.0' : i < orders ? '1.00' : '2.00'},dup`);
+  }
+  const path = join(dir, 'refunds.csv');
+  await writeFile(path, `${lines.join('\n')}\n`);
+  return { path, label: 'refunds.csv', readAs: DEFAULT_READ_AS };
+}
+
+/** Some orders refunded already, as the rows ask (done) or not (another amount). */
+function refundedAlready(gw: ReturnType<typeof fakeGateway>, ns: number[]) {
+  for (const n of ns) {
+    gw.refunds.push({
+      transaction_id: id(n),
+      order_no: `O${n}`,
+      amount: '10.00',
+      currency: 'USD',
+      refund_amount: n % 2 === 0 ? '1.00' : '3.00',
+      refund_reason: 'dup',
+      refund_reference_id: `${id(n)}-01`,
+      refund_date: '20261123101502',
+    });
+  }
+}
+
+describe('look-ahead', () => {
+  it('finds what the check after pass 1 finds, with look-ups made while the file was read', async () => {
+    // 12,000 rows (several reads of the file) over 11,500 orders: ids repeat across the cut.
+    const source = await refundFile(12_000, 11_500);
+    const gw = fakeGateway(11_500);
+    refundedAlready(gw, [2, 3, 99, 100, 101, 4_000, 11_499, 11_500]);
+
+    const cache = new RowCache();
+    const ahead = new LookAhead('refund', gw.client, cache, 4);
+    let duringPass1 = 0;
+    const plan = await planBulk('refund', source, {}, cache, () => ahead.stop());
+    duringPass1 = gw.calls.length;
+    const early = await ahead.finish();
+    const earlyCalls = gw.calls.map((c) => String(c.body.transaction_id));
+
+    gw.calls.length = 0;
+    const after = await preflight('refund', gw.client, cache, 4);
+    const afterCalls = gw.calls.map((c) => String(c.body.transaction_id));
+
+    expect(plan.rows).toBe(12_000);
+    expect(early).toBeDefined();
+    expect(duringPass1).toBeGreaterThan(0);
+    expect(earlyCalls).toEqual(afterCalls);
+    expect(early!.done).toEqual(after.done);
+    expect(early!.before).toEqual(after.before);
+    expect(early!.done.map((d) => d.line)).toEqual([3, 101, 4_001, 11_501]);
+  });
+
+  it('makes no look-up past the first row with a problem', async () => {
+    // Line 20,001 is bad: the rows before it may have been looked up, none after it.
+    const source = await refundFile(30_000, 30_000, [20_001, 25_000]);
+    const gw = fakeGateway(30_000);
+    const cache = new RowCache();
+    const ahead = new LookAhead('refund', gw.client, cache, 4);
+    await expect(planBulk('refund', source, {}, cache, () => ahead.stop())).rejects.toBeInstanceOf(
+      InputError,
+    );
+    expect(await ahead.finish()).toBeUndefined();
+    await new Promise((r) => setTimeout(r, 50));
+    const asked = gw.calls.flatMap((c) => String(c.body.transaction_id).split(','));
+    expect(gw.calls.length).toBeGreaterThan(0);
+    expect(asked.every((t) => Number(t.slice(1)) < 20_000)).toBe(true);
+  });
+
+  it('stands for nothing when the row cache gave up keeping rows', async () => {
+    const source = await refundFile(3_000, 3_000);
+    const gw = fakeGateway(3_000);
+    const cache = new RowCache(20_000); // some 300 rows' worth: dropped early in pass 1
+    const ahead = new LookAhead('refund', gw.client, cache, 4);
+    await planBulk('refund', source, {}, cache, () => ahead.stop());
+    expect(cache.complete).toBe(false);
+    expect(await ahead.finish()).toBeUndefined();
+  });
+
+  it('stopped, it makes no more tries of a look-up that was waiting to try again', async () => {
+    // 5,000 rows: enough batches that look-ups start before pass 1 ends (the pool reads ahead).
+    const source = await refundFile(5_000, 5_000);
+    const gw = fakeGateway(5_000);
+    // Every look-up fails for a passing reason: persist pauses (250 ms, then longer) and tries again.
+    let tries = 0;
+    const unreachable = {
+      ...gw.client,
+      send: async () => {
+        tries++;
+        throw new TransportError('connection refused');
+      },
+    } as typeof gw.client;
+    const cache = new RowCache();
+    const ahead = new LookAhead('refund', unreachable, cache, 4);
+    await planBulk('refund', source, {}, cache, () => ahead.stop());
+    await new Promise((r) => setTimeout(r, 50));
+    expect(tries).toBeGreaterThan(0);
+    ahead.stop();
+    const atStop = tries;
+    await new Promise((r) => setTimeout(r, 700));
+    expect(tries).toBe(atStop);
+    expect(await ahead.finish()).toBeUndefined();
+  });
+
+  it('throws what the check throws when the gateway cannot be asked', async () => {
+    const source = await refundFile(300, 300);
+    const gw = fakeGateway(300);
+    const refused = {
+      ...gw.client,
+      send: async () => {
+        throw new AuthError('E1001:invalid signature');
+      },
+    } as typeof gw.client;
+    const cache = new RowCache();
+    const ahead = new LookAhead('refund', refused, cache, 4);
+    await planBulk('refund', source, {}, cache, () => ahead.stop());
+    await expect(ahead.finish()).rejects.toBeInstanceOf(AuthError);
+  });
+});
