@@ -1,8 +1,8 @@
 // Tables for people at a terminal, laid out by hand so that they fit: each column as wide as its
 // content; when the table is wider than the terminal, free-text columns (reasons, file names,
 // labels) are cut with `…` — ids, amounts, codes and dates never are, nor broken over lines; when even
-// that does not fit, one record per block of `key  value` lines. `wide` cuts nothing (the full text
-// is also in CSV and JSON). Never prints colour codes unless asked; control characters in data are
+// that does not fit, the same table without its box; then one record per block of `key  value`
+// lines. `wide` cuts nothing (the full text is also in CSV and JSON). Never prints colour codes unless asked; control characters in data are
 // shown, not run. Without a width (stdout is not a terminal) nothing is cut.
 
 import { terminalLine } from '../quote.js';
@@ -41,8 +41,12 @@ export function renderTable(
   // One line per cell: line breaks in data are shown escaped, like other control characters.
   const head = columns.map(terminalLine);
   const body = rows.map((r) => columns.map((c) => terminalLine(r[c] ?? '')));
-  const widths = layout(columns, head, body, opts);
-  return widths ? drawTable(head, body, widths, opts.color) : drawBlocks(head, body, opts);
+  const boxed = layout(columns, head, body, opts);
+  if (boxed) return drawTable(head, body, boxed, opts.color);
+  // The box costs three columns a cell: without it (two spaces between columns) a bulk run's
+  // results still fit 80 columns as one line per row instead of eight-line blocks.
+  const plain = layout(columns, head, body, opts, 'plain');
+  return plain ? drawPlain(head, body, plain, opts.color) : drawBlocks(head, body, opts);
 }
 
 /** Column widths (content only) that fit, or undefined when only blocks fit. */
@@ -51,6 +55,8 @@ export function layout(
   head: readonly string[],
   body: readonly string[][],
   opts: Pick<TableOptions, 'width' | 'wide' | 'cut'>,
+  /** `box`: │ a │ b │ (3 columns a cell, one to close); `plain`: two spaces between columns. */
+  frameStyle: 'box' | 'plain' = 'box',
 ): number[] | undefined {
   const content = head.map((_, i) => {
     let w = 0;
@@ -61,7 +67,7 @@ export function layout(
   const limit = opts.width !== undefined && opts.width > 0 && !opts.wide ? opts.width : undefined;
   if (limit === undefined) return natural;
   // │ a │ b │: 3 columns per cell of borders and padding, and one to close.
-  const frame = 3 * head.length + 1;
+  const frame = frameStyle === 'box' ? 3 * head.length + 1 : 2 * (head.length - 1);
   const widths = [...natural];
   let over = widths.reduce((a, b) => a + b, 0) + frame - limit;
   if (over <= 0) return widths;
@@ -146,6 +152,34 @@ function drawTable(head: string[], body: string[][], widths: number[], color: bo
   if (body.length > 0) out.push(rule('├', '┼', '┤'));
   for (const r of body) out.push(line(r, (s) => s));
   out.push(rule('└', '┴', '┘'));
+  return `${out.join('\n')}\n`;
+}
+
+/** The same table without the box: columns two spaces apart, the header underlined by `─`. */
+function drawPlain(head: string[], body: string[][], widths: number[], color: boolean): string {
+  const last = widths.length - 1;
+  // No padding after the last column: no line ends in spaces.
+  const line = (cells: readonly string[], paint: (s: string) => string) =>
+    widths
+      .map((w, i) => {
+        const text = cutToWidth(cells[i] ?? '', w);
+        return paint(i === last ? text : padToWidth(text, w));
+      })
+      .join('  ')
+      .trimEnd();
+  const headCells = head.map((h, i) => headerLines(h, widths[i]!));
+  const height = Math.max(1, ...headCells.map((c) => c.length));
+  const out: string[] = [];
+  for (let k = 0; k < height; k++)
+    out.push(
+      line(
+        headCells.map((c) => c[k] ?? ''),
+        color ? CYAN : (s) => s,
+      ),
+    );
+  const rule = widths.map((w) => '─'.repeat(w)).join('  ');
+  out.push(color ? GREY(rule) : rule);
+  for (const r of body) out.push(line(r, (s) => s));
   return `${out.join('\n')}\n`;
 }
 

@@ -63,6 +63,43 @@ describe('renderTable', () => {
     );
   });
 
+  it("fits a bulk run's results to 80 columns without the box, one line per row", () => {
+    // Boxed, these seven columns need 89 columns even with the detail cut: they were shown as
+    // eight-line blocks per row at 80 columns.
+    const columns = [
+      'transaction_id',
+      'order_no',
+      'currency',
+      'refund_amount',
+      'refund_reference_id',
+      'outcome',
+      'outcome_detail',
+    ];
+    const results = Array.from({ length: 12 }, (_, i) => ({
+      transaction_id: `T00000000${String(i + 10)}`,
+      order_no: `ORD-10${String(i + 10)}`,
+      currency: 'JPY',
+      refund_amount: '12000',
+      refund_reference_id: `T00000000${String(i + 10)}-01`,
+      outcome: i === 3 ? 'failed' : 'succeeded',
+      outcome_detail: i === 3 ? 'E2004:refund exceeds the refundable balance' : '0000:Refund accepted',
+    }));
+    const lines = renderTable(columns, results, { color: false, width: 80 }).trimEnd().split('\n');
+    for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(80);
+    expect(lines.some((l) => l.includes('│'))).toBe(false);
+    // The header over two lines, its rule, then one line per row with every id whole.
+    expect(lines).toHaveLength(2 + 1 + 12);
+    for (const r of results) {
+      const line = lines.find((l) => l.includes(r.transaction_id))!;
+      expect(line).toContain(r.refund_reference_id);
+      expect(line).toContain(r.order_no);
+    }
+    expect(lines.find((l) => l.includes('failed'))).toMatch(/ E2004:\S*…$/);
+    // At 60 columns not even that fits: one record per block.
+    const narrow = renderTable(columns, results, { color: false, width: 60 });
+    expect(narrow).toContain('\n\ntransaction_id       T0000000011\n');
+  });
+
   it('cuts nothing with wide, and nothing without a width', () => {
     const long = [{ id: 'T1', reason: 'word '.repeat(40).trim() }];
     for (const opts of [{ width: 40, wide: true }, {}]) {
