@@ -603,13 +603,15 @@ function tables(r) {
     );
     if (p.error) rows.push(['payops refund', `not measured: ${p.error}`, '', '', '', '']);
     if (c.error) rows.push(['ceiling', `not measured: ${c.error}`, '', '', '', '']);
-    const ok = b.ratio >= 0.7;
+    // Issue 12: payops's run includes its look-ups at the gateway before the plan; the ceiling's
+    // does not. 70 % was the target before those look-ups (issue 7).
+    const ok = b.ratio >= 0.8;
     rows.push([
       'orders/s: payops vs ceiling (bench/ceiling.js); ratio: median of the repetitions',
       cell(p, (x) => int(x.ordersPerSec)),
       cell(c, (x) => int(x.ordersPerSec)),
       pct(b.ratio),
-      '≥ 70 %',
+      '≥ 80 %',
       verdict(b.ratio, ok),
     ]);
     const t = b.payopsTmpfs;
@@ -664,7 +666,7 @@ function tables(r) {
       '',
       '',
     ]);
-    target('bulk.ratio', b.ratio, '≥ 70 %', ok);
+    target('bulk.ratio', b.ratio, '≥ 80 %', ok);
   }
   if (r.peer?.error) err('one request per order', r.peer.error);
   else if (r.peer) {
