@@ -217,7 +217,7 @@ export function createClient(opts: ClientOptions): GatewayClient {
           attempt < transport.attempts &&
           !sendOpts.signal?.aborted;
         if (!again) throw err;
-        await transport.pause(attempt);
+        await transport.pause(attempt, sendOpts.signal);
       }
     }
   }

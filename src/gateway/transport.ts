@@ -60,8 +60,8 @@ export interface TransportOptions {
   retry?: Partial<RetryPolicy>;
   /** Requests per second at most, every attempt of every request counted (--rate); none when absent. */
   rate?: number;
-  /** Injected by tests to avoid real waits. */
-  sleep?: (ms: number) => Promise<void>;
+  /** Injected by tests to avoid real waits. Ends early, without failing, when `signal` aborts. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
 }
 
@@ -95,7 +95,7 @@ export interface Transport {
    * policy's attempts in all, and its wait before retry number `retry` — one retry policy.
    */
   readonly attempts: number;
-  pause(retry: number): Promise<void>;
+  pause(retry: number, signal?: AbortSignal): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -146,13 +146,33 @@ function keepWasmBaseline(): void {
   setFlagsFromString('--liftoff-only');
 }
 
+/**
+ * A wait between attempts that a stop ends at once (the loop then reports the request not sent):
+ * a Retry-After of up to 10 s outlived the second Ctrl-C, which promises to stop within a second.
+ */
+function wakeable(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (signal?.aborted) {
+      resolve();
+      return;
+    }
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
 export async function createTransport(opts: TransportOptions = {}): Promise<Transport> {
   if (!opts.dispatcher) keepWasmBaseline();
   const undici = await import('undici');
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const limits = { timeoutMs, maxBytes: opts.maxAnswerBytes ?? MAX_ANSWER_BYTES };
   const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...opts.retry };
-  const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const sleep = opts.sleep ?? wakeable;
   const random = opts.random ?? Math.random;
   const limiter = createRateLimiter(opts.rate);
   const log = opts.log;
@@ -279,14 +299,14 @@ export async function createTransport(opts: TransportOptions = {}): Promise<Tran
           }
           const wait = retryAfterMs(res.headers['retry-after'], policy) ?? backoffMs(refused, policy, random);
           log?.verbose(`retrying ${req.path} in ${wait} ms (HTTP 429: refused, not processed)`);
-          await sleep(wait);
+          await sleep(wait, req.signal);
           continue;
         }
         if (retryableStatus(res.status, req.kind) && canRetry) {
           const wait =
             retryAfterMs(res.headers['retry-after'], policy) ?? backoffMs(attempt - refused, policy, random);
           log?.verbose(`retrying ${req.path} in ${wait} ms (HTTP ${res.status})`);
-          await sleep(wait);
+          await sleep(wait, req.signal);
           continue;
         }
         if (res.status >= 500 && req.kind !== 'raw') {
@@ -316,7 +336,7 @@ export async function createTransport(opts: TransportOptions = {}): Promise<Tran
       if (retryableFailure(f, req.kind) && canRetry) {
         const wait = backoffMs(attempt - refused, policy, random);
         log?.verbose(`retrying ${req.path} in ${wait} ms`);
-        await sleep(wait);
+        await sleep(wait, req.signal);
         continue;
       }
       throw finalError(req, f, cause, attempt);
@@ -427,7 +447,7 @@ export async function createTransport(opts: TransportOptions = {}): Promise<Tran
   return {
     request,
     attempts: policy.maxAttempts,
-    pause: (retry) => sleep(backoffMs(retry, policy, random)),
+    pause: (retry, signal) => sleep(backoffMs(retry, policy, random), signal),
     async close() {
       const all = [...new Set(owned)];
       owned.length = 0;

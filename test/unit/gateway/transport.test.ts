@@ -131,6 +131,29 @@ describe('transport retry policy', () => {
     expect(waits[2]).toBe(10_000);
   });
 
+  it('stops waiting out a Retry-After when the run is stopped (Ctrl-C twice)', async () => {
+    // The real wait, not the test's: a 10 s Retry-After outlived the second Ctrl-C, which promises
+    // to stop within a second.
+    const agent = new MockAgent();
+    agent.disableNetConnect();
+    mock = agent;
+    const transport = await createTransport({ dispatcher: agent, random: () => 0.5 });
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/v1/capture', method: 'POST' })
+      .reply(429, '', {
+        headers: { 'retry-after': '10' },
+      });
+    const stop = new AbortController();
+    const started = Date.now();
+    setTimeout(() => stop.abort(), 200);
+    const err = await transport.request(capture({ signal: stop.signal })).catch((e) => e);
+    expect(err).toBeInstanceOf(InterruptedError);
+    expect((err as Error).message).toMatch(/before the request was sent/);
+    // Generous for a slow machine; the wait it cut was 10 s.
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
   it('sends a money-moving request answered 429 again (refused, not processed), honouring Retry-After (issue 16)', async () => {
     const { pool, transport, waits } = await setup();
     pool
