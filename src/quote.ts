@@ -30,8 +30,23 @@ function hexEscape(c: string): string {
  * its own. This is what messages use for any text that came from a user's file or the gateway.
  */
 export function quote(value: string): string {
-  const inner = value.replace(/["\\]/g, '\\$&').replace(UNSAFE, (c) => READABLE[c] ?? hexEscape(c));
+  const inner = value
+    .replace(/["\\]/g, '\\$&')
+    .replace(UNSAFE, (c) => READABLE[c] ?? hexEscape(c))
+    .replace(INVISIBLE, codePointEscape);
   return `"${inner}"`;
+}
+
+/**
+ * Format characters a terminal prints as nothing (zero-width spaces, a BOM, soft hyphens, tags):
+ * harmless to a terminal, but a quoted value must show everything it holds, or two different ids
+ * read the same in a message.
+ */
+const INVISIBLE = /\p{Cf}/gu;
+
+function codePointEscape(c: string): string {
+  const code = c.codePointAt(0)!;
+  return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
 }
 
 /**

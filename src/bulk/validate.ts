@@ -47,6 +47,9 @@ const SCIENTIFIC = /^[+-]?\d+(?:[.,]\d+)?[eE][+-]?\d+$/;
 const FORMULA = /^[=+@]/;
 // Quotes, control characters and DEL never belong in an id; they come from broken exports.
 const BAD_ID_CHAR = /["\u0000-\u001f\u007f]/;
+// Format characters (Unicode Cf): zero-width spaces, a BOM in the middle, soft hyphens, and the
+// bidirectional controls (U+202E shows the rest of an id backwards): not seen, yet part of the id.
+const INVISIBLE = /\p{Cf}/u;
 
 /** Why an id (transaction_id, order_no) cannot be right, or undefined when it can. */
 export function idProblem(value: string): { message: string; expected: string } | undefined {
@@ -68,6 +71,14 @@ export function idProblem(value: string): { message: string; expected: string } 
     return {
       message: `${quote(value)} contains a quote or a control character`,
       expected: 'the id exactly as the gateway issued it',
+    };
+  }
+  const invisible = INVISIBLE.exec(value);
+  if (invisible) {
+    const code = `U+${invisible[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+    return {
+      message: `${quote(value)} contains an invisible character (${code}), which makes it look like another id`,
+      expected: 'the id exactly as the gateway issued it, typed or pasted again without the hidden character',
     };
   }
   if (value.includes(',')) {

@@ -62,6 +62,13 @@ const CASES: Record<string, [BulkOp, number, string | null, RegExp]> = {
   'missing-value.csv': ['refund', 3, 'currency', /currency is empty/],
   'quote-in-id.csv': ['refund', 2, 'order_no', /quote/],
   'control-char-in-id.csv': ['refund', 2, 'transaction_id', /control character/],
+  // A bidi override and a zero-width space: ids that look like others (shown escaped).
+  'invisible-char-in-id.csv': [
+    'refund',
+    3,
+    'transaction_id',
+    /"T10\\u202e01" contains an invisible character \(U\+202E\)/,
+  ],
   'review-flag-invalid.csv': ['review', 3, 'review_flag', /"yes" is not a review flag/],
   // Issue 13: escape sequences in cells are quoted escaped, never echoed raw.
   'escape-osc-title-in-currency.csv': [

@@ -214,6 +214,22 @@ describe('validateRow', () => {
     expect(idProblem('ORD-2024-0001')).toBeUndefined();
   });
 
+  it('refuses ids holding invisible characters, which make one id look like another', () => {
+    // U+202E turns the rest of the line around on screen; U+200B and U+FEFF are not seen at all.
+    for (const [id, code] of [
+      ['T1\u202E0001', 'U+202E'],
+      ['ORD\u200B-1001', 'U+200B'],
+      ['\uFEFFORD-1001', 'U+FEFF'],
+      ['ORD-10\u00AD01', 'U+00AD'],
+    ] as const) {
+      const p = bad('capture', { ...base, order_no: id });
+      expect(p[0]!.message, code).toContain(`invisible character (${code})`);
+      // The message shows the character escaped, never the character itself.
+      expect(p[0]!.message).not.toMatch(/[\u202E\u200B\uFEFF\u00AD]/);
+    }
+    expect(idProblem('注文-1001')).toBeUndefined();
+  });
+
   it('passes structural problems of the reader through, alone', () => {
     const r = validateRow(
       'capture',
