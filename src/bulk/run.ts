@@ -102,7 +102,12 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
     dryRun,
     what,
   });
-  if (decision.action !== 'new') ahead?.stop();
+  // The look-ups began before this process held the input lock. With no earlier run of this input
+  // none of its rows can have been sent meanwhile (a run of it holds the lock while it lives). With
+  // one, that run may have sent until just now (ended while this file was read): a row it did after
+  // a look-up would not show done (--skip-done would send it again), and its refund would look new
+  // to reconciliation. Those re-runs ask the gateway again, once the lock is held.
+  if (decision.action !== 'new' || earlier.length > 0) ahead?.stop();
   switch (decision.action) {
     case 'refuse':
       throw decision.error;
