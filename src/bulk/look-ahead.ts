@@ -23,6 +23,7 @@ export class LookAhead {
   private stopped = false;
   private wake: (() => void) | undefined;
   private readonly pauses = new Set<() => void>();
+  private readonly abort = new AbortController();
   private readonly limit: number;
   private readonly result: Promise<PreflightResult>;
 
@@ -34,10 +35,14 @@ export class LookAhead {
   ) {
     this.limit = lookUpLimit(op);
     cache.onLookUpBatch = (b) => this.offer(b);
-    // A look-up the pool had read ahead before the stop is not begun (the same client otherwise).
+    // A look-up the pool had read ahead before the stop is not begun, and one in flight is aborted
+    // (the same client otherwise): unaborted, it went on to the end of --timeout and its retries,
+    // and the client's pool, closed as the command ends, waited for it.
     const guarded: GatewayClient = Object.create(client);
     guarded.send = (name, body, opts) =>
-      this.stopped ? Promise.reject(new Stopped()) : client.send(name, body, opts);
+      this.stopped
+        ? Promise.reject(new Stopped())
+        : client.send(name, body, { ...opts, signal: opts?.signal ?? this.abort.signal });
     this.result = preflight(op, guarded, cache, concurrency, {
       cut: this.batches(),
       sleep: (ms) => this.pause(ms),
@@ -56,6 +61,7 @@ export class LookAhead {
     this.cache.onLookUpBatch = undefined;
     this.wake?.();
     for (const end of this.pauses) end();
+    this.abort.abort();
   }
 
   /**

@@ -11,6 +11,10 @@ import { preflight } from '../../../src/bulk/preflight.js';
 import { DEFAULT_READ_AS } from '../../../src/bulk/read-as.js';
 import { RowCache } from '../../../src/bulk/row-cache.js';
 import { AuthError, InputError, TransportError } from '../../../src/errors.js';
+import { createClient } from '../../../src/gateway/client.js';
+import { createSigner } from '../../../src/gateway/signer.js';
+import { createTransport } from '../../../src/gateway/transport.js';
+import { startHostileServer } from '../../helpers/hostile-server.js';
 import { fakeGateway } from './fake-gateway.js';
 
 let dir: string;
@@ -146,4 +150,39 @@ describe('look-ahead', () => {
     await planBulk('refund', source, {}, cache, () => ahead.stop());
     await expect(ahead.finish()).rejects.toBeInstanceOf(AuthError);
   });
+
+  it('stopped, a look-up in flight ends at once: nothing keeps the process waiting for its answer', async () => {
+    // A gateway that never answers, and a --timeout of a minute: before the stop, look-ups wait.
+    const server = await startHostileServer(() => {});
+    const transport = await createTransport({ timeoutMs: 60_000 });
+    const client = createClient({
+      transport,
+      signer: createSigner('sandbox-sign-key'),
+      baseUrl: server.url,
+      merchantId: '800001',
+      accountId: '800001001',
+    });
+    try {
+      const source = await refundFile(5_000, 5_000);
+      const cache = new RowCache();
+      const ahead = new LookAhead('refund', client, cache, 4);
+      await planBulk('refund', source, {}, cache, () => ahead.stop());
+      for (let i = 0; i < 100 && server.requests.length === 0; i++)
+        await new Promise((r) => setTimeout(r, 50));
+      expect(server.requests.length).toBeGreaterThan(0);
+      await new Promise((r) => setTimeout(r, 300)); // every look-up in flight has reached the server
+      const asked = server.requests.length;
+      // The run will not start new (refused, say): the look-ahead is stopped with look-ups in flight.
+      ahead.stop();
+      expect(await ahead.finish()).toBeUndefined();
+      // The pool closes once no request is in flight; it waited for each unanswered one before.
+      const started = performance.now();
+      await client.close();
+      expect(performance.now() - started).toBeLessThan(20_000);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(server.requests.length).toBe(asked);
+    } finally {
+      await server.close();
+    }
+  }, 90_000);
 });
