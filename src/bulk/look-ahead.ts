@@ -3,10 +3,11 @@
 // 100,000 refunds spent ~0.5 s reading, then ~0.6 s looking up with the client half idle. Started
 // as the row cache cuts each batch of ids, the two overlap.
 //
-// The look-ups only read. They stop at the first row with a problem (a file that is refused sends
-// no more of them), and their answer counts only for a run that starts new: any other decision
-// (resume, refuse, show) stops them and throws it away. The answer is the same one preflight gives
-// after pass 1: the same batches, read from the same row cache, compared in the same order.
+// The look-ups only read. They stop at the first row with a problem, or past --max-orders (a file
+// that is refused sends no more of them), and their answer counts only for a run that starts new
+// with no earlier run of its input (run.ts): any other decision (resume, refuse, show, a re-run)
+// stops them and throws it away. The answer is the same one preflight gives after pass 1: the same
+// batches, read from the same row cache, compared in the same order.
 import type { GatewayClient } from '../gateway/client.js';
 import { lookUpLimit, type PreflightResult, preflight } from './preflight.js';
 import type { LookUpBatch, RowCache } from './row-cache.js';
@@ -32,6 +33,8 @@ export class LookAhead {
     client: GatewayClient,
     private readonly cache: RowCache,
     concurrency: number,
+    /** --max-orders: a file with more rows is refused after pass 1, so none past it is looked up. */
+    private readonly limits: { maxRows?: number } = {},
   ) {
     this.limit = lookUpLimit(op);
     cache.onLookUpBatch = (b) => this.offer(b);
@@ -86,6 +89,10 @@ export class LookAhead {
   private offer(batch: LookUpBatch): void {
     this.offered++;
     if (this.ended) return;
+    if (this.limits.maxRows !== undefined && batch.to > this.limits.maxRows) {
+      this.stop();
+      return;
+    }
     this.waiting.push(batch);
     this.wake?.();
   }

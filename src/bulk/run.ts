@@ -70,7 +70,10 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
   const keep = !dryRun || (config.signKey !== undefined && (await fitsRowCache(source.path)));
   const cache = keep ? new RowCache() : undefined;
   // The gateway check of a run that starts new begins while the file is read (look-ahead.ts).
-  const ahead = cache && !inline && !flags.resume ? await startLookAhead(ctx, op, cache, config) : undefined;
+  const ahead =
+    cache && !inline && !flags.resume
+      ? await startLookAhead(ctx, op, cache, config, flags.maxOrders)
+      : undefined;
   const plan = await planBulk(
     op,
     source,
@@ -203,6 +206,7 @@ async function startLookAhead(
   op: BatchOperation,
   cache: RowCache,
   config: ResolvedConfig,
+  maxRows: number | undefined,
 ): Promise<LookAhead | undefined> {
   if (config.signKey === undefined) return undefined;
   let client: GatewayClient;
@@ -211,7 +215,13 @@ async function startLookAhead(
   } catch {
     return undefined;
   }
-  const ahead = new LookAhead(op, client, cache, ctx.globals.concurrency ?? config.concurrency);
+  const ahead = new LookAhead(
+    op,
+    client,
+    cache,
+    ctx.globals.concurrency ?? config.concurrency,
+    maxRows === undefined ? {} : { maxRows },
+  );
   ctx.onClose(async () => ahead.stop());
   return ahead;
 }

@@ -101,6 +101,21 @@ describe('look-ahead', () => {
     expect(asked.every((t) => Number(t.slice(1)) < 20_000)).toBe(true);
   });
 
+  it('makes no look-up past --max-orders: a file over it is refused', async () => {
+    const source = await refundFile(20_000, 20_000);
+    const gw = fakeGateway(20_000);
+    const cache = new RowCache();
+    const ahead = new LookAhead('refund', gw.client, cache, 4, { maxRows: 3_000 });
+    await expect(
+      planBulk('refund', source, { maxOrders: 3_000 }, cache, () => ahead.stop()),
+    ).rejects.toBeInstanceOf(InputError);
+    expect(await ahead.finish()).toBeUndefined();
+    await new Promise((r) => setTimeout(r, 50));
+    const asked = gw.calls.flatMap((c) => String(c.body.transaction_id).split(','));
+    // Rows are cut into look-ups of 100 ids: the one that goes past the limit is not sent.
+    expect(asked.every((t) => Number(t.slice(1)) <= 3_000)).toBe(true);
+  });
+
   it('stands for nothing when the row cache gave up keeping rows', async () => {
     const source = await refundFile(3_000, 3_000);
     const gw = fakeGateway(3_000);

@@ -44,7 +44,7 @@ function othersStillSending(home: string, early: { n: number }): ContextOverride
           const res = await real.send(op, body, opts);
           if (op !== 'refundSearch' || inputLocked(home)) return res;
           early.n++;
-          return { ...res, data: { ...res.data, refund_orders: [] } };
+          return { ...res, data: { ...(res.data as object), refund_orders: [] } } as unknown as typeof res;
         },
       };
     },
