@@ -8,8 +8,9 @@
 // with no earlier run of its input (run.ts): any other decision (resume, refuse, show, a re-run)
 // stops them and throws it away. The answer is the same one preflight gives after pass 1: the same
 // batches, read from the same row cache, compared in the same order.
+import { setMaxListeners } from 'node:events';
 import type { GatewayClient } from '../gateway/client.js';
-import { lookUpLimit, type PreflightResult, preflight } from './preflight.js';
+import { lookUpConcurrency, lookUpLimit, type PreflightResult, preflight } from './preflight.js';
 import type { LookUpBatch, RowCache } from './row-cache.js';
 import type { BatchOperation } from './types.js';
 
@@ -37,6 +38,9 @@ export class LookAhead {
     private readonly limits: { maxRows?: number } = {},
   ) {
     this.limit = lookUpLimit(op);
+    // Every look-up in flight listens to the one stop signal (the transport, and --rate's wait):
+    // up to 16 at once made node warn of a leak on the user's terminal past ten.
+    setMaxListeners(2 * lookUpConcurrency(concurrency) + 10, this.abort.signal);
     cache.onLookUpBatch = (b) => this.offer(b);
     // A look-up the pool had read ahead before the stop is not begun, and one in flight is aborted
     // (the same client otherwise): unaborted, it went on to the end of --timeout and its retries,
