@@ -9,7 +9,13 @@
 // stops them and throws it away. The answer is the same one preflight gives after pass 1: the same
 // batches, read from the same row cache, compared in the same order.
 import { setMaxListeners } from 'node:events';
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ResolvedConfig } from '../config/resolve.js';
+import type { Context } from '../context.js';
 import type { GatewayClient } from '../gateway/client.js';
+import { JOURNAL_FILE } from '../runs/paths.js';
+import type { RunInfo } from '../runs/read.js';
 import { lookUpConcurrency, lookUpLimit, type PreflightResult, preflight } from './preflight.js';
 import type { LookUpBatch, RowCache } from './row-cache.js';
 import type { BatchOperation } from './types.js';
@@ -17,7 +23,43 @@ import type { BatchOperation } from './types.js';
 /** Thrown into a look-up waiting to try again once the look-ahead is stopped: it ends there. */
 class Stopped extends Error {}
 
+/** Coarse file times (some file systems keep whole or even seconds): a journal this close counts. */
+const MTIME_SLACK_MS = 2_000;
+
+/**
+ * Once the input lock is held and the run decided: the look-ahead's answer stands only for a new
+ * run that nothing can have overtaken. The look-ups began before the lock: a run of the same input
+ * that ended meanwhile (its lock released) may have done rows after them, which would not show
+ * done (--skip-done sent them again) and whose refunds reconciliation would take for this run's;
+ * so may a run of another file (the same orders, say), which the lock never keeps out. Otherwise
+ * it is stopped, and the check is made again now.
+ */
+export async function keepIfNothingMoved(
+  ahead: LookAhead,
+  newRun: boolean,
+  /** Earlier runs of this input, and every run of the operation at this gateway (run.ts). */
+  earlier: readonly RunInfo[],
+  here: readonly RunInfo[],
+): Promise<void> {
+  if (!newRun || earlier.length > 0 || (await runsWroteSince(here, ahead.startedAt))) ahead.stop();
+}
+
+/** Whether one of `runs` may have sent since `since`: running now, or its journal written since. */
+async function runsWroteSince(runs: readonly RunInfo[], since: number): Promise<boolean> {
+  for (const r of runs) {
+    if (r.state === 'running') return true;
+    const written = await stat(join(r.dir, JOURNAL_FILE)).then(
+      (s) => s.mtimeMs,
+      () => Number.POSITIVE_INFINITY, // unreadable: assume the worst
+    );
+    if (written >= since - MTIME_SLACK_MS) return true;
+  }
+  return false;
+}
+
 export class LookAhead {
+  /** When the look-ups could begin (this machine's clock, as journal file times are). */
+  readonly startedAt = Date.now();
   private readonly waiting: LookUpBatch[] = [];
   private next = 0;
   private offered = 0;
@@ -129,4 +171,33 @@ export class LookAhead {
       this.pauses.add(end);
     });
   }
+}
+
+/**
+ * The look-ups of a new run's gateway check, started before pass 1 (run.ts). None where the
+ * gateway cannot be asked yet (no sign key, say): the check after pass 1 then says why, as before.
+ */
+export async function startLookAhead(
+  ctx: Context,
+  op: BatchOperation,
+  cache: RowCache,
+  config: ResolvedConfig,
+  maxRows: number | undefined,
+): Promise<LookAhead | undefined> {
+  if (config.signKey === undefined) return undefined;
+  let client: GatewayClient;
+  try {
+    client = await ctx.client();
+  } catch {
+    return undefined;
+  }
+  const ahead = new LookAhead(
+    op,
+    client,
+    cache,
+    ctx.globals.concurrency ?? config.concurrency,
+    maxRows === undefined ? {} : { maxRows },
+  );
+  ctx.onClose(async () => ahead.stop());
+  return ahead;
 }

@@ -21,7 +21,7 @@ import { sha256File } from './csv-reader.js';
 import { execute, keepOldGenerationSmall, type OpenedSink, openSink } from './execute.js';
 import { type BulkFlags, inlineOrder, type RetryPolicy, retryPolicy } from './flags.js';
 import { type InputSource, inlineSource, inputRows, runInput } from './input.js';
-import { LookAhead } from './look-ahead.js';
+import { keepIfNothingMoved, type LookAhead, startLookAhead } from './look-ahead.js';
 import { OPERATIONS } from './operations.js';
 import { ownInput } from './own-input.js';
 import { type BulkPlan, parseMaxAmount, planBulk } from './plan.js';
@@ -105,12 +105,9 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
     dryRun,
     what,
   });
-  // The look-ups began before this process held the input lock. With no earlier run of this input
-  // none of its rows can have been sent meanwhile (a run of it holds the lock while it lives). With
-  // one, that run may have sent until just now (ended while this file was read): a row it did after
-  // a look-up would not show done (--skip-done would send it again), and its refund would look new
-  // to reconciliation. Those re-runs ask the gateway again, once the lock is held.
-  if (decision.action !== 'new' || earlier.length > 0) ahead?.stop();
+  // Begun before the input lock and the decision: its answer stands only where nothing can have
+  // been sent meanwhile (look-ahead.ts keepIfNothingMoved); otherwise the check is made again.
+  if (ahead) await keepIfNothingMoved(ahead, decision.action === 'new', earlier, here);
   switch (decision.action) {
     case 'refuse':
       throw decision.error;
@@ -195,35 +192,6 @@ export async function resumeBulkRun(ctx: Context, header: RunHeader): Promise<nu
     resumeFrom,
     policy: retryPolicy({}, config.settleMs),
   });
-}
-
-/**
- * The look-ups of a new run's gateway check, started before pass 1 (look-ahead.ts). None where the
- * gateway cannot be asked yet (no sign key, say): the check after pass 1 then says why, as before.
- */
-async function startLookAhead(
-  ctx: Context,
-  op: BatchOperation,
-  cache: RowCache,
-  config: ResolvedConfig,
-  maxRows: number | undefined,
-): Promise<LookAhead | undefined> {
-  if (config.signKey === undefined) return undefined;
-  let client: GatewayClient;
-  try {
-    client = await ctx.client();
-  } catch {
-    return undefined;
-  }
-  const ahead = new LookAhead(
-    op,
-    client,
-    cache,
-    ctx.globals.concurrency ?? config.concurrency,
-    maxRows === undefined ? {} : { maxRows },
-  );
-  ctx.onClose(async () => ahead.stop());
-  return ahead;
 }
 
 /**
