@@ -3,19 +3,63 @@
 // 100,000 refunds spent ~0.5 s reading, then ~0.6 s looking up with the client half idle. Started
 // as the row cache cuts each batch of ids, the two overlap.
 //
-// The look-ups only read. They stop at the first row with a problem (a file that is refused sends
-// no more of them), and their answer counts only for a run that starts new: any other decision
-// (resume, refuse, show) stops them and throws it away. The answer is the same one preflight gives
-// after pass 1: the same batches, read from the same row cache, compared in the same order.
+// The look-ups only read. They stop at the first row with a problem, or past --max-orders (a file
+// that is refused sends no more of them), and their answer counts only for a run that starts new
+// with no earlier run of its input (run.ts): any other decision (resume, refuse, show, a re-run)
+// stops them and throws it away. The answer is the same one preflight gives after pass 1: the same
+// batches, read from the same row cache, compared in the same order.
+import { setMaxListeners } from 'node:events';
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ResolvedConfig } from '../config/resolve.js';
+import type { Context } from '../context.js';
 import type { GatewayClient } from '../gateway/client.js';
-import { lookUpLimit, type PreflightResult, preflight } from './preflight.js';
+import { JOURNAL_FILE } from '../runs/paths.js';
+import type { RunInfo } from '../runs/read.js';
+import { lookUpConcurrency, lookUpLimit, type PreflightResult, preflight } from './preflight.js';
 import type { LookUpBatch, RowCache } from './row-cache.js';
 import type { BatchOperation } from './types.js';
 
 /** Thrown into a look-up waiting to try again once the look-ahead is stopped: it ends there. */
 class Stopped extends Error {}
 
+/** Coarse file times (some file systems keep whole or even seconds): a journal this close counts. */
+const MTIME_SLACK_MS = 2_000;
+
+/**
+ * Once the input lock is held and the run decided: the look-ahead's answer stands only for a new
+ * run that nothing can have overtaken. The look-ups began before the lock: a run of the same input
+ * that ended meanwhile (its lock released) may have done rows after them, which would not show
+ * done (--skip-done sent them again) and whose refunds reconciliation would take for this run's;
+ * so may a run of another file (the same orders, say), which the lock never keeps out. Otherwise
+ * it is stopped, and the check is made again now.
+ */
+export async function keepIfNothingMoved(
+  ahead: LookAhead,
+  newRun: boolean,
+  /** Earlier runs of this input, and every run of the operation at this gateway (run.ts). */
+  earlier: readonly RunInfo[],
+  here: readonly RunInfo[],
+): Promise<void> {
+  if (!newRun || earlier.length > 0 || (await runsWroteSince(here, ahead.startedAt))) ahead.stop();
+}
+
+/** Whether one of `runs` may have sent since `since`: running now, or its journal written since. */
+async function runsWroteSince(runs: readonly RunInfo[], since: number): Promise<boolean> {
+  for (const r of runs) {
+    if (r.state === 'running') return true;
+    const written = await stat(join(r.dir, JOURNAL_FILE)).then(
+      (s) => s.mtimeMs,
+      () => Number.POSITIVE_INFINITY, // unreadable: assume the worst
+    );
+    if (written >= since - MTIME_SLACK_MS) return true;
+  }
+  return false;
+}
+
 export class LookAhead {
+  /** When the look-ups could begin (this machine's clock, as journal file times are). */
+  readonly startedAt = Date.now();
   private readonly waiting: LookUpBatch[] = [];
   private next = 0;
   private offered = 0;
@@ -23,6 +67,7 @@ export class LookAhead {
   private stopped = false;
   private wake: (() => void) | undefined;
   private readonly pauses = new Set<() => void>();
+  private readonly abort = new AbortController();
   private readonly limit: number;
   private readonly result: Promise<PreflightResult>;
 
@@ -31,13 +76,22 @@ export class LookAhead {
     client: GatewayClient,
     private readonly cache: RowCache,
     concurrency: number,
+    /** --max-orders: a file with more rows is refused after pass 1, so none past it is looked up. */
+    private readonly limits: { maxRows?: number } = {},
   ) {
     this.limit = lookUpLimit(op);
+    // Every look-up in flight listens to the one stop signal (the transport, and --rate's wait):
+    // up to 16 at once made node warn of a leak on the user's terminal past ten.
+    setMaxListeners(2 * lookUpConcurrency(concurrency) + 10, this.abort.signal);
     cache.onLookUpBatch = (b) => this.offer(b);
-    // A look-up the pool had read ahead before the stop is not begun (the same client otherwise).
+    // A look-up the pool had read ahead before the stop is not begun, and one in flight is aborted
+    // (the same client otherwise): unaborted, it went on to the end of --timeout and its retries,
+    // and the client's pool, closed as the command ends, waited for it.
     const guarded: GatewayClient = Object.create(client);
     guarded.send = (name, body, opts) =>
-      this.stopped ? Promise.reject(new Stopped()) : client.send(name, body, opts);
+      this.stopped
+        ? Promise.reject(new Stopped())
+        : client.send(name, body, { ...opts, signal: opts?.signal ?? this.abort.signal });
     this.result = preflight(op, guarded, cache, concurrency, {
       cut: this.batches(),
       sleep: (ms) => this.pause(ms),
@@ -56,6 +110,7 @@ export class LookAhead {
     this.cache.onLookUpBatch = undefined;
     this.wake?.();
     for (const end of this.pauses) end();
+    this.abort.abort();
   }
 
   /**
@@ -80,6 +135,10 @@ export class LookAhead {
   private offer(batch: LookUpBatch): void {
     this.offered++;
     if (this.ended) return;
+    if (this.limits.maxRows !== undefined && batch.to > this.limits.maxRows) {
+      this.stop();
+      return;
+    }
     this.waiting.push(batch);
     this.wake?.();
   }
@@ -112,4 +171,33 @@ export class LookAhead {
       this.pauses.add(end);
     });
   }
+}
+
+/**
+ * The look-ups of a new run's gateway check, started before pass 1 (run.ts). None where the
+ * gateway cannot be asked yet (no sign key, say): the check after pass 1 then says why, as before.
+ */
+export async function startLookAhead(
+  ctx: Context,
+  op: BatchOperation,
+  cache: RowCache,
+  config: ResolvedConfig,
+  maxRows: number | undefined,
+): Promise<LookAhead | undefined> {
+  if (config.signKey === undefined) return undefined;
+  let client: GatewayClient;
+  try {
+    client = await ctx.client();
+  } catch {
+    return undefined;
+  }
+  const ahead = new LookAhead(
+    op,
+    client,
+    cache,
+    ctx.globals.concurrency ?? config.concurrency,
+    maxRows === undefined ? {} : { maxRows },
+  );
+  ctx.onClose(async () => ahead.stop());
+  return ahead;
 }

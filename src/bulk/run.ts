@@ -21,7 +21,7 @@ import { sha256File } from './csv-reader.js';
 import { execute, keepOldGenerationSmall, type OpenedSink, openSink } from './execute.js';
 import { type BulkFlags, inlineOrder, type RetryPolicy, retryPolicy } from './flags.js';
 import { type InputSource, inlineSource, inputRows, runInput } from './input.js';
-import { LookAhead } from './look-ahead.js';
+import { keepIfNothingMoved, type LookAhead, startLookAhead } from './look-ahead.js';
 import { OPERATIONS } from './operations.js';
 import { ownInput } from './own-input.js';
 import { type BulkPlan, parseMaxAmount, planBulk } from './plan.js';
@@ -70,7 +70,10 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
   const keep = !dryRun || (config.signKey !== undefined && (await fitsRowCache(source.path)));
   const cache = keep ? new RowCache() : undefined;
   // The gateway check of a run that starts new begins while the file is read (look-ahead.ts).
-  const ahead = cache && !inline && !flags.resume ? await startLookAhead(ctx, op, cache, config) : undefined;
+  const ahead =
+    cache && !inline && !flags.resume
+      ? await startLookAhead(ctx, op, cache, config, flags.maxOrders)
+      : undefined;
   const plan = await planBulk(
     op,
     source,
@@ -102,7 +105,9 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
     dryRun,
     what,
   });
-  if (decision.action !== 'new') ahead?.stop();
+  // Begun before the input lock and the decision: its answer stands only where nothing can have
+  // been sent meanwhile (look-ahead.ts keepIfNothingMoved); otherwise the check is made again.
+  if (ahead) await keepIfNothingMoved(ahead, decision.action === 'new', earlier, here);
   switch (decision.action) {
     case 'refuse':
       throw decision.error;
@@ -187,28 +192,6 @@ export async function resumeBulkRun(ctx: Context, header: RunHeader): Promise<nu
     resumeFrom,
     policy: retryPolicy({}, config.settleMs),
   });
-}
-
-/**
- * The look-ups of a new run's gateway check, started before pass 1 (look-ahead.ts). None where the
- * gateway cannot be asked yet (no sign key, say): the check after pass 1 then says why, as before.
- */
-async function startLookAhead(
-  ctx: Context,
-  op: BatchOperation,
-  cache: RowCache,
-  config: ResolvedConfig,
-): Promise<LookAhead | undefined> {
-  if (config.signKey === undefined) return undefined;
-  let client: GatewayClient;
-  try {
-    client = await ctx.client();
-  } catch {
-    return undefined;
-  }
-  const ahead = new LookAhead(op, client, cache, ctx.globals.concurrency ?? config.concurrency);
-  ctx.onClose(async () => ahead.stop());
-  return ahead;
 }
 
 /**

@@ -248,9 +248,10 @@ export async function sendFaulty(
 /**
  * Until a response that refused a write can take more, or is gone. Both listeners go once either
  * fires: a `once('close')` left behind at every wait piled up on a long answer (node warned after
- * ten).
+ * ten). A response gone already has told its 'close': waiting for it would never end.
  */
 export function drainedOrClosed(res: ServerResponse): Promise<void> {
+  if (res.destroyed || res.closed) return Promise.resolve();
   return new Promise<void>((resolve) => {
     const done = () => {
       res.off('drain', done);

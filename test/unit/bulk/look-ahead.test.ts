@@ -11,6 +11,10 @@ import { preflight } from '../../../src/bulk/preflight.js';
 import { DEFAULT_READ_AS } from '../../../src/bulk/read-as.js';
 import { RowCache } from '../../../src/bulk/row-cache.js';
 import { AuthError, InputError, TransportError } from '../../../src/errors.js';
+import { createClient } from '../../../src/gateway/client.js';
+import { createSigner } from '../../../src/gateway/signer.js';
+import { createTransport } from '../../../src/gateway/transport.js';
+import { startHostileServer } from '../../helpers/hostile-server.js';
 import { fakeGateway } from './fake-gateway.js';
 
 let dir: string;
@@ -97,6 +101,21 @@ describe('look-ahead', () => {
     expect(asked.every((t) => Number(t.slice(1)) < 20_000)).toBe(true);
   });
 
+  it('makes no look-up past --max-orders: a file over it is refused', async () => {
+    const source = await refundFile(20_000, 20_000);
+    const gw = fakeGateway(20_000);
+    const cache = new RowCache();
+    const ahead = new LookAhead('refund', gw.client, cache, 4, { maxRows: 3_000 });
+    await expect(
+      planBulk('refund', source, { maxOrders: 3_000 }, cache, () => ahead.stop()),
+    ).rejects.toBeInstanceOf(InputError);
+    expect(await ahead.finish()).toBeUndefined();
+    await new Promise((r) => setTimeout(r, 50));
+    const asked = gw.calls.flatMap((c) => String(c.body.transaction_id).split(','));
+    // Rows are cut into look-ups of 100 ids: the one that goes past the limit is not sent.
+    expect(asked.every((t) => Number(t.slice(1)) <= 3_000)).toBe(true);
+  });
+
   it('stands for nothing when the row cache gave up keeping rows', async () => {
     const source = await refundFile(3_000, 3_000);
     const gw = fakeGateway(3_000);
@@ -146,4 +165,45 @@ describe('look-ahead', () => {
     await planBulk('refund', source, {}, cache, () => ahead.stop());
     await expect(ahead.finish()).rejects.toBeInstanceOf(AuthError);
   });
+
+  it('stopped, a look-up in flight ends at once: nothing keeps the process waiting for its answer', async () => {
+    // A gateway that never answers, and a --timeout of a minute: before the stop, look-ups wait.
+    const server = await startHostileServer(() => {});
+    const transport = await createTransport({ timeoutMs: 60_000 });
+    const client = createClient({
+      transport,
+      signer: createSigner('sandbox-sign-key'),
+      baseUrl: server.url,
+      merchantId: '800001',
+      accountId: '800001001',
+    });
+    // Sixteen look-ups in flight share the one stop signal: node must not warn of a leak.
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      const source = await refundFile(5_000, 5_000);
+      const cache = new RowCache();
+      const ahead = new LookAhead('refund', client, cache, 4);
+      await planBulk('refund', source, {}, cache, () => ahead.stop());
+      for (let i = 0; i < 100 && server.requests.length === 0; i++)
+        await new Promise((r) => setTimeout(r, 50));
+      expect(server.requests.length).toBeGreaterThan(0);
+      await new Promise((r) => setTimeout(r, 300)); // every look-up in flight has reached the server
+      const asked = server.requests.length;
+      // The run will not start new (refused, say): the look-ahead is stopped with look-ups in flight.
+      ahead.stop();
+      expect(await ahead.finish()).toBeUndefined();
+      // The pool closes once no request is in flight; it waited for each unanswered one before.
+      const started = performance.now();
+      await client.close();
+      expect(performance.now() - started).toBeLessThan(20_000);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(server.requests.length).toBe(asked);
+      expect(warnings).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+      await server.close();
+    }
+  }, 90_000);
 });

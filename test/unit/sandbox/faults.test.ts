@@ -1,5 +1,7 @@
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_COMMIT_DELAY_MS, Faults, mulberry32 } from '../../../src/sandbox/faults.js';
+import { DEFAULT_COMMIT_DELAY_MS, drainedOrClosed, Faults, mulberry32 } from '../../../src/sandbox/faults.js';
 
 describe('faults', () => {
   it('the PRNG repeats for a seed and differs across seeds', () => {
@@ -130,5 +132,34 @@ describe('rate_limit (issue 16)', () => {
     expect(f.pace()).toEqual({ per_second: { '10': 3, '11': 1 }, max_per_second: 3, refused: 2 });
     f.clear();
     expect(f.pace()).toEqual({ per_second: {}, max_per_second: 0, refused: 0 });
+  });
+});
+
+describe('drainedOrClosed', () => {
+  it('a response already gone (its client left, close already told) ends the wait at once', async () => {
+    let waited: string | undefined;
+    const server = createServer(async (req, res) => {
+      req.resume();
+      await new Promise((r) => res.once('close', r));
+      // A write to a gone response is refused; its 'close' will not come again.
+      expect(res.write('x')).toBe(false);
+      waited = await Promise.race([
+        drainedOrClosed(res).then(() => 'ended'),
+        new Promise<string>((r) => setTimeout(() => r('still waiting'), 2_000)),
+      ]);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const req = request({ host: '127.0.0.1', port, method: 'POST' });
+      req.on('error', () => {});
+      req.end('a');
+      setTimeout(() => req.destroy(), 100);
+      for (let i = 0; i < 100 && waited === undefined; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(waited).toBe('ended');
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
   });
 });
