@@ -9,12 +9,13 @@
 // stops them and throws it away. The answer is the same one preflight gives after pass 1: the same
 // batches, read from the same row cache, compared in the same order.
 import { setMaxListeners } from 'node:events';
-import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readdir, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { stateDir } from '../config/paths.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { Context } from '../context.js';
 import type { GatewayClient } from '../gateway/client.js';
-import { JOURNAL_FILE } from '../runs/paths.js';
+import { JOURNAL_FILE, runsDir } from '../runs/paths.js';
 import type { RunInfo } from '../runs/read.js';
 import { lookUpConcurrency, lookUpLimit, type PreflightResult, preflight } from './preflight.js';
 import type { LookUpBatch, RowCache } from './row-cache.js';
@@ -22,9 +23,6 @@ import type { BatchOperation } from './types.js';
 
 /** Thrown into a look-up waiting to try again once the look-ahead is stopped: it ends there. */
 class Stopped extends Error {}
-
-/** Coarse file times (some file systems keep whole or even seconds): a journal this close counts. */
-const MTIME_SLACK_MS = 2_000;
 
 /**
  * Once the input lock is held and the run decided: the look-ahead's answer stands only for a new
@@ -41,25 +39,46 @@ export async function keepIfNothingMoved(
   earlier: readonly RunInfo[],
   here: readonly RunInfo[],
 ): Promise<void> {
-  if (!newRun || earlier.length > 0 || (await runsWroteSince(here, ahead.startedAt))) ahead.stop();
+  if (!newRun || earlier.length > 0 || (await runsWroteSince(here, ahead.journalsBefore))) ahead.stop();
 }
 
-/** Whether one of `runs` may have sent since `since`: running now, or its journal written since. */
-async function runsWroteSince(runs: readonly RunInfo[], since: number): Promise<boolean> {
+/**
+ * Every run's journal as it stood before the first look-up: its size, time and inode, compared
+ * as they are, never against a clock (a journal only grows, so any write changes it). A run
+ * folder that is not there yet, or a journal that cannot be read, reads as changed.
+ */
+export async function journalsNow(state: string): Promise<ReadonlyMap<string, string>> {
+  const dir = runsDir(state);
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const out = new Map<string, string>();
+  await Promise.all(names.map(async (name) => out.set(name, await journalMark(join(dir, name)))));
+  return out;
+}
+
+async function journalMark(runFolder: string): Promise<string> {
+  return stat(join(runFolder, JOURNAL_FILE)).then(
+    (s) => `${s.ino}:${s.size}:${s.mtimeMs}`,
+    () => 'unreadable',
+  );
+}
+
+/** Whether one of `runs` may have sent since `before` was taken: running now, or its journal changed. */
+async function runsWroteSince(
+  runs: readonly RunInfo[],
+  before: ReadonlyMap<string, string>,
+): Promise<boolean> {
   for (const r of runs) {
     if (r.state === 'running') return true;
-    const written = await stat(join(r.dir, JOURNAL_FILE)).then(
-      (s) => s.mtimeMs,
-      () => Number.POSITIVE_INFINITY, // unreadable: assume the worst
-    );
-    if (written >= since - MTIME_SLACK_MS) return true;
+    const then = before.get(basename(r.dir));
+    if (then === undefined || then === 'unreadable' || then !== (await journalMark(r.dir))) return true;
   }
   return false;
 }
 
 export class LookAhead {
-  /** When the look-ups could begin (this machine's clock, as journal file times are). */
-  readonly startedAt = Date.now();
+  get journalsBefore(): ReadonlyMap<string, string> {
+    return this.limits.journalsBefore ?? new Map();
+  }
   private readonly waiting: LookUpBatch[] = [];
   private next = 0;
   private offered = 0;
@@ -76,8 +95,12 @@ export class LookAhead {
     client: GatewayClient,
     private readonly cache: RowCache,
     concurrency: number,
-    /** --max-orders: a file with more rows is refused after pass 1, so none past it is looked up. */
-    private readonly limits: { maxRows?: number } = {},
+    private readonly limits: {
+      /** --max-orders: a file with more rows is refused after pass 1, so none past it is looked up. */
+      maxRows?: number;
+      /** The runs' journals before the first look-up (journalsNow): see keepIfNothingMoved. */
+      journalsBefore?: ReadonlyMap<string, string>;
+    } = {},
   ) {
     this.limit = lookUpLimit(op);
     // Every look-up in flight listens to the one stop signal (the transport, and --rate's wait):
@@ -191,13 +214,12 @@ export async function startLookAhead(
   } catch {
     return undefined;
   }
-  const ahead = new LookAhead(
-    op,
-    client,
-    cache,
-    ctx.globals.concurrency ?? config.concurrency,
-    maxRows === undefined ? {} : { maxRows },
-  );
+  // Taken before the first look-up can leave: what any run's journal looked like then.
+  const journalsBefore = await journalsNow(stateDir(ctx.io.env));
+  const ahead = new LookAhead(op, client, cache, ctx.globals.concurrency ?? config.concurrency, {
+    journalsBefore,
+    ...(maxRows === undefined ? {} : { maxRows }),
+  });
   ctx.onClose(async () => ahead.stop());
   return ahead;
 }

@@ -112,3 +112,39 @@ it('another file of the same orders, its run still writing while this file was r
   expect(again.stderr).toMatch(/12,000 rows already refunded at the gateway: skipped/);
   expect(await refunds()).toBe(12_000);
 }, 120_000);
+
+it('a home whose earlier runs were not written to meanwhile: the look-ups made while reading stand, none is made again', async () => {
+  const home = tempDir('payops-desk-');
+  const io = (): FakeIo => fakeIo({ home, cwd: home, env: sandbox.env });
+  const older = await createOrders(sandbox.url, 500);
+  const first = await runMain(
+    ['refund', '--file', writeRefunds(home, older, 'a.csv'), '--yes', '--output', 'csv'],
+    io(),
+  );
+  expect(first.code, first.stderr).toBe(0);
+  // Another file, other orders: a new run, and a finished run of the operation in the home.
+  const orders = await createOrders(sandbox.url, 12_000);
+  const counts = { early: 0, late: 0 };
+  const counting: ContextOverrides = {
+    clientFactory: async (ctx, config) => {
+      const real = await clientFromConfig(ctx, config);
+      return {
+        ...real,
+        send: async (op, body, opts) => {
+          if (op === 'refundSearch') counts[inputLocked(home) ? 'late' : 'early']++;
+          return real.send(op, body, opts);
+        },
+      };
+    },
+  };
+  const run = await runMain(
+    ['refund', '--file', writeRefunds(home, orders, 'c.csv'), '--yes', '--output', 'csv'],
+    io(),
+    counting,
+  );
+  expect(run.code, run.stderr).toBe(0);
+  // 12,000 transactions, 100 a look-up: begun while the file was read (the last ones may go once
+  // the lock is held), and none asked again: a check made again would be 120 more.
+  expect(counts.early).toBeGreaterThan(0);
+  expect(counts.early + counts.late).toBe(120);
+}, 120_000);
