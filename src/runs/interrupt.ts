@@ -5,6 +5,7 @@
 // nothing is lost and nothing is sent twice. Later ones are absorbed, and so is every one while the
 // run is being closed (results file renamed, terminal record written): a SIGINT left to Node's
 // default would end the process before the run is recorded as ended.
+import { setMaxListeners } from 'node:events';
 import type { Logger } from '../io.js';
 
 /**
@@ -21,6 +22,9 @@ export async function whileInterruptible<T>(
 ): Promise<T> {
   const stop = new AbortController();
   const now = new AbortController();
+  // Every request in flight listens to these (up to --concurrency 64, and the look-ups): past ten,
+  // node printed a leak warning on the operator's terminal in the middle of a run.
+  setMaxListeners(0, stop.signal, now.signal);
   let closing = false;
   let toldClosing = false;
   const onSigint = () => {
