@@ -12,11 +12,12 @@
 //   whose resolving and reading cost a query more than its request (issue 15). The implementations
 //   import it through a stand-in that loads that file.
 // Dependencies other than commander and undici stay external. Type checking is `npm run typecheck`.
-import { mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { undiciParts } from './undici-parts.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const src = resolve(root, 'src');
@@ -87,21 +88,27 @@ const sharedErrors = {
   },
 };
 
-// `import('undici')` in the implementations: a stand-in that requires dist/undici.cjs and re-exports
-// undici's names (taken from the installed undici, so none is missed).
-const undiciNames = Object.keys(createRequire(import.meta.url)('undici')).filter((n) =>
-  /^[A-Za-z_$][\w$]*$/.test(n),
-);
+// The implementations import undici through src/undici.ts; in their bundle that module is a stand-in
+// that requires dist/undici.cjs (built first, below) and re-exports its names. An import of
+// 'undici' itself (other than its types) would bring all of it back: the build stops.
+const undiciModule = resolve(src, 'undici.ts');
+let undiciNames = [];
 const sharedUndici = {
   name: 'shared-undici',
   setup(b) {
-    b.onResolve({ filter: /^undici$/ }, () => ({ path: 'undici', namespace: 'payops-undici' }));
+    b.onResolve({ filter: /^\..*[\\/]undici\.js$/ }, (args) =>
+      resolve(args.resolveDir, args.path).replace(/\.js$/, '.ts') === undiciModule
+        ? { path: 'undici', namespace: 'payops-undici' }
+        : undefined,
+    );
+    b.onResolve({ filter: /^undici$/ }, (args) => ({
+      errors: [{ text: `${relative(root, args.importer)} imports 'undici': import '../undici.js' (src/undici.ts) instead` }],
+    }));
     b.onLoad({ filter: /.*/, namespace: 'payops-undici' }, () => ({
       contents: [
         "import { createRequire } from 'node:module';",
         "const undici = createRequire(import.meta.url)('./undici.cjs');",
         `export const { ${undiciNames.join(', ')} } = undici;`,
-        'export default undici;',
       ].join('\n'),
       loader: 'js',
       resolveDir: dirname(fileURLToPath(import.meta.url)),
@@ -136,38 +143,6 @@ await build({
   banner: { js: "const __payopsUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
 
-await build({
-  ...common,
-  entryPoints: Object.fromEntries(lazy),
-  outdir: fresh,
-  format: 'esm',
-  splitting: true,
-  plugins: [sharedErrors, sharedUndici],
-});
-
-// undici's cookie helpers, when their file loads, read the global `Headers` to accept node's own
-// Headers objects too; that read makes node compile its built-in copy of undici (~20-50 ms of CPU
-// at every start of a command that sends a request). payops never calls the cookie helpers: the
-// bundle leaves that read out. Should a later undici word it otherwise, the build says so (and
-// payops only starts slower: `npm run bench` shows it).
-const COOKIE_BRAND = '[Headers, globalThis.Headers]';
-const undiciWithoutGlobalHeaders = {
-  name: 'undici-without-global-headers',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]undici[\\/]lib[\\/]web[\\/]cookies[\\/]index\.js$/ }, (args) => {
-      const text = readFileSync(args.path, 'utf8');
-      if (!text.includes(COOKIE_BRAND)) {
-        return {
-          contents: text,
-          loader: 'js',
-          warnings: [{ text: `${COOKIE_BRAND} not found: left as it is` }],
-        };
-      }
-      return { contents: text.replace(COOKIE_BRAND, '[Headers]'), loader: 'js' };
-    });
-  },
-};
-
 // undici requires node:http2 when it loads, for HTTP/2 connections, which payops never opens
 // (undici's allowH2 stays off); loading it cost ~15-30 ms of CPU before each command's first
 // request. The bundle gets a stand-in: node's HTTP/2 constants (protocol values, taken here from
@@ -191,13 +166,28 @@ module.exports = new Proxy({ constants }, {
   },
 };
 
+// dist/undici.cjs: src/undici.ts with the parts of undici it names (scripts/undici-parts.js), built
+// before the implementations, whose stand-in for src/undici.ts re-exports exactly its names.
 await build({
   ...common,
-  entryPoints: [createRequire(import.meta.url).resolve('undici')],
+  entryPoints: [undiciModule],
   outfile: resolve(fresh, 'undici.cjs'),
   format: 'cjs',
   external: [],
-  plugins: [undiciWithoutGlobalHeaders, lazyHttp2],
+  plugins: [undiciParts(), lazyHttp2],
+});
+undiciNames = Object.keys(createRequire(import.meta.url)(resolve(fresh, 'undici.cjs')));
+for (const name of undiciNames) {
+  if (!/^[A-Za-z_$][\w$]*$/.test(name)) throw new Error(`dist/undici.cjs exports ${name}: not a name`);
+}
+
+await build({
+  ...common,
+  entryPoints: Object.fromEntries(lazy),
+  outdir: fresh,
+  format: 'esm',
+  splitting: true,
+  plugins: [sharedErrors, sharedUndici],
 });
 
 try {

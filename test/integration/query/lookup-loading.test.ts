@@ -1,9 +1,11 @@
 // What a one-order look-up loads (issue 15: a support agent's look-up is fast). Speed itself is
 // measured by `npm run bench` (BENCH_ONLY=lookup), never here; this checks the causes the bench
 // found: undici's ~500 files, node's own copy of undici, and node:http2 were loaded by every
-// command that sends a request. Needs `npm run build` first.
+// command that sends a request; then all of undici's bundle (fetch, WebSocket, caches, mocks and the
+// web streams, zlib and worker threads behind them), of which payops uses the Agent and the proxy
+// agent. Needs `npm run build` first.
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_SAMPLE_ORDERS } from '../../../src/sandbox/index.js';
@@ -55,5 +57,18 @@ process.on('exit', () => {
     expect(files.filter((f) => /[\\/]node_modules[\\/]undici[\\/]/.test(f))).toEqual([]);
     expect(files.some((f) => /[\\/]dist[\\/]undici\.cjs$/.test(f))).toBe(true);
     expect(builtins.filter((m) => /\bhttp2\b|deps\/undici/.test(m))).toEqual([]);
+    // undici's fetch and WebSocket parts are not in the bundle: nothing loads what they need.
+    // (Some web-stream and dns helpers are loaded by node's own start; these modules are not.)
+    const notNeeded = /^NativeModule (internal\/webstreams\/(readable|writable)stream|zlib|worker_threads|dns)$/;
+    expect(builtins.filter((m) => notNeeded.test(m))).toEqual([]);
+  });
+
+  it('bundles only the parts of undici payops uses', () => {
+    const bundle = readFileSync(join(PAYOPS_BIN, '..', '..', 'dist', 'undici.cjs'), 'utf8');
+    expect(bundle).toContain('node_modules/undici/lib/dispatcher/agent.js');
+    expect(bundle).toContain('node_modules/undici/lib/dispatcher/env-http-proxy-agent.js');
+    for (const part of ['lib/web/fetch/index.js', 'lib/web/websocket/', 'lib/mock/', 'lib/cache/']) {
+      expect(bundle).not.toContain(`node_modules/undici/${part}`);
+    }
   });
 });
