@@ -60,6 +60,8 @@ export function checkUndiciParts(parts = UNDICI_PARTS) {
   if (load(DISPATCHER, 'Dispatcher') !== index.Dispatcher) {
     throw new UndiciPartsError(`undici ${version}: ${DISPATCHER} is not undici's Dispatcher: ${fix}`);
   }
+  load(LLHTTP_FALLBACK, 'llhttp without SIMD');
+  load(FETCH_BODY, 'the fetch body helpers');
   const api = load(API, 'the dispatcher methods');
   const methods = Object.keys(api);
   if (!methods.includes('connect') || methods.some((m) => index.Dispatcher.prototype[m] !== api[m])) {
@@ -67,6 +69,14 @@ export function checkUndiciParts(parts = UNDICI_PARTS) {
   }
   return { dir, version };
 }
+
+// Two files client-h1.js requires only in a case payops never meets are not bundled:
+// - llhttp without SIMD (72 KB), for CPUs or settings without WebAssembly SIMD (UNDICI_NO_WASM_SIMD=1):
+//   dist/llhttp-wasm.cjs beside the bundle, read only then (LLHTTP_FALLBACK is built on its own);
+// - the fetch body helpers (with the fetch utilities and WebIDL behind them, ~80 KB), only for a
+//   FormData request body; payops sends text. A stand-in says so if it is ever reached.
+export const LLHTTP_FALLBACK = 'lib/llhttp/llhttp-wasm.js';
+const FETCH_BODY = 'lib/web/fetch/body.js';
 
 /**
  * esbuild plugin: `undici`, as src/undici.ts imports it, becomes the parts above. A name src/undici.ts
@@ -79,12 +89,29 @@ export function undiciParts() {
     name: 'undici-parts',
     setup(b) {
       b.onResolve({ filter: /^undici$/ }, () => ({ path: 'undici', namespace: 'payops-undici-parts' }));
-      b.onLoad({ filter: /.*/, namespace: 'payops-undici-parts' }, () => ({
+      b.onResolve({ filter: /[\\/]llhttp-wasm\.js$/ }, (args) =>
+        join(args.resolveDir, args.path) === join(dir, LLHTTP_FALLBACK)
+          ? { path: './llhttp-wasm.cjs', external: true }
+          : undefined,
+      );
+      b.onResolve({ filter: /[\\/]body\.js$/ }, (args) =>
+        join(args.resolveDir, args.path) === join(dir, FETCH_BODY)
+          ? { path: 'fetch-body', namespace: 'payops-undici-parts' }
+          : undefined,
+      );
+      b.onLoad({ filter: /^fetch-body$/, namespace: 'payops-undici-parts' }, () => ({
+        contents:
+          "exports.extractBody = () => { throw new Error('payops sends no FormData request body: undici\\'s fetch body helpers are not in dist/undici.cjs'); };",
+        loader: 'js',
+      }));
+      b.onLoad({ filter: /^undici$/, namespace: 'payops-undici-parts' }, () => ({
         contents: [
           `import Dispatcher from ${file(DISPATCHER)};`,
           `import api from ${file(API)};`,
           'Object.assign(Dispatcher.prototype, api);',
-          ...Object.entries(UNDICI_PARTS).map(([name, rel]) => `export { default as ${name} } from ${file(rel)};`),
+          ...Object.entries(UNDICI_PARTS).map(
+            ([name, rel]) => `export { default as ${name} } from ${file(rel)};`,
+          ),
         ].join('\n'),
         loader: 'js',
         resolveDir: dir,
