@@ -87,6 +87,28 @@ const sharedErrors = {
     );
   },
 };
+// In the ES module chunks, a stand-in that `require`s dist/errors.cjs and re-exports its names
+// (taken from the built file): an ES module importing a CommonJS file makes node read it again and
+// scan its text for its exports (its CommonJS lexer, ~3 ms at the first use), which a require skips.
+let errorNames = [];
+const sharedErrorsEsm = {
+  name: 'shared-errors-esm',
+  setup(b) {
+    b.onResolve({ filter: /^\..*[\\/]errors\.js$/ }, (args) =>
+      resolve(args.resolveDir, args.path).replace(/\.js$/, '.ts') === errorsModule
+        ? { path: 'errors', namespace: 'payops-errors' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'payops-errors' }, () => ({
+      contents: [
+        "import { createRequire } from 'node:module';",
+        "const errors = createRequire(import.meta.url)('./errors.cjs');",
+        `export const { ${errorNames.join(', ')} } = errors;`,
+      ].join('\n'),
+      loader: 'js',
+    }));
+  },
+};
 
 // The implementations import undici through src/undici.ts; in their bundle that module is a stand-in
 // that requires dist/undici.cjs (built first, below) and re-exports its names. An import of
@@ -140,6 +162,7 @@ await build({
   outfile: resolve(fresh, 'errors.cjs'),
   format: 'cjs',
 });
+errorNames = Object.keys(createRequire(import.meta.url)(resolve(fresh, 'errors.cjs')));
 
 await build({
   ...common,
@@ -203,7 +226,7 @@ await build({
   outdir: fresh,
   format: 'esm',
   splitting: true,
-  plugins: [sharedErrors, sharedUndici],
+  plugins: [sharedErrorsEsm, sharedUndici],
 });
 
 try {

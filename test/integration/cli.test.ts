@@ -64,8 +64,11 @@ describe('payops command line', () => {
     const copies = files.filter((f) => /\/\/ src\/errors\.ts\n|\bPayopsError\s*=\s*class\b/.test(text(f)));
     expect(copies).toEqual(['errors.cjs']);
     expect(text('cli.cjs')).toContain('require("./errors.cjs")');
-    const importers = files.filter((f) => f.endsWith('.js') && /from\s*"\.\/errors\.cjs"/.test(text(f)));
-    expect(importers).toContain('bulk-run.js');
+    // The implementations reach it through one stand-in chunk that requires it (not an import of
+    // CommonJS, which node would scan again), and bulk-run.js, for one, imports that chunk.
+    const requirers = files.filter((f) => f.endsWith('.js') && text(f).includes('("./errors.cjs")'));
+    expect(requirers).toHaveLength(1);
+    expect(text('bulk-run.js')).toContain(`"./${requirers[0]}"`);
 
     // An ES module importing the file the shell has required gets the very same classes.
     const errors = join(dist, 'errors.cjs');
