@@ -17,6 +17,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { buildImplementations, LOOKUP_ENTRIES } from './lookup-bundle.js';
 import { checkUndiciParts, LLHTTP_FALLBACK, undiciParts } from './undici-parts.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -40,6 +41,7 @@ const stale = resolve(root, `dist.old-${process.pid}`);
 mkdirSync(fresh, { recursive: true });
 
 const lazy = new Map();
+const lookupEntries = new Set(LOOKUP_ENTRIES.map((f) => resolve(src, f)));
 const lazyImports = {
   name: 'lazy-imports',
   setup(b) {
@@ -48,7 +50,8 @@ const lazyImports = {
       const file = resolve(args.resolveDir, args.path).replace(/\.js$/, '.ts');
       const name = entryName(file);
       lazy.set(name, file);
-      return { path: `./${name}.js`, external: true };
+      // A look-up's modules are all in dist/lookup.js (scripts/lookup-bundle.js).
+      return { path: lookupEntries.has(file) ? './lookup.js' : `./${name}.js`, external: true };
     });
   },
 };
@@ -220,13 +223,13 @@ for (const name of undiciNames) {
   if (!/^[A-Za-z_$][\w$]*$/.test(name)) throw new Error(`dist/undici.cjs exports ${name}: not a name`);
 }
 
-await build({
-  ...common,
-  entryPoints: Object.fromEntries(lazy),
+await buildImplementations({
+  root,
+  src,
   outdir: fresh,
-  format: 'esm',
-  splitting: true,
-  plugins: [sharedErrorsEsm, sharedUndici],
+  lazy,
+  entryName,
+  options: { ...common, plugins: [sharedErrorsEsm, sharedUndici] },
 });
 
 try {
