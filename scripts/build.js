@@ -12,11 +12,13 @@
 //   whose resolving and reading cost a query more than its request (issue 15). The implementations
 //   import it through a stand-in that loads that file.
 // Dependencies other than commander and undici stay external. Type checking is `npm run typecheck`.
-import { mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { buildImplementations, LOOKUP_ENTRIES } from './lookup-bundle.js';
+import { checkUndiciParts, LLHTTP_FALLBACK, undiciParts } from './undici-parts.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const src = resolve(root, 'src');
@@ -39,6 +41,7 @@ const stale = resolve(root, `dist.old-${process.pid}`);
 mkdirSync(fresh, { recursive: true });
 
 const lazy = new Map();
+const lookupEntries = new Set(LOOKUP_ENTRIES.map((f) => resolve(src, f)));
 const lazyImports = {
   name: 'lazy-imports',
   setup(b) {
@@ -47,7 +50,8 @@ const lazyImports = {
       const file = resolve(args.resolveDir, args.path).replace(/\.js$/, '.ts');
       const name = entryName(file);
       lazy.set(name, file);
-      return { path: `./${name}.js`, external: true };
+      // A look-up's modules are all in dist/lookup.js (scripts/lookup-bundle.js).
+      return { path: lookupEntries.has(file) ? './lookup.js' : `./${name}.js`, external: true };
     });
   },
 };
@@ -86,22 +90,54 @@ const sharedErrors = {
     );
   },
 };
+// In the ES module chunks, a stand-in that `require`s dist/errors.cjs and re-exports its names
+// (taken from the built file): an ES module importing a CommonJS file makes node read it again and
+// scan its text for its exports (its CommonJS lexer, ~3 ms at the first use), which a require skips.
+let errorNames = [];
+const sharedErrorsEsm = {
+  name: 'shared-errors-esm',
+  setup(b) {
+    b.onResolve({ filter: /^\..*[\\/]errors\.js$/ }, (args) =>
+      resolve(args.resolveDir, args.path).replace(/\.js$/, '.ts') === errorsModule
+        ? { path: 'errors', namespace: 'payops-errors' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'payops-errors' }, () => ({
+      contents: [
+        "import { createRequire } from 'node:module';",
+        "const errors = createRequire(import.meta.url)('./errors.cjs');",
+        `export const { ${errorNames.join(', ')} } = errors;`,
+      ].join('\n'),
+      loader: 'js',
+    }));
+  },
+};
 
-// `import('undici')` in the implementations: a stand-in that requires dist/undici.cjs and re-exports
-// undici's names (taken from the installed undici, so none is missed).
-const undiciNames = Object.keys(createRequire(import.meta.url)('undici')).filter((n) =>
-  /^[A-Za-z_$][\w$]*$/.test(n),
-);
+// The implementations import undici through src/undici.ts; in their bundle that module is a stand-in
+// that requires dist/undici.cjs (built first, below) and re-exports its names. An import of
+// 'undici' itself (other than its types) would bring all of it back: the build stops.
+const undiciModule = resolve(src, 'undici.ts');
+let undiciNames = [];
 const sharedUndici = {
   name: 'shared-undici',
   setup(b) {
-    b.onResolve({ filter: /^undici$/ }, () => ({ path: 'undici', namespace: 'payops-undici' }));
+    b.onResolve({ filter: /^\..*[\\/]undici\.js$/ }, (args) =>
+      resolve(args.resolveDir, args.path).replace(/\.js$/, '.ts') === undiciModule
+        ? { path: 'undici', namespace: 'payops-undici' }
+        : undefined,
+    );
+    b.onResolve({ filter: /^undici$/ }, (args) => ({
+      errors: [
+        {
+          text: `${relative(root, args.importer)} imports 'undici': import '../undici.js' (src/undici.ts) instead`,
+        },
+      ],
+    }));
     b.onLoad({ filter: /.*/, namespace: 'payops-undici' }, () => ({
       contents: [
         "import { createRequire } from 'node:module';",
         "const undici = createRequire(import.meta.url)('./undici.cjs');",
         `export const { ${undiciNames.join(', ')} } = undici;`,
-        'export default undici;',
       ].join('\n'),
       loader: 'js',
       resolveDir: dirname(fileURLToPath(import.meta.url)),
@@ -116,6 +152,11 @@ const common = {
   external,
   legalComments: 'none',
   logLevel: 'warning',
+  // Every byte of dist/ a command loads is read, decoded and compiled at each start (and a function's
+  // text parsed again when it first runs): without comments and blanks the query's files are ~40%
+  // smaller. Names are kept (stack traces under --debug, and errors' names, read them).
+  minifyWhitespace: true,
+  minifySyntax: true,
 };
 
 await build({
@@ -124,6 +165,7 @@ await build({
   outfile: resolve(fresh, 'errors.cjs'),
   format: 'cjs',
 });
+errorNames = Object.keys(createRequire(import.meta.url)(resolve(fresh, 'errors.cjs')));
 
 await build({
   ...common,
@@ -135,38 +177,6 @@ await build({
   define: { 'import.meta.url': '__payopsUrl' },
   banner: { js: "const __payopsUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
-
-await build({
-  ...common,
-  entryPoints: Object.fromEntries(lazy),
-  outdir: fresh,
-  format: 'esm',
-  splitting: true,
-  plugins: [sharedErrors, sharedUndici],
-});
-
-// undici's cookie helpers, when their file loads, read the global `Headers` to accept node's own
-// Headers objects too; that read makes node compile its built-in copy of undici (~20-50 ms of CPU
-// at every start of a command that sends a request). payops never calls the cookie helpers: the
-// bundle leaves that read out. Should a later undici word it otherwise, the build says so (and
-// payops only starts slower: `npm run bench` shows it).
-const COOKIE_BRAND = '[Headers, globalThis.Headers]';
-const undiciWithoutGlobalHeaders = {
-  name: 'undici-without-global-headers',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]undici[\\/]lib[\\/]web[\\/]cookies[\\/]index\.js$/ }, (args) => {
-      const text = readFileSync(args.path, 'utf8');
-      if (!text.includes(COOKIE_BRAND)) {
-        return {
-          contents: text,
-          loader: 'js',
-          warnings: [{ text: `${COOKIE_BRAND} not found: left as it is` }],
-        };
-      }
-      return { contents: text.replace(COOKIE_BRAND, '[Headers]'), loader: 'js' };
-    });
-  },
-};
 
 // undici requires node:http2 when it loads, for HTTP/2 connections, which payops never opens
 // (undici's allowH2 stays off); loading it cost ~15-30 ms of CPU before each command's first
@@ -191,13 +201,35 @@ module.exports = new Proxy({ constants }, {
   },
 };
 
+// dist/undici.cjs: src/undici.ts with the parts of undici it names (scripts/undici-parts.js), built
+// before the implementations, whose stand-in for src/undici.ts re-exports exactly its names.
 await build({
   ...common,
-  entryPoints: [createRequire(import.meta.url).resolve('undici')],
+  entryPoints: [undiciModule],
   outfile: resolve(fresh, 'undici.cjs'),
   format: 'cjs',
   external: [],
-  plugins: [undiciWithoutGlobalHeaders, lazyHttp2],
+  plugins: [undiciParts(), lazyHttp2],
+});
+await build({
+  ...common,
+  entryPoints: [join(checkUndiciParts().dir, LLHTTP_FALLBACK)],
+  outfile: resolve(fresh, 'llhttp-wasm.cjs'),
+  format: 'cjs',
+  external: [],
+});
+undiciNames = Object.keys(createRequire(import.meta.url)(resolve(fresh, 'undici.cjs')));
+for (const name of undiciNames) {
+  if (!/^[A-Za-z_$][\w$]*$/.test(name)) throw new Error(`dist/undici.cjs exports ${name}: not a name`);
+}
+
+await buildImplementations({
+  root,
+  src,
+  outdir: fresh,
+  lazy,
+  entryName,
+  options: { ...common, plugins: [sharedErrorsEsm, sharedUndici] },
 });
 
 try {

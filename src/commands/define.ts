@@ -14,7 +14,8 @@
 // help (a preSubcommand hook on its parent, or its own beforeHelp event), as the pay commands'
 // generated flags always did. Building all ~90 at every start cost ~1.3 ms of CPU more than the
 // chained `.option()` calls this replaced; built on demand, `payops --help` costs what it did.
-// completion, which lists every option, calls addAllOptions first.
+// completion, which lists every option, calls addAllOptions first. A group's subcommands are made
+// on demand the same way (defineGroup).
 import { Argument, type Command, Help, Option } from 'commander';
 import type { Context } from '../context.js';
 import { type App, collect } from './app.js';
@@ -150,17 +151,37 @@ export function addDeferredOptions(cmd: Command): void {
   addOptions(cmd, options);
 }
 
-/** Adds the declared options of `root` and every command under it (for `payops completion`). */
+/** Groups whose subcommands are not made yet, with what makes them. */
+const unbuilt = new WeakMap<Command, () => void>();
+
+/** Makes `group`'s subcommands if they are still waiting; a no-op afterwards. */
+export function addDeferredCommands(group: Command): void {
+  const build = unbuilt.get(group);
+  if (build === undefined) return;
+  unbuilt.delete(group);
+  build();
+}
+
+/** A command that holds subcommands (`payops runs`), whether they are made yet or not. */
+export function isGroup(cmd: Command): boolean {
+  return cmd.commands.length > 0 || unbuilt.has(cmd);
+}
+
+/** Makes every subcommand under `root` and adds every declared option (`payops completion`, tests). */
 export function addAllOptions(root: Command): void {
+  addDeferredCommands(root);
   addDeferredOptions(root);
   for (const sub of root.commands) addAllOptions(sub);
 }
 
-/** Before `parent` hands over to a subcommand, that subcommand gets its options. */
+/** Before `parent` hands over to a subcommand, that subcommand gets its options (and subcommands). */
 function addOptionsOnDispatch(parent: Command): void {
   if (hooked.has(parent)) return;
   hooked.add(parent);
-  parent.hook('preSubcommand', (_parent, sub) => addDeferredOptions(sub));
+  parent.hook('preSubcommand', (_parent, sub) => {
+    addDeferredCommands(sub);
+    addDeferredOptions(sub);
+  });
   // The parent's list of subcommands says "[options]" for one with options, as commander would
   // once they are added. Subcommands created from here on inherit this configuration.
   parent.configureHelp({
@@ -218,16 +239,24 @@ export interface GroupSpec {
   setup?: (group: Command) => void;
 }
 
-/** A command that only holds subcommands (`payops config set`). */
+/**
+ * A command that only holds subcommands (`payops config set`). They are made when the group is
+ * about to run or show its help, like options (above): `payops --help` and the other commands
+ * do not build them (~2 ms of every start). addAllOptions makes them all.
+ */
 export function defineGroup(spec: GroupSpec): Register {
   return (parent, app) => {
     addOptionsOnDispatch(parent);
     const group = parent.command(spec.name).description(spec.description);
     if (spec.help !== undefined) group.addHelpText('after', spec.help);
-    // Before setup's hooks: the declared options come first, as they did when added at once.
-    addOptionsOnDispatch(group);
-    spec.setup?.(group);
-    for (const register of spec.commands) register(group, app);
+    unbuilt.set(group, () => {
+      // Before setup's hooks: the declared options come first, as they did when added at once.
+      addOptionsOnDispatch(group);
+      spec.setup?.(group);
+      for (const register of spec.commands) register(group, app);
+    });
+    // `payops help runs` shows the help without dispatching to runs.
+    group.on('beforeHelp', () => addDeferredCommands(group));
     return group;
   };
 }

@@ -168,7 +168,7 @@ function wakeable(ms: number, signal?: AbortSignal): Promise<void> {
 
 export async function createTransport(opts: TransportOptions = {}): Promise<Transport> {
   if (!opts.dispatcher) keepWasmBaseline();
-  const undici = await import('undici');
+  const undici = await import('../undici.js');
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const limits = { timeoutMs, maxBytes: opts.maxAnswerBytes ?? MAX_ANSWER_BYTES };
   const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...opts.retry };

@@ -4,7 +4,13 @@
 import { Command, CommanderError } from 'commander';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { type App, positiveInt } from '../../../src/commands/app.js';
-import { addAllOptions, defineCommand, defineGroup, type OptionsOf } from '../../../src/commands/define.js';
+import {
+  addAllOptions,
+  defineCommand,
+  defineGroup,
+  isGroup,
+  type OptionsOf,
+} from '../../../src/commands/define.js';
 import type { GLOBAL_OPTIONS } from '../../../src/commands/globals.js';
 import { type Context, createContext } from '../../../src/context.js';
 import type { GlobalOptions } from '../../../src/io.js';
@@ -175,30 +181,53 @@ describe('options added on demand', () => {
 });
 
 describe('defineGroup', () => {
-  it('adds its subcommands in order, its help text and its setup', async () => {
-    const { app, state } = testApp();
-    const root = program();
-    let setUp: Command | undefined;
-    const group = defineGroup({
+  const gSpec = (onSetup: (cmd: Command) => void) =>
+    defineGroup({
       name: 'g',
       description: 'a group',
       help: '\nafter the help',
-      setup: (cmd) => {
-        setUp = cmd;
-      },
+      setup: onSetup,
       commands: [
         defineCommand({ name: 'b', description: '', run: async () => 1 }),
         defineCommand({ name: 'a', description: '', run: async () => 2 }),
       ],
+    });
+
+  // Subcommands are made on demand (not at every start), as options are.
+  it('makes its subcommands and runs its setup only when the group is about to run', async () => {
+    const { app, state } = testApp();
+    const root = program();
+    let setUp: Command | undefined;
+    const group = gSpec((cmd) => {
+      setUp = cmd;
     })(root, app);
-    expect(setUp).toBe(group);
-    expect(group.commands.map((c) => c.name())).toEqual(['b', 'a']);
+    expect(setUp).toBeUndefined();
+    expect(group.commands).toEqual([]);
+    expect(isGroup(group)).toBe(true);
     expect(group.helpInformation()).toContain('a group');
-    let help = '';
-    group.configureOutput({ writeOut: (s) => (help += s) }).outputHelp();
-    expect(help).toMatch(/after the help\n$/);
     await root.parseAsync(['g', 'a'], { from: 'user' });
     expect(state.code).toBe(2);
+    expect(setUp).toBe(group);
+    expect(group.commands.map((c) => c.name())).toEqual(['b', 'a']);
+    expect(isGroup(group)).toBe(true);
+  });
+
+  it('makes its subcommands before its help, which lists them in order with its help text', () => {
+    const { app } = testApp();
+    const group = gSpec(() => {})(program(), app);
+    let help = '';
+    group.configureOutput({ writeOut: (s) => (help += s) }).outputHelp();
+    expect(help).toMatch(/Commands:\n\s+b\s*\n\s+a\s*\n/);
+    expect(help).toMatch(/after the help\n$/);
+  });
+
+  it('makes every subcommand for addAllOptions (completion lists them all)', () => {
+    const { app } = testApp();
+    const root = program();
+    const group = gSpec(() => {})(root, app);
+    addAllOptions(root);
+    expect(group.commands.map((c) => c.name())).toEqual(['b', 'a']);
+    expect(isGroup(defineCommand({ name: 'c', description: '', run: async () => 0 })(root, app))).toBe(false);
   });
 });
 

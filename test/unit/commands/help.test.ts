@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../../src/cli.js';
 import type { App } from '../../../src/commands/app.js';
+import { addAllOptions } from '../../../src/commands/define.js';
 import { fakeIo, runMain } from '../../helpers/in-process.js';
 import { expectCleanProcess } from './support.js';
 
@@ -15,7 +16,10 @@ function commandPaths(): string[][] {
   const app: App = { action: () => async () => {} };
   const walk = (cmd: Command, path: string[]): string[][] =>
     cmd.commands.flatMap((c) => [[...path, c.name()], ...walk(c, [...path, c.name()])]);
-  return walk(buildProgram(fakeIo(), app), []);
+  // Groups make their subcommands on demand (define.ts): all of them, to walk them all.
+  const program = buildProgram(fakeIo(), app);
+  addAllOptions(program);
+  return walk(program, []);
 }
 
 describe('help pages', () => {
