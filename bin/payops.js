@@ -1,16 +1,50 @@
 #!/usr/bin/env node
 // Thin launcher, CommonJS on purpose (bin/package.json), like the shell it loads (dist/cli.cjs):
 // CommonJS starts faster than ES modules, and cron jobs and scripts start payops thousands of
-// times. `--version` is answered here without loading anything else.
+// times. `--version` is answered here without loading anything else, and so is `--help` for a
+// script (stdout not a terminal), from the text the build wrote.
 'use strict';
 
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(`${require('../package.json').version}\n`);
-} else {
+} else if (!(args.length === 1 && (args[0] === '--help' || args[0] === '-h') && helpFromBuild())) {
   require('../dist/cli.cjs')
     .main(args)
     .then((code) => {
       process.exitCode = code;
     });
+}
+
+/**
+ * `payops --help` into a pipe or a file prints the same text at every start: the build wrote it
+ * (dist/help.txt, by the shell itself), so it is written here without loading the shell. On a
+ * terminal the shell fits it to the width, so it runs. False when this cannot answer (then the
+ * shell does); a reader that went away ends it quietly with 141, as the shell does.
+ */
+function helpFromBuild() {
+  const fs = require('node:fs');
+  if (require('node:tty').isatty(1)) return false;
+  let text;
+  try {
+    text = fs.readFileSync(require('node:path').join(__dirname, '..', 'dist', 'help.txt'));
+  } catch {
+    return false;
+  }
+  let at = 0;
+  try {
+    while (at < text.length) at += fs.writeSync(1, text, at);
+  } catch (err) {
+    if (err.code === 'EPIPE') process.exitCode = 141;
+    // A pipe that is full for now (EAGAIN): the rest goes through the stream, which waits.
+    else if (err.code === 'EAGAIN') process.stdout.write(text.subarray(at));
+    else {
+      // As the shell says it (errors.ts): a full disk behind `> file`, say.
+      process.stderr.write(
+        `payops: standard output could not be written (${err.code ?? err.message}): what it shows is incomplete\n`,
+      );
+      process.exitCode = 4;
+    }
+  }
+  return true;
 }

@@ -12,7 +12,8 @@
 //   whose resolving and reading cost a query more than its request (issue 15). The implementations
 //   import it through a stand-in that loads that file.
 // Dependencies other than commander and undici stay external. Type checking is `npm run typecheck`.
-import { mkdirSync, renameSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -231,6 +232,23 @@ await buildImplementations({
   entryName,
   options: { ...common, plugins: [sharedErrorsEsm, sharedUndici] },
 });
+
+// The top-level help as the shell prints it into a pipe (no terminal width to fit): the launcher
+// writes this file for `payops --help` from a script without loading the shell (bin/payops.js).
+// Made by the shell just built, so it is never another version's text.
+const help = spawnSync(
+  process.execPath,
+  [
+    '-e',
+    "require(process.argv[1]).main(['--help']).then((code) => { process.exitCode = code; })",
+    resolve(fresh, 'cli.cjs'),
+  ],
+  { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+);
+if (help.status !== 0 || !help.stdout.startsWith('Usage: payops')) {
+  throw new Error(`payops --help from the new build failed (${help.status}): ${help.stderr}`);
+}
+writeFileSync(resolve(fresh, 'help.txt'), help.stdout);
 
 try {
   renameSync(dist, stale);
