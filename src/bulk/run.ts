@@ -74,6 +74,9 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
     cache && !inline && !flags.resume
       ? await startLookAhead(ctx, op, cache, config, flags.maxOrders)
       : undefined;
+  // The look-ups allocate as sending does: the same bound on the old generation (execute.ts), from
+  // the first of them (set only after pass 1, a 100,000-row run peaked at 141 MB instead of ~122).
+  if (ahead && !dryRun) keepOldGenerationSmall();
   const plan = await planBulk(
     op,
     source,
