@@ -12,7 +12,7 @@ import type { BatchOperation } from '../gateway/endpoints.js';
 import { checkOutFile } from '../output/safe-file.js';
 import { decideRun } from '../runs/decide.js';
 import { gatewayIdentity, sameGateway } from '../runs/identity.js';
-import { beginRun, lockInput, resumeRunJournal } from '../runs/lifecycle.js';
+import { beginRun, lockInput, lockOperation, resumeRunJournal } from '../runs/lifecycle.js';
 import { newRunId, runDir } from '../runs/paths.js';
 import { findRunsAt, findRunsByInput, isSameInput, type RunInfo, readRun } from '../runs/read.js';
 import type { RunHeader } from '../runs/records.js';
@@ -90,6 +90,7 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
   const what = inline ? 'this order' : plan.source.label;
   if (!dryRun) {
     ctx.onClose(await lockInput(state, { key: plan.content, op, gatewayIdentity: identity }, what));
+    ctx.onClose(await lockOperation(state, op, identity));
   }
   // Earlier runs of this operation at this gateway, and among them those of this input by what it
   // means (runs/read.ts isSameInput). A run folder without its input copy was cut off before
@@ -173,6 +174,7 @@ export async function resumeBulkRun(ctx: Context, header: RunHeader): Promise<nu
   if (!dryRun) {
     const key = header.content ?? sha256;
     ctx.onClose(await lockInput(state, { key, op, gatewayIdentity: identity }, header.label ?? runId));
+    ctx.onClose(await lockOperation(state, op, identity));
   }
   const info = (await findRunsByInput(state, { content: header.content, sha256 }, op, identity)).find(
     (r) => r.runId === runId,

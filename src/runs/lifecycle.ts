@@ -36,6 +36,28 @@ export async function lockInput(
   });
 }
 
+/**
+ * One sending run per operation and gateway at a time under this PAYOPS_HOME, whatever its file.
+ * Two files that share orders (a.csv, and a b.csv holding some of its rows) have two input locks:
+ * run side by side with --skip-done, each found the other's rows not yet done and sent them too
+ * (4,000 shared orders: 3,900 refunded twice). Taken after the input lock, so that the same file
+ * twice is still refused by that one, with its own words.
+ */
+export async function lockOperation(
+  stateDir: string,
+  op: string,
+  gatewayIdentity: string,
+): Promise<() => Promise<void>> {
+  const key = createHash('sha256')
+    .update(`every input|${op}|${normaliseIdentity(gatewayIdentity)}`)
+    .digest('hex')
+    .slice(0, 24);
+  return writingState(stateDir, async () => {
+    await mkdir(runsDir(stateDir), { recursive: true, mode: 0o700 });
+    return acquireLock(join(runsDir(stateDir), `.op-${key}.lock`), `sending ${op} requests to this gateway`);
+  });
+}
+
 /** A new run: its journal with the header (durable), and the staged input moved into its folder. */
 export async function beginRun<W extends JournalRecord>(
   stateDir: string,

@@ -409,4 +409,33 @@ describe('two payops on the same file at once', () => {
     expect(byTx.size).toBe(300);
     expect([...byTx.values()].every((l) => l.length === 1)).toBe(true);
   });
+
+  it('two files sharing orders, with --skip-done: one sends while the other is refused (exit 2), nothing twice', async () => {
+    // a.csv and b.csv (a's orders and 50 more) have two input locks. Side by side, each found the
+    // other's rows not yet done and sent them too: refunded twice (partial refunds, which the
+    // gateway accepts twice).
+    const orders = await suite.gw.createOrders(350);
+    const partial = refundRows(orders).map((r) => [...r.slice(0, 4), '1.00', 'partial']);
+    const a = writeCsv(join(suite.dir, 'shared-a.csv'), REFUND_HEADER, partial.slice(0, 300));
+    const b = writeCsv(join(suite.dir, 'shared-b.csv'), REFUND_HEADER, partial);
+    await suite.gw.faults({ mode: 'none', latency_ms: 30 });
+    const args = (f: string) => ['refund', '--file', f, '--yes', '--skip-done', '--output', 'csv'];
+    const [ra, rb] = await Promise.all([
+      payops(args(a), { env: suite.gw.env(suite.dir) }),
+      payops(args(b), { env: suite.gw.env(suite.dir) }),
+    ]);
+    await suite.gw.faults({ mode: 'none' });
+    const codes = [ra.code, rb.code].sort();
+    expect(codes[0], `${ra.stderr}\n${rb.stderr}`).toBe(0);
+    // The second either was kept out while the first sent, or came after it and skipped its rows.
+    const second = ra.code === 0 && rb.code === 0 ? undefined : ra.code === 0 ? rb : ra;
+    if (second) {
+      expect(second.code).toBe(2);
+      expect(second.stderr).toMatch(/sending refund requests to this gateway is in use by process/);
+    }
+    const byTx = refundsByTransaction(await suite.gw.ledger());
+    for (const o of orders.slice(0, 300))
+      expect(byTx.get(o.transaction_id), o.transaction_id).toHaveLength(1);
+    expect([...byTx.values()].every((l) => l.length === 1)).toBe(true);
+  });
 });
