@@ -44,6 +44,18 @@ export function quote(value: string): string {
  */
 const INVISIBLE = /\p{Cf}/gu;
 
+/**
+ * Why an id typed or read by a command that does not run the bulk checks (query) is refused: it
+ * holds an invisible format character, named as `U+200B`; undefined when it holds none. The same
+ * words as the bulk checks' (bulk/validate.ts), so both commands say it alike.
+ */
+export function invisibleIdProblem(value: string): string | undefined {
+  const found = /\p{Cf}/u.exec(value);
+  if (!found) return undefined;
+  const code = `U+${found[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+  return `${quote(value)} contains an invisible character (${code}), which makes it look like another id`;
+}
+
 function codePointEscape(c: string): string {
   const code = c.codePointAt(0)!;
   return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
