@@ -70,4 +70,24 @@ describe.skipIf(!hasScript)('a bulk run on an 80-column terminal', () => {
       true,
     );
   });
+
+  it('says it is checking at the gateway while a slow gateway answers the look-ups, then clears it', async () => {
+    // A file of thousands of rows against a slow or rate-limited gateway: the screen stayed blank
+    // until the plan, a minute with no word of what payops was doing.
+    const orders = await suite.gw.createOrders(300);
+    const file = writeCsv(join(suite.dir, 'refunds-slow.csv'), REFUND_HEADER, refundRows(orders));
+    await suite.gw.faults({ mode: 'none', latency_ms: 400, paths: ['/v1/retrievalRefund'] });
+    const r = await underPty(['refund', '--file', file, '--dry-run'], suite.gw.env(suite.dir));
+    await suite.gw.faults({ mode: 'none' });
+    expect(r.code, r.out).toBe(0);
+    const lines = screenLines(r.out);
+    const checking = lines.filter((l) => l.startsWith('checking 300 rows at the gateway'));
+    expect(checking.length, r.out).toBeGreaterThan(0);
+    expect(checking.filter((l) => l.length > 80)).toEqual([]);
+    // Cleared before the plan: its first line starts at column 1 on a line of its own.
+    expect(
+      lines.some((l) => /^(plan|dry run)/.test(l)),
+      r.out,
+    ).toBe(true);
+  });
 });
