@@ -264,9 +264,12 @@ export function summaryLines(v: SummaryView): string[] {
   }
   if (v.stopped === 'interrupted')
     lines.push(
-      v.abandoned
-        ? '  interrupted twice: the requests in flight were abandoned; their rows stay unknown until the run is resumed, which asks the gateway before sending anything.'
-        : '  interrupted: the requests in flight finished and were journaled.',
+      !v.abandoned
+        ? '  interrupted: the requests in flight finished and were journaled.'
+        : counts.unknown > 0
+          ? '  interrupted twice: the requests in flight were abandoned; their rows stay unknown until the run is resumed, which asks the gateway before sending anything.'
+          : // Requests waiting to try again (a 429's Retry-After) were never sent: not_sent, none unknown.
+            '  interrupted twice: stopped at once; no request was left without an answer, so resuming sends the rows not sent.',
     );
   if (v.stopped === 'unreachable') lines.push('  stopped: the gateway could not be reached.');
   if (v.stopped === 'auth')

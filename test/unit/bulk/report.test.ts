@@ -75,6 +75,34 @@ describe('summaryLines', () => {
   });
 });
 
+describe('summaryLines after a second Ctrl-C', () => {
+  function abandoned(unknown: number): string {
+    const totals = newTotals();
+    totals.counts.succeeded = 350;
+    totals.counts.not_sent = 11_650 - unknown;
+    totals.counts.unknown = unknown;
+    return summaryLines({
+      op: 'refund',
+      runId: '20261124-071013-c0ed',
+      totals,
+      journalDir: '/h/runs/20261124-071013-c0ed',
+      stopped: 'interrupted',
+      abandoned: true,
+      resumable: true,
+      resumeCommand: 'payops refund --file a.csv --resume --yes',
+    }).join('\n');
+  }
+
+  it('says rows stay unknown only when some do', () => {
+    expect(abandoned(50)).toMatch(/interrupted twice: .*their rows stay unknown until the run is resumed/);
+    // Requests waiting out a 429 were never sent: all not_sent, none unknown; "their rows stay
+    // unknown" then contradicted the counts just above it.
+    const none = abandoned(0);
+    expect(none).toMatch(/interrupted twice: stopped at once; no request was left without an answer/);
+    expect(none).not.toMatch(/stay unknown/);
+  });
+});
+
 describe('plans that say exactly what will happen (issue 15)', () => {
   it('counts rows and orders apart, and says so in the question', () => {
     const v = view('refunds.csv');
