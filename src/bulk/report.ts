@@ -148,6 +148,11 @@ export function confirmQuestion(v: PlanView): string {
     // What is left, not the whole file: the plan above says what is done.
     return `Resume run ${quoteName(v.runId)} and ${verb} the ${plural(rowsLeft(v), 'row')} left (${n(v.resume.settledRows)} of ${n(plan.rows)} done) ${where}`;
   }
+  const skipped = v.preflight?.skip ? v.preflight.done : 0;
+  if (skipped > 0) {
+    // The money of the plan counts every row; what moves is only the rows not left out.
+    return `${verb[0]!.toUpperCase()}${verb.slice(1)} ${plural(plan.rows - skipped, 'row')} (${n(skipped)} of ${plural(plan.rows, 'row')} already done, left out by --skip-done) ${where}`;
+  }
   const money = plan.reviews
     ? `approve ${n(plan.reviews.approve)}, reject ${n(plan.reviews.reject)}`
     : formatMoneyTotals(plan.moving);

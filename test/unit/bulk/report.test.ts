@@ -115,6 +115,26 @@ describe('plans that say exactly what will happen (issue 15)', () => {
     expect(confirmQuestion(v)).toBe('Refund 12 rows of 11 orders (USD 2.00) at https://gw.example?');
   });
 
+  it('asks about the rows --skip-done leaves to send, not every row and its money', () => {
+    // 12 of 12 rows already refunded and left out: it asked "Refund 12 rows of 11 orders
+    // (USD 357.49 …)?", a question about money that was not going to move.
+    const v = view('refunds.csv');
+    delete v.resume;
+    v.plan.rows = 12;
+    v.plan.orders = 11;
+    v.preflight = { done: 12, skip: true, force: false };
+    expect(confirmQuestion(v)).toBe(
+      'Refund 0 rows (12 of 12 rows already done, left out by --skip-done) at https://gw.example?',
+    );
+    v.preflight = { done: 5, skip: true, force: false };
+    expect(confirmQuestion(v)).toBe(
+      'Refund 7 rows (5 of 12 rows already done, left out by --skip-done) at https://gw.example?',
+    );
+    // --force sends every row: the whole file's question.
+    v.preflight = { done: 5, skip: false, force: true };
+    expect(confirmQuestion(v)).toBe('Refund 12 rows of 11 orders (USD 2.00) at https://gw.example?');
+  });
+
   it('splits a review into approvals and rejections', () => {
     const v = view('review.csv');
     delete v.resume;
