@@ -38,11 +38,27 @@ export function quote(value: string): string {
 }
 
 /**
- * Format characters a terminal prints as nothing (zero-width spaces, a BOM, soft hyphens, tags):
- * harmless to a terminal, but a quoted value must show everything it holds, or two different ids
- * read the same in a message.
+ * Characters a terminal prints as nothing or as a mere blank: format characters (zero-width
+ * spaces, a BOM, soft hyphens, bidi controls, tags), the other default-ignorable ones (combining
+ * grapheme joiner, variation selectors, Hangul fillers), the braille blank and the spaces other
+ * than U+0020. Harmless to a terminal, but a quoted value must show everything it holds, or two
+ * different ids read the same in a message; and no id holds one (bulk/validate.ts, query).
  */
-const INVISIBLE = /\p{Cf}/gu;
+export const INVISIBLE_CHAR =
+  /[\p{Cf}\p{Default_Ignorable_Code_Point}\u2800\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]/u;
+const INVISIBLE = new RegExp(INVISIBLE_CHAR.source, 'gu');
+
+/**
+ * Why an id typed or read by a command that does not run the bulk checks (query) is refused: it
+ * holds an invisible format character, named as `U+200B`; undefined when it holds none. The same
+ * words as the bulk checks' (bulk/validate.ts), so both commands say it alike.
+ */
+export function invisibleIdProblem(value: string): string | undefined {
+  const found = INVISIBLE_CHAR.exec(value);
+  if (!found) return undefined;
+  const code = `U+${found[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+  return `${quote(value)} contains an invisible character (${code}), which makes it look like another id`;
+}
 
 function codePointEscape(c: string): string {
   const code = c.codePointAt(0)!;

@@ -148,6 +148,11 @@ export function confirmQuestion(v: PlanView): string {
     // What is left, not the whole file: the plan above says what is done.
     return `Resume run ${quoteName(v.runId)} and ${verb} the ${plural(rowsLeft(v), 'row')} left (${n(v.resume.settledRows)} of ${n(plan.rows)} done) ${where}`;
   }
+  const skipped = v.preflight?.skip ? v.preflight.done : 0;
+  if (skipped > 0) {
+    // The money of the plan counts every row; what moves is only the rows not left out.
+    return `${verb[0]!.toUpperCase()}${verb.slice(1)} ${plural(plan.rows - skipped, 'row')} (${n(skipped)} of ${plural(plan.rows, 'row')} already done, left out by --skip-done) ${where}`;
+  }
   const money = plan.reviews
     ? `approve ${n(plan.reviews.approve)}, reject ${n(plan.reviews.reject)}`
     : formatMoneyTotals(plan.moving);
@@ -264,9 +269,12 @@ export function summaryLines(v: SummaryView): string[] {
   }
   if (v.stopped === 'interrupted')
     lines.push(
-      v.abandoned
-        ? '  interrupted twice: the requests in flight were abandoned; their rows stay unknown until the run is resumed, which asks the gateway before sending anything.'
-        : '  interrupted: the requests in flight finished and were journaled.',
+      !v.abandoned
+        ? '  interrupted: the requests in flight finished and were journaled.'
+        : counts.unknown > 0
+          ? '  interrupted twice: the requests in flight were abandoned; their rows stay unknown until the run is resumed, which asks the gateway before sending anything.'
+          : // Requests waiting to try again (a 429's Retry-After) were never sent: not_sent, none unknown.
+            '  interrupted twice: stopped at once; no request was left without an answer, so resuming sends the rows not sent.',
     );
   if (v.stopped === 'unreachable') lines.push('  stopped: the gateway could not be reached.');
   if (v.stopped === 'auth')

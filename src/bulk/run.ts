@@ -33,7 +33,7 @@ import { fitsRowCache, RowCache } from './row-cache.js';
 import { chunkAction, type FoldedRun, foldRecords, sendsOf, skippedRows } from './run-state.js';
 import { showRun } from './show.js';
 import type { BulkRow } from './types.js';
-import { confirmRun } from './ui.js';
+import { confirmRun, showChecking } from './ui.js';
 
 export type { BulkFlags };
 
@@ -228,11 +228,13 @@ async function checkAtGateway(
   // The look-ups allocate as sending does: the same bound on the old generation (execute.ts).
   if (!dryRun) keepOldGenerationSmall();
   let found: Awaited<ReturnType<typeof preflight>>;
+  const clearChecking = showChecking(ctx, plan.rows);
   try {
     found =
       (await ahead?.finish()) ??
       (await preflight(plan.op, client, rows, ctx.globals.concurrency ?? config.concurrency));
   } catch (err) {
+    clearChecking();
     // A dry run still checks the file when the gateway cannot be asked; a run never goes on blind.
     if (dryRun && err instanceof PayopsError) {
       ctx.log.info(`  not checked at the gateway: ${err.message}`);
@@ -240,6 +242,7 @@ async function checkAtGateway(
     }
     throw err;
   }
+  clearChecking();
   const record: PreflightRecord = {
     type: 'preflight',
     before: found.before,

@@ -169,3 +169,35 @@ export async function startProgress(ctx: Context, total: number, label: string):
     },
   };
 }
+
+/**
+ * While the gateway check is awaited, one line on a terminal's stderr saying so: against a slow or
+ * rate-limited gateway the look-ups of a big file take long, and the screen stayed blank until the
+ * plan. Ctrl-C meanwhile ends payops as Node would (nothing is sent before the plan is confirmed),
+ * but says so first. The returned function clears the line. Nothing with --quiet, off a terminal,
+ * or with --verbose/--debug (their request lines would be written onto it).
+ */
+export function showChecking(ctx: Context, rows: number): () => void {
+  const g = ctx.globals;
+  const err = ctx.io.stderr;
+  if (g.quiet || g.verbose || g.debug || !err.isTTY) return () => {};
+  // Two columns spare, as the progress line keeps: the terminal's "^C" echo must not wrap it.
+  const room = (err.columns || 80) - 3;
+  const text = `checking ${formatCount(rows)} row${rows === 1 ? '' : 's'} at the gateway…`;
+  err.write(text.length <= room ? text : `${text.slice(0, Math.max(0, room - 1))}…`);
+  let cleared = false;
+  const clear = () => {
+    if (cleared) return;
+    cleared = true;
+    process.off('SIGINT', onSigint);
+    err.write('\r\u001b[K');
+  };
+  const onSigint = () => {
+    clear();
+    err.write('stopped while checking at the gateway: nothing was sent\n');
+    // Nobody else listens: Node's default, end the process (exit status 130 to the shell).
+    if (process.listenerCount('SIGINT') === 0) process.kill(process.pid, 'SIGINT');
+  };
+  process.on('SIGINT', onSigint);
+  return clear;
+}

@@ -5,7 +5,7 @@ import type { InputProblem } from '../errors.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
 import { type AmountStyle, formatAmount, parseAmountText } from '../money/amount.js';
 import { type CurrencyInfo, currencyInfo } from '../money/currency.js';
-import { quote } from '../quote.js';
+import { INVISIBLE_CHAR, quote } from '../quote.js';
 import type { CsvRow } from './csv-reader.js';
 import { OPERATIONS } from './operations.js';
 import { DEFAULT_RULES, type RowRules } from './row-rules.js';
@@ -47,9 +47,10 @@ const SCIENTIFIC = /^[+-]?\d+(?:[.,]\d+)?[eE][+-]?\d+$/;
 const FORMULA = /^[=+@]/;
 // Quotes, control characters and DEL never belong in an id; they come from broken exports.
 const BAD_ID_CHAR = /["\u0000-\u001f\u007f]/;
-// Format characters (Unicode Cf): zero-width spaces, a BOM in the middle, soft hyphens, and the
-// bidirectional controls (U+202E shows the rest of an id backwards): not seen, yet part of the id.
-const INVISIBLE = /\p{Cf}/u;
+// Characters not seen, yet part of the id (quote.ts): zero-width spaces, a BOM in the middle, soft
+// hyphens, the bidirectional controls (U+202E shows the rest of an id backwards), variation
+// selectors, fillers, and spaces other than U+0020 (shown as a blank, read as the id without it).
+const INVISIBLE = INVISIBLE_CHAR;
 
 /** Why an id (transaction_id, order_no) cannot be right, or undefined when it can. */
 export function idProblem(value: string): { message: string; expected: string } | undefined {

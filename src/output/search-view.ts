@@ -135,9 +135,8 @@ function notices(
   for (const line of fitLines(saturatedLines(o.saturated ?? [], noun), ctx.io.stderr.columns))
     ctx.log.warn(line);
   if (o.mayHaveMore) {
-    ctx.log.warn(
-      `the gateway returned ${o.limit} ${noun}s, the most it sends for a date range: there may be more; add --all to fetch the whole range`,
-    );
+    const line = `the gateway returned ${o.limit} ${noun}s, the most it sends for a date range: there may be more; add --all to fetch the whole range`;
+    for (const part of fitLines([line], ctx.io.stderr.columns)) ctx.log.warn(part);
   }
   const written = ctx.globals.out ? ` · written to ${ctx.globals.out}` : '';
   // How many requests it took is a detail for --verbose (issue 15).

@@ -1,6 +1,7 @@
 // What the user asked for (flags and a CSV file) → a Selection: the order numbers, transaction ids
 // and date range to look up. Pure: reading the file happens in selector-file.ts.
 import { UsageError } from '../errors.js';
+import { invisibleIdProblem } from '../quote.js';
 import { parseDateArg } from './dates.js';
 
 export type SelectorField = 'order_no' | 'transaction_id';
@@ -47,6 +48,16 @@ export function buildSelection(
       throw new UsageError(`${flag} was given without a value`, {
         hint: `${flag} X (repeat it, or separate values with commas)`,
       });
+    }
+    // An id with a zero-width space or a bidi override is never one the gateway issued, and its
+    // not-found line would read as the real id's.
+    for (const value of splitValues(raw)) {
+      const problem = invisibleIdProblem(value);
+      if (problem) {
+        throw new UsageError(`${flag}: ${problem}`, {
+          hint: 'type or paste the id again without the hidden character',
+        });
+      }
     }
   }
   const orderNos = distinct([...splitValues(flags.orderNo), ...fromFile.orderNos]);

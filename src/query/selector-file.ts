@@ -3,7 +3,7 @@
 // otherwise by its order number. Every bad row is reported at once (file:line), nothing is sent.
 import { resolve } from 'node:path';
 import { InputError, type InputProblem } from '../errors.js';
-import { quote } from '../quote.js';
+import { invisibleIdProblem, quote } from '../quote.js';
 
 export interface FileSelectors {
   orderNos: string[];
@@ -68,6 +68,17 @@ export async function readSelectorFile(
         field,
         message: `${quote(value)} looks like a number Excel turned into scientific notation`,
         expected: 'the id as text: format the column as Text in the spreadsheet and export again',
+      });
+      continue;
+    }
+    const invisible = invisibleIdProblem(value);
+    if (invisible) {
+      problems.push({
+        file,
+        line: row.line,
+        field,
+        message: invisible,
+        expected: 'the id exactly as the gateway issued it, without the hidden character',
       });
       continue;
     }

@@ -4,6 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PAYOPS_BIN, REPO_ROOT } from '../../helpers/run-cli.js';
+import { underPty as answeringPty, CTRL_C } from '../commands/pty.js';
 import {
   REFUND_HEADER,
   readResults,
@@ -69,5 +70,42 @@ describe.skipIf(!hasScript)('a bulk run on an 80-column terminal', () => {
     expect([...refundsByTransaction(await suite.gw.ledger()).values()].every((l) => l.length === 1)).toBe(
       true,
     );
+  });
+
+  it('says it is checking at the gateway while a slow gateway answers the look-ups, then clears it', async () => {
+    // A file of thousands of rows against a slow or rate-limited gateway: the screen stayed blank
+    // until the plan, a minute with no word of what payops was doing.
+    const orders = await suite.gw.createOrders(300);
+    const file = writeCsv(join(suite.dir, 'refunds-slow.csv'), REFUND_HEADER, refundRows(orders));
+    await suite.gw.faults({ mode: 'none', latency_ms: 400, paths: ['/v1/retrievalRefund'] });
+    const r = await underPty(['refund', '--file', file, '--dry-run'], suite.gw.env(suite.dir));
+    await suite.gw.faults({ mode: 'none' });
+    expect(r.code, r.out).toBe(0);
+    const lines = screenLines(r.out);
+    const checking = lines.filter((l) => l.startsWith('checking 300 rows at the gateway'));
+    expect(checking.length, r.out).toBeGreaterThan(0);
+    expect(checking.filter((l) => l.length > 80)).toEqual([]);
+    // Cleared before the plan: its first line starts at column 1 on a line of its own.
+    expect(
+      lines.some((l) => /^(plan|dry run)/.test(l)),
+      r.out,
+    ).toBe(true);
+  });
+
+  it('Ctrl-C while it checks at the gateway ends it at once, saying nothing was sent', async () => {
+    // It ended silently: the terminal showed "^C" and the prompt, no word of what had moved.
+    const orders = await suite.gw.createOrders(300);
+    const file = writeCsv(join(suite.dir, 'refunds-stop.csv'), REFUND_HEADER, refundRows(orders));
+    await suite.gw.faults({ mode: 'none', latency_ms: 5000, paths: ['/v1/retrievalRefund'] });
+    const r = await answeringPty(
+      ['refund', '--file', file, '--yes'],
+      [['checking 300 rows at the gateway', CTRL_C]],
+      suite.gw.env(suite.dir),
+    );
+    await suite.gw.faults({ mode: 'none' });
+    expect(r.unanswered).toEqual([]);
+    expect(r.out).toMatch(/stopped while checking at the gateway: nothing was sent/);
+    expect(r.code).toBe(130);
+    expect(refundsByTransaction(await suite.gw.ledger()).size).toBe(0);
   });
 });

@@ -75,6 +75,34 @@ describe('summaryLines', () => {
   });
 });
 
+describe('summaryLines after a second Ctrl-C', () => {
+  function abandoned(unknown: number): string {
+    const totals = newTotals();
+    totals.counts.succeeded = 350;
+    totals.counts.not_sent = 11_650 - unknown;
+    totals.counts.unknown = unknown;
+    return summaryLines({
+      op: 'refund',
+      runId: '20261124-071013-c0ed',
+      totals,
+      journalDir: '/h/runs/20261124-071013-c0ed',
+      stopped: 'interrupted',
+      abandoned: true,
+      resumable: true,
+      resumeCommand: 'payops refund --file a.csv --resume --yes',
+    }).join('\n');
+  }
+
+  it('says rows stay unknown only when some do', () => {
+    expect(abandoned(50)).toMatch(/interrupted twice: .*their rows stay unknown until the run is resumed/);
+    // Requests waiting out a 429 were never sent: all not_sent, none unknown; "their rows stay
+    // unknown" then contradicted the counts just above it.
+    const none = abandoned(0);
+    expect(none).toMatch(/interrupted twice: stopped at once; no request was left without an answer/);
+    expect(none).not.toMatch(/stay unknown/);
+  });
+});
+
 describe('plans that say exactly what will happen (issue 15)', () => {
   it('counts rows and orders apart, and says so in the question', () => {
     const v = view('refunds.csv');
@@ -84,6 +112,26 @@ describe('plans that say exactly what will happen (issue 15)', () => {
     const lines = planLines(v);
     expect(lines[0]).toContain('refund 12 rows (11 orders) from refunds.csv');
     expect(lines.join('\n')).toContain('order amounts: USD 20.00 (11 orders, each counted once)');
+    expect(confirmQuestion(v)).toBe('Refund 12 rows of 11 orders (USD 2.00) at https://gw.example?');
+  });
+
+  it('asks about the rows --skip-done leaves to send, not every row and its money', () => {
+    // 12 of 12 rows already refunded and left out: it asked "Refund 12 rows of 11 orders
+    // (USD 357.49 …)?", a question about money that was not going to move.
+    const v = view('refunds.csv');
+    delete v.resume;
+    v.plan.rows = 12;
+    v.plan.orders = 11;
+    v.preflight = { done: 12, skip: true, force: false };
+    expect(confirmQuestion(v)).toBe(
+      'Refund 0 rows (12 of 12 rows already done, left out by --skip-done) at https://gw.example?',
+    );
+    v.preflight = { done: 5, skip: true, force: false };
+    expect(confirmQuestion(v)).toBe(
+      'Refund 7 rows (5 of 12 rows already done, left out by --skip-done) at https://gw.example?',
+    );
+    // --force sends every row: the whole file's question.
+    v.preflight = { done: 5, skip: false, force: true };
     expect(confirmQuestion(v)).toBe('Refund 12 rows of 11 orders (USD 2.00) at https://gw.example?');
   });
 

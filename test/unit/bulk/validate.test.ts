@@ -230,6 +230,28 @@ describe('validateRow', () => {
     expect(idProblem('注文-1001')).toBeUndefined();
   });
 
+  it('refuses ids holding other characters shown as nothing or as a blank', () => {
+    // Default-ignorable marks and selectors, Hangul fillers, the braille blank and non-ASCII spaces:
+    // accepted before, and "T1000000015\u034f" was shown as T1000000015 (the table's border then
+    // off by one where the terminal gave it a column).
+    for (const [id, code] of [
+      ['T1000000015\u034F', 'U+034F'],
+      ['T1000000016\uFE0F', 'U+FE0F'],
+      ['T1000000020\u180B', 'U+180B'],
+      ['T100000\u31640011', 'U+3164'],
+      ['T1000000014\uFFA0', 'U+FFA0'],
+      ['T1000000013\u2800', 'U+2800'],
+      ['T1000000010\u00A0', 'U+00A0'],
+      ['T10000\u300000017', 'U+3000'],
+      ['T1000000018\u2000', 'U+2000'],
+    ] as const) {
+      const p = bad('capture', { ...base, order_no: id });
+      expect(p[0]?.message, code).toContain(`invisible character (${code})`);
+      expect(p[0]!.message).toContain(`\\u${code.slice(2).toLowerCase()}`);
+    }
+    expect(idProblem('ORD-1001é')).toBeUndefined();
+  });
+
   it('passes structural problems of the reader through, alone', () => {
     const r = validateRow(
       'capture',

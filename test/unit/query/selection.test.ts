@@ -24,6 +24,16 @@ describe('buildSelection', () => {
     expect(() => buildSelection({ orderNo: [] })).toThrow(/nothing to look up/);
   });
 
+  it('refuses an id given by a flag that holds an invisible character, naming it and showing it escaped', () => {
+    // A zero-width space pasted into ORD-1001: the not-found line read "order_no ORD-1001".
+    expect(() => buildSelection({ orderNo: ['ORD-\u200b1001'] })).toThrow(UsageError);
+    expect(() => buildSelection({ orderNo: ['ORD-\u200b1001'] })).toThrow(
+      /--order-no: "ORD-\\u200b1001" contains an invisible character \(U\+200B\)/,
+    );
+    expect(() => buildSelection({ transactionId: ['T1,T\u202e2'] })).toThrow(/--transaction-id: .*U\+202E/);
+    expect(() => buildSelection({ transactionId: ['T\u{e0041}1'] })).toThrow(/U\+E0041/);
+  });
+
   it('refuses a flag whose value is only commas', () => {
     expect(() => buildSelection({ orderNo: [','] })).toThrow(/--order-no was given without a value/);
   });

@@ -51,6 +51,15 @@ describe('readSelectorFile', () => {
     expect(e.problems[1]!.message).toContain('comma');
   });
 
+  it('reports an id holding an invisible character, naming it, shown escaped', async () => {
+    const e = await problems(file('order_no\nORD-1\nORD-\u200b2\n'));
+    expect(e.problems).toHaveLength(1);
+    expect(e.problems[0]!.line).toBe(3);
+    expect(e.problems[0]!.message).toBe(
+      '"ORD-\\u200b2" contains an invisible character (U+200B), which makes it look like another id',
+    );
+  });
+
   it('refuses a file with a header and no orders', async () => {
     const e = await problems(file('order_no\n'));
     expect(e.message).toContain('lists no orders');
