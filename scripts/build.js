@@ -40,6 +40,12 @@ const dist = resolve(root, 'dist');
 const fresh = resolve(root, `dist.new-${process.pid}`);
 const stale = resolve(root, `dist.old-${process.pid}`);
 mkdirSync(fresh, { recursive: true });
+// A build that fails leaves dist/ as it was and no half-built folder beside it (the linter would
+// read that one).
+let swapped = false;
+process.on('exit', () => {
+  if (!swapped) rmSync(fresh, { recursive: true, force: true });
+});
 
 const lazy = new Map();
 const lookupEntries = new Set(LOOKUP_ENTRIES.map((f) => resolve(src, f)));
@@ -256,4 +262,5 @@ try {
   // no previous build
 }
 renameSync(fresh, dist);
+swapped = true;
 rmSync(stale, { recursive: true, force: true });
