@@ -101,6 +101,9 @@ export function parseMaxAmount(text: string): MaxAmount {
   return { currency, minor: parsed.minor };
 }
 
+/** Rows of pass 1 between two turns of the event loop while look-ups run beside it. */
+const BREATHE_ROWS = 500;
+
 /**
  * Pass 1. With `cache`, the valid rows are also kept (compactly, within its budget) so that pass 2
  * need not read the file again. `onProblem` is told once, at the first problem found (look-ahead.ts
@@ -158,9 +161,17 @@ export async function planBulk(
   // waits for more.
   const reader = opened.rows;
   let read = false;
+  let breathed = 0;
   try {
     for (;;) {
       tally.takeReady(reader);
+      // With look-ups under way (look-ahead.ts), let their answers in every so many rows: the file's
+      // next bytes are often read already, and awaiting them never reached the event loop, so the
+      // look-ups stood still until pass 1 ended and overlapped it hardly at all.
+      if (onProblem !== undefined && tally.rows - breathed >= BREATHE_ROWS) {
+        breathed = tally.rows;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
       const next = await reader.next();
       if (next.done) break;
       tally.take(next.value);

@@ -82,7 +82,7 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
     source,
     { ...(flags.maxOrders !== undefined ? { maxOrders: flags.maxOrders } : {}), maxAmounts },
     cache,
-    () => ahead?.stop(),
+    ahead ? () => ahead.stop() : undefined,
   );
 
   const state = stateDir(ctx.io.env);
