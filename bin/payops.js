@@ -9,11 +9,25 @@ const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(`${require('../package.json').version}\n`);
 } else if (!(args.length === 1 && (args[0] === '--help' || args[0] === '-h') && helpFromBuild())) {
-  require('../dist/cli.cjs')
+  shell()
     .main(args)
     .then((code) => {
       process.exitCode = code;
     });
+}
+
+/** The shell; a checkout that was never built says so instead of a stack trace (exit 4). */
+function shell() {
+  try {
+    return require('../dist/cli.cjs');
+  } catch (err) {
+    if (err.code !== 'MODULE_NOT_FOUND' || !String(err.message).includes('dist/cli.cjs')) throw err;
+    const root = require('node:path').join(__dirname, '..');
+    process.stderr.write(
+      `payops is not built yet (no ${root}/dist): run \`npm install\` or \`npm run build\` in ${root}\n`,
+    );
+    process.exit(4);
+  }
 }
 
 /**
