@@ -87,13 +87,15 @@ const lazyChildProcess = {
 // an ES module the exports of a CommonJS file it has already loaded, the same objects). CommonJS,
 // because the shell loads it at every start and a CommonJS file is the cheaper one to load.
 const errorsModule = resolve(src, 'errors.ts');
+/** An onResolve answer for a relative import (by its .js name) of the source file `module`, else none. */
+const importOf = (module, answer) => (args) =>
+  resolve(args.resolveDir, args.path).replace(/\.js$/, '.ts') === module ? answer() : undefined;
 const sharedErrors = {
   name: 'shared-errors',
   setup(b) {
-    b.onResolve({ filter: /^\..*[\\/]errors\.js$/ }, (args) =>
-      resolve(args.resolveDir, args.path).replace(/\.js$/, '.ts') === errorsModule
-        ? { path: './errors.cjs', external: true }
-        : undefined,
+    b.onResolve(
+      { filter: /^\..*[\\/]errors\.js$/ },
+      importOf(errorsModule, () => ({ path: './errors.cjs', external: true })),
     );
   },
 };
@@ -104,10 +106,9 @@ let errorNames = [];
 const sharedErrorsEsm = {
   name: 'shared-errors-esm',
   setup(b) {
-    b.onResolve({ filter: /^\..*[\\/]errors\.js$/ }, (args) =>
-      resolve(args.resolveDir, args.path).replace(/\.js$/, '.ts') === errorsModule
-        ? { path: 'errors', namespace: 'payops-errors' }
-        : undefined,
+    b.onResolve(
+      { filter: /^\..*[\\/]errors\.js$/ },
+      importOf(errorsModule, () => ({ path: 'errors', namespace: 'payops-errors' })),
     );
     b.onLoad({ filter: /.*/, namespace: 'payops-errors' }, () => ({
       contents: [
@@ -128,10 +129,9 @@ let undiciNames = [];
 const sharedUndici = {
   name: 'shared-undici',
   setup(b) {
-    b.onResolve({ filter: /^\..*[\\/]undici\.js$/ }, (args) =>
-      resolve(args.resolveDir, args.path).replace(/\.js$/, '.ts') === undiciModule
-        ? { path: 'undici', namespace: 'payops-undici' }
-        : undefined,
+    b.onResolve(
+      { filter: /^\..*[\\/]undici\.js$/ },
+      importOf(undiciModule, () => ({ path: 'undici', namespace: 'payops-undici' })),
     );
     b.onResolve({ filter: /^undici$/ }, (args) => ({
       errors: [

@@ -1,6 +1,6 @@
 // Help pages at the terminal's width. Commander wraps its own option columns; the text added after
 // them (descriptions, examples) is written at ~100 columns and the terminal would cut it mid-word.
-import { displayWidth } from './width.js';
+import { displayWidth, wrapAtSpaces } from './width.js';
 
 /** An example: a command, two or more spaces, what it does. */
 const EXAMPLE = /^(\s+)(payops\b.*?\S)\s{2,}(\S.*)$/;
@@ -56,17 +56,8 @@ function paragraphs(lines: readonly string[], columns: number): string[] {
 }
 
 function wrap(line: string, columns: number, indent: string): string[] {
-  const lead = /^\s*/.exec(line)![0];
-  const out: string[] = [];
-  let cur = lead;
-  for (const word of line.slice(lead.length).split(' ')) {
-    const next = cur.trim() === '' ? `${cur}${word}` : `${cur} ${word}`;
-    if (cur.trim() !== '' && displayWidth(next) > columns) {
-      out.push(cur);
-      cur = `${indent}${word}`;
-    } else cur = next;
-  }
-  out.push(cur);
   // A word too long for its indent (a column list) moves left rather than run past the edge.
-  return out.map((l) => (displayWidth(l) > columns ? `  ${l.trimStart()}` : l));
+  return wrapAtSpaces(line, columns, indent).map((l) =>
+    displayWidth(l) > columns ? `  ${l.trimStart()}` : l,
+  );
 }

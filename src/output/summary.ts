@@ -1,7 +1,7 @@
 // Words and numbers for the stderr summary of a run: counts, per-currency totals, where results went.
 
 import { formatMoneyTotals } from '../money/amount.js';
-import { displayWidth } from './width.js';
+import { displayWidth, wrapAtSpaces } from './width.js';
 
 const THOUSANDS = /\B(?=(\d{3})+$)/g;
 
@@ -66,17 +66,8 @@ export function fitLines(lines: readonly string[], columns: number | undefined):
       out.push(line);
       continue;
     }
-    const lead = /^\s*/.exec(line)![0];
-    const indent = `${lead}  `;
-    let cur = lead;
-    for (const word of line.slice(lead.length).split(' ')) {
-      const next = cur.trim() === '' ? `${cur}${word}` : `${cur} ${word}`;
-      if (cur.trim() !== '' && displayWidth(next) >= columns) {
-        out.push(cur);
-        cur = `${indent}${word}`;
-      } else cur = next;
-    }
-    out.push(cur);
+    // Narrower than `columns`, as the test above: the last column stays empty.
+    out.push(...wrapAtSpaces(line, columns - 1, `${/^\s*/.exec(line)![0]}  `));
   }
   return out;
 }

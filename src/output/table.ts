@@ -124,6 +124,13 @@ function headerLines(h: string, width: number): string[] {
   return lines;
 }
 
+/** The header as rows of cells: each column's headerLines, the shorter ones padded with ''. */
+function headerRows(head: string[], widths: number[]): string[][] {
+  const headCells = head.map((h, i) => headerLines(h, widths[i]!));
+  const height = Math.max(1, ...headCells.map((c) => c.length));
+  return Array.from({ length: height }, (_, k) => headCells.map((c) => c[k] ?? ''));
+}
+
 const CYAN = (s: string) => `\u001b[36m${s}\u001b[39m`;
 const GREY = (s: string) => `\u001b[90m${s}\u001b[39m`;
 
@@ -138,16 +145,8 @@ function drawTable(head: string[], body: string[][], widths: number[], color: bo
         return ` ${paint(padToWidth(text, w))} `;
       })
       .join(b('│'))}${b('│')}`;
-  const headCells = head.map((h, i) => headerLines(h, widths[i]!));
-  const height = Math.max(1, ...headCells.map((c) => c.length));
   const out = [rule('┌', '┬', '┐')];
-  for (let k = 0; k < height; k++)
-    out.push(
-      line(
-        headCells.map((c) => c[k] ?? ''),
-        color ? CYAN : (s) => s,
-      ),
-    );
+  for (const cells of headerRows(head, widths)) out.push(line(cells, color ? CYAN : (s) => s));
   // No rule between body rows: a 1,000-row result stays 1,000 lines, not 2,000.
   if (body.length > 0) out.push(rule('├', '┼', '┤'));
   for (const r of body) out.push(line(r, (s) => s));
@@ -167,16 +166,8 @@ function drawPlain(head: string[], body: string[][], widths: number[], color: bo
       })
       .join('  ')
       .trimEnd();
-  const headCells = head.map((h, i) => headerLines(h, widths[i]!));
-  const height = Math.max(1, ...headCells.map((c) => c.length));
   const out: string[] = [];
-  for (let k = 0; k < height; k++)
-    out.push(
-      line(
-        headCells.map((c) => c[k] ?? ''),
-        color ? CYAN : (s) => s,
-      ),
-    );
+  for (const cells of headerRows(head, widths)) out.push(line(cells, color ? CYAN : (s) => s));
   const rule = widths.map((w) => '─'.repeat(w)).join('  ');
   out.push(color ? GREY(rule) : rule);
   for (const r of body) out.push(line(r, (s) => s));

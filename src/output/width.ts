@@ -63,3 +63,22 @@ export function padToWidth(s: string, width: number): string {
   const w = displayWidth(s);
   return w >= width ? s : s + ' '.repeat(width - w);
 }
+
+/**
+ * `line` broken at spaces into lines at most `width` columns wide, its leading spaces kept and each
+ * further line starting with `indent`; a word wider than that stays whole on its own line.
+ */
+export function wrapAtSpaces(line: string, width: number, indent: string): string[] {
+  const lead = /^\s*/.exec(line)![0];
+  const out: string[] = [];
+  let cur = lead;
+  for (const word of line.slice(lead.length).split(' ')) {
+    const next = cur.trim() === '' ? `${cur}${word}` : `${cur} ${word}`;
+    if (cur.trim() !== '' && displayWidth(next) > width) {
+      out.push(cur);
+      cur = `${indent}${word}`;
+    } else cur = next;
+  }
+  out.push(cur);
+  return out;
+}

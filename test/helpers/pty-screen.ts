@@ -14,7 +14,10 @@ export interface PtyRun {
 }
 
 export interface PtyOptions {
-  columns: number;
+  /** The terminal's width (default: whatever `script` gives it). */
+  columns?: number;
+  /** $TERM (default xterm). */
+  term?: string;
   env: NodeJS.ProcessEnv;
   /** The folder it runs in (default: the repository). */
   cwd?: string;
@@ -29,9 +32,10 @@ export function underPty(args: string[], opts: PtyOptions): Promise<PtyRun> {
   const quoted = [process.execPath, PAYOPS_BIN, ...args]
     .map((a) => `'${a.replace(/'/g, "'\\''")}'`)
     .join(' ');
-  const child = spawn('script', ['-qec', `stty cols ${opts.columns} rows 50; ${quoted}`, '/dev/null'], {
+  const command = opts.columns === undefined ? quoted : `stty cols ${opts.columns} rows 50; ${quoted}`;
+  const child = spawn('script', ['-qec', command, '/dev/null'], {
     cwd: opts.cwd ?? REPO_ROOT,
-    env: { ...opts.env, TERM: 'xterm' },
+    env: { ...opts.env, TERM: opts.term ?? 'xterm' },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let raw = '';

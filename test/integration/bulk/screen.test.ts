@@ -134,22 +134,19 @@ describe.skipIf(!hasScript)('payops on a terminal', { timeout: 120_000 }, () => 
     const set = await underPty(['config', 'set', 'confirm_typed_above', 'usd:1, EUR:5'], { columns, env });
     expect(set.code, set.raw).toBe(0);
     const prompt = 'type the number of rows (3) to go ahead:';
-    const no = await underPty(['refund', '--file', 'refunds.csv'], {
-      columns,
-      env,
-      cwd: suite.dir,
-      answers: [[prompt, 'y']],
-    });
+    const refund = (answer: string) =>
+      underPty(['refund', '--file', 'refunds.csv'], {
+        columns,
+        env,
+        cwd: suite.dir,
+        answers: [[prompt, answer]],
+      });
+    const no = await refund('y');
     expect(no.code, no.raw).toBe(2);
     expect(no.raw).toContain("this is above the profile's confirm_typed_above (USD 1.00)");
     expect(no.raw).toContain('nothing was sent: the answer was');
     expect(await suite.gw.ledger()).toEqual([]);
-    const yes = await underPty(['refund', '--file', 'refunds.csv'], {
-      columns,
-      env,
-      cwd: suite.dir,
-      answers: [[prompt, '3']],
-    });
+    const yes = await refund('3');
     expect(yes.code, yes.raw).toBe(0);
     expect((await suite.gw.ledger()).filter((e) => e.kind === 'refund')).toHaveLength(3);
     expect(screenOf(yes.raw, columns).wraps).toEqual([]);

@@ -1,13 +1,12 @@
 // The hidden prompt on a terminal: the real binary under a pseudo-terminal (util-linux `script`),
 // answering the prompts as a person would, and checking that what was typed is never echoed.
-import { spawn, spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, PAYOPS_BIN, REPO_ROOT, tempDir } from '../../helpers/run-cli.js';
+import { hasScript, underPty as onTerminal } from '../../helpers/pty-screen.js';
+import { cliEnv, tempDir } from '../../helpers/run-cli.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
 
 const CANARY_PAN = '4111111111111111';
 const CANARY_CODE = '9731';
-const hasScript = spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
 
 let sandbox: TestSandbox;
 beforeAll(async () => {
@@ -18,37 +17,13 @@ afterAll(async () => {
 });
 
 /** Runs the command under a pty; `answers` are typed when their prompt text shows up. */
-function underPty(
+async function underPty(
   args: string[],
   answers: Array<[prompt: string, text: string]>,
 ): Promise<{ code: number | null; out: string }> {
-  const command = [process.execPath, PAYOPS_BIN, ...args]
-    .map((a) => `'${a.replace(/'/g, "'\\''")}'`)
-    .join(' ');
-  const child = spawn('script', ['-qec', command, '/dev/null'], {
-    cwd: REPO_ROOT,
-    env: { ...cliEnv(tempDir(), sandbox.env), TERM: 'dumb' },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let out = '';
-  const pending = [...answers];
-  const onData = (d: Buffer) => {
-    out += d.toString('utf8');
-    const next = pending[0];
-    if (next && out.includes(next[0])) {
-      pending.shift();
-      child.stdin.write(`${next[1]}\r`);
-    }
-  };
-  child.stdout.on('data', onData);
-  child.stderr.on('data', onData);
-  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-  return new Promise((resolve) => {
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, out });
-    });
-  });
+  const env = cliEnv(tempDir(), sandbox.env);
+  const { code, raw } = await onTerminal(args, { env, term: 'dumb', answers, timeoutMs: 20_000 });
+  return { code, out: raw };
 }
 
 // `script` (util-linux) provides the terminal; without it there is no way to get one from Node alone.
