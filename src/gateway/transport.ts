@@ -23,6 +23,7 @@ import {
   classifyFailure,
   DEFAULT_RETRY_POLICY,
   type FailureClass,
+  isRefusal,
   REFUSAL_ATTEMPTS,
   type RequestKind,
   type RetryPolicy,
@@ -268,8 +269,8 @@ export async function createTransport(opts: TransportOptions = {}): Promise<Tran
         );
         if (debugLog)
           debugLog.debug(`< ${res.status} ${redactWireBody(res.body, res.headers['content-type'])}`);
-        if (res.status === 429 && req.kind !== 'raw') {
-          // A refusal: not processed, whatever the kind of request (retry.ts).
+        if (isRefusal(res.status) && retryableStatus(res.status, req.kind)) {
+          // A refusal: not processed, whatever the kind of request but raw (retry.ts).
           refused++;
           if (refused >= REFUSAL_ATTEMPTS) {
             throw new GatewayError(
