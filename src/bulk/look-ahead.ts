@@ -47,7 +47,7 @@ export async function keepIfNothingMoved(
  * as they are, never against a clock (a journal only grows, so any write changes it). A run
  * folder that is not there yet, or a journal that cannot be read, reads as changed.
  */
-export async function journalsNow(state: string): Promise<ReadonlyMap<string, string>> {
+async function journalsNow(state: string): Promise<ReadonlyMap<string, string>> {
   const dir = runsDir(state);
   const names = await readdir(dir).catch(() => [] as string[]);
   const out = new Map<string, string>();
@@ -76,9 +76,8 @@ async function runsWroteSince(
 }
 
 export class LookAhead {
-  get journalsBefore(): ReadonlyMap<string, string> {
-    return this.limits.journalsBefore ?? new Map();
-  }
+  /** The runs' journals before the first look-up (journalsNow): see keepIfNothingMoved. */
+  readonly journalsBefore: ReadonlyMap<string, string>;
   private readonly waiting: LookUpBatch[] = [];
   private next = 0;
   private offered = 0;
@@ -88,6 +87,7 @@ export class LookAhead {
   private readonly pauses = new Set<() => void>();
   private readonly abort = new AbortController();
   private readonly limit: number;
+  private readonly maxRows: number | undefined;
   private readonly result: Promise<PreflightResult>;
 
   constructor(
@@ -95,13 +95,15 @@ export class LookAhead {
     client: GatewayClient,
     private readonly cache: RowCache,
     concurrency: number,
-    private readonly limits: {
+    options: {
       /** --max-orders: a file with more rows is refused after pass 1, so none past it is looked up. */
       maxRows?: number;
       /** The runs' journals before the first look-up (journalsNow): see keepIfNothingMoved. */
       journalsBefore?: ReadonlyMap<string, string>;
     } = {},
   ) {
+    this.journalsBefore = options.journalsBefore ?? new Map();
+    this.maxRows = options.maxRows;
     this.limit = lookUpLimit(op);
     // Every look-up in flight listens to the one stop signal (the transport, and --rate's wait):
     // up to 16 at once made node warn of a leak on the user's terminal past ten.
@@ -158,7 +160,7 @@ export class LookAhead {
   private offer(batch: LookUpBatch): void {
     this.offered++;
     if (this.ended) return;
-    if (this.limits.maxRows !== undefined && batch.to > this.limits.maxRows) {
+    if (this.maxRows !== undefined && batch.to > this.maxRows) {
       this.stop();
       return;
     }

@@ -101,6 +101,13 @@ export function parseMaxAmount(text: string): MaxAmount {
   return { currency, minor: parsed.minor };
 }
 
+/** A file's problems as they are; those of rows given on the command line name the flag instead. */
+function asFlagError(source: InputSource, err: unknown): unknown {
+  return source.inline && err instanceof InputError
+    ? new InputError(err.message, err.problems.map(asFlagProblem), { hint: err.hint })
+    : err;
+}
+
 /** Rows of pass 1 between two turns of the event loop while look-ups run beside it. */
 const BREATHE_ROWS = 500;
 
@@ -140,9 +147,7 @@ export async function planBulk(
       OPERATIONS[op].elementFields.filter((f) => f === 'amount' || f === 'refund_amount'),
     );
   } catch (err) {
-    throw source.inline && err instanceof InputError
-      ? new InputError(err.message, err.problems.map(asFlagProblem), { hint: err.hint })
-      : err;
+    throw asFlagError(source, err);
   }
   source = { ...source, readAs };
   const rules = rulesOf(source);
@@ -152,9 +157,7 @@ export async function planBulk(
     columns = await opened.columns;
     locate = await opened.locate;
   } catch (err) {
-    throw source.inline && err instanceof InputError
-      ? new InputError(err.message, err.problems.map(asFlagProblem), { hint: err.hint })
-      : err;
+    throw asFlagError(source, err);
   }
   const tally = new Tally(op, source.label, note, cache, rules);
   // Rows already parsed are taken in a plain loop (`ready`), without a promise each; `next`

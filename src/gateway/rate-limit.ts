@@ -43,21 +43,29 @@ export function createRateLimiter(
   };
 }
 
-function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
+/** The limiter's wait: a stop ends it at once, rejecting with the stop's reason. */
+async function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  signal?.throwIfAborted();
+  await wakeable(ms, signal);
+  signal?.throwIfAborted();
+}
+
+/**
+ * A wait between attempts that a stop ends at once (the loop then reports the request not sent):
+ * a Retry-After of up to 10 s outlived the second Ctrl-C, which promises to stop within a second.
+ */
+export function wakeable(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
     if (signal?.aborted) {
-      reject(signal.reason);
+      resolve();
       return;
     }
     const done = () => {
-      signal?.removeEventListener('abort', stop);
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
       resolve();
     };
-    const t = setTimeout(done, ms);
-    const stop = () => {
-      clearTimeout(t);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', stop, { once: true });
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
   });
 }

@@ -17,12 +17,13 @@ import { redactWireBody } from '../redact.js';
 import { userAgent } from '../version.js';
 import { type Exchange, exchange, MAX_ANSWER_BYTES, NotSentError } from './exchange.js';
 import { proxyClientFactory, proxyEnv, proxyHost, proxyVariable } from './proxy.js';
-import { createRateLimiter, UNLIMITED } from './rate-limit.js';
+import { createRateLimiter, UNLIMITED, wakeable } from './rate-limit.js';
 import {
   backoffMs,
   classifyFailure,
   DEFAULT_RETRY_POLICY,
   type FailureClass,
+  isRefusal,
   REFUSAL_ATTEMPTS,
   type RequestKind,
   type RetryPolicy,
@@ -144,26 +145,6 @@ export function assertSecureOrigin(origin: string, allowInsecureHttp: boolean): 
  */
 function keepWasmBaseline(): void {
   setFlagsFromString('--liftoff-only');
-}
-
-/**
- * A wait between attempts that a stop ends at once (the loop then reports the request not sent):
- * a Retry-After of up to 10 s outlived the second Ctrl-C, which promises to stop within a second.
- */
-function wakeable(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise<void>((resolve) => {
-    if (signal?.aborted) {
-      resolve();
-      return;
-    }
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }
 
 export async function createTransport(opts: TransportOptions = {}): Promise<Transport> {
@@ -288,8 +269,8 @@ export async function createTransport(opts: TransportOptions = {}): Promise<Tran
         );
         if (debugLog)
           debugLog.debug(`< ${res.status} ${redactWireBody(res.body, res.headers['content-type'])}`);
-        if (res.status === 429 && req.kind !== 'raw') {
-          // A refusal: not processed, whatever the kind of request (retry.ts).
+        if (isRefusal(res.status) && retryableStatus(res.status, req.kind)) {
+          // A refusal: not processed, whatever the kind of request but raw (retry.ts).
           refused++;
           if (refused >= REFUSAL_ATTEMPTS) {
             throw new GatewayError(

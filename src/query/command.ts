@@ -93,17 +93,16 @@ export async function runQuery(ctx: Context, flags: QueryFlags): Promise<number>
   // One order on a terminal is a card, which shows the order's refunds when it has any.
   const refundsForCard = !ctx.globals.out && resolveFormat(ctx.globals, ctx.io) === 'table';
   const view = await import('../output/search-view.js');
-  const progress = flags.all ? view.wholeRangeProgress(ctx, 'orders') : undefined;
-  let outcome: Awaited<ReturnType<typeof queryOrders>>;
-  try {
-    outcome = await queryOrders(progress ? { ...deps, onProgress: progress.update } : deps, sel, {
-      withRefunds: Boolean(flags.withRefunds),
-      all: Boolean(flags.all),
-      refundsForCard,
-    });
-  } finally {
-    progress?.stop();
-  }
+  const outcome = await withProgress(
+    flags.all ? view.wholeRangeProgress(ctx, 'orders') : undefined,
+    deps,
+    (d) =>
+      queryOrders(d, sel, {
+        withRefunds: Boolean(flags.withRefunds),
+        all: Boolean(flags.all),
+        refundsForCard,
+      }),
+  );
   await view.writeQueryResult(ctx, outcome, labels);
   return exitOf(outcome);
 }
@@ -113,17 +112,26 @@ export async function runRefundSearch(ctx: Context, flags: SearchFlags): Promise
   if (ctx.globals.dryRun) return dryRun(ctx, sel, 'refundSearch', flags);
   const { deps, labels } = await depsOf(ctx);
   const view = await import('../output/search-view.js');
-  const progress = flags.all ? view.wholeRangeProgress(ctx, 'refunds') : undefined;
-  let outcome: Awaited<ReturnType<typeof searchRefunds>>;
+  const outcome = await withProgress(
+    flags.all ? view.wholeRangeProgress(ctx, 'refunds') : undefined,
+    deps,
+    (d) => searchRefunds(d, sel, { all: Boolean(flags.all) }),
+  );
+  await view.writeRefundResult(ctx, outcome, labels);
+  return exitOf(outcome);
+}
+
+/** Runs a search with `--all`'s progress line fed, and always takes the line down after. */
+async function withProgress<T>(
+  progress: { update: NonNullable<SearchDeps['onProgress']>; stop: () => void } | undefined,
+  deps: SearchDeps,
+  search: (deps: SearchDeps) => Promise<T>,
+): Promise<T> {
   try {
-    outcome = await searchRefunds(progress ? { ...deps, onProgress: progress.update } : deps, sel, {
-      all: Boolean(flags.all),
-    });
+    return await search(progress ? { ...deps, onProgress: progress.update } : deps);
   } finally {
     progress?.stop();
   }
-  await view.writeRefundResult(ctx, outcome, labels);
-  return exitOf(outcome);
 }
 
 /** 1 when something asked for is missing, or `--all` met a second it could not prove complete. */

@@ -25,15 +25,13 @@ export async function lockInput(
   input: { key: string; op: string; gatewayIdentity: string },
   label: string,
 ): Promise<() => Promise<void>> {
-  const key = createHash('sha256')
-    .update(`${input.key}|${input.op}|${normaliseIdentity(input.gatewayIdentity)}`)
-    .digest('hex')
-    .slice(0, 24);
-  // The first write of a run, before anything is sent: an unwritable PAYOPS_HOME stops here (exit 4).
-  return writingState(stateDir, async () => {
-    await mkdir(runsDir(stateDir), { recursive: true, mode: 0o700 });
-    return acquireLock(join(runsDir(stateDir), `.input-${key}.lock`), `${label} (${input.op})`);
-  });
+  return lockNamed(
+    stateDir,
+    'input',
+    `${input.key}|${input.op}`,
+    input.gatewayIdentity,
+    `${label} (${input.op})`,
+  );
 }
 
 /**
@@ -48,13 +46,31 @@ export async function lockOperation(
   op: string,
   gatewayIdentity: string,
 ): Promise<() => Promise<void>> {
+  return lockNamed(
+    stateDir,
+    'op',
+    `every input|${op}`,
+    gatewayIdentity,
+    `sending ${op} requests to this gateway`,
+  );
+}
+
+/** The lock file `.<kind>-<hash of what|gateway>.lock` in the runs folder; resolves to its release. */
+async function lockNamed(
+  stateDir: string,
+  kind: 'input' | 'op',
+  what: string,
+  gatewayIdentity: string,
+  label: string,
+): Promise<() => Promise<void>> {
   const key = createHash('sha256')
-    .update(`every input|${op}|${normaliseIdentity(gatewayIdentity)}`)
+    .update(`${what}|${normaliseIdentity(gatewayIdentity)}`)
     .digest('hex')
     .slice(0, 24);
+  // The first write of a run, before anything is sent: an unwritable PAYOPS_HOME stops here (exit 4).
   return writingState(stateDir, async () => {
     await mkdir(runsDir(stateDir), { recursive: true, mode: 0o700 });
-    return acquireLock(join(runsDir(stateDir), `.op-${key}.lock`), `sending ${op} requests to this gateway`);
+    return acquireLock(join(runsDir(stateDir), `.${kind}-${key}.lock`), label);
   });
 }
 

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { ContextOverrides } from '../../../src/context.js';
 import { clientFromConfig } from '../../../src/factory.js';
+import type { GatewayClient } from '../../../src/gateway/client.js';
 import { type FakeIo, fakeIo, runMain } from '../../helpers/in-process.js';
 import { tempDir } from '../../helpers/run-cli.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
@@ -39,21 +40,33 @@ function othersStillSending(
   early: { n: number },
   onEarly: () => void = () => {},
 ): ContextOverrides {
+  return sendThrough(async (real, op, body, opts) => {
+    const res = await real.send(op, body, opts);
+    if (op !== 'refundSearch' || inputLocked(home)) return res;
+    early.n++;
+    onEarly();
+    return { ...res, data: { ...(res.data as object), refund_orders: [] } } as unknown as typeof res;
+  });
+}
+
+/** The real client from the configuration, its `send` replaced by `send` (given the real client). */
+function sendThrough(
+  send: (
+    real: GatewayClient,
+    ...args: Parameters<GatewayClient['send']>
+  ) => ReturnType<GatewayClient['send']>,
+): ContextOverrides {
   return {
     clientFactory: async (ctx, config) => {
       const real = await clientFromConfig(ctx, config);
-      return {
-        ...real,
-        send: async (op, body, opts) => {
-          const res = await real.send(op, body, opts);
-          if (op !== 'refundSearch' || inputLocked(home)) return res;
-          early.n++;
-          onEarly();
-          return { ...res, data: { ...(res.data as object), refund_orders: [] } } as unknown as typeof res;
-        },
-      };
+      return { ...real, send: ((...args) => send(real, ...args)) as GatewayClient['send'] };
     },
   };
+}
+
+/** How many refunds of `ids` the sandbox's ledger holds. */
+async function refundsOf(ids: ReadonlySet<string>): Promise<number> {
+  return (await ledger(sandbox.url)).filter((e) => e.kind === 'refund' && ids.has(e.transaction_id)).length;
 }
 
 it('--skip-done after a run that finished while this file was read: its rows are not sent again', async () => {
@@ -65,8 +78,7 @@ it('--skip-done after a run that finished while this file was read: its rows are
   const file = writeRefunds(home, orders);
   const first = await runMain(['refund', '--file', file, '--yes', '--output', 'csv'], io());
   expect(first.code, first.stderr).toBe(0);
-  const refunds = async () =>
-    (await ledger(sandbox.url)).filter((e) => e.kind === 'refund' && ids.has(e.transaction_id)).length;
+  const refunds = () => refundsOf(ids);
   expect(await refunds()).toBe(12_000);
 
   // The first run ended (lock released) while this one read the file: its look-ups, made before
@@ -97,8 +109,7 @@ it('another file of the same orders, its run still writing while this file was r
   // b.csv: the same orders and one more; another file, so another input lock than a.csv's.
   const more = await createOrders(sandbox.url, 1);
   const b = writeRefunds(home, [...orders, ...more], 'b.csv');
-  const refunds = async () =>
-    (await ledger(sandbox.url)).filter((e) => e.kind === 'refund' && ids.has(e.transaction_id)).length;
+  const refunds = () => refundsOf(ids);
 
   // a.csv's run was still writing its journal when this file's look-ups went out.
   const early = { n: 0 };
@@ -125,18 +136,10 @@ it('a home whose earlier runs were not written to meanwhile: the look-ups made w
   // Another file, other orders: a new run, and a finished run of the operation in the home.
   const orders = await createOrders(sandbox.url, 12_000);
   const counts = { early: 0, late: 0 };
-  const counting: ContextOverrides = {
-    clientFactory: async (ctx, config) => {
-      const real = await clientFromConfig(ctx, config);
-      return {
-        ...real,
-        send: async (op, body, opts) => {
-          if (op === 'refundSearch') counts[inputLocked(home) ? 'late' : 'early']++;
-          return real.send(op, body, opts);
-        },
-      };
-    },
-  };
+  const counting = sendThrough((real, op, body, opts) => {
+    if (op === 'refundSearch') counts[inputLocked(home) ? 'late' : 'early']++;
+    return real.send(op, body, opts);
+  });
   const run = await runMain(
     ['refund', '--file', writeRefunds(home, orders, 'c.csv'), '--yes', '--output', 'csv'],
     io(),
