@@ -113,15 +113,15 @@ const BREATHE_ROWS = 500;
 
 /**
  * Pass 1. With `cache`, the valid rows are also kept (compactly, within its budget) so that pass 2
- * need not read the file again. `onProblem` is told once, at the first problem found (look-ahead.ts
- * stops its look-ups there).
+ * need not read the file again. `lookUps`: the gateway check running beside pass 1 (look-ahead.ts),
+ * stopped at the first problem found and given a turn of the event loop every BREATHE_ROWS rows.
  */
 export async function planBulk(
   op: BatchOperation,
   source: InputSource,
   limits: PlanLimits = {},
   cache?: RowCache,
-  onProblem?: () => void,
+  lookUps?: { stop(): void },
 ): Promise<BulkPlan> {
   const problems: InputProblem[] = [];
   let dropped = 0;
@@ -130,7 +130,7 @@ export async function planBulk(
   const note = (list: readonly InputProblem[] | undefined) => {
     // Nearly every row has none: no iterator for an empty list (while this code is still cold).
     if (!list || list.length === 0) return;
-    if (problems.length === 0 && dropped === 0) onProblem?.();
+    if (problems.length === 0 && dropped === 0) lookUps?.stop();
     for (const p of list) {
       if (problems.length < MAX_PROBLEMS_KEPT) problems.push(source.inline ? asFlagProblem(p) : locate(p));
       else dropped++;
@@ -171,7 +171,7 @@ export async function planBulk(
       // With look-ups under way (look-ahead.ts), let their answers in every so many rows: the file's
       // next bytes are often read already, and awaiting them never reached the event loop, so the
       // look-ups stood still until pass 1 ended and overlapped it hardly at all.
-      if (onProblem !== undefined && tally.rows - breathed >= BREATHE_ROWS) {
+      if (lookUps !== undefined && tally.rows - breathed >= BREATHE_ROWS) {
         breathed = tally.rows;
         await new Promise<void>((resolve) => setImmediate(resolve));
       }

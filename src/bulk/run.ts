@@ -82,7 +82,7 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
     source,
     { ...(flags.maxOrders !== undefined ? { maxOrders: flags.maxOrders } : {}), maxAmounts },
     cache,
-    ahead ? () => ahead.stop() : undefined,
+    ahead,
   );
 
   const state = stateDir(ctx.io.env);

@@ -67,7 +67,7 @@ describe('look-ahead', () => {
     const cache = new RowCache();
     const ahead = new LookAhead('refund', gw.client, cache, 4);
     let duringPass1 = 0;
-    const plan = await planBulk('refund', source, {}, cache, () => ahead.stop());
+    const plan = await planBulk('refund', source, {}, cache, ahead);
     duringPass1 = gw.calls.length;
     const early = await ahead.finish();
     const earlyCalls = gw.calls.map((c) => String(c.body.transaction_id));
@@ -91,9 +91,7 @@ describe('look-ahead', () => {
     const gw = fakeGateway(30_000);
     const cache = new RowCache();
     const ahead = new LookAhead('refund', gw.client, cache, 4);
-    await expect(planBulk('refund', source, {}, cache, () => ahead.stop())).rejects.toBeInstanceOf(
-      InputError,
-    );
+    await expect(planBulk('refund', source, {}, cache, ahead)).rejects.toBeInstanceOf(InputError);
     expect(await ahead.finish()).toBeUndefined();
     await new Promise((r) => setTimeout(r, 50));
     const asked = gw.calls.flatMap((c) => String(c.body.transaction_id).split(','));
@@ -106,9 +104,9 @@ describe('look-ahead', () => {
     const gw = fakeGateway(20_000);
     const cache = new RowCache();
     const ahead = new LookAhead('refund', gw.client, cache, 4, { maxRows: 3_000 });
-    await expect(
-      planBulk('refund', source, { maxOrders: 3_000 }, cache, () => ahead.stop()),
-    ).rejects.toBeInstanceOf(InputError);
+    await expect(planBulk('refund', source, { maxOrders: 3_000 }, cache, ahead)).rejects.toBeInstanceOf(
+      InputError,
+    );
     expect(await ahead.finish()).toBeUndefined();
     await new Promise((r) => setTimeout(r, 50));
     const asked = gw.calls.flatMap((c) => String(c.body.transaction_id).split(','));
@@ -121,7 +119,7 @@ describe('look-ahead', () => {
     const gw = fakeGateway(3_000);
     const cache = new RowCache(20_000); // some 300 rows' worth: dropped early in pass 1
     const ahead = new LookAhead('refund', gw.client, cache, 4);
-    await planBulk('refund', source, {}, cache, () => ahead.stop());
+    await planBulk('refund', source, {}, cache, ahead);
     expect(cache.complete).toBe(false);
     expect(await ahead.finish()).toBeUndefined();
   });
@@ -141,7 +139,7 @@ describe('look-ahead', () => {
     } as typeof gw.client;
     const cache = new RowCache();
     const ahead = new LookAhead('refund', unreachable, cache, 4);
-    await planBulk('refund', source, {}, cache, () => ahead.stop());
+    await planBulk('refund', source, {}, cache, ahead);
     await new Promise((r) => setTimeout(r, 50));
     expect(tries).toBeGreaterThan(0);
     ahead.stop();
@@ -162,7 +160,7 @@ describe('look-ahead', () => {
     } as typeof gw.client;
     const cache = new RowCache();
     const ahead = new LookAhead('refund', refused, cache, 4);
-    await planBulk('refund', source, {}, cache, () => ahead.stop());
+    await planBulk('refund', source, {}, cache, ahead);
     await expect(ahead.finish()).rejects.toBeInstanceOf(AuthError);
   });
 
@@ -185,7 +183,7 @@ describe('look-ahead', () => {
       const source = await refundFile(5_000, 5_000);
       const cache = new RowCache();
       const ahead = new LookAhead('refund', client, cache, 4);
-      await planBulk('refund', source, {}, cache, () => ahead.stop());
+      await planBulk('refund', source, {}, cache, ahead);
       for (let i = 0; i < 100 && server.requests.length === 0; i++)
         await new Promise((r) => setTimeout(r, 50));
       expect(server.requests.length).toBeGreaterThan(0);
