@@ -23,7 +23,7 @@ import { shellQuote, summaryLines } from './report.js';
 import { addToRunTotals, exitCodeFor, newTotals, resultCells, resultLayout, totalsJson } from './results.js';
 import type { RowCache } from './row-cache.js';
 import { type FoldedRun, skippedRows } from './run-state.js';
-import { openResultSink, startProgress } from './ui.js';
+import { openResultSink, startProgress, stderrWidth } from './ui.js';
 
 /**
  * Sending allocates about 10 KB per order (request and answer text, parsed bodies), nearly all
@@ -193,7 +193,7 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
     ...(result.stopped ? { stopped: result.stopped } : {}),
     abandoned,
     resumeCommand: resumeCommand(ctx, journal.header),
-    ...(ctx.io.stderr.isTTY && ctx.io.stderr.columns ? { columns: ctx.io.stderr.columns } : {}),
+    ...stderrWidth(ctx),
     resumable: !a.config.sandbox,
     sandbox: a.config.sandbox,
   });

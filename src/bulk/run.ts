@@ -33,7 +33,7 @@ import { fitsRowCache, RowCache } from './row-cache.js';
 import { chunkAction, type FoldedRun, foldRecords, sendsOf, skippedRows } from './run-state.js';
 import { showRun } from './show.js';
 import type { BulkRow } from './types.js';
-import { confirmRun, showChecking } from './ui.js';
+import { confirmRun, showChecking, stderrWidth } from './ui.js';
 
 export type { BulkFlags };
 
@@ -469,7 +469,7 @@ function planView(
     sandbox: config.sandbox,
     concurrency: ctx.globals.concurrency ?? config.concurrency,
     dryRun,
-    ...(ctx.io.stderr.isTTY && ctx.io.stderr.columns ? { columns: ctx.io.stderr.columns } : {}),
+    ...stderrWidth(ctx),
   };
   if (note) view.note = note;
   if (resumeFrom && prior) {

@@ -18,7 +18,7 @@ import { summaryLines } from './report.js';
 import { addToRunTotals, exitCodeFor, newTotals, OUTCOMES, resultCells, resultLayout } from './results.js';
 import { type FoldedRun, foldRecords, skippedRows } from './run-state.js';
 import type { Chunk, InputRow, Outcome, RowOutcome, RunTotals } from './types.js';
-import { openResultSink } from './ui.js';
+import { openResultSink, stderrWidth } from './ui.js';
 
 /**
  * `only`: the outcomes to write (`--only failed,not_sent,unknown`). As CSV or JSON (--out, a pipe)
@@ -104,7 +104,7 @@ export async function replayToSink(
     journalDir: runDir(state, header.runId),
     // What verify found is not what a resume would do: it prints its own next step.
     ...(check ? {} : { resumeCommand: resumeCommand(ctx, header, false) }),
-    ...(ctx.io.stderr.isTTY && ctx.io.stderr.columns ? { columns: ctx.io.stderr.columns } : {}),
+    ...stderrWidth(ctx),
     resumable: !header.sandbox,
   })) {
     ctx.log.info(line);

@@ -201,3 +201,8 @@ export function showChecking(ctx: Context, rows: number): () => void {
   process.on('SIGINT', onSigint);
   return clear;
 }
+
+/** The terminal's width for the plan and the summary on stderr; none when stderr is not a terminal. */
+export function stderrWidth(ctx: Context): { columns?: number } {
+  return ctx.io.stderr.isTTY && ctx.io.stderr.columns ? { columns: ctx.io.stderr.columns } : {};
+}
