@@ -82,12 +82,17 @@ export interface CsvReader {
   locate?: Promise<(p: InputProblem) => InputProblem>;
 }
 
+/** readCsv's reader, which also tells what kind of file it found (a workbook reports ',' too). */
+export interface InputReader extends CsvReader {
+  kind: Promise<'csv' | 'xlsx' | 'xls'>;
+}
+
 /**
  * Open `file`, a CSV file or an .xlsx workbook (told by its first bytes, so a run's copy of a
  * workbook is read as one whatever its name): the same rows either way. The workbook reader is
  * loaded only for a workbook; an old binary .xls is refused with what to do.
  */
-export function readCsv(given: CsvReadOptions): CsvReader {
+export function readCsv(given: CsvReadOptions): InputReader {
   // Messages name the file as the user gave it (`label`, else `file`); `path`, else `file`, is opened.
   const label = given.label ?? given.file;
   const opened = given.path ?? given.file;
@@ -122,7 +127,7 @@ export function readCsv(given: CsvReadOptions): CsvReader {
   header.catch(() => {});
   sha256.catch(() => {});
   locate.catch(() => {});
-  return { header, sha256, locate, rows: delegatingRows(chosen) };
+  return { header, sha256, locate, kind, rows: delegatingRows(chosen) };
 }
 
 /** Rows of the reader `chosen` resolves to; once it is known, its own methods take over. */

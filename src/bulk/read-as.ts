@@ -5,7 +5,6 @@
 import { UsageError } from '../errors.js';
 import type { AmountStyle, DecimalMark } from '../money/amount.js';
 import { ENCODINGS, type Encoding, normaliseEncoding, readCsv } from './csv-reader.js';
-import { sniff } from './input-kind.js';
 
 export interface ReadAs {
   encoding: Encoding;
@@ -112,7 +111,7 @@ export async function settleMark(
   if (header.delimiter === ',') {
     await reader.rows.return?.();
     // A workbook's reader reports ',' too; its number cells are read as numbers, whatever the locale.
-    const workbook = (await sniff(path)) === 'xlsx';
+    const workbook = (await reader.kind) === 'xlsx';
     const why = workbook
       ? 'default (a workbook: number cells are read as numbers)'
       : 'default (a comma-separated file)';

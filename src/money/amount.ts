@@ -18,11 +18,15 @@ function example(minorDigits: number): string {
   return minorDigits === 0 ? '1250' : `12.${'5'.padEnd(minorDigits, '0')}`;
 }
 
-function expectedText(currency: string, minorDigits: number): string {
+/** What an amount should look like; in a decimal-comma file, with a comma (a currency with decimals). */
+function expectedText(currency: string, minorDigits: number, mark: DecimalMark = '.'): string {
   const decimals =
     minorDigits === 0
       ? `no decimals for ${currency}`
       : `at most ${minorDigits} decimal${minorDigits === 1 ? '' : 's'} for ${currency}`;
+  if (mark === ',' && minorDigits > 0) {
+    return `a decimal with a comma, such as ${example(minorDigits).replace('.', ',')}, ${decimals}`;
+  }
   return `a plain decimal with a dot, such as ${example(minorDigits)}, ${decimals}`;
 }
 
@@ -252,14 +256,8 @@ export function parseAmountText(
 ): ParseAmountResult {
   const r = readAmount(text, code, digits, style);
   if (r.ok || style.mark === '.') return r;
-  // What is expected, in the file's own style.
-  return {
-    ...r,
-    expected: r.expected.replace(
-      /a plain decimal with a dot, such as (\d+)\.(\d+)/,
-      'a decimal with a comma, such as $1,$2',
-    ),
-  };
+  // What is expected, in the file's own style (every refusal above says expectedText(code, digits)).
+  return { ...r, expected: expectedText(code, digits, style.mark) };
 }
 
 function readAmount(text: string, code: string, digits: number, style: AmountStyle): ParseAmountResult {

@@ -12,6 +12,7 @@ import { createXlsxWriter } from '../../../src/output/xlsx-writer.js';
 import { REPO_ROOT, runCli, tempDir } from '../../helpers/run-cli.js';
 import { type TestSandbox, withSandbox } from '../../helpers/sandbox.js';
 import { ledger } from '../../helpers/sandbox-admin.js';
+import { REFUND_HEADER } from './support.js';
 
 const FIXTURES = join(REPO_ROOT, 'test/fixtures/xlsx');
 const seeded = { seedFiles: [join(FIXTURES, 'orders.csv')] };
@@ -127,14 +128,7 @@ describe('.xlsx refund files against the sandbox', { timeout: 120_000 }, () => {
       expect(first.stderr).toMatch(/two-sheets\.xlsx:Notes!1:1/);
       expect(first.stderr).toMatch(/hint: the first sheet \("Notes"\) was read: .*--sheet .*"Refunds"/);
       // A row's validation problem is named by its cell (written here by payops's own writer).
-      const w = createXlsxWriter(join(dir, 'bad.xlsx'), [
-        'transaction_id',
-        'order_no',
-        'currency',
-        'amount',
-        'refund_amount',
-        'refund_reason',
-      ]);
+      const w = createXlsxWriter(join(dir, 'bad.xlsx'), REFUND_HEADER);
       await w.ready;
       await w.writeCells(['TX14000001', '100234', 'USD', '100', '12.50', 'ok']);
       await w.writeCells(['TX14000002', '100235', 'XYZ1', '49.99', '49.99', 'bad currency']);
