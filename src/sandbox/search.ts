@@ -70,22 +70,26 @@ function select(form: Form, limit: number): Selection {
   };
 }
 
-/** Orders of the account named by the lists, in request order, without repeats. */
+/**
+ * Orders of the account named by the lists, in request order, without repeats; an asked-for value
+ * that names none stays as `field:value`, made only then (a look-up names 100 transactions, and a
+ * bulk run makes a thousand look-ups).
+ */
 function listedOrders(ctx: SandboxContext, sel: Selection, accountId: string): Array<Order | string> {
   const seen = new Set<Order>();
   const out: Array<Order | string> = [];
-  const take = (order: Order | undefined, asked: string) => {
-    if (order && order.account_id === accountId) {
-      if (!seen.has(order)) {
+  const scan = (values: string[], index: Map<string, Order>, field: string) => {
+    for (const value of values) {
+      const order = index.get(value);
+      if (order === undefined || order.account_id !== accountId) out.push(`${field}:${value}`);
+      else if (!seen.has(order)) {
         seen.add(order);
         out.push(order);
       }
-    } else {
-      out.push(asked);
     }
   };
-  for (const no of sel.orderNos) take(ctx.store.byOrderNo.get(no), `order_no:${no}`);
-  for (const id of sel.transactionIds) take(ctx.store.byTransactionId.get(id), `transaction_id:${id}`);
+  scan(sel.orderNos, ctx.store.byOrderNo, 'order_no');
+  scan(sel.transactionIds, ctx.store.byTransactionId, 'transaction_id');
   return out;
 }
 

@@ -1,7 +1,7 @@
 // Issue 12: never twice around a run. Before sending, payops asks the gateway which rows it already
 // shows done (preflight), so a re-saved file, another spelling or another machine cannot refund
 // again; and a lost answer is settled by what is new at the gateway, not by comparing clocks.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -67,6 +67,8 @@ describe('preflight: rows the gateway already shows done', () => {
       expect(again.stderr).toMatch(/resaved\.csv:2.*already refunded: refund \S+-01 of \d{4}-\d\d-\d\d/);
       expect(again.stderr).toMatch(/--skip-done/);
       expect((await suite.gw.ledger()).length).toBe(3);
+      // The input copy, begun while the check was still answered, is gone with the refused run.
+      expect(readdirSync(join(suite.dir, 'other-machine', 'state', 'runs'))).toEqual([]);
 
       const out = join(suite.dir, 'skipped.csv');
       const skipped = await payops(['refund', '--file', copy, '--yes', '--skip-done', '--out', out], { env });
