@@ -2,10 +2,11 @@
 // concurrency, read ahead in batches, and their results are emitted strictly in input order. The
 // bulk engine and query's look-ups both use it; what an item means is theirs, not the pool's.
 //
-// Items are read `concurrency` at a time. Each batch may be `stage`d (the bulk engine writes the
-// intents of a whole batch with one fsync there) before it is dispatched: while one batch is being
-// dispatched, the next `ahead + 1` are already read and staged, so that the staging overlaps work
-// in flight instead of holding up the next free slot.
+// With a `stage`, items are read `concurrency` at a time and each batch is staged (the bulk engine
+// writes the intents of a whole batch with one fsync there) before it is dispatched: while one batch
+// is being dispatched, the next `ahead + 1` are already read and staged, so that the staging
+// overlaps work in flight instead of holding up the next free slot. Without one, each item is
+// dispatched as soon as it is read.
 
 /**
  * What `dispatch` decides for one item: a result known now, or a job that needs a slot. A job that
@@ -94,9 +95,13 @@ export async function runOrderedPool<T, S, R>(opts: OrderedPoolOptions<T, S, R>)
       ? (opts.source as AsyncIterable<T>)[Symbol.asyncIterator]()
       : (opts.source as Iterable<T>)[Symbol.iterator]();
   let exhausted = false;
+  // Without a stage there is nothing to overlap by reading ahead: each item is dispatched as soon
+  // as it is read. A source still being produced (the look-ups cut while pass 1 reads the file,
+  // look-ahead.ts) otherwise waited for `concurrency` more items, twice, before its first request.
+  const readSize = opts.stage ? concurrency : 1;
   const readBatch = async (): Promise<T[]> => {
     const batch: T[] = [];
-    while (!exhausted && batch.length < concurrency) {
+    while (!exhausted && batch.length < readSize) {
       const next = await source.next();
       if (next.done) {
         exhausted = true;
@@ -119,7 +124,7 @@ export async function runOrderedPool<T, S, R>(opts: OrderedPoolOptions<T, S, R>)
   while (pipeline.length > 0) {
     const { batch, staging } = pipeline.shift()!;
     const staged = await staging;
-    await refill();
+    if (opts.stage) await refill();
     for (const item of batch) {
       const d = opts.dispatch(item, staged);
       if ('now' in d) push(item, Promise.resolve(d.now));
@@ -132,6 +137,7 @@ export async function runOrderedPool<T, S, R>(opts: OrderedPoolOptions<T, S, R>)
       }
       await flush(false);
     }
+    if (!opts.stage) await refill();
   }
   await flush(true);
 }

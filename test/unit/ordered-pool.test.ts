@@ -125,6 +125,7 @@ describe('runOrderedPool', () => {
       source: slowSource(100, reads),
       concurrency: 2,
       ahead: 1,
+      stage: async () => undefined,
       dispatch: (n) => ({
         job: async () => {
           if (n === 0) emittedWhenFirstRan = reads.length;
@@ -138,6 +139,43 @@ describe('runOrderedPool', () => {
     // Batch 0 and the two after it (ahead 1, plus one refilled before dispatching): 3 batches of 2.
     expect(emittedWhenFirstRan).toBe(6);
     expect(emittedCount).toBe(100);
+  });
+
+  it('without a stage, an item is dispatched as soon as it is read, not after `concurrency` more', async () => {
+    // A source still being produced (the look-ups cut as pass 1 reads): one item every 2 ms. Read
+    // `concurrency` at a time, the first job waited for 16 items to exist.
+    const queue: number[] = [];
+    let produced = 0;
+    let wake: (() => void) | undefined;
+    const timer = setInterval(() => {
+      queue.push(produced++);
+      wake?.();
+      if (produced === 20) clearInterval(timer);
+    }, 2);
+    async function* source(): AsyncGenerator<number> {
+      for (let n = 0; n < 20; n++) {
+        while (queue.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+        yield queue.shift()!;
+      }
+    }
+    const producedAtStart: number[] = [];
+    const emitted: number[] = [];
+    await runOrderedPool<number, undefined, number>({
+      source: source(),
+      concurrency: 16,
+      dispatch: (n) => ({
+        job: async () => {
+          producedAtStart[n] = produced;
+          return n;
+        },
+      }),
+      emit: (_, n) => {
+        emitted.push(n);
+      },
+    });
+    expect(producedAtStart[0]).toBe(1);
+    expect(Math.max(...producedAtStart.map((p, n) => p - n))).toBeLessThanOrEqual(2);
+    expect(emitted).toEqual(Array.from({ length: 20 }, (_, i) => i));
   });
 
   it('a rejected job rejects the pool once the results before it are emitted', async () => {
