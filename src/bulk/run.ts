@@ -16,13 +16,7 @@ import { beginRun, lockInput, lockOperation, resumeRunJournal } from '../runs/li
 import { newRunId, runDir } from '../runs/paths.js';
 import { findRunsAt, findRunsByInput, isSameInput, type RunInfo, readRun } from '../runs/read.js';
 import type { RunHeader } from '../runs/records.js';
-import {
-  checkedSnapshot,
-  SNAPSHOT_FILE,
-  type StagedInput,
-  snapshotIntact,
-  stageInput,
-} from '../runs/snapshot.js';
+import { checkedSnapshot, SNAPSHOT_FILE, snapshotIntact, stageInput } from '../runs/snapshot.js';
 import { sha256File } from './csv-reader.js';
 import { execute, keepOldGenerationSmall, type OpenedSink, openSink } from './execute.js';
 import { type BulkFlags, inlineOrder, type RetryPolicy, retryPolicy } from './flags.js';
@@ -137,17 +131,7 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
       });
     }
     case 'new': {
-      // The input copy (copy, SHA-256, fsync) needs no gateway: it is made while the last look-ups
-      // are answered instead of after them. A run that is refused or not confirmed discards it.
-      const runId = newRunId();
-      const staged = dryRun ? undefined : stageEarly(state, runId, plan);
-      let checked: PreflightRecord | undefined;
-      try {
-        checked = await checkAtGateway(ctx, plan, cache, flags, dryRun, config, ahead);
-      } catch (err) {
-        await staged?.discard();
-        throw err;
-      }
+      const checked = await checkAtGateway(ctx, plan, cache, flags, dryRun, config, ahead);
       return proceed(ctx, {
         op,
         plan,
@@ -155,13 +139,7 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
         state,
         cache,
         dryRun,
-        start: {
-          identity,
-          inline: Boolean(inline),
-          runId,
-          ...(staged ? { staged } : {}),
-          ...(checked ? { preflight: checked } : {}),
-        },
+        start: { identity, inline: Boolean(inline), ...(checked ? { preflight: checked } : {}) },
         policy: retryPolicy(flags, config.settleMs),
         ...(decision.note ? { note: decision.note } : {}),
       });
@@ -348,14 +326,7 @@ interface Proceed {
   /** Continue this run… */
   resumeFrom?: RunInfo;
   /** …or start a new one at this gateway, with what the gateway showed before it. */
-  start?: {
-    identity: string;
-    inline: boolean;
-    preflight?: PreflightRecord;
-    runId?: string;
-    /** Its input copy, begun before the check ended (stageEarly). */
-    staged?: EarlyStage;
-  };
+  start?: { identity: string; inline: boolean; preflight?: PreflightRecord };
   note?: string;
   policy: RetryPolicy;
 }
@@ -365,7 +336,7 @@ async function proceed(ctx: Context, p: Proceed): Promise<number> {
   const { op, plan, config, state } = p;
   let prior: FoldedRun | undefined;
   if (p.resumeFrom) prior = foldRecords((await readRun(state, p.resumeFrom.runId, parseBulkRecord)).records);
-  const runId = p.resumeFrom?.runId ?? p.start?.runId ?? newRunId();
+  const runId = p.resumeFrom?.runId ?? newRunId();
   const view = planView(ctx, config, plan, runId, p.dryRun, prior, p.resumeFrom, p.note);
   view.policy = p.policy;
   const checked = p.start?.preflight ?? prior?.preflight;
@@ -380,12 +351,7 @@ async function proceed(ctx: Context, p: Proceed): Promise<number> {
   for (const line of planLines(view)) ctx.log.info(line);
   if (p.dryRun) return ExitCode.ok;
 
-  try {
-    await confirmRun(ctx, confirmQuestion(view), typedConfirmation(view, config.confirmTypedAbove));
-  } catch (err) {
-    await p.start?.staged?.discard();
-    throw err;
-  }
+  await confirmRun(ctx, confirmQuestion(view), typedConfirmation(view, config.confirmTypedAbove));
   const client = await ctx.client();
   if (p.resumeFrom) {
     // Pass 2 reads the run's own copy of the input: it must be the file that run planned. When the
@@ -434,17 +400,10 @@ async function proceed(ctx: Context, p: Proceed): Promise<number> {
     });
   }
   const start = p.start!;
-  let sink: OpenedSink;
-  let input: StagedInput;
-  try {
-    // Opened before the run exists: an --out that cannot be written leaves no half-started run.
-    sink = await openSink(ctx, op, plan.columns);
-    // The copy is made and checked before the run exists, so a file edited since pass 1 leaves no run.
-    input = await (start.staged?.input ?? stageInput(state, runId, plan.source, plan.sha256, sha256File));
-  } catch (err) {
-    await start.staged?.discard();
-    throw err;
-  }
+  // Opened before the run exists: an --out that cannot be written leaves no half-started run.
+  const sink = await openSink(ctx, op, plan.columns);
+  // The copy is made and checked before the run exists, so a file edited since pass 1 leaves no run.
+  const input = await stageInput(state, runId, plan.source, plan.sha256, sha256File);
   const journal = await beginRun<BulkRecordWritten>(
     state,
     {
@@ -485,30 +444,6 @@ async function proceed(ctx: Context, p: Proceed): Promise<number> {
     sink,
     policy: p.policy,
   });
-}
-
-interface EarlyStage {
-  /** The copy, once made and checked against pass 1's SHA-256 (stageInput). */
-  input: Promise<StagedInput>;
-  /** Removes it, after it is done (a run that does not begin). */
-  discard(): Promise<void>;
-}
-
-/** stageInput begun now, for a run that may not begin: its failure is reported where it is awaited. */
-function stageEarly(state: string, runId: string, plan: BulkPlan): EarlyStage {
-  const input = stageInput(state, runId, plan.source, plan.sha256, sha256File);
-  // Awaited only once the check passed: a refused run must not also report an unhandled rejection.
-  input.catch(() => {});
-  return {
-    input,
-    discard: async () => {
-      // A copy that failed was removed by stageInput itself.
-      await input.then(
-        (staged) => staged.discard(),
-        () => {},
-      );
-    },
-  };
 }
 
 function planView(

@@ -138,6 +138,37 @@ describe('preflight: rows the gateway already shows done', () => {
     expect((await suite.gw.ledger()).length).toBe(5);
   });
 
+  it('a file edited while the gateway is being asked is refused: nothing sent, nothing left', async () => {
+    // The rows sent are the run's own copy of the file: a copy made before the check ended kept
+    // the rows the user then removed (a review found it; 28 MB files were even refunded twice).
+    const orders = await suite.gw.createOrders(2);
+    const file = writeCsv(join(suite.dir, 'edited.csv'), REFUND_HEADER, refundRows(orders));
+    const home = join(suite.dir, 'edited-home');
+    const runs = join(home, 'state', 'runs');
+    await suite.gw.faults({ latency_ms: 1500, paths: ['/v1/retrievalRefund'] });
+    const running = payops(['refund', '--file', file, '--yes'], { env: suite.gw.env(home) });
+    // Pass 1 is over and the run decided (its operation lock is taken); the look-up still waits.
+    const deadline = Date.now() + 20_000;
+    const decided = () => {
+      try {
+        return readdirSync(runs).some((n) => n.startsWith('.op-'));
+      } catch {
+        return false;
+      }
+    };
+    while (!decided() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    expect(decided()).toBe(true);
+    // Well inside the 1.5 s the look-up waits, and long after anything the run does at once.
+    await new Promise((r) => setTimeout(r, 400));
+    writeCsv(file, REFUND_HEADER, refundRows(orders.slice(0, 1)));
+    const r = await running;
+    await suite.gw.faults({ mode: 'none' });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/edited\.csv changed while payops was checking it; nothing was sent/);
+    expect((await suite.gw.ledger()).length).toBe(0);
+    expect(readdirSync(runs).filter((n) => !n.endsWith('.lock'))).toEqual([]);
+  });
+
   it('a dry run reports the rows already done and sends nothing', async () => {
     const { file } = await refundedOnce(2);
     const copy = join(suite.dir, 'copy.csv');
