@@ -260,9 +260,11 @@ export async function preflight<R extends BulkRow>(
           const tx = String(r.transaction_id ?? '');
           const ref = String(r.refund_reference_id ?? '');
           if (tx === '' || ref === '') continue;
-          const list = result.before[tx] ?? [];
-          if (!list.includes(ref)) list.push(ref);
-          result.before[tx] = list;
+          // Nearly every transaction has one refund: an array of one, not one grown by push to 17
+          // slots (a re-run of 100,000 rows all refunded kept 13.6 MB of such arrays).
+          const list = result.before[tx];
+          if (list === undefined) result.before[tx] = [ref];
+          else if (!list.includes(ref)) list.push(ref);
         }
         // Most transactions of a file have no refund yet: only those that have one are compared,
         // and a batch without any refund is not even read as rows.
