@@ -31,6 +31,13 @@ function shell() {
   }
 }
 
+/** A word of the command line that names a bulk command (refunds, captures, … from a file, or a resume). */
+function isBulkVerb(word) {
+  return (
+    word === 'refund' || word === 'capture' || word === 'cancel' || word === 'review' || word === 'resume'
+  );
+}
+
 /**
  * V8 starts the young generation at 1 MB and doubles it at each growth. For a bulk run, loading
  * the shell and its modules grows it at once to its maximum (32 MB here, reached either way in a
@@ -41,12 +48,6 @@ function shell() {
  * fresh pages of a large young generation cost `payops query` ~35 ms, a seventh of its time. A
  * word that only looks like a verb (`query refund`) costs that, nothing else.
  */
-function isBulkVerb(word) {
-  return (
-    word === 'refund' || word === 'capture' || word === 'cancel' || word === 'review' || word === 'resume'
-  );
-}
-
 function youngGenerationAtOnce() {
   require('node:v8').setFlagsFromString('--semi-space-growth-factor=16');
 }

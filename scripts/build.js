@@ -103,6 +103,13 @@ const sharedErrors = {
 // (taken from the built file): an ES module importing a CommonJS file makes node read it again and
 // scan its text for its exports (its CommonJS lexer, ~3 ms at the first use), which a require skips.
 let errorNames = [];
+/** The stand-in's text: require dist/`file` (a sibling of every chunk) and re-export `names`. */
+const requireStandIn = (file, names) =>
+  [
+    "import { createRequire } from 'node:module';",
+    `const shared = createRequire(import.meta.url)('./${file}');`,
+    `export const { ${names.join(', ')} } = shared;`,
+  ].join('\n');
 const sharedErrorsEsm = {
   name: 'shared-errors-esm',
   setup(b) {
@@ -111,11 +118,7 @@ const sharedErrorsEsm = {
       importOf(errorsModule, () => ({ path: 'errors', namespace: 'payops-errors' })),
     );
     b.onLoad({ filter: /.*/, namespace: 'payops-errors' }, () => ({
-      contents: [
-        "import { createRequire } from 'node:module';",
-        "const errors = createRequire(import.meta.url)('./errors.cjs');",
-        `export const { ${errorNames.join(', ')} } = errors;`,
-      ].join('\n'),
+      contents: requireStandIn('errors.cjs', errorNames),
       loader: 'js',
     }));
   },
@@ -141,11 +144,7 @@ const sharedUndici = {
       ],
     }));
     b.onLoad({ filter: /.*/, namespace: 'payops-undici' }, () => ({
-      contents: [
-        "import { createRequire } from 'node:module';",
-        "const undici = createRequire(import.meta.url)('./undici.cjs');",
-        `export const { ${undiciNames.join(', ')} } = undici;`,
-      ].join('\n'),
+      contents: requireStandIn('undici.cjs', undiciNames),
       loader: 'js',
       resolveDir: dirname(fileURLToPath(import.meta.url)),
     }));

@@ -1,5 +1,5 @@
 // A small ordered pool: items from a (possibly async, possibly huge) source run with bounded
-// concurrency, read ahead in batches, and their results are emitted strictly in input order. The
+// concurrency, and their results are emitted strictly in input order. The
 // bulk engine and query's look-ups both use it; what an item means is theirs, not the pool's.
 //
 // With a `stage`, items are read `concurrency` at a time and each batch is staged (the bulk engine

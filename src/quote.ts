@@ -44,14 +44,13 @@ export function quote(value: string): string {
  * than U+0020. Harmless to a terminal, but a quoted value must show everything it holds, or two
  * different ids read the same in a message; and no id holds one (bulk/validate.ts, query).
  */
-export const INVISIBLE_CHAR =
+const INVISIBLE_CHAR =
   /[\p{Cf}\p{Default_Ignorable_Code_Point}\u2800\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]/u;
 const INVISIBLE = new RegExp(INVISIBLE_CHAR.source, 'gu');
 
 /**
- * Why an id typed or read by a command that does not run the bulk checks (query) is refused: it
- * holds an invisible format character, named as `U+200B`; undefined when it holds none. The same
- * words as the bulk checks' (bulk/validate.ts), so both commands say it alike.
+ * Why an id is refused for holding an invisible character, named as `U+200B`; undefined when it
+ * holds none. The bulk checks (bulk/validate.ts) and query's selection both say it with these words.
  */
 export function invisibleIdProblem(value: string): string | undefined {
   const found = INVISIBLE_CHAR.exec(value);

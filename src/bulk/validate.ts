@@ -5,7 +5,7 @@ import type { InputProblem } from '../errors.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
 import { type AmountStyle, formatAmount, parseAmountText } from '../money/amount.js';
 import { type CurrencyInfo, currencyInfo } from '../money/currency.js';
-import { INVISIBLE_CHAR, quote } from '../quote.js';
+import { invisibleIdProblem, quote } from '../quote.js';
 import type { CsvRow } from './csv-reader.js';
 import { OPERATIONS } from './operations.js';
 import { DEFAULT_RULES, type RowRules } from './row-rules.js';
@@ -47,10 +47,6 @@ const SCIENTIFIC = /^[+-]?\d+(?:[.,]\d+)?[eE][+-]?\d+$/;
 const FORMULA = /^[=+@]/;
 // Quotes, control characters and DEL never belong in an id; they come from broken exports.
 const BAD_ID_CHAR = /["\u0000-\u001f\u007f]/;
-// Characters not seen, yet part of the id (quote.ts): zero-width spaces, a BOM in the middle, soft
-// hyphens, the bidirectional controls (U+202E shows the rest of an id backwards), variation
-// selectors, fillers, and spaces other than U+0020 (shown as a blank, read as the id without it).
-const INVISIBLE = INVISIBLE_CHAR;
 
 /** Why an id (transaction_id, order_no) cannot be right, or undefined when it can. */
 export function idProblem(value: string): { message: string; expected: string } | undefined {
@@ -74,11 +70,12 @@ export function idProblem(value: string): { message: string; expected: string } 
       expected: 'the id exactly as the gateway issued it',
     };
   }
-  const invisible = INVISIBLE.exec(value);
+  // Characters not seen, yet part of the id (quote.ts): zero-width spaces, a BOM in the middle,
+  // bidi controls (U+202E shows the rest of an id backwards), spaces other than U+0020, …
+  const invisible = invisibleIdProblem(value);
   if (invisible) {
-    const code = `U+${invisible[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
     return {
-      message: `${quote(value)} contains an invisible character (${code}), which makes it look like another id`,
+      message: invisible,
       expected: 'the id exactly as the gateway issued it, typed or pasted again without the hidden character',
     };
   }

@@ -4,12 +4,11 @@
 // command that sends a request; then all of undici's bundle (fetch, WebSocket, caches, mocks and the
 // web streams, zlib and worker threads behind them), of which payops uses the Agent and the proxy
 // agent. Needs `npm run build` first.
-import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_SAMPLE_ORDERS } from '../../../src/sandbox/index.js';
-import { cliEnv, PAYOPS_BIN, tempDir } from '../../helpers/run-cli.js';
+import { PAYOPS_BIN, runCli, tempDir } from '../../helpers/run-cli.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
 
 let sandbox: TestSandbox;
@@ -39,19 +38,10 @@ process.on('exit', () => {
   process.stderr.write('PROBE ' + JSON.stringify({ files, builtins: process.moduleLoadList }) + '\\n');
 });`,
   );
-  const env = { ...cliEnv(dir, sandbox.env), ...extraEnv };
-  const child = spawn(process.execPath, ['-r', probe, PAYOPS_BIN, 'query', '--order-no', 'ORD-1001'], {
-    env,
+  const { code, stdout, stderr } = await runCli(['query', '--order-no', 'ORD-1001'], {
+    home: dir,
+    env: { ...sandbox.env, ...extraEnv, NODE_OPTIONS: `--require ${probe}` },
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => {
-    stdout += d.toString();
-  });
-  child.stderr.on('data', (d: Buffer) => {
-    stderr += d.toString();
-  });
-  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   expect(code, stderr).toBe(0);
   expect(stdout).toContain('ORD-1001');
   const line = stderr.split('\n').find((l) => l.startsWith('PROBE '));
