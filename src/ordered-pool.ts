@@ -2,11 +2,11 @@
 // concurrency, and their results are emitted strictly in input order. The
 // bulk engine and query's look-ups both use it; what an item means is theirs, not the pool's.
 //
-// With a `stage`, items are read `concurrency` at a time and each batch is staged (the bulk engine
-// writes the intents of a whole batch with one fsync there) before it is dispatched: while one batch
-// is being dispatched, the next `ahead + 1` are already read and staged, so that the staging
-// overlaps work in flight instead of holding up the next free slot. Without one, each item is
-// dispatched as soon as it is read.
+// With a `stage`, items are read `stageSize` at a time (default `concurrency`) and each batch is
+// staged (the bulk engine writes the intents of a whole batch with one fsync there) before it is
+// dispatched: while one batch is being dispatched, the next `ahead + 1` are already read and
+// staged, so that the staging overlaps work in flight instead of holding up the next free slot.
+// Without one, each item is dispatched as soon as it is read.
 
 /**
  * What `dispatch` decides for one item: a result known now, or a job that needs a slot. A job that
@@ -25,6 +25,8 @@ export interface OrderedPoolOptions<T, S, R> {
   stage?: (batch: readonly T[]) => Promise<S>;
   /** Read-ahead: while a batch is dispatched, `ahead + 1` later batches are staged (default 0). */
   ahead?: number;
+  /** Items per staged batch (default `concurrency`). */
+  stageSize?: number;
   /**
    * Decide one item, in input order. A job is started once a slot is free; it may call `release`
    * to free its slot early (its remaining work then no longer counts against `concurrency`), and
@@ -98,7 +100,7 @@ export async function runOrderedPool<T, S, R>(opts: OrderedPoolOptions<T, S, R>)
   // Without a stage there is nothing to overlap by reading ahead: each item is dispatched as soon
   // as it is read. A source still being produced (the look-ups cut while pass 1 reads the file,
   // look-ahead.ts) otherwise waited for `concurrency` more items, twice, before its first request.
-  const readSize = opts.stage ? concurrency : 1;
+  const readSize = opts.stage ? Math.max(1, opts.stageSize ?? concurrency) : 1;
   const readBatch = async (): Promise<T[]> => {
     const batch: T[] = [];
     while (!exhausted && batch.length < readSize) {

@@ -92,6 +92,33 @@ describe('runOrderedPool', () => {
     expect(events).toContain('run 7 (staged 6,7)');
   });
 
+  it('stages batches of `stageSize` items when given: one stage for many more items than slots', async () => {
+    const staged: string[] = [];
+    const ran: number[] = [];
+    await runOrderedPool<number, string, number>({
+      source: Array.from({ length: 10 }, (_, i) => i),
+      concurrency: 2,
+      ahead: 1,
+      stageSize: 4,
+      stage: async (batch) => {
+        staged.push(batch.join(','));
+        return batch.join(',');
+      },
+      dispatch: (n, batch) => ({
+        job: async () => {
+          // Every item runs after its own batch was staged, whatever the batch's size.
+          expect(batch!.split(',')).toContain(String(n));
+          ran.push(n);
+          await sleep(1);
+          return n;
+        },
+      }),
+      emit: () => {},
+    });
+    expect(staged).toEqual(['0,1,2,3', '4,5,6,7', '8,9']);
+    expect(ran).toHaveLength(10);
+  });
+
   it('a job that releases its slot early lets the next one start', async () => {
     const order: string[] = [];
     let releaseFirst: (() => void) | undefined;

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chunkRows } from '../../../src/bulk/chunk.js';
 import { runEngine } from '../../../src/bulk/engine.js';
 import { CHUNK_REFUSALS } from '../../../src/bulk/protocol.js';
-import { parseBulkRecord } from '../../../src/bulk/records.js';
+import { type BulkRecordWritten, parseBulkRecord } from '../../../src/bulk/records.js';
 import { foldRecords } from '../../../src/bulk/run-state.js';
 import type { BulkRow, RowOutcome } from '../../../src/bulk/types.js';
 import { createRun, openRun, readRun } from '../../../src/runs/journal.js';
@@ -309,9 +309,9 @@ describe('engine', () => {
 
   it('an intent written ahead but not sent when the run stops is sent on resume', async () => {
     const gw = fakeGateway(300);
-    // Chunks 0 and 1 get their intents in one append, and the next two batches (2-3, 4-5) theirs
-    // before 0 and 1 are dispatched; the stop comes once chunk 0 is on its way, so 1 to 5 have
-    // intents but are never sent.
+    // All six chunks get their intents in one append (a batch is 16 chunks) before chunk 0 is
+    // dispatched; the stop comes once chunk 0 is on its way, so 1 to 5 have intents but are never
+    // sent.
     const first = await run(gw, refundRows(300), { concurrency: 2, shouldStop: () => gw.calls.length >= 1 });
     expect(first.result.stopped).toBe('interrupted');
     expect(gw.calls).toHaveLength(1);
@@ -326,6 +326,34 @@ describe('engine', () => {
     expect(gw.ledger).toHaveLength(300);
     // Nothing was reconciled: the journal said exactly what was and was not sent.
     expect(gw.calls.filter((c) => c.op === 'refundSearch')).toHaveLength(0);
+  });
+
+  it('writes the intents of 16 chunks with one append (one fsync), whatever the concurrency', async () => {
+    // A run sends no faster than the chunks one fsync covers: on a disk whose fsync takes 10 ms,
+    // batches of the concurrency's 4 held 100,000 refunds to 58 % of the ceiling.
+    const gw = fakeGateway(2000);
+    const appends: number[] = [];
+    const journal = await createRun<BulkRecordWritten>(root, { op: 'refund' });
+    const append = journal.append.bind(journal);
+    journal.append = (records) => {
+      const list = Array.isArray(records) ? records : [records];
+      const intents = list.filter((r) => r.type === 'intent').length;
+      if (intents > 0) appends.push(intents);
+      return append(records);
+    };
+    await runEngine({
+      op: 'refund',
+      chunks: chunkRows(refundRows(2000), 50),
+      client: gw.client,
+      journal,
+      concurrency: 4,
+      settleMs: 0,
+      maxAttempts: 3,
+      emit: () => {},
+    });
+    await journal.close();
+    expect(appends).toEqual([16, 16, 8]);
+    expect(gw.ledger).toHaveLength(2000);
   });
 
   it('marks chunks that never reached the gateway as not sent and sends them on resume', async () => {
