@@ -3,7 +3,7 @@
 // Context, runs the command, records the exit code it returns and closes the Context.
 // Implementations are imported lazily inside each command's `run`, so `--help` loads none of them.
 import { type Command, CommanderError } from 'commander';
-import { MAX_SETTLE_MS, parseDuration } from '../config/keys.js';
+import { MAX_SETTLE_MS, parseDuration, parseTimeout, TIMEOUT_EXPECTED } from '../config/keys.js';
 import type { Context } from '../context.js';
 
 export interface App {
@@ -31,6 +31,19 @@ export function duration(value: string, flag: string): number {
       2,
       'commander.invalidArgument',
       `${flag} must be a duration such as 30s, 2m or 500ms (at most 1h), not "${value}"`,
+    );
+  }
+  return ms;
+}
+
+/** Parser for --timeout: milliseconds (`30000`) or a duration with its unit (`30s`). */
+export function timeout(value: string, flag: string): number {
+  const ms = parseTimeout(value);
+  if (ms === undefined) {
+    throw new CommanderError(
+      2,
+      'commander.invalidArgument',
+      `${flag} must be ${TIMEOUT_EXPECTED}, not "${value}"`,
     );
   }
   return ms;

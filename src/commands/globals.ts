@@ -2,7 +2,7 @@
 // check at the end fails the type check when these declarations and GlobalOptions, which the rest
 // of payops reads, drift apart.
 import type { GlobalOptions } from '../io.js';
-import { positiveInt } from './app.js';
+import { positiveInt, timeout } from './app.js';
 import type { OptionSpecs, OptionsOf } from './define.js';
 
 export const GLOBAL_OPTIONS = {
@@ -41,8 +41,8 @@ export const GLOBAL_OPTIONS = {
   timeout: {
     type: 'number',
     value: 'ms',
-    description: 'per-request timeout in milliseconds (default 30000)',
-    parse: positiveInt,
+    description: 'per-request timeout in milliseconds, or a duration such as 30s (default 30000)',
+    parse: timeout,
   },
   rate: {
     type: 'number',

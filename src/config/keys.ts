@@ -74,7 +74,7 @@ export const KEY_HELP: Record<ConfigKey, string> = {
   merchant_id: 'merchant id given by the gateway',
   account_id: 'account id given by the gateway',
   sign_key: 'key that signs requests (never printed)',
-  timeout: `per-request timeout in ms (default ${DEFAULT_TIMEOUT_MS})`,
+  timeout: `per-request timeout: ms, or a duration such as 30s (default ${DEFAULT_TIMEOUT_MS} ms)`,
   concurrency: `requests in flight at once, 1–${MAX_CONCURRENCY} (default ${DEFAULT_CONCURRENCY})`,
   rate: `requests per second at most, all requests of a command counted, 1–${MAX_RATE} (default: no limit)`,
   settle_time: `wait after a lost request before concluding it was not applied: 30s, 2m, 500ms (default ${DEFAULT_SETTLE_MS / 1000}s)`,
@@ -127,8 +127,11 @@ export function parseConfigValue(key: ConfigKey, text: string): ProfileValues[Co
     case 'sign_key':
       if (value.length < 8 || /\s/.test(value)) throw bad('at least 8 characters without spaces');
       return value;
-    case 'timeout':
-      return parseIntIn(value, 1, MAX_TIMEOUT_MS, bad);
+    case 'timeout': {
+      const ms = parseTimeout(value);
+      if (ms === undefined) throw bad(TIMEOUT_EXPECTED);
+      return ms;
+    }
     case 'concurrency':
       return parseIntIn(value, 1, MAX_CONCURRENCY, bad);
     case 'rate':
@@ -186,6 +189,20 @@ export function parseDuration(text: string): number | undefined {
   const scale = unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'm' ? 60_000 : 3_600_000;
   const ms = Math.round(Number(m[1]) * scale);
   return Number.isSafeInteger(ms) ? ms : undefined;
+}
+
+/** What a timeout may be, said once for the flag and the profile key. */
+export const TIMEOUT_EXPECTED = 'milliseconds (30000) or a duration such as 30s or 2m (at most 10m)';
+
+/**
+ * A timeout: a bare whole number is milliseconds (as it always was), or a duration with its unit
+ * (`30s`, `2m`, `500ms`) — the form --settle-time takes, so `--timeout 30s` is not refused beside
+ * `--settle-time 30s`. Undefined when unreadable, zero or over MAX_TIMEOUT_MS.
+ */
+export function parseTimeout(text: string): number | undefined {
+  const t = text.trim();
+  const ms = /^\d+$/.test(t) ? Number(t) : /[a-z]$/i.test(t) ? parseDuration(t) : undefined;
+  return ms !== undefined && Number.isSafeInteger(ms) && ms >= 1 && ms <= MAX_TIMEOUT_MS ? ms : undefined;
 }
 
 /** Milliseconds as the shortest exact duration: 30000 → 30s, 90000 → 90s, 500 → 500ms. */

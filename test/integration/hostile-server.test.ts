@@ -67,7 +67,8 @@ describe('item 2: an answer trickled a byte at a time (each byte well within --t
   it('query: --timeout bounds the whole exchange — one clear error after the policy’s attempts', async () => {
     const server = await hostile((_r, res, t) => t.trickle(res, 300));
     const started = performance.now();
-    const r = await query(server.url, ['--timeout', '2000']);
+    // A duration with its unit, as --settle-time takes it: the same 2,000 ms.
+    const r = await query(server.url, ['--timeout', '2s']);
     expect(r.code, r.stderr).toBe(3);
     expect(r.stderr).toMatch(/no complete answer within 2000 ms/);
     expect(server.requests.length).toBe(3);

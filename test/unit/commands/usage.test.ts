@@ -52,6 +52,11 @@ describe('the program', () => {
     const zero = await runMain(['--concurrency', '0', 'query', '--order-no', 'A']);
     expect(zero.code).toBe(2);
     expect(zero.stderr).toContain('--concurrency must be a whole number ≥ 1, not "0"');
+    const timeout = await runMain(['--timeout', '30sec', 'query', '--order-no', 'A']);
+    expect(timeout.code).toBe(2);
+    expect(timeout.stderr).toContain(
+      '--timeout must be milliseconds (30000) or a duration such as 30s or 2m (at most 10m), not "30sec"',
+    );
     const format = await runMain(['--output', 'xml', 'query', '--order-no', 'A']);
     expect(format.code).toBe(2);
     expect(format.stderr).toMatch(/--output <format>.*'xml' is invalid/s);

@@ -7,6 +7,11 @@ describe('config keys', () => {
     expect(parseConfigValue('base_url', 'https://gw.example.com/')).toBe('https://gw.example.com');
     expect(parseConfigValue('base_url', 'sandbox')).toBe('sandbox');
     expect(parseConfigValue('timeout', '2500')).toBe(2500);
+    // A bare number stays milliseconds; with its unit, a duration as settle_time takes one.
+    expect(parseConfigValue('timeout', '30s')).toBe(30_000);
+    expect(parseConfigValue('timeout', '1.5s')).toBe(1500);
+    expect(parseConfigValue('timeout', '2m')).toBe(120_000);
+    expect(parseConfigValue('timeout', '750ms')).toBe(750);
     expect(parseConfigValue('concurrency', '8')).toBe(8);
     expect(parseConfigValue('read_only', 'yes')).toBe(true);
     expect(parseConfigValue('read_only', 'false')).toBe(false);
@@ -16,6 +21,10 @@ describe('config keys', () => {
       ['base_url', 'ftp://x'],
       ['timeout', '0'],
       ['timeout', '1.5'],
+      ['timeout', '11m'],
+      ['timeout', '1h'],
+      ['timeout', '30 sec'],
+      ['timeout', '0s'],
       ['concurrency', '1000'],
       ['read_only', 'maybe'],
       ['status_labels', '[1]'],
