@@ -16,8 +16,12 @@ export const RUN_LIST_COLUMNS = [
   'created',
   'rows',
   'succeeded',
+  // Rows the gateway already showed done (--skip-done): without it an all-done run read "0".
+  'already_done',
   'failed',
   'unknown',
+  // Rows refunded twice (a gateway that committed later than --settle-time): never out of sight.
+  'duplicated',
   'state',
 ] as const;
 
@@ -39,8 +43,10 @@ export async function listRunsCommand(ctx: Context): Promise<number> {
       created: r?.header.createdAt ?? '',
       rows: r?.header.rows === undefined ? '' : String(r.header.rows),
       succeeded: count('succeeded') || count('completed'),
+      already_done: count('already_done'),
       failed: count('failed'),
       unknown: count('unknown'),
+      duplicated: count('duplicated'),
       state: r ? stateLabel(r) : 'damaged',
     });
     if (w) await w;

@@ -178,6 +178,10 @@ describe('a gateway that commits late (commit_late: HTTP 500 at once, the refund
       expect(row.outcome).toBe('duplicated');
       expect(row.outcome_detail).toMatch(/refunded 2 times/);
     }
+    // runs list shows the doubles too, not only the run's own report.
+    const list = await payops(['runs', 'list', '--output', 'json'], { env: suite.gw.env(suite.dir) });
+    const listed = JSON.parse(list.stdout) as Array<Record<string, string>>;
+    expect(listed[0]).toMatchObject({ duplicated: String(ids.length) });
   });
 });
 
