@@ -32,6 +32,24 @@ export abstract class PayopsError extends Error {
   }
 }
 
+/**
+ * The same error, its hint extended by `more`: a new object of the same class, every other field
+ * kept. For a layer that knows what the one below could not (a failed look-up of the check before
+ * a run: nothing was sent).
+ */
+export function withHint<E extends PayopsError>(err: E, more: string): E {
+  const copy = Object.create(Object.getPrototypeOf(err)) as E;
+  for (const key of Reflect.ownKeys(err)) {
+    Object.defineProperty(copy, key, Object.getOwnPropertyDescriptor(err, key)!);
+  }
+  Object.defineProperty(copy, 'hint', {
+    value: err.hint ? `${err.hint}; ${more}` : more,
+    enumerable: true,
+    configurable: true,
+  });
+  return copy;
+}
+
 /** Bad flags or arguments. Nothing was sent. */
 export class UsageError extends PayopsError {
   readonly exitCode = ExitCode.usage;

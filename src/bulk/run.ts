@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { stateDir } from '../config/paths.js';
 import { assertMayMoveMoney, type ResolvedConfig } from '../config/resolve.js';
 import type { Context } from '../context.js';
-import { ConfigError, ExitCode, InputError, PayopsError, UsageError } from '../errors.js';
+import { ConfigError, ExitCode, InputError, PayopsError, UsageError, withHint } from '../errors.js';
 import type { GatewayClient } from '../gateway/client.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
 import { checkOutFile } from '../output/safe-file.js';
@@ -239,6 +239,13 @@ async function checkAtGateway(
     if (dryRun && err instanceof PayopsError) {
       ctx.log.info(`  not checked at the gateway: ${err.message}`);
       return undefined;
+    }
+    // A look-up's error (a timeout, say) knows nothing of the refunds not yet sent: said here.
+    if (err instanceof PayopsError && !/nothing was sent/.test(`${err.message} ${err.hint ?? ''}`)) {
+      throw withHint(
+        err,
+        'nothing was sent: payops asks the gateway which rows are already done before it sends any',
+      );
     }
     throw err;
   }

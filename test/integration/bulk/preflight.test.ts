@@ -199,6 +199,24 @@ describe('preflight: rows the gateway already shows done', () => {
     expect(real.code, real.stderr).toBe(3);
   });
 
+  it('a check the gateway never answers: exit 3, and the error says that nothing was sent', async () => {
+    const orders = await suite.gw.createOrders(2);
+    const file = writeCsv(join(suite.dir, 'silent.csv'), REFUND_HEADER, refundRows(orders));
+    await suite.gw.faults({ mode: 'hang', paths: ['/v1/retrievalRefund'] });
+    try {
+      const r = await payops(['refund', '--file', file, '--yes', '--timeout', '500ms'], {
+        env: suite.gw.env(suite.dir),
+      });
+      expect(r.code, r.stderr).toBe(3);
+      // A finance operator reading "no complete answer" on a refund run must not have to wonder.
+      expect(r.stderr).toMatch(/no complete answer within 500 ms .*retrievalRefund/);
+      expect(r.stderr).toMatch(/hint: .*nothing was sent/);
+    } finally {
+      await suite.gw.faults({ mode: 'none' });
+    }
+    expect((await suite.gw.ledger()).filter((e) => e.kind === 'refund')).toHaveLength(0);
+  });
+
   it('capture: orders already captured are found by query', async () => {
     const orders = await suite.gw.createOrders(2, '3000');
     const file = writeCsv(
