@@ -46,7 +46,7 @@ describe('payops config', () => {
     expect(nope.stderr).toContain('no profile "nope"');
     const bad = await run(['config', 'set', 'timeout', 'soon']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('whole number');
+    expect(bad.stderr).toContain('a duration such as 30s or 2m');
 
     expect(outputs.join('\n')).not.toContain(SECRET);
   });
