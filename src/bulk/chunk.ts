@@ -15,6 +15,11 @@ export function requestCount(rows: number, op: BatchOperation): number {
   return Math.ceil(rows / chunkSize(op));
 }
 
+/** The lines of a chunk's rows, in order, building the rows only when the chunk does not know them. */
+export function chunkLines(chunk: Chunk): number[] {
+  return chunk.lines ?? chunk.rows.map((r) => r.line);
+}
+
 /** Group rows into chunks of `size`, numbered from 0, without holding more than one chunk. */
 export async function* chunkRows<R extends BulkRow>(
   rows: AsyncIterable<R> | Iterable<R>,

@@ -18,7 +18,7 @@ export type { StopReason };
 export interface EngineOptions<R extends BulkRow> {
   op: BatchOperation;
   /** The run's chunks in input order (the same chunks on every pass over the same file). */
-  chunks: AsyncIterable<Chunk<R>>;
+  chunks: AsyncIterable<Chunk<R>> | Iterable<Chunk<R>>;
   client: GatewayClient;
   journal: RunJournal<BulkRecordWritten>;
   /** What an earlier process of this run recorded, per chunk (resume). */
@@ -169,7 +169,10 @@ export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Prom
     ahead: AHEAD,
     stageSize: Math.max(opts.concurrency, STAGE_CHUNKS),
     dispatch,
-    emit: (p, outcomes) => opts.emit(p.chunk, outcomes),
+    emit: async (p, outcomes) => {
+      await opts.emit(p.chunk, outcomes);
+      p.chunk.release?.();
+    },
   });
   const result: EngineResult = {
     requests: protocol.requests,

@@ -97,7 +97,9 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
   const sendAll = (signal: AbortSignal, now: AbortSignal) =>
     runEngine({
       op,
-      chunks: chunkRows(a.cache?.complete ? a.cache.rows() : inputRows(op, snapshot), plan.chunkSize),
+      chunks: a.cache?.complete
+        ? a.cache.chunks(plan.chunkSize)
+        : chunkRows(inputRows(op, snapshot), plan.chunkSize),
       client: a.client,
       journal,
       ...(a.prior ? { prior: a.prior.chunks } : {}),

@@ -21,7 +21,7 @@ import type { BatchOperation } from '../gateway/endpoints.js';
 import { backoffMs, DEFAULT_RETRY_POLICY, isRefusal } from '../gateway/retry.js';
 import type { BatchOrderOf } from '../gateway/types.js';
 import type { RunJournal } from '../runs/journal.js';
-import { matchResults, sameOutcome, wireElement } from './chunk.js';
+import { chunkLines, matchResults, sameOutcome, wireElement } from './chunk.js';
 import { OPERATIONS } from './operations.js';
 import { toOutcomeTable } from './outcome-table.js';
 import { type ReconcileItem, type ReconcileOptions, reconcile } from './reconcile.js';
@@ -38,10 +38,14 @@ import type { BulkRow, Chunk, RowOutcome, WireElement } from './types.js';
  */
 export type StopReason = 'interrupted' | 'unreachable' | 'auth' | 'route' | 'journal' | 'busy';
 
-/** A chunk's intent, durable: what will be sent. */
+/**
+ * A chunk's intent, durable: what will be sent. The wire elements are built from `rows` when the
+ * request is (the engine writes intents well ahead of sending them, engine.ts).
+ */
 export interface Prepared {
   lines: number[];
-  elements: WireElement[];
+  /** The rows of `lines`, in order. */
+  rows: () => readonly BulkRow[];
   sentAt: string;
 }
 
@@ -73,9 +77,15 @@ export interface ProtocolOptions {
   waiting?: ((rows: number, ms: number) => void) | undefined;
 }
 
-/** Rows of a chunk still to send: those without a settled, unknown or pending outcome. */
-export function rowsToSend<R extends BulkRow>(chunk: Chunk<R>, state: ChunkState | undefined): R[] {
-  if (state?.rows === undefined) return chunk.rows;
+/**
+ * Rows of a chunk still to send: those without a settled, unknown or pending outcome; undefined for
+ * every row of a chunk nothing was recorded for (its rows are then not built yet).
+ */
+export function rowsToSend<R extends BulkRow>(
+  chunk: Chunk<R>,
+  state: ChunkState | undefined,
+): R[] | undefined {
+  if (state?.rows === undefined) return undefined;
   const byLine = new Map(state.rows.map((o) => [o.line, o]));
   return chunk.rows.filter((r) => {
     const o = byLine.get(r.line);
@@ -165,17 +175,17 @@ export class ChunkProtocol {
    * empty map when the journal could not be written (then the run stops: nothing may be sent).
    */
   async prepareMany<R extends BulkRow>(
-    items: ReadonlyArray<{ chunk: Chunk<R>; rows: R[] }>,
+    items: ReadonlyArray<{ chunk: Chunk<R>; rows?: R[] | undefined }>,
   ): Promise<Map<number, Prepared>> {
     const out = new Map<number, Prepared>();
     if (items.length === 0) return out;
-    const { op } = this.o;
     const sentAt = () => this.now().toISOString();
     let made: Array<{ index: number; prepared: Prepared; record: IntentRecord }>;
     try {
       made = items.map(({ chunk, rows }) => {
-        const lines = rows.map((r) => r.line);
-        const prepared = { lines, elements: rows.map((r) => wireElement(op, r)), sentAt: sentAt() };
+        // No rows given: the whole chunk, whose rows are read only when it is sent.
+        const lines = rows ? rows.map((r) => r.line) : chunkLines(chunk);
+        const prepared: Prepared = { lines, rows: rows ? () => rows : () => chunk.rows, sentAt: sentAt() };
         // The elements are not journaled: they are a pure function of the rows, which the run's
         // input snapshot (same SHA-256) gives back byte for byte; 40 % of the journal's bytes.
         const record: IntentRecord = { type: 'intent', chunk: chunk.index, lines, sentAt: prepared.sentAt };
@@ -347,7 +357,8 @@ export class ChunkProtocol {
     p: Prepared,
   ): Promise<{ rows: RowOutcome[] } | Lost> {
     const { op, journal } = this.o;
-    const { lines, elements, sentAt } = p;
+    const { lines, sentAt } = p;
+    const elements = p.rows().map((r) => wireElement(op, r));
     const items = (pick: (i: number) => boolean) =>
       lines.flatMap((line, i) => (pick(i) ? [{ line, element: elements[i]!, sentAt }] : []));
     let outcomes: RowOutcome[];

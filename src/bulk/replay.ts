@@ -1,6 +1,7 @@
 // What the journal alone says about each chunk, without the gateway: the outcomes a settled chunk
 // recorded, `unknown` for rows sent without an answer, `not_sent` for the rest. Used by `runs show`
 // (which sends nothing: there is no send path here at all) and by the engine for chunks it passes.
+import { chunkLines } from './chunk.js';
 import type { ChunkState } from './run-state.js';
 import type { BulkRow, Chunk, RowOutcome } from './types.js';
 
@@ -51,7 +52,7 @@ export function withSkipped<R extends BulkRow>(
   state: ChunkState | undefined,
   skip: ReadonlyMap<number, string>,
 ): ChunkState | undefined {
-  if (skip.size === 0 || !chunk.rows.some((r) => skip.has(r.line))) return state;
+  if (skip.size === 0 || !chunkLines(chunk).some((line) => skip.has(line))) return state;
   const known = new Map((state?.rows ?? []).map((o) => [o.line, o]));
   const rows: RowOutcome[] = [];
   for (const r of chunk.rows) {

@@ -4,7 +4,7 @@
 // (same SHA-256), so both passes would yield the same rows.
 import { stat } from 'node:fs/promises';
 import type { ContentKey } from './content-key.js';
-import type { InputRow } from './types.js';
+import type { Chunk, InputRow } from './types.js';
 import type { ValidRow } from './validate.js';
 
 /** One look-up of the gateway check: rows [from, to) and their distinct transaction ids, joined by commas. */
@@ -280,6 +280,38 @@ export class RowCache {
     for (let r = 0; r < this.count; r++) yield this.decode(r);
   }
 
+  /**
+   * The rows in chunks of `size`, as `chunkRows(rows(), size)` groups them, but each chunk knows its
+   * lines at once and decodes its rows only when they are first read. The bulk engine writes the
+   * intents of up to 48 chunks ahead of sending them (engine.ts): decoded that early, ~2,400 rows at
+   * a time outlived two young-generation collections and were promoted, and most of a run's garbage
+   * collection went to them.
+   */
+  *chunks(size: number): Generator<Chunk<InputRow>> {
+    if (this.dropped) throw new Error('row cache was dropped');
+    for (let from = 0, index = 0; from < this.count; from += size, index++) {
+      const to = Math.min(from + size, this.count);
+      const lines: number[] = [];
+      for (let i = from; i < to; i++) lines.push(this.lineAt(i));
+      let rows: InputRow[] | undefined;
+      const decodeRows = (): InputRow[] => {
+        rows = [];
+        for (let i = from; i < to; i++) rows.push(this.decode(i));
+        return rows;
+      };
+      yield {
+        index,
+        lines,
+        get rows() {
+          return rows ?? decodeRows();
+        },
+        release: () => {
+          rows = undefined;
+        },
+      };
+    }
+  }
+
   /** Row `i` (0-based, in file order), as `rows()` gives it. Only when `complete`. */
   rowAt(i: number): InputRow {
     if (this.dropped) throw new Error('row cache was dropped');
@@ -302,6 +334,15 @@ export class RowCache {
     let end = ++start;
     while (page[end] !== 0) end++;
     return page.toString('utf8', start, end);
+  }
+
+  /** The line of row `i`: the digits after its flags. */
+  private lineAt(i: number): number {
+    const at = i * 3;
+    const page = this.pages[this.spans[at]!]!;
+    let line = 0;
+    for (let j = this.spans[at + 1]! + 1; page[j] !== 0; j++) line = line * 10 + (page[j]! - 48);
+    return line;
   }
 
   private decode(r: number): InputRow {

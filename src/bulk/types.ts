@@ -43,7 +43,17 @@ export interface InputRow extends BulkRow {
 export interface Chunk<R extends BulkRow = BulkRow> {
   /** 0-based, in input order; identical for the same file, so a resumed run finds its chunks again. */
   index: number;
+  /** May be built on first use (a chunk of the row cache decodes its rows only when it is sent). */
   rows: R[];
+  /** The rows' lines in order, where known without building `rows` (chunk.ts `chunkLines`). */
+  lines?: number[];
+  /**
+   * Called once the chunk's outcomes are out: a chunk that built its rows on first use forgets them
+   * (reading `rows` again builds them again). A chunk outlives its outcomes in places the engine
+   * does not control (a suspended generator's registers), and rows kept that long were promoted to
+   * V8's old generation, to be freed only by a full collection.
+   */
+  release?: () => void;
 }
 
 /** The wire element of one row (capture_orders / cancel_orders / review_orders / refund_orders). */

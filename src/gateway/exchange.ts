@@ -7,6 +7,7 @@
 // `body.text()`, also matters: a bulk run makes thousands of exchanges, the first in cold code.
 import { subscribe } from 'node:diagnostics_channel';
 import type { Dispatcher } from 'undici';
+import { whenAborted } from './abort-watch.js';
 
 /**
  * Errors undici reported as a failed connection (TCP, TLS, a proxy's tunnel), published before it
@@ -104,10 +105,11 @@ export function exchange(
     const chunks: Buffer[] = [];
     let size = 0;
 
+    let unwatch: (() => void) | undefined;
     const finish = () => {
       done = true;
       clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
+      unwatch?.();
     };
     const fail = (err: Error) => {
       if (done) return;
@@ -127,7 +129,7 @@ export function exchange(
           : new NotSentError('timeout', `no connection within ${limits.timeoutMs} ms`),
       );
     }, limits.timeoutMs);
-    signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal) unwatch = whenAborted(signal, onAbort);
 
     const handler: Dispatcher.DispatchHandler = {
       onConnect(a) {

@@ -3,6 +3,8 @@
 // more) and no burst can put more than N into any second. Every attempt of every request of the process takes a token
 // (the one transport holds the one limiter), retries included: a retry is a request to the gateway.
 
+import { whenAborted } from './abort-watch.js';
+
 export interface RateLimiter {
   /** Resolves when this request may leave; rejects with the signal's reason when it aborts first. */
   take(signal?: AbortSignal): Promise<void>;
@@ -60,12 +62,13 @@ export function wakeable(ms: number, signal?: AbortSignal): Promise<void> {
       resolve();
       return;
     }
+    let unwatch: (() => void) | undefined;
     const done = () => {
       clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
+      unwatch?.();
       resolve();
     };
     const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
+    if (signal) unwatch = whenAborted(signal, done);
   });
 }

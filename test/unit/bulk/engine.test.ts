@@ -328,6 +328,52 @@ describe('engine', () => {
     expect(gw.calls.filter((c) => c.op === 'refundSearch')).toHaveLength(0);
   });
 
+  it('reads a chunk’s rows only when it is sent, and releases the chunk once its outcomes are emitted', async () => {
+    // The intents are written up to 48 chunks ahead; rows built that early, or kept past their
+    // outcomes, were promoted to V8's old generation (docs/performance.md).
+    const gw = fakeGateway(2000);
+    const events: string[] = [];
+    const chunks = [];
+    for await (const c of chunkRows(refundRows(2000), 50)) {
+      let read = false;
+      chunks.push({
+        index: c.index,
+        lines: c.rows.map((r) => r.line),
+        get rows() {
+          if (!read) events.push(`rows ${c.index}`);
+          read = true;
+          return c.rows;
+        },
+        release: () => {
+          events.push(`release ${c.index}`);
+          read = false;
+        },
+      });
+    }
+    const journal = await createRun<BulkRecordWritten>(root, { op: 'refund' });
+    await runEngine({
+      op: 'refund',
+      chunks,
+      client: gw.client,
+      journal,
+      concurrency: 4,
+      settleMs: 0,
+      maxAttempts: 3,
+      emit: async (chunk) => {
+        events.push(`emit ${chunk.index}`);
+        await new Promise((resolve) => setImmediate(resolve));
+      },
+    });
+    await journal.close();
+    const at = (e: string) => events.indexOf(e);
+    for (const c of chunks) {
+      expect(at(`emit ${c.index}`) + 1).toBe(at(`release ${c.index}`));
+      // Read when it is sent: by then the chunk `concurrency` places earlier was emitted.
+      if (c.index >= 5) expect(at(`rows ${c.index}`)).toBeGreaterThan(at(`emit ${c.index - 5}`));
+    }
+    expect(gw.ledger).toHaveLength(2000);
+  });
+
   it('writes the intents of 16 chunks with one append (one fsync), whatever the concurrency', async () => {
     // A run sends no faster than the chunks one fsync covers: on a disk whose fsync takes 10 ms,
     // batches of the concurrency's 4 held 100,000 refunds to 58 % of the ceiling.

@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { chunkRows } from '../../../src/bulk/chunk.js';
 import { inputRows } from '../../../src/bulk/input.js';
 import { planBulk } from '../../../src/bulk/plan.js';
 import { DEFAULT_READ_AS } from '../../../src/bulk/read-as.js';
@@ -53,6 +54,31 @@ describe('row cache', () => {
       refundMinor: 250n,
       refund_reason: 'multi\nline',
     });
+  });
+
+  it('cuts its rows into the same chunks as chunkRows, each knowing its lines and building its rows once until released', async () => {
+    const lines = Array.from({ length: 120 }, (_, i) => `T${i},O${i},USD,${i + 1}.00,1.00,r${i}`);
+    const { cache } = await bothWays(
+      'refund',
+      `transaction_id,order_no,currency,amount,refund_amount,refund_reason\n${lines.join('\n')}\n`,
+    );
+    const expected = [];
+    for await (const c of chunkRows(cache.rows(), 50)) expected.push(c);
+    const chunks = [...cache.chunks(50)];
+    expect(chunks.map((c) => c.index)).toEqual([0, 1, 2]);
+    expect(chunks.map((c) => c.lines)).toEqual(expected.map((c) => c.rows.map((r) => r.line)));
+    const first = chunks[0]!;
+    const rows = first.rows;
+    expect(rows).toEqual(expected[0]!.rows);
+    // Built once: the engine reads them when sending and again when writing the results.
+    expect(first.rows).toBe(rows);
+    // Released once its outcomes are out, a chunk keeps nothing; read again, the same rows.
+    first.release?.();
+    expect(first.rows).not.toBe(rows);
+    expect(first.rows).toEqual(rows);
+    expect(chunks[2]!.rows.map((r) => r.transaction_id)).toEqual(
+      lines.slice(100).map((l) => l.split(',')[0]),
+    );
   });
 
   it('gives review and capture rows exactly as reading the file again would', async () => {
