@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
@@ -160,6 +161,34 @@ describe('createCsvWriter', () => {
           expect(csvLine(cells)).toBe(stringify([cells.map(excelSafe)], { record_delimiter: 'windows' }));
         },
       ),
+    );
+  });
+
+  it('writes the bytes of csvLine for every row, in blocks, whatever the text (property)', async () => {
+    // The writer copies plain ASCII cells byte by byte and hands everything else to csvLine's rules;
+    // cells long enough to outgrow a block (64 KB) take the path for those.
+    const cell = fc.oneof(
+      fc.string({ unit: 'binary' }),
+      fc.string({ unit: 'grapheme-ascii' }),
+      fc.string({ unit: 'binary', minLength: 11_000, maxLength: 12_000 }),
+      fc.constant(undefined),
+      fc.bigInt(),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.array(cell, { minLength: 3, maxLength: 3 }), { maxLength: 40 }),
+        async (rows) => {
+          const out = new PassThrough();
+          const chunks: Buffer[] = [];
+          out.on('data', (c: Buffer) => chunks.push(Buffer.from(c)));
+          const w = createCsvWriter(out, ['a', 'b', 'c']);
+          for (const r of rows) await w.writeCells(r);
+          await w.end();
+          const want = csvLine(['a', 'b', 'c']) + rows.map((r) => csvLine(r)).join('');
+          expect(Buffer.concat(chunks).equals(Buffer.from(want, 'utf8'))).toBe(true);
+        },
+      ),
+      { numRuns: 150 },
     );
   });
 
