@@ -52,8 +52,14 @@ export function csvLine(cells: readonly unknown[]): string {
   return `${line}\r\n`;
 }
 
-/** Bytes gathered before a write: a million rows cost a few thousand writes, not a million. */
-const BLOCK_BYTES = 64 * 1024;
+/**
+ * Bytes gathered before a write: a million rows cost a few hundred writes, not a million. A file
+ * takes bigger blocks than a stream (stdout, read as it comes): each write to a file wakes a thread
+ * of libuv's pool, and on a machine whose other core runs the gateway that cost the run's own
+ * thread ~0.2 ms a write (a 100,000-row results file: ~35 ms in 64 KB blocks, ~10 ms in 256 KB).
+ */
+const FILE_BLOCK_BYTES = 256 * 1024;
+const STREAM_BLOCK_BYTES = 64 * 1024;
 
 /**
  * A cell's bytes at `at`; the offset after them. Room for 6 bytes per UTF-16 unit and 2 must be free
@@ -93,13 +99,14 @@ export function createCsvWriter(
   const header = (opts.bom ? '\uFEFF' : '') + csvLine(columns);
   let started = false;
   const width = columns.length;
-  let block = Buffer.allocUnsafe(BLOCK_BYTES);
+  const blockBytes = typeof dest === 'string' ? FILE_BLOCK_BYTES : STREAM_BLOCK_BYTES;
+  let block = Buffer.allocUnsafe(blockBytes);
   let used = 0;
   /** Hands the block's bytes to the sink (a cell never spans two blocks, so neither does a character). */
   const flush = (): Promise<void> | undefined => {
     if (used === 0) return undefined;
     const bytes = block.subarray(0, used);
-    block = Buffer.allocUnsafe(BLOCK_BYTES);
+    block = Buffer.allocUnsafe(blockBytes);
     used = 0;
     return sink.write(bytes);
   };
@@ -121,7 +128,7 @@ export function createCsvWriter(
     }
     block[used++] = 0x0d;
     block[used++] = 0x0a;
-    if (used >= BLOCK_BYTES - 512) pending = flush() ?? pending;
+    if (used >= blockBytes - 512) pending = flush() ?? pending;
     return pending;
   };
   return {
