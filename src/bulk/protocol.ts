@@ -78,8 +78,8 @@ export interface ProtocolOptions {
 }
 
 /**
- * Rows of a chunk still to send: those without a settled, unknown or pending outcome; undefined for
- * every row of a chunk nothing was recorded for (its rows are then not built yet).
+ * Rows of a chunk still to send: those without a settled, unknown or pending outcome; undefined when
+ * the chunk's state holds no row outcomes, which means every row (its rows are then not built yet).
  */
 export function rowsToSend<R extends BulkRow>(
   chunk: Chunk<R>,
@@ -358,7 +358,13 @@ export class ChunkProtocol {
   ): Promise<{ rows: RowOutcome[] } | Lost> {
     const { op, journal } = this.o;
     const { lines, sentAt } = p;
-    const elements = p.rows().map((r) => wireElement(op, r));
+    let elements: WireElement[];
+    try {
+      elements = p.rows().map((r) => wireElement(op, r));
+    } catch (err) {
+      // Nothing left: the request was never built (validated rows make this unreachable).
+      return { rows: this.notSentAfter(chunk, state, lines, err as Error) };
+    }
     const items = (pick: (i: number) => boolean) =>
       lines.flatMap((line, i) => (pick(i) ? [{ line, element: elements[i]!, sentAt }] : []));
     let outcomes: RowOutcome[];

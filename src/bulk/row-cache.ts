@@ -295,9 +295,10 @@ export class RowCache {
       for (let i = from; i < to; i++) lines.push(this.lineAt(i));
       let rows: InputRow[] | undefined;
       const decodeRows = (): InputRow[] => {
-        rows = [];
-        for (let i = from; i < to; i++) rows.push(this.decode(i));
-        return rows;
+        const decoded: InputRow[] = [];
+        for (let i = from; i < to; i++) decoded.push(this.decode(i));
+        rows = decoded;
+        return decoded;
       };
       yield {
         index,

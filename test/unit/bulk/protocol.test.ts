@@ -97,6 +97,31 @@ async function prepareAndSend(protocol: ChunkProtocol, c: Chunk<BulkRow>) {
 }
 
 describe('ChunkProtocol', () => {
+  it('a chunk whose request cannot be built sends nothing and leaves its rows not_sent, with the intent closed', async () => {
+    // Rows are read when the request is built, after the intent is on disk (engine.ts writes
+    // intents ahead): a failure there must end the chunk as never sent, not as a lost answer.
+    const s = await setUp('ok');
+    const c = chunk(3);
+    const prepared = (await s.protocol.prepareMany([{ chunk: c }])).get(c.index)!;
+    const broken = {
+      ...prepared,
+      rows: () => {
+        throw new Error('row 3 could not be read');
+      },
+    };
+    const outcomes = await s.protocol.send(c, undefined, broken, {
+      release: () => {},
+      reacquire: async () => () => {},
+    });
+    await s.journal.close();
+    expect(s.gw.calls).toHaveLength(0);
+    expect(outcomes.map((o) => o.outcome)).toEqual(['not_sent', 'not_sent', 'not_sent']);
+    const { records } = await readRun(root, s.journal.runId, parseBulkRecord);
+    expect(records.map((r) => r.type)).toEqual(['intent', 'not_sent']);
+    // A resumed run sends them, without asking the gateway first: no request ever left.
+    expect(chunkAction(foldRecords(records).chunks.get(0))).toBe('send');
+  });
+
   it('an answered chunk: one request, every row succeeded, intent then outcome in the journal', async () => {
     const s = await setUp('ok');
     const { outcomes, records, released } = await sendOne(s, chunk(10));
