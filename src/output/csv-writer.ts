@@ -28,12 +28,14 @@ export interface CsvWriterOptions {
 
 const QUOTE = /"/g;
 
-/** Whether a cell needs quotes: it holds `,`, `"`, CR or LF. A loop: most cells are short. */
+/** Whether a character makes its cell quoted: `,`, `"`, CR or LF. */
+function quotes(c: number): boolean {
+  return c === 0x2c || c === 0x22 || c === 0x0d || c === 0x0a;
+}
+
+/** Whether a cell needs quotes. A loop: most cells are short. */
 function needsQuotes(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x2c || c === 0x22 || c === 0x0d || c === 0x0a) return true;
-  }
+  for (let i = 0; i < text.length; i++) if (quotes(text.charCodeAt(i))) return true;
   return false;
 }
 
@@ -65,25 +67,17 @@ const STREAM_BLOCK_BYTES = 64 * 1024;
  * A cell's bytes at `at`; the offset after them. Room for 6 bytes per UTF-16 unit and 2 must be free
  * (3 bytes of UTF-8 each, doubled by quoting, and the quotes).
  */
-function putCell(buf: Buffer, at: number, value: unknown): number {
-  const text = typeof value === 'string' ? value : cellText(value);
+function putCell(buf: Buffer, at: number, text: string): number {
   const n = text.length;
   if (n === 0) return at;
   // A formula start, a character to quote or one beyond ASCII: the cell as csvCell writes it.
   if (formulaStart(text.charCodeAt(0))) return at + buf.write(csvCell(text), at, 'utf8');
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
-    if (c >= 0x80 || c === 0x2c || c === 0x22 || c === 0x0d || c === 0x0a) {
-      return at + buf.write(csvCell(text), at, 'utf8');
-    }
+    if (c >= 0x80 || quotes(c)) return at + buf.write(csvCell(text), at, 'utf8');
     buf[at + i] = c;
   }
   return at + n;
-}
-
-/** Length of a cell's text, as putCell will read it. */
-function cellLength(value: unknown): number {
-  return typeof value === 'string' ? value.length : cellText(value).length;
 }
 
 /**
@@ -118,13 +112,14 @@ export function createCsvWriter(
     let pending: Promise<void> | undefined;
     for (let i = 0; i < width; i++) {
       const value = cells[i];
-      const room = 6 * cellLength(value) + 5;
+      const text = typeof value === 'string' ? value : cellText(value);
+      const room = 6 * text.length + 5;
       if (used + room > block.length) {
         pending = flush() ?? pending;
         if (room > block.length) block = Buffer.allocUnsafe(room);
       }
       if (i > 0) block[used++] = 0x2c;
-      used = putCell(block, used, value);
+      used = putCell(block, used, text);
     }
     block[used++] = 0x0d;
     block[used++] = 0x0a;
