@@ -1,9 +1,10 @@
 // Who the money moves at, as recorded in a run's header and compared by the re-run guard, resume
 // and the input lock: the gateway's base URL, merchant and account, by what they mean rather than
 // how they were typed. `HTTP://LocalHost:80/v1/` and `http://localhost/v1` are one gateway; another
-// path, host, port, merchant or account is another. Host names are not resolved (`localhost` and
-// `127.0.0.1` stay two spellings here): the gateway check before a run (bulk/preflight.ts) asks the
-// gateway itself, which catches those.
+// path, host, port, merchant or account is another. The loopback names are one host: `localhost`,
+// `*.localhost`, `127.0.0.0/8` and `::1` reach the same machine, and two runs at once at
+// `127.0.0.1:P` and `localhost:P` took two operation locks and refunded shared orders twice. Other
+// names are not resolved (DNS at lock time would make the identity depend on the network).
 import { randomBytes } from 'node:crypto';
 import type { ResolvedConfig } from '../config/resolve.js';
 
@@ -24,7 +25,24 @@ export function normaliseBaseUrl(url: string): string {
     return text.replace(/\/+$/, '');
   }
   // WHATWG URL parsing lower-cases the scheme and host and leaves `port` empty for the default one.
-  return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}${u.search}`;
+  const host = isLoopbackHost(u.hostname) ? `localhost${u.port ? `:${u.port}` : ''}` : u.host;
+  return `${u.protocol}//${host}${u.pathname.replace(/\/+$/, '')}${u.search}`;
+}
+
+/**
+ * A host name that always means this machine (RFC 6761 `localhost`, the 127/8 block, IPv6 `::1` and
+ * its IPv4-mapped form), as WHATWG URL parsing spells it: lower-cased, `[::1]` bracketed, a
+ * trailing dot kept.
+ */
+function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.replace(/\.$/, '');
+  return (
+    h === 'localhost' ||
+    h.endsWith('.localhost') ||
+    /^127\.\d+\.\d+\.\d+$/.test(h) ||
+    h === '[::1]' ||
+    h === '[::ffff:7f00:1]'
+  );
 }
 
 function identityOf(baseUrl: string, merchantId: string, accountId: string): string {

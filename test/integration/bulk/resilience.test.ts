@@ -442,4 +442,30 @@ describe('two payops on the same file at once', () => {
       expect(byTx.get(o.transaction_id), o.transaction_id).toHaveLength(1);
     expect([...byTx.values()].every((l) => l.length === 1)).toBe(true);
   });
+  it('the same, one run at 127.0.0.1 and one at localhost: one gateway, one lock, nothing twice', async () => {
+    // Two spellings of one gateway took two operation locks: both found "no row is refunded yet"
+    // and 399 shared orders were refunded twice (issue 23, item 4).
+    const orders = await suite.gw.createOrders(350);
+    const partial = refundRows(orders).map((r) => [...r.slice(0, 4), '1.00', 'partial']);
+    const a = writeCsv(join(suite.dir, 'spelt-a.csv'), REFUND_HEADER, partial.slice(0, 300));
+    const b = writeCsv(join(suite.dir, 'spelt-b.csv'), REFUND_HEADER, partial);
+    const env = suite.gw.env(suite.dir);
+    expect(env.PAYOPS_BASE_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+/);
+    const localhost = { ...env, PAYOPS_BASE_URL: env.PAYOPS_BASE_URL!.replace('127.0.0.1', 'localhost') };
+    await suite.gw.faults({ mode: 'none', latency_ms: 30 });
+    const args = (f: string) => ['refund', '--file', f, '--yes', '--skip-done', '--output', 'csv'];
+    const [ra, rb] = await Promise.all([payops(args(a), { env }), payops(args(b), { env: localhost })]);
+    await suite.gw.faults({ mode: 'none' });
+    const codes = [ra.code, rb.code].sort();
+    expect(codes[0], `${ra.stderr}\n${rb.stderr}`).toBe(0);
+    const second = ra.code === 0 && rb.code === 0 ? undefined : ra.code === 0 ? rb : ra;
+    if (second) {
+      expect(second.code).toBe(2);
+      expect(second.stderr).toMatch(/sending refund requests to this gateway is in use by process/);
+    }
+    const byTx = refundsByTransaction(await suite.gw.ledger());
+    for (const o of orders.slice(0, 300))
+      expect(byTx.get(o.transaction_id), o.transaction_id).toHaveLength(1);
+    expect([...byTx.values()].every((l) => l.length === 1)).toBe(true);
+  });
 });

@@ -19,8 +19,18 @@ describe('normaliseBaseUrl: a base URL by meaning', () => {
     ['https://GW.Example.com:443', 'https://gw.example.com'],
     ['https://gw.example.com/', 'https://gw.example.com'],
     ['https://gw.example.com:8443/api//', 'https://gw.example.com:8443/api'],
-    ['http://127.0.0.1:8080', 'http://127.0.0.1:8080'],
-    ['  http://127.0.0.1:8080/  ', 'http://127.0.0.1:8080'],
+    // Every loopback name is one host.
+    ['http://127.0.0.1:8080', 'http://localhost:8080'],
+    ['  http://127.0.0.1:8080/  ', 'http://localhost:8080'],
+    ['http://[::1]:8080/v1', 'http://localhost:8080/v1'],
+    ['http://127.1:8080', 'http://localhost:8080'],
+    ['http://LOCALHOST.:8080', 'http://localhost:8080'],
+    ['http://gw.localhost:8080', 'http://localhost:8080'],
+    ['http://[::ffff:127.0.0.1]:8080', 'http://localhost:8080'],
+    ['https://127.0.0.1', 'https://localhost'],
+    // Not loopback: kept as written.
+    ['http://128.0.0.1:8080', 'http://128.0.0.1:8080'],
+    ['http://localhost.example.com:8080', 'http://localhost.example.com:8080'],
     // http's default port is not https's: kept.
     ['https://gw.example.com:80/', 'https://gw.example.com:80'],
     // The path keeps its case; user info is no part of the gateway (and never recorded).
@@ -48,8 +58,10 @@ describe('sameGateway: identities compared by meaning', () => {
     expect(sameGateway(id('http://localhost/v1'), id('http://localhost/V1'))).toBe(false);
     expect(sameGateway(id('http://localhost:8080'), id('http://localhost:8081'))).toBe(false);
     expect(sameGateway(id('http://gw.example.com'), id('https://gw.example.com'))).toBe(false);
-    // Not resolved: two spellings of one machine stay two (the gateway check covers them).
-    expect(sameGateway(id('http://localhost:8080'), id('http://127.0.0.1:8080'))).toBe(false);
+    // The loopback names are one machine; its ports are still two gateways.
+    expect(sameGateway(id('http://localhost:8080'), id('http://127.0.0.1:8080'))).toBe(true);
+    expect(sameGateway(id('http://[::1]:8080'), id('http://127.0.0.1:8080'))).toBe(true);
+    expect(sameGateway(id('http://localhost:8080'), id('http://127.0.0.1:8081'))).toBe(false);
   });
 
   it('merchant and account ids are trimmed; another merchant or account is another gateway', () => {
@@ -60,7 +72,7 @@ describe('sameGateway: identities compared by meaning', () => {
 
   it('an identity written by an older version (the URL as typed) matches today’s', () => {
     const old = 'HTTP://127.0.0.1:4010//| 800001|800001001';
-    expect(normaliseIdentity(old)).toBe('http://127.0.0.1:4010|800001|800001001');
+    expect(normaliseIdentity(old)).toBe('http://localhost:4010|800001|800001001');
     expect(sameGateway(old, id('http://127.0.0.1:4010'))).toBe(true);
     expect(sameGateway(id('http://127.0.0.1:4010'), old)).toBe(true);
     expect(sameGateway(old, id('http://127.0.0.1:4011'))).toBe(false);
