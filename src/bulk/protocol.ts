@@ -371,6 +371,11 @@ export class ChunkProtocol {
     try {
       const res = await this.sendUnlessRefused(elements);
       outcomes = matchResults(op, lines, elements, res.results);
+      // A reference the answer gave a row is that row's: reconciling a lost row never takes it.
+      for (const o of outcomes) {
+        const ref = o.outcome === 'succeeded' ? o.fields.refund_reference_id : undefined;
+        if (ref) this.claimed.add(ref);
+      }
       if (outcomes.some((o) => o.outcome === 'unknown')) {
         return {
           items: items((i) => outcomes[i]!.outcome === 'unknown'),

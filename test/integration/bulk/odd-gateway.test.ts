@@ -1,0 +1,163 @@
+// Issue 23 items 5 and 8: a gateway that answers within the specification but not as the sandbox
+// does — reasons echoed otherwise, per-order results missing a status, duplicated, out of order,
+// amounts spelled otherwise, an HTTP error after the batch was applied. The odd gateway is a proxy
+// in front of the real sandbox that rewrites its answers and signs them again
+// (test/helpers/odd-gateway.ts); every test is judged by the sandbox's ledger.
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { eachElement, type OddGateway, type Rewrite, startOddGateway } from '../../helpers/odd-gateway.js';
+import {
+  expectHonest,
+  journalRecords,
+  type LedgerEntry,
+  type Order,
+  payops,
+  REFUND_HEADER,
+  readResults,
+  refundsByTransaction,
+  useBulkSuite,
+  writeCsv,
+} from './support.js';
+
+const suite = useBulkSuite();
+
+let rewrite: Rewrite = () => undefined;
+let odd: OddGateway;
+beforeAll(async () => {
+  odd = await startOddGateway(suite.gw.url, (req, answer) => rewrite(req, answer));
+});
+afterAll(async () => {
+  await odd?.close();
+});
+beforeEach(() => {
+  rewrite = () => undefined;
+});
+
+const REFUND = '/v1/refund';
+const SEARCH = '/v1/retrievalRefund';
+
+function env() {
+  return suite.gw.env(suite.dir, { PAYOPS_BASE_URL: odd.url });
+}
+
+async function orders(count: number, amount?: string): Promise<Order[]> {
+  const res = await fetch(`${suite.gw.url}/_sandbox/orders`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ count, state: '3000', currency: 'USD', ...(amount ? { amount } : {}) }),
+  });
+  if (!res.ok) throw new Error(`orders: HTTP ${res.status}`);
+  return (await res.json()) as Order[];
+}
+
+/** Rows refunding a quarter of each order: a row refunded twice shows in the ledger, not as E2004. */
+function quarterRows(list: Order[], reason: string): string[][] {
+  return list.map((o) => {
+    const cents = BigInt(o.amount.replace('.', '')) / 4n;
+    const part = `${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`;
+    return [o.transaction_id, o.order_no, o.currency, o.amount, part, reason];
+  });
+}
+
+function run(file: string, out: string, extra: string[] = []) {
+  return payops(['refund', '--file', file, '--yes', '--out', out, '--concurrency', '2', ...extra], {
+    env: env(),
+  });
+}
+
+/** No transaction refunded more than once, and each row's outcome what the ledger shows. */
+function judge(results: Record<string, string>[], ledger: LedgerEntry[]) {
+  const honest = expectHonest(results, ledger);
+  return honest;
+}
+
+describe('item 5: a gateway that echoes refund reasons otherwise, with lost answers', () => {
+  it('refund search upper-cases refund_reason, drop_after_commit 0.5: every row refunded once, resume sends nothing', async () => {
+    const all = await orders(150);
+    const file = writeCsv(
+      join(suite.dir, 'refunds.csv'),
+      REFUND_HEADER,
+      quarterRows(all, 'customer request'),
+    );
+    const out = join(suite.dir, 'results.csv');
+    rewrite = (req, answer) =>
+      req.path === SEARCH
+        ? eachElement(answer, 'refund_orders', (el) => ({
+            ...el,
+            refund_reason: String(el.refund_reason ?? '').toUpperCase(),
+          }))
+        : undefined;
+    await suite.gw.faults({ mode: 'drop_after_commit', rate: 0.5, seed: 5, paths: [REFUND] });
+    const first = await run(file, out);
+    expect(journalRecords(suite.dir, 'unknown'), first.stderr).toBeGreaterThan(0);
+    const results = readResults(out);
+    const honest = judge(results, await suite.gw.ledger());
+    expect(honest.problems, first.stderr).toEqual([]);
+    expect(honest.succeeded).toBe(150);
+    expect(first.code, first.stderr).toBe(0);
+
+    await suite.gw.faults({ mode: 'none' });
+    const before = (await suite.gw.ledger()).length;
+    const again = await payops(['refund', '--file', file, '--yes', '--resume'], { env: env() });
+    expect([0, 2], again.stderr).toContain(again.code);
+    const ledger = await suite.gw.ledger();
+    expect(ledger.length).toBe(before);
+    expect([...refundsByTransaction(ledger).values()].every((l) => l.length === 1)).toBe(true);
+  });
+
+  it('refund search truncates reasons to 20 characters, lost answers: every row refunded once, succeeded', async () => {
+    const all = await orders(200);
+    const rows = quarterRows(all, 'Customer asked for a refund: parcel lost in transit');
+    const file = writeCsv(join(suite.dir, 'refunds.csv'), REFUND_HEADER, rows);
+    const out = join(suite.dir, 'results.csv');
+    rewrite = (req, answer) =>
+      req.path === SEARCH
+        ? eachElement(answer, 'refund_orders', (el) => ({
+            ...el,
+            refund_reason: String(el.refund_reason ?? '').slice(0, 20),
+          }))
+        : undefined;
+    await suite.gw.faults({ mode: 'drop_after_commit', rate: 0.5, seed: 3, paths: [REFUND] });
+    const r = await run(file, out);
+    expect(journalRecords(suite.dir, 'unknown'), r.stderr).toBeGreaterThan(0);
+    const honest = judge(readResults(out), await suite.gw.ledger());
+    expect(honest.problems, r.stderr).toEqual([]);
+    expect(honest.succeeded).toBe(200);
+    expect(r.code, r.stderr).toBe(0);
+  });
+
+  it('two partial refunds of one amount whose reasons the gateway cuts to the same text, both lost: unknown, never sent again', async () => {
+    const all = await orders(5, '100.00');
+    const rows = all.flatMap((o) => [
+      [o.transaction_id, o.order_no, o.currency, o.amount, '20.00', 'goodwill: late delivery'],
+      [o.transaction_id, o.order_no, o.currency, o.amount, '20.00', 'goodwill: damaged box'],
+    ]);
+    const file = writeCsv(join(suite.dir, 'refunds.csv'), REFUND_HEADER, rows);
+    const out = join(suite.dir, 'results.csv');
+    rewrite = (req, answer) =>
+      req.path === SEARCH
+        ? eachElement(answer, 'refund_orders', (el) => ({
+            ...el,
+            refund_reason: String(el.refund_reason ?? '').slice(0, 8),
+          }))
+        : undefined;
+    await suite.gw.faults({ mode: 'drop_after_commit', rate: 1, paths: [REFUND] });
+    const r = await run(file, out);
+    expect(r.code, r.stderr).toBe(3);
+    const results = readResults(out);
+    expect(results.map((x) => x.outcome)).toEqual(rows.map(() => 'unknown'));
+    expect(results[0]!.outcome_detail).toMatch(/ambiguous/);
+    const once = async () => {
+      const ledger = (await suite.gw.ledger()).filter((e) => e.kind === 'refund');
+      expect(ledger).toHaveLength(10);
+      for (const list of refundsByTransaction(ledger).values()) expect(list).toHaveLength(2);
+    };
+    await once();
+    // A resumed run asks again, finds the same ambiguity, and sends nothing.
+    await suite.gw.faults({ mode: 'none' });
+    const again = await payops(['refund', '--file', file, '--yes', '--resume', '--out', out], { env: env() });
+    expect(again.code, again.stderr).toBe(3);
+    expect(readResults(out).map((x) => x.outcome)).toEqual(rows.map(() => 'unknown'));
+    await once();
+  });
+});
