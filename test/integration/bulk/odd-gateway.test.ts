@@ -161,3 +161,152 @@ describe('item 5: a gateway that echoes refund reasons otherwise, with lost answ
     await once();
   });
 });
+
+/** The refund row of (transaction, refund amount in cents) in the ledger, how many times. */
+function ledgerCount(ledger: LedgerEntry[], tid: string, amount: string): LedgerEntry[] {
+  return ledger.filter(
+    (e) => e.kind === 'refund' && e.transaction_id === tid && cents(e.refund_amount ?? '') === cents(amount),
+  );
+}
+
+function cents(amount: string): bigint {
+  const [whole, frac = ''] = amount.split('.');
+  return BigInt(whole!) * 100n + BigInt((frac + '00').slice(0, 2));
+}
+
+/**
+ * Every row judged by the ledger: succeeded ⇔ refunded once with that amount; failed ⇒ not
+ * refunded; nothing refunded twice; each succeeded row's reference id the ledger's own.
+ */
+function judgeRows(results: Record<string, string>[], ledger: LedgerEntry[]): string[] {
+  const problems: string[] = [];
+  for (const r of results) {
+    const found = ledgerCount(ledger, r.transaction_id!, r.refund_amount!);
+    const what = `${r.transaction_id} ${r.refund_amount}`;
+    if (found.length > 1) problems.push(`${what} refunded ${found.length} times`);
+    if (r.outcome === 'succeeded') {
+      if (found.length !== 1) problems.push(`${what} reported succeeded, ledger has ${found.length}`);
+      else if (r.refund_reference_id !== found[0]!.refund_reference_id)
+        problems.push(`${what} reference ${r.refund_reference_id}, ledger ${found[0]!.refund_reference_id}`);
+    } else if (r.outcome === 'failed') {
+      if (found.length > 0) problems.push(`${what} reported failed (${r.outcome_detail}), but refunded`);
+    } else problems.push(`${what} outcome ${r.outcome}: ${r.outcome_detail}`);
+  }
+  return problems;
+}
+
+describe('item 8: odd per-order answers are settled at the gateway, never read as failed', () => {
+  const shapes: Array<[string, Rewrite]> = [
+    [
+      'a result without refund_status',
+      (req, answer) =>
+        req.path === REFUND
+          ? eachElement(answer, 'refund_orders', (el, i) => {
+              if (i % 2 === 1) return undefined;
+              const { refund_status: _gone, ...rest } = el;
+              return rest;
+            })
+          : undefined,
+    ],
+    [
+      'refund_status "2"',
+      (req, answer) =>
+        req.path === REFUND
+          ? eachElement(answer, 'refund_orders', (el, i) =>
+              i % 3 === 0 ? { ...el, refund_status: '2' } : el,
+            )
+          : undefined,
+    ],
+    [
+      'each result twice, the first copy status 0',
+      (req, answer) => {
+        if (req.path !== REFUND) return undefined;
+        const list = answer.body?.refund_orders;
+        if (!Array.isArray(list)) return undefined;
+        const twice = list.flatMap((el: Record<string, unknown>) => [
+          { ...el, refund_status: '0', refund_message: 'E2004:refund exceeds the refundable balance' },
+          el,
+        ]);
+        return { status: answer.status, body: { ...answer.body, refund_orders: twice } };
+      },
+    ],
+    [
+      'HTTP 409, 400, 408, 413 after the batch was applied',
+      (() => {
+        let n = 0;
+        const statuses = [409, 400, 408, 413];
+        return (req: { path: string }) => {
+          if (req.path !== REFUND) return undefined;
+          const status = statuses[n++ % statuses.length]!;
+          return {
+            status,
+            body:
+              status === 400
+                ? { code: 'E1005', message: 'E1005:malformed request' }
+                : status === 409
+                  ? { return_status: '0', return_message: 'E2005:conflict' }
+                  : undefined,
+          };
+        };
+      })(),
+    ],
+  ];
+
+  it.each(shapes)(
+    '%s: no row failed that the ledger shows done, none refunded twice',
+    async (_name, shape) => {
+      const all = await orders(160);
+      const file = writeCsv(join(suite.dir, 'refunds.csv'), REFUND_HEADER, quarterRows(all, 'odd answers'));
+      const out = join(suite.dir, 'results.csv');
+      rewrite = shape;
+      const r = await run(file, out);
+      expect(odd.rewritten.get(REFUND) ?? 0).toBeGreaterThan(0);
+      const results = readResults(out);
+      expect(judgeRows(results, await suite.gw.ledger()), r.stderr).toEqual([]);
+      expect(results.filter((x) => x.outcome === 'succeeded')).toHaveLength(160);
+      expect(r.code, r.stderr).toBe(0);
+    },
+  );
+
+  it('partial refunds of one order in one chunk, answered out of order with "30" for "30.00": outcomes and reference ids stay with their rows', async () => {
+    const all = await orders(10, '100.00');
+    // An earlier refund of 10.00 leaves 90.00: of the rows 30.00 and 70.00, the second is refused
+    // (E2004), so a swap shows as a refunded row reported failed.
+    const earlier = writeCsv(
+      join(suite.dir, 'earlier.csv'),
+      REFUND_HEADER,
+      all.map((o) => [o.transaction_id, o.order_no, o.currency, o.amount, '10.00', 'earlier']),
+    );
+    const first = await run(earlier, join(suite.dir, 'earlier-results.csv'));
+    expect(first.code, first.stderr).toBe(0);
+    const rows = all.flatMap((o) => [
+      [o.transaction_id, o.order_no, o.currency, o.amount, '30.00', 'part one'],
+      [o.transaction_id, o.order_no, o.currency, o.amount, '70.00', 'part two'],
+    ]);
+    const file = writeCsv(join(suite.dir, 'parts.csv'), REFUND_HEADER, rows);
+    const out = join(suite.dir, 'results.csv');
+    const spell = (v: unknown) => String(v ?? '').replace(/\.?0+$/, '');
+    rewrite = (req, answer) => {
+      if (req.path !== REFUND) return undefined;
+      const list = answer.body?.refund_orders;
+      if (!Array.isArray(list)) return undefined;
+      const odd = [...list].reverse().map((el: Record<string, unknown>) => ({
+        ...el,
+        amount: spell(el.amount),
+        refund_amount: spell(el.refund_amount),
+      }));
+      return { status: answer.status, body: { ...answer.body, refund_orders: odd } };
+    };
+    const r = await run(file, out);
+    expect(odd.rewritten.get(REFUND) ?? 0).toBeGreaterThan(0);
+    const results = readResults(out);
+    expect(judgeRows(results, await suite.gw.ledger()), r.stderr).toEqual([]);
+    expect(results.map((x) => [x.refund_amount, x.outcome])).toEqual(
+      rows.map((row) => [row[4], row[4] === '30.00' ? 'succeeded' : 'failed']),
+    );
+    expect(results.filter((x) => x.outcome === 'failed').every((x) => /E2004/.test(x.outcome_detail!))).toBe(
+      true,
+    );
+    expect(r.code, r.stderr).toBe(1);
+  });
+});
