@@ -176,7 +176,9 @@ function readResult(op: BatchOperation, line: number, result: Record<string, unk
   const raw = result[statusField];
   const status = raw === undefined || raw === null ? undefined : String(raw);
   const message = messageOf(op, result);
-  const code = splitCodedMessage(message).code;
+  // Most answers are `0000:…` or empty: no regular expression for those (this runs for every row).
+  const code =
+    message === '' ? undefined : message.startsWith('0000:') ? '0000' : splitCodedMessage(message).code;
   const errorCode = code !== undefined && code !== '0000';
   if (status === '1' && !errorCode)
     return { line, outcome: 'succeeded', detail: message || 'accepted', fields };
