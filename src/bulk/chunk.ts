@@ -124,7 +124,11 @@ const AMOUNT_FIELDS: ReadonlySet<string> = new Set(['amount', 'refund_amount']);
  * echoes it: reason.ts) agrees with the element. A field the result leaves out decides nothing.
  */
 function agrees(rec: Record<string, unknown>, el: WireElement, distinctBy: readonly string[]): boolean {
-  if (rec.currency != null && String(rec.currency).toUpperCase() !== String(el.currency ?? '').toUpperCase())
+  if (
+    rec.currency != null &&
+    rec.currency !== el.currency &&
+    String(rec.currency).toUpperCase() !== String(el.currency ?? '').toUpperCase()
+  )
     return false;
   if (rec.amount != null && !sameMoney(String(rec.amount), el.amount, el.currency)) return false;
   for (const f of distinctBy) {

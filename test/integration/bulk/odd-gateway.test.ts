@@ -162,6 +162,41 @@ describe('item 5: a gateway that echoes refund reasons otherwise, with lost answ
   });
 });
 
+describe('item 5: a reference answered to one row is never taken for another', () => {
+  it('"goodwill gesture" answered, "goodwill" of the same amount left without a result, reasons echoed cut to 8: each row its own refund', async () => {
+    const all = await orders(5, '100.00');
+    const rows = all.flatMap((o) => [
+      [o.transaction_id, o.order_no, o.currency, o.amount, '20.00', 'goodwill gesture'],
+      [o.transaction_id, o.order_no, o.currency, o.amount, '20.00', 'goodwill'],
+    ]);
+    const file = writeCsv(join(suite.dir, 'refunds.csv'), REFUND_HEADER, rows);
+    const out = join(suite.dir, 'results.csv');
+    rewrite = (req, answer) => {
+      if (req.path === SEARCH)
+        return eachElement(answer, 'refund_orders', (el) => ({
+          ...el,
+          refund_reason: String(el.refund_reason ?? '').slice(0, 8),
+        }));
+      if (req.path !== REFUND) return undefined;
+      const list = answer.body?.refund_orders;
+      if (!Array.isArray(list)) return undefined;
+      const kept = list.filter((el: Record<string, unknown>) => el.refund_reason !== 'goodwill');
+      return { status: answer.status, body: { ...answer.body, refund_orders: kept } };
+    };
+    const r = await run(file, out);
+    const results = readResults(out);
+    // Two refunds of 20.00 per order in the ledger, the sandbox numbering them in request order:
+    // the first row's is -01, the second's -02 — each row reported with its own.
+    const ledger = (await suite.gw.ledger()).filter((e) => e.kind === 'refund');
+    expect(ledger).toHaveLength(10);
+    for (const list of refundsByTransaction(ledger).values()) expect(list).toHaveLength(2);
+    expect(results.map((x) => [x.outcome, x.refund_reference_id])).toEqual(
+      rows.map((row, i) => ['succeeded', `${row[0]}-0${(i % 2) + 1}`]),
+    );
+    expect(r.code, r.stderr).toBe(0);
+  });
+});
+
 /** The refund row of (transaction, refund amount in cents) in the ledger, how many times. */
 function ledgerCount(ledger: LedgerEntry[], tid: string, amount: string): LedgerEntry[] {
   return ledger.filter(
