@@ -192,9 +192,11 @@ function readResult(op: BatchOperation, line: number, result: Record<string, unk
     line,
     status === undefined
       ? `the gateway's result for this order has no ${statusField}${said}`
-      : status === '1' || status === '0'
-        ? `the gateway's result for this order is contradictory: ${statusField} ${status}${said}`
-        : `the gateway's result for this order has ${statusField} ${quote(status)}, which payops does not know${said}`,
+      : status === '1'
+        ? `the gateway's result for this order contradicts itself: ${statusField} 1 with the error ${quote(message)}`
+        : status === '0'
+          ? `the gateway's result for this order has ${statusField} 0 without an error code${said}`
+          : `the gateway's result for this order has ${statusField} ${quote(status)}, which payops does not know${said}`,
   );
 }
 
