@@ -1,9 +1,14 @@
 // Rows → chunks of the operation's limit → wire elements; gateway results → per-row outcomes,
-// matched by transaction_id + order_no (by position only where each result names its row's order).
+// matched by transaction_id + order_no and the amounts in minor units (by position only where each
+// result answers its row's element).
 import { ORDER_FIELDS } from '../gateway/batch-rules.js';
 import { type BatchOperation, ENDPOINTS } from '../gateway/endpoints.js';
-import { formatAmount } from '../money/amount.js';
+import { splitCodedMessage } from '../gateway/types.js';
+import { formatAmount, parseAmount } from '../money/amount.js';
+import { quote } from '../quote.js';
 import { OPERATIONS } from './operations.js';
+import { reasonEchoes, reasonKey, sameReason } from './reason.js';
+import { sameMoney } from './reconcile.js';
 import type { BulkRow, Chunk, RowOutcome, WireElement } from './types.js';
 
 /** Orders per request for a bulk operation, from the endpoints table. */
@@ -110,11 +115,97 @@ function messageOf(op: BatchOperation, result: Record<string, unknown>): string 
   return typeof msg === 'string' ? msg : '';
 }
 
+/** Element fields that hold an amount: compared in minor units (`30` and `30.00` are one amount). */
+const AMOUNT_FIELDS: ReadonlySet<string> = new Set(['amount', 'refund_amount']);
+
 /**
- * Turn a batch response's result array into one outcome per element, in element order. Results are
- * found by transaction_id + order_no; when one chunk holds several rows of the same order (partial
- * refunds), the operation's distinctBy fields pick among them. Each result is used once. An element with no result is
- * `unknown`: the gateway answered but said nothing about it.
+ * Whether a result can be the answer to an element of its order: what it says of the currency,
+ * the amounts (in minor units) and the operation's distinguishing fields (a reason as the gateway
+ * echoes it: reason.ts) agrees with the element. A field the result leaves out decides nothing.
+ */
+function agrees(rec: Record<string, unknown>, el: WireElement, distinctBy: readonly string[]): boolean {
+  if (
+    rec.currency != null &&
+    rec.currency !== el.currency &&
+    String(rec.currency).toUpperCase() !== String(el.currency ?? '').toUpperCase()
+  )
+    return false;
+  if (rec.amount != null && !sameMoney(String(rec.amount), el.amount, el.currency)) return false;
+  for (const f of distinctBy) {
+    const v = rec[f];
+    if (v == null || v === el[f]) continue;
+    const text = String(v);
+    if (
+      AMOUNT_FIELDS.has(f)
+        ? !sameMoney(text, el[f], el.currency)
+        : f === 'refund_reason'
+          ? !reasonEchoes(el[f], text)
+          : true
+    )
+      return false;
+  }
+  return true;
+}
+
+/** An element by what it means (its order, amounts in minor units, reason by meaning). */
+function meaningOf(el: WireElement, distinctBy: readonly string[]): string {
+  let m = key(el.transaction_id, el.order_no);
+  for (const f of distinctBy) {
+    const v = el[f] ?? '';
+    if (AMOUNT_FIELDS.has(f)) {
+      const p = parseAmount(v, el.currency ?? '');
+      m += `\u0000${p.ok ? String(p.minor) : v}`;
+    } else m += `\u0000${f === 'refund_reason' ? reasonKey(v) : v}`;
+  }
+  return m;
+}
+
+function unknownRow(line: number, detail: string): RowOutcome {
+  return { line, outcome: 'unknown', detail, fields: {} };
+}
+
+/**
+ * A row's outcome from the one result that answers it. `failed` only when the result clearly
+ * refuses the row — status `0` with an error code; `succeeded` for status `1` without one; any
+ * other answer (no status, an unknown status, a status contradicting its message) is `unknown`,
+ * to be settled at the gateway: the gateway may well have done the work (issue 23).
+ */
+function readResult(op: BatchOperation, line: number, result: Record<string, unknown>): RowOutcome {
+  const statusField = ENDPOINTS[op].statusField;
+  const fields: Record<string, string> = {};
+  for (const f of OPERATIONS[op].resultColumns) {
+    const v = result[f];
+    if (v !== undefined && v !== null) fields[f] = String(v);
+  }
+  const raw = result[statusField];
+  const status = raw === undefined || raw === null ? undefined : String(raw);
+  const message = messageOf(op, result);
+  // Most answers are `0000:…` or empty: no regular expression for those (this runs for every row).
+  const code =
+    message === '' ? undefined : message.startsWith('0000:') ? '0000' : splitCodedMessage(message).code;
+  const errorCode = code !== undefined && code !== '0000';
+  if (status === '1' && !errorCode)
+    return { line, outcome: 'succeeded', detail: message || 'accepted', fields };
+  if (status === '0' && errorCode) return { line, outcome: 'failed', detail: message, fields };
+  const said = message ? ` (${quote(message)})` : '';
+  return unknownRow(
+    line,
+    status === undefined
+      ? `the gateway's result for this order has no ${statusField}${said}`
+      : status === '1'
+        ? `the gateway's result for this order contradicts itself: ${statusField} 1 with the error ${quote(message)}`
+        : status === '0'
+          ? `the gateway's result for this order has ${statusField} 0 without an error code${said}`
+          : `the gateway's result for this order has ${statusField} ${quote(status)}, which payops does not know${said}`,
+  );
+}
+
+/**
+ * Turn a batch response's result array into one outcome per element, in element order. A result
+ * answers an element when it names its transaction_id and order_no and agrees with its amounts (in
+ * minor units) and, for several rows of one order (partial refunds), the operation's distinctBy
+ * fields; each result answers one element at most. An element no result answers, or two, or one
+ * that could as well answer another row, is `unknown` — settled at the gateway, never `failed`.
  */
 export function matchResults(
   op: BatchOperation,
@@ -122,56 +213,93 @@ export function matchResults(
   elements: readonly WireElement[],
   results: readonly unknown[],
 ): RowOutcome[] {
-  const statusField = ENDPOINTS[op].statusField;
-  const { resultColumns: fieldNames, distinctBy } = OPERATIONS[op];
-  // A gateway answers in request order almost always: when every result names the order of the
-  // element at its position (and no order repeats there), that is the match, with no index built.
-  // Otherwise results are looked up by transaction_id + order_no.
-  const byKey = alignedResults(elements, results) ? undefined : indexResults(results);
-  return elements.map((el, i) => {
-    const line = lines[i]!;
-    let result: Record<string, unknown> | undefined;
-    if (byKey === undefined) result = results[i] as Record<string, unknown>;
-    else {
-      const list = byKey.get(key(el.transaction_id, el.order_no));
-      if (list && list.length > 0) {
-        let pick = 0;
-        if (list.length > 1 && distinctBy.length > 0) {
-          // Several rows of one order in one chunk (partial refunds) differ by these fields
-          // (validation ensures it); the first of them alone is the fallback.
-          const exact = list.findIndex((r) => distinctBy.every((f) => r[f] === el[f]));
-          const byFirst = list.findIndex((r) => r[distinctBy[0]!] === el[distinctBy[0]!]);
-          pick = exact >= 0 ? exact : Math.max(byFirst, 0);
-        }
-        result = list.splice(pick, 1)[0];
-      }
+  const { distinctBy } = OPERATIONS[op];
+  // A gateway answers in request order almost always: when every result answers the element at
+  // its position (and no order repeats there), that is the match, with no index built.
+  if (alignedResults(elements, results, distinctBy)) {
+    return elements.map((_, i) => readResult(op, lines[i]!, results[i] as Record<string, unknown>));
+  }
+  const recs = results.map((r) =>
+    r && typeof r === 'object' && !Array.isArray(r) ? (r as Record<string, unknown>) : undefined,
+  );
+  const byKey = new Map<string, number[]>();
+  recs.forEach((rec, i) => {
+    if (!rec) return;
+    const k = key(rec.transaction_id, rec.order_no);
+    const list = byKey.get(k);
+    if (list) list.push(i);
+    else byKey.set(k, [i]);
+  });
+  const named = elements.map((el) => byKey.get(key(el.transaction_id, el.order_no)) ?? []);
+  const fits = elements.map((el, n) => {
+    const all = named[n]!.filter((i) => agrees(recs[i]!, el, distinctBy));
+    if (!distinctBy.includes('refund_reason')) return all;
+    // A reason echoed whole is this row's before one that is only a cut-short echo of it.
+    const exact = all.filter((i) =>
+      sameReason(el.refund_reason, recs[i]!.refund_reason as string | undefined),
+    );
+    return exact.length > 0 ? exact : all;
+  });
+  const meaning = elements.map((el) => meaningOf(el, distinctBy));
+  // Which rows (by meaning) each result can answer, and how many rows mean the same (a file never
+  // holds two, validate.ts; they would be interchangeable).
+  const owners = new Map<number, Set<string>>();
+  const alike = new Map<string, number>();
+  fits.forEach((list, n) => {
+    alike.set(meaning[n]!, (alike.get(meaning[n]!) ?? 0) + 1);
+    for (const i of list) {
+      const set = owners.get(i) ?? new Set<string>();
+      set.add(meaning[n]!);
+      owners.set(i, set);
     }
-    if (result === undefined) {
-      return {
+  });
+  const used = new Set<number>();
+  return elements.map((el, n) => {
+    const line = lines[n]!;
+    const list = fits[n]!;
+    if (list.length === 0) {
+      return unknownRow(
         line,
-        outcome: 'unknown',
-        detail: 'the gateway answered but returned no result for this order',
-        fields: {},
-      };
+        named[n]!.length > 0
+          ? `the gateway's result for this order names another amount or reason (${describe(recs[named[n]![0]!]!, el)})`
+          : 'the gateway answered but returned no result for this order',
+      );
     }
-    const fields: Record<string, string> = {};
-    for (const f of fieldNames) {
-      const v = result[f];
-      if (v !== undefined && v !== null) fields[f] = String(v);
+    if (list.some((i) => owners.get(i)!.size > 1)) {
+      const others = elements.flatMap((_, m) =>
+        m !== n && meaning[m] !== meaning[n] && fits[m]!.some((i) => list.includes(i)) ? [lines[m]!] : [],
+      );
+      return unknownRow(
+        line,
+        `ambiguous: the gateway's result for this order could answer this row or line ${others.join(', line ')}`,
+      );
     }
-    const ok = String(result[statusField] ?? '') === '1';
-    const message = messageOf(op, result);
-    return {
-      line,
-      outcome: ok ? 'succeeded' : 'failed',
-      detail: message || (ok ? 'accepted' : `${statusField} ${String(result[statusField] ?? '(missing)')}`),
-      fields,
-    };
+    if (list.length > alike.get(meaning[n]!)!) {
+      return unknownRow(line, `the gateway answered ${list.length} results for this order`);
+    }
+    const pick = list.find((i) => !used.has(i));
+    if (pick === undefined)
+      return unknownRow(line, 'the gateway answered but returned no result for this order');
+    used.add(pick);
+    return readResult(op, line, recs[pick]!);
   });
 }
 
-/** Whether result i is the order of element i for every i, and no order appears twice. */
-function alignedResults(elements: readonly WireElement[], results: readonly unknown[]): boolean {
+/** What a result says of the amounts and reason, for a row it does not answer. */
+function describe(rec: Record<string, unknown>, el: WireElement): string {
+  const parts: string[] = [];
+  for (const f of ['amount', 'refund_amount', 'refund_reason']) {
+    if (rec[f] != null && el[f] !== undefined) parts.push(`${f} ${quote(String(rec[f]))}`);
+  }
+  return parts.join(', ') || 'no amounts';
+}
+
+/** Whether result i answers element i for every i, and no order appears twice. */
+function alignedResults(
+  elements: readonly WireElement[],
+  results: readonly unknown[],
+  distinctBy: readonly string[],
+): boolean {
   if (results.length !== elements.length) return false;
   const seen = new Set<string>();
   for (let i = 0; i < elements.length; i++) {
@@ -180,25 +308,13 @@ function alignedResults(elements: readonly WireElement[], results: readonly unkn
     const rec = r as Record<string, unknown>;
     const el = elements[i]!;
     if (rec.transaction_id !== el.transaction_id || rec.order_no !== el.order_no) return false;
+    if (!agrees(rec, el, distinctBy)) return false;
     // Several rows of one order (partial refunds) are matched by OPERATIONS[op].distinctBy instead.
     const before = seen.size;
     seen.add(String(el.transaction_id));
     if (seen.size === before) return false;
   }
   return true;
-}
-
-function indexResults(results: readonly unknown[]): Map<string, Record<string, unknown>[]> {
-  const byKey = new Map<string, Record<string, unknown>[]>();
-  for (const r of results) {
-    if (!r || typeof r !== 'object') continue;
-    const rec = r as Record<string, unknown>;
-    const k = key(rec.transaction_id, rec.order_no);
-    const list = byKey.get(k);
-    if (list) list.push(rec);
-    else byKey.set(k, [rec]);
-  }
-  return byKey;
 }
 
 /** Every row of a chunk with the same outcome (whole-request rejection, not sent, …). */

@@ -10,6 +10,7 @@
 import {
   AuthError,
   GatewayError,
+  GatewayRejectedError,
   InterruptedError,
   RouteError,
   TransportError,
@@ -146,8 +147,19 @@ function leftUnsent(err: unknown): boolean {
     err instanceof AuthError ||
     err instanceof TransportError ||
     err instanceof InterruptedError ||
-    (err instanceof GatewayError && (err.code === 'E9001' || err.status === 429))
+    turnedAway(err)
   );
+}
+
+/**
+ * A refusal (gateway/retry.ts): HTTP 429, or `E9001` as the whole answer of an HTTP 200. Any other
+ * answer above 2xx once the bytes may have left — a 400, 408, 409, 413 … — says nothing sure about
+ * the orders (a gateway or a proxy in front of it may answer so after the batch was applied): a
+ * lost answer, settled at the gateway (issue 23).
+ */
+function turnedAway(err: unknown): boolean {
+  if (!(err instanceof GatewayError)) return false;
+  return err.status === 429 || (err instanceof GatewayRejectedError && isRefusal(undefined, err.code));
 }
 
 export class ChunkProtocol {
@@ -371,12 +383,17 @@ export class ChunkProtocol {
     try {
       const res = await this.sendUnlessRefused(elements);
       outcomes = matchResults(op, lines, elements, res.results);
+      // A reference the answer gave a row is that row's: reconciling a lost row never takes it.
+      for (const o of outcomes) {
+        const ref = o.outcome === 'succeeded' ? o.fields.refund_reference_id : undefined;
+        if (ref) this.claimed.add(ref);
+      }
       if (outcomes.some((o) => o.outcome === 'unknown')) {
         return {
           items: items((i) => outcomes[i]!.outcome === 'unknown'),
           answered: outcomes.filter((o) => o.outcome !== 'unknown'),
           type: 'outcome',
-          why: 'the gateway answered without a result for it',
+          why: 'the gateway answered without a clear result for it',
           // From when the answer was found lost: the transport may have retried a connection that
           // never carried the request, so the request itself can have left long after it began.
           deadline: performance.now() + this.o.settleMs,
@@ -385,14 +402,19 @@ export class ChunkProtocol {
     } catch (err) {
       // Credentials refused, gateway busy, request never reached it: a resumed run sends the rows.
       if (leftUnsent(err)) return { rows: this.notSentAfter(chunk, state, lines, err as Error) };
-      if (err instanceof GatewayError) {
-        // Includes GatewayRejectedError (return_status 0) and definite 4xx answers: nothing moved,
-        // and sending the same request again would be refused the same way.
+      if (err instanceof GatewayRejectedError) {
+        // HTTP 200, return_status 0 and no per-order result: the contract's whole-request
+        // rejection (design.md §1.3) — nothing moved, and the same request would be refused again.
         outcomes = sameOutcome(lines, 'failed', err.message);
       } else {
-        // UnknownOutcomeError, or anything unexpected after the bytes may have left: settled by
-        // asking the gateway, never by sending blindly.
-        const reason = err instanceof UnknownOutcomeError ? err.reason : 'error';
+        // UnknownOutcomeError, an HTTP error answer (4xx) after the bytes may have left, or anything
+        // unexpected: settled by asking the gateway, never by sending blindly.
+        const reason =
+          err instanceof UnknownOutcomeError
+            ? err.reason
+            : err instanceof GatewayError && err.status !== undefined
+              ? `http_${err.status}`
+              : 'error';
         const message = err instanceof Error ? err.message : String(err);
         journal.appendLazy({ type: 'unknown', chunk: chunk.index, reason, message });
         return {
@@ -432,7 +454,7 @@ export class ChunkProtocol {
         if (res.results.length === 0) assertAccepted(res.data, client);
         return res;
       } catch (err) {
-        const refusal = err instanceof GatewayError && isRefusal(err.status, err.code);
+        const refusal = turnedAway(err);
         if (!refusal || refused >= CHUNK_REFUSALS || this.o.stopping?.()) throw err;
         const wait = this.o.refusalDelayMs?.(refused) ?? backoffMs(refused, DEFAULT_RETRY_POLICY);
         if (!(await sleep(wait, this.o.signal))) throw err;
@@ -519,7 +541,7 @@ export class ChunkProtocol {
     if (err instanceof RouteError) this.o.onStop('route', err);
     else if (err instanceof AuthError) this.o.onStop('auth', err);
     else if (err instanceof TransportError) this.o.onStop('unreachable', err);
-    else if (err instanceof GatewayError && isRefusal(err.status, err.code)) this.o.onStop('busy', err);
+    else if (turnedAway(err)) this.o.onStop('busy', err);
     const detail =
       err instanceof RouteError
         ? `not processed: ${message}; fix the address, then resume the run`

@@ -14,7 +14,9 @@ import { PAYMENT_STATUS_LABELS } from '../gateway/status.js';
 import { formatGatewayTime, parseGatewayTime } from '../gateway/time.js';
 import type { RefundRecord } from '../gateway/types.js';
 import { parseAmount } from '../money/amount.js';
+import { quote } from '../quote.js';
 import { type DoneRule, OPERATIONS } from './operations.js';
+import { reasonEchoes, reasonKey, sameReason } from './reason.js';
 import type { RowOutcome, WireElement } from './types.js';
 
 export interface ReconcileItem {
@@ -115,20 +117,60 @@ async function reconcileRefunds(
   assertAccepted(res.data, client);
   const records = Array.isArray(res.data.refund_orders) ? res.data.refund_orders : [];
   const used = new Set<number>();
-  return items.map((it): RowOutcome => {
-    const el = it.element;
+  const isNew = (r: RefundRecord, it: ReconcileItem): boolean => {
+    if (before) return !(before[r.transaction_id ?? ''] ?? []).includes(r.refund_reference_id ?? '');
     const notBefore = Math.floor((Date.parse(it.sentAt) - skew) / 1000) * 1000;
-    const matches = (r: (typeof records)[number], i: number) =>
-      !used.has(i) &&
-      r.transaction_id === el.transaction_id &&
-      String(r.refund_status ?? '1') !== '0' &&
-      sameMoney(r.refund_amount, el.refund_amount, el.currency) &&
-      (r.refund_reason ?? '') === (el.refund_reason ?? '') &&
-      (before
-        ? !(before[r.transaction_id ?? ''] ?? []).includes(r.refund_reference_id ?? '')
-        : (parseGatewayTime(r.refund_date)?.getTime() ?? Number.NaN) >= notBefore) &&
-      !(r.refund_reference_id && opts.claimed?.has(r.refund_reference_id));
-    const all = records.flatMap((r, i) => (matches(r, i) ? [i] : []));
+    return (parseGatewayTime(r.refund_date)?.getTime() ?? Number.NaN) >= notBefore;
+  };
+  // The records that can be each row's own refund: its transaction, its amount in minor units, new
+  // since the run began, not another row's, and a reason the gateway's echo can be of the row's
+  // (reason.ts: compared by meaning; a gateway may upper-case, trim or truncate it). Records whose
+  // reason means exactly the row's are preferred to ones that are only a cut-short echo of it.
+  const byTransaction = new Map<string, number[]>();
+  records.forEach((r, i) => {
+    const list = byTransaction.get(r.transaction_id ?? '');
+    if (list) list.push(i);
+    else byTransaction.set(r.transaction_id ?? '', [i]);
+  });
+  const own = items.map((it): number[] => {
+    const el = it.element;
+    const fits: number[] = [];
+    for (const i of byTransaction.get(el.transaction_id ?? '') ?? []) {
+      const r = records[i]!;
+      if (
+        String(r.refund_status ?? '1') !== '0' &&
+        sameMoney(r.refund_amount, el.refund_amount, el.currency) &&
+        reasonEchoes(el.refund_reason, r.refund_reason) &&
+        isNew(r, it) &&
+        !(r.refund_reference_id && opts.claimed?.has(r.refund_reference_id))
+      )
+        fits.push(i);
+    }
+    const exact = fits.filter((i) => sameReason(el.refund_reason, records[i]!.refund_reason));
+    return exact.length > 0 ? exact : fits;
+  });
+  // Which rows (by what they mean: transaction, amount, reason) each record can belong to. A record
+  // two different rows can claim — two partial refunds of one amount whose reasons the gateway cut
+  // to the same text — proves neither: both rows stay unknown, and are never sent again.
+  const meaning = items.map((it) => rowMeaning(it.element));
+  const owners = new Map<number, Set<string>>();
+  own.forEach((list, n) => {
+    for (const i of list) {
+      const set = owners.get(i) ?? new Set<string>();
+      set.add(meaning[n]!);
+      owners.set(i, set);
+    }
+  });
+  return items.map((it, n): RowOutcome => {
+    const el = it.element;
+    const all = own[n]!.filter((i) => !used.has(i));
+    const shared = all.filter((i) => owners.get(i)!.size > 1);
+    if (shared.length > 0) {
+      const others = items.flatMap((o, m) =>
+        meaning[m] !== meaning[n] && own[m]!.some((i) => shared.includes(i)) ? [o.line] : [],
+      );
+      return ambiguous(it, shared, records, others);
+    }
     // A file never holds the same refund twice (validate.ts), so two new refunds that match one row
     // mean it was applied twice — a request committed after payops found it not applied, or someone
     // else refunding the same during the run. Said loudly, with every reference; only with a
@@ -167,6 +209,34 @@ async function reconcileRefunds(
       },
     };
   });
+}
+
+/** A row by what it means: transaction, amount in minor units, reason by meaning. */
+function rowMeaning(el: WireElement): string {
+  const parsed = parseAmount(el.refund_amount ?? '', el.currency ?? '');
+  const money = parsed.ok ? String(parsed.minor) : (el.refund_amount ?? '');
+  return `${el.transaction_id ?? ''}\u0000${money}\u0000${reasonKey(el.refund_reason)}`;
+}
+
+/**
+ * A row whose refund cannot be told from another row's (`shared` records fit both): unknown, with
+ * the refunds and the other rows named, for a person to settle.
+ */
+function ambiguous(
+  it: ReconcileItem,
+  shared: readonly number[],
+  records: readonly RefundRecord[],
+  others: readonly number[],
+): RowOutcome {
+  const refs = shared.map((i) => String(records[i]!.refund_reference_id ?? '') || 'no reference id');
+  const echoed = String(records[shared[0]!]!.refund_reason ?? '');
+  const lines = others.length > 0 ? `line ${others.join(', line ')}` : 'another row';
+  return {
+    line: it.line,
+    outcome: 'unknown',
+    detail: `ambiguous: refund search shows ${refs.join(', ')} with the reason ${quote(echoed)}, which could be this row's refund or ${lines}'s; not sent again — check the order at the gateway (payops refunds search --transaction-id ${it.element.transaction_id ?? ''})`,
+    fields: {},
+  };
 }
 
 function duplicated(it: ReconcileItem, found: RefundRecord[], claimed: Set<string> | undefined): RowOutcome {

@@ -130,4 +130,111 @@ describe('matching results to rows', () => {
     const once = matchResults('refund', [5, 6], [a, a], [results[1]]);
     expect(once.map((o) => o.outcome)).toEqual(['succeeded', 'unknown']);
   });
+
+  describe('odd answers (issue 23 item 8): failed only for a clear refusal of exactly one row', () => {
+    const els = [0, 1, 2, 3, 4].map((i) =>
+      wireElement('refund', row(i, { refundMinor: 500n, refund_reason: 'late' })),
+    );
+    const ok = (el: (typeof els)[number]) => ({
+      ...el,
+      refund_status: '1',
+      refund_message: '0000:Refund accepted',
+      refund_reference_id: `${el.transaction_id}-01`,
+    });
+    const at = [2, 3, 4, 5, 6];
+
+    it('a status missing, unknown, or contradicting its message is unknown; status 0 with an error code is failed', () => {
+      const { refund_status: _none, ...noStatus } = ok(els[0]!);
+      const results = [
+        noStatus,
+        { ...ok(els[1]!), refund_status: '2' },
+        { ...ok(els[2]!), refund_status: '1', refund_message: 'E2004:refund exceeds the refundable balance' },
+        { ...ok(els[3]!), refund_status: '0', refund_message: '0000:Refund accepted' },
+        { ...ok(els[4]!), refund_status: '0', refund_message: 'E2003:operation not allowed in state 2000' },
+      ];
+      const out = matchResults('refund', at, els, results);
+      expect(out.map((o) => o.outcome)).toEqual(['unknown', 'unknown', 'unknown', 'unknown', 'failed']);
+      expect(out[0]!.detail).toMatch(/no refund_status/);
+      expect(out[1]!.detail).toMatch(/refund_status "2"/);
+      expect(out[4]!.detail).toMatch(/^E2003/);
+      // The same when the results come in another order (the indexed path).
+      expect(matchResults('refund', at, els, [...results].reverse()).map((o) => o.outcome)).toEqual(
+        out.map((o) => o.outcome),
+      );
+    });
+
+    it('each result twice, the first copy status 0: unknown, never failed', () => {
+      const results = els.flatMap((el) => [
+        { ...ok(el), refund_status: '0', refund_message: 'E2004:refund exceeds the refundable balance' },
+        ok(el),
+      ]);
+      const out = matchResults('refund', at, els, results);
+      expect(out.every((o) => o.outcome === 'unknown' && /2 results/.test(o.detail))).toBe(true);
+    });
+
+    it("a result whose amount is not the row's is no answer to it", () => {
+      const out = matchResults('refund', at, els, [
+        ...els.slice(1).map(ok),
+        { ...ok(els[0]!), refund_amount: '4.00', refund_status: '0', refund_message: 'E2004:balance' },
+      ]);
+      expect(out[0]).toMatchObject({ outcome: 'unknown' });
+      expect(out[0]!.detail).toMatch(/another amount/);
+      expect(out.slice(1).every((o) => o.outcome === 'succeeded')).toBe(true);
+    });
+
+    it('partial refunds of one order, out of order, "30" for "30.00": each row keeps its own outcome and reference', () => {
+      const a = wireElement(
+        'refund',
+        row(9, { amountMinor: 10000n, refundMinor: 3000n, refund_reason: 'part one' }),
+      );
+      const b = wireElement(
+        'refund',
+        row(9, { amountMinor: 10000n, refundMinor: 7000n, refund_reason: 'part two' }),
+      );
+      const results = [
+        { ...b, amount: '100', refund_amount: '70', refund_status: '0', refund_message: 'E2004:balance' },
+        {
+          ...a,
+          amount: '100',
+          refund_amount: '30',
+          refund_status: '1',
+          refund_message: '0000:ok',
+          refund_reference_id: 'T9-02',
+        },
+      ];
+      const out = matchResults('refund', [7, 8], [a, b], results);
+      expect(out.map((o) => [o.outcome, o.fields.refund_reference_id])).toEqual([
+        ['succeeded', 'T9-02'],
+        ['failed', undefined],
+      ]);
+    });
+
+    it('two rows of one amount whose reasons the answer cuts to the same text: ambiguous, both unknown', () => {
+      const a = wireElement(
+        'refund',
+        row(9, { refundMinor: 300n, refund_reason: 'goodwill: late delivery' }),
+      );
+      const b = wireElement('refund', row(9, { refundMinor: 300n, refund_reason: 'goodwill: damaged box' }));
+      const results = [a, b].map((el, i) => ({
+        ...el,
+        refund_reason: 'goodwill',
+        refund_status: i === 0 ? '1' : '0',
+        refund_message: i === 0 ? '0000:ok' : 'E2004:balance',
+      }));
+      const out = matchResults('refund', [7, 8], [a, b], results);
+      expect(out.map((o) => o.outcome)).toEqual(['unknown', 'unknown']);
+      expect(out[0]!.detail).toMatch(/ambiguous.*line 8/);
+      // Echoed whole, upper-cased: each its own.
+      const whole = [b, a].map((el) => ({
+        ...el,
+        refund_reason: el.refund_reason!.toUpperCase(),
+        refund_status: '1',
+        refund_message: '0000:ok',
+      }));
+      expect(matchResults('refund', [7, 8], [a, b], whole).map((o) => o.outcome)).toEqual([
+        'succeeded',
+        'succeeded',
+      ]);
+    });
+  });
 });

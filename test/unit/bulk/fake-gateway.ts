@@ -1,6 +1,6 @@
 // A tiny in-memory gateway behind the GatewayClient interface, for engine and reconciliation unit
 // tests: refunds and captures with per-call fault injection, and a ledger of money movements.
-import { TransportError, UnknownOutcomeError } from '../../../src/errors.js';
+import { GatewayError, TransportError, UnknownOutcomeError } from '../../../src/errors.js';
 import { type GatewayClient, type GatewayResponse, sendBatchWith } from '../../../src/gateway/client.js';
 import type { OperationName } from '../../../src/gateway/endpoints.js';
 
@@ -37,7 +37,13 @@ export type Fault =
   /** Answers as lost at once and commits the batch `lateMs` later (a gateway that commits late). */
   | 'commit_late'
   /** Processes the batch, then answers return_status 0 with every per-order result (the spec allows it). */
-  | 'status_zero';
+  | 'status_zero'
+  /** Applies the batch, then answers HTTP 409 (E2005) — an error answer after the work was done. */
+  | 'http409_after_commit'
+  /** The same with E9001 in the body: not a refusal once the batch was applied. */
+  | 'http409_e9001_after_commit'
+  /** HTTP 400 (E1005), nothing applied. */
+  | 'http400_before_commit';
 
 /** Faults answered by rejecting the whole request (return_status 0), with this message. */
 const WHOLE_REJECTIONS: Partial<Record<Fault, string>> = {
@@ -171,6 +177,12 @@ export function fakeGateway(orderCount: number, status = '3000'): FakeGateway {
       if (rejection !== undefined) {
         return respond({ ...envelope, return_status: '0', return_message: rejection, [`${op}_orders`]: [] });
       }
+      if (fault === 'http400_before_commit') {
+        throw new GatewayError('the gateway rejected the request (HTTP 400: E1005: malformed)', {
+          status: 400,
+          code: 'E1005',
+        });
+      }
       const arrayName = `${op}_orders`;
       const elements = b[arrayName] as Record<string, string>[];
       if (fault === 'commit_late') {
@@ -181,6 +193,13 @@ export function fakeGateway(orderCount: number, status = '3000'): FakeGateway {
       }
       let results = elements.map((el) => (op === 'refund' ? refundOne(el) : captureOne(el)));
       if (fault === 'lost_after_commit') throw new UnknownOutcomeError('timed out', 'timeout');
+      if (fault === 'http409_after_commit' || fault === 'http409_e9001_after_commit') {
+        const code = fault === 'http409_after_commit' ? 'E2005' : 'E9001';
+        throw new GatewayError(`the gateway rejected the request (HTTP 409: ${code}: conflict)`, {
+          status: 409,
+          code,
+        });
+      }
       if (fault === 'drop_one_result') results = results.slice(1);
       // Shuffle: results must be matched by key, not position.
       results = [...results].reverse();

@@ -412,6 +412,41 @@ describe('ChunkProtocol', () => {
     expect(s.stops).toEqual([]);
   });
 
+  it('HTTP 409 after the batch was applied: a lost answer, settled at the gateway: refunded once, succeeded (issue 23)', async () => {
+    const s = await setUp('http409_after_commit');
+    const { outcomes, records } = await sendOne(s, chunk(10));
+    expect(outcomes.every((o) => o.outcome === 'succeeded')).toBe(true);
+    expect(s.gw.ledger).toHaveLength(10);
+    expect(s.gw.calls.filter((c) => c.op === 'refund')).toHaveLength(1);
+    expect(records.find((r) => r.type === 'unknown')).toMatchObject({ reason: 'http_409' });
+    expect(s.stops).toEqual([]);
+  });
+
+  it('HTTP 409 with E9001 after the batch was applied: not taken for a refusal, never sent again blindly (issue 23)', async () => {
+    const s = await setUp('http409_e9001_after_commit');
+    const { outcomes } = await sendOne(s, chunk(10));
+    expect(outcomes.every((o) => o.outcome === 'succeeded')).toBe(true);
+    expect(s.gw.ledger).toHaveLength(10);
+    expect(s.gw.calls.filter((c) => c.op === 'refund')).toHaveLength(1);
+  });
+
+  it('HTTP 400 with nothing applied: proven not applied at the gateway, sent again, refunded once (issue 23)', async () => {
+    const s = await setUp('http400_before_commit');
+    const { outcomes } = await sendOne(s, chunk(10));
+    expect(outcomes.every((o) => o.outcome === 'succeeded')).toBe(true);
+    expect(s.gw.ledger).toHaveLength(10);
+    expect(s.gw.calls.filter((c) => c.op === 'refund')).toHaveLength(2);
+  });
+
+  it('HTTP 400 every time: never failed, not_sent after --max-attempts, nothing moved (issue 23)', async () => {
+    const s = await setUp('http400_before_commit');
+    s.gw.faults = () => 'http400_before_commit';
+    const { outcomes } = await sendOne(s, chunk(10));
+    expect(outcomes.every((o) => o.outcome === 'not_sent' && /HTTP 400/.test(o.detail))).toBe(true);
+    expect(s.gw.calls.filter((c) => c.op === 'refund')).toHaveLength(3);
+    expect(s.gw.ledger).toHaveLength(0);
+  });
+
   it('return_status 0 with per-order results: each row takes its own status (the spec: they are independent)', async () => {
     const s = await setUp('status_zero', 5);
     // Rows 6..10 name orders the gateway does not have: refused per order, the first five refunded.

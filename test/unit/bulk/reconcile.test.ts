@@ -94,6 +94,91 @@ describe('refund reconciliation', () => {
     expect(out[0]!.outcome).toBe('failed');
   });
 
+  describe('reasons as a gateway echoes them (issue 23 item 5)', () => {
+    const date = '20261122010001';
+    const search = (...records: ReturnType<typeof rec>[]) =>
+      clientReturning({ return_status: '1', return_message: 'OK', refund_orders: records });
+    const before = { T1: [] as string[] };
+
+    it('a reason upper-cased, re-spaced or cut short still matches a new refund of the amount', async () => {
+      const client = search(
+        rec('T1', '10.00', date, 'T1-01', 'CUSTOMER  REQUEST'),
+        rec('T2', '10', date, 'T2-01', 'Customer asked for a'),
+        rec('T3', '10.00', date, 'T3-01', ''),
+      );
+      const items = [
+        { line: 2, element: el('T1', '10.00', 'customer request'), sentAt },
+        { line: 3, element: el('T2', '10.00', 'Customer asked for a refund: parcel lost'), sentAt },
+        { line: 4, element: el('T3', '10.00', 'goodwill'), sentAt },
+      ];
+      const out = await reconcile('refund', client, items, { claimed: new Set(), before: {} });
+      expect(out.map((o) => [o.outcome, o.fields.refund_reference_id])).toEqual([
+        ['succeeded', 'T1-01'],
+        ['succeeded', 'T2-01'],
+        ['succeeded', 'T3-01'],
+      ]);
+    });
+
+    it("a reason that is not the row's, nor cut from it, does not match", async () => {
+      const client = search(rec('T1', '10.00', date, 'T1-01', 'goodwill gesture'));
+      const out = await reconcile(
+        'refund',
+        client,
+        [{ line: 2, element: el('T1', '10.00', 'goodwill'), sentAt }],
+        {
+          claimed: new Set(),
+          before,
+        },
+      );
+      expect(out[0]).toMatchObject({ outcome: 'failed', absent: true });
+    });
+
+    it('two rows of one amount, "goodwill" and "goodwill gesture", echoed whole: each takes its own refund', async () => {
+      const client = search(
+        rec('T1', '10.00', date, 'T1-01', 'GOODWILL GESTURE'),
+        rec('T1', '10.00', date, 'T1-02', 'Goodwill'),
+      );
+      const items = [
+        { line: 2, element: el('T1', '10.00', 'goodwill'), sentAt },
+        { line: 3, element: el('T1', '10.00', 'goodwill gesture'), sentAt },
+      ];
+      const out = await reconcile('refund', client, items, { claimed: new Set(), before });
+      expect(out.map((o) => [o.outcome, o.fields.refund_reference_id])).toEqual([
+        ['succeeded', 'T1-02'],
+        ['succeeded', 'T1-01'],
+      ]);
+    });
+
+    it('reasons cut to the same text: a refund either row could own is ambiguous, both unknown, never absent', async () => {
+      const client = search(rec('T1', '10.00', date, 'T1-01', 'goodwill'));
+      const items = [
+        { line: 2, element: el('T1', '10.00', 'goodwill: late delivery'), sentAt },
+        { line: 3, element: el('T1', '10.00', 'goodwill: damaged box'), sentAt },
+      ];
+      const claimed = new Set<string>();
+      const out = await reconcile('refund', client, items, { claimed, before });
+      expect(out.map((o) => o.outcome)).toEqual(['unknown', 'unknown']);
+      expect(out.some((o) => o.absent)).toBe(false);
+      expect(out[0]!.detail).toMatch(/ambiguous: refund search shows T1-01 .*line 3/);
+      expect(out[1]!.detail).toMatch(/line 2/);
+      expect(claimed.size).toBe(0);
+    });
+
+    it("the other row's refund already claimed (its answer came): the one left is this row's", async () => {
+      const client = search(
+        rec('T1', '10.00', date, 'T1-01', 'goodwill'),
+        rec('T1', '10.00', date, 'T1-02', 'goodwill'),
+      );
+      const out = await reconcile(
+        'refund',
+        client,
+        [{ line: 2, element: el('T1', '10.00', 'goodwill: late delivery'), sentAt }],
+        { claimed: new Set(['T1-01']), before },
+      );
+      expect(out[0]).toMatchObject({ outcome: 'succeeded', fields: { refund_reference_id: 'T1-02' } });
+    });
+  });
+
   it('leaves rows unknown when the gateway cannot be asked', async () => {
     const client = clientReturning(new Error('connection refused'));
     const out = await reconcile('refund', client, [{ line: 2, element: el('T1', '10.00'), sentAt }], {
