@@ -34,7 +34,8 @@ export const registerPayout = defineCommand({
     },
     'new-request-ids': {
       type: 'boolean',
-      description: 'pay these payouts again on purpose: new request_ids for every payout without its own (NEW payouts)',
+      description:
+        'pay these payouts again on purpose: new request_ids for every payout without its own (NEW payouts)',
     },
     'decimal-comma': {
       type: 'boolean',

@@ -51,7 +51,12 @@ const NAMESPACE = Buffer.from('7c1e4f0a5b2d4c8e9f3a6b1d2e4f5a60', 'hex');
  */
 export function derivedRequestId(gatewayIdentity: string, key: string, occurrence: number): string {
   const name = ['payops payout', normaliseIdentity(gatewayIdentity), key, String(occurrence)].join('\n');
-  const h = createHash('sha1').update(NAMESPACE).update(name, 'utf8').digest();
+  return uuidV5(NAMESPACE, name);
+}
+
+/** RFC 4122 §4.3 name-based UUID, version 5: SHA-1 of the namespace's 16 bytes and the name's UTF-8. */
+export function uuidV5(namespace: Uint8Array, name: string): string {
+  const h = createHash('sha1').update(namespace).update(name, 'utf8').digest();
   h[6] = (h[6]! & 0x0f) | 0x50; // version 5
   h[8] = (h[8]! & 0x3f) | 0x80; // RFC 4122 variant
   const x = h.subarray(0, 16).toString('hex');

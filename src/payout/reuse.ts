@@ -98,7 +98,7 @@ export function reuseRequestIds(
   let reused = 0;
   const fresh: PayoutItem[] = [];
   for (const item of items) {
-    item.key ??= payoutKey(item.request);
+    item.key = payoutKey(item.request);
     if (item.requestIdFrom === 'input') continue;
     const match = byKey.get(item.key)?.find((p) => !taken.has(p.request_id));
     if (match) {
@@ -164,7 +164,10 @@ export function journaledIds(earlier: readonly EarlierPayout[]): Map<string, str
  * is pending or got no answer: an edited copy of a payout already made, perhaps. `earlier` is
  * newest first; a failed or never-sent earlier payout moved no money and does not count.
  */
-export function possiblyDone(items: readonly PayoutItem[], earlier: readonly EarlierPayout[]): PossiblyDone[] {
+export function possiblyDone(
+  items: readonly PayoutItem[],
+  earlier: readonly EarlierPayout[],
+): PossiblyDone[] {
   const byMatch = new Map<string, EarlierPayout[]>();
   for (const p of earlier) {
     if (p.match === undefined || !BINDING.has(p.outcome)) continue;

@@ -109,7 +109,8 @@ async function earlierPayouts(state: string, runs: readonly RunInfo[]): Promise<
   const out: EarlierPayout[] = [];
   for (const run of runs) {
     const { records } = await readRun(state, run.runId, parsePayoutRecord);
-    for (const p of priorPayouts(records).sort((a, b) => a.line - b.line)) out.push({ ...p, runId: run.runId });
+    for (const p of priorPayouts(records).sort((a, b) => a.line - b.line))
+      out.push({ ...p, runId: run.runId });
   }
   return out;
 }
@@ -129,9 +130,12 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
     );
   }
   if (opts.resume && (opts.force || opts.newRequestIds)) {
-    throw new UsageError(`--resume and ${opts.force ? '--force' : '--new-request-ids'} contradict each other`, {
-      hint: '--resume continues a run with its request_ids; --new-request-ids sends new payouts with new ones',
-    });
+    throw new UsageError(
+      `--resume and ${opts.force ? '--force' : '--new-request-ids'} contradict each other`,
+      {
+        hint: '--resume continues a run with its request_ids; --new-request-ids sends new payouts with new ones',
+      },
+    );
   }
   const plan: PayoutPlan =
     opts.request !== undefined ? await loadPayoutRequest(opts.request, ctx.io.cwd) : await loadCsv(ctx, opts);

@@ -69,7 +69,10 @@ describe('payouts recognised by meaning (issue 23)', { timeout: 120_000 }, () =>
     expect(first.code, first.stderr).toBe(0);
     const parsed = JSON.parse(SAMPLE_JSON) as Record<string, unknown>;
     const reversed = Object.fromEntries(Object.entries(parsed).reverse());
-    const again = await pay(['--request', write('copy.json', `${JSON.stringify(reversed, null, 4)}\r\n`)], home);
+    const again = await pay(
+      ['--request', write('copy.json', `${JSON.stringify(reversed, null, 4)}\r\n`)],
+      home,
+    );
     expect(again.code, again.stderr).toBe(0);
     expect(JSON.parse(again.stdout)[0].request_id).toBe(JSON.parse(first.stdout)[0].request_id);
     expect(await payouts()).toHaveLength(1);
@@ -99,10 +102,14 @@ describe('payouts recognised by meaning (issue 23)', { timeout: 120_000 }, () =>
     const ids = (r: { stdout: string }) => (JSON.parse(r.stdout) as Row[]).map((x) => x.request_id).sort();
     expect(ids(b)).toEqual(ids(a));
     // Derived from meaning: a name-based UUID (version 5 layout).
-    for (const id of ids(a)) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    for (const id of ids(a))
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(await payouts()).toHaveLength(3);
     const json = await pay(['--request', write('payout-request.json', SAMPLE_JSON)], tempDir());
-    const json2 = await pay(['--request', write('r.json', JSON.stringify(JSON.parse(SAMPLE_JSON)))], tempDir());
+    const json2 = await pay(
+      ['--request', write('r.json', JSON.stringify(JSON.parse(SAMPLE_JSON)))],
+      tempDir(),
+    );
     expect(json2.code, json2.stderr).toBe(0);
     expect(ids(json2)).toEqual(ids(json));
     expect(await payouts()).toHaveLength(4);
@@ -150,7 +157,10 @@ describe('payouts recognised by meaning (issue 23)', { timeout: 120_000 }, () =>
     expect(first.code, first.stderr).toBe(0);
     const gbpId = (JSON.parse(first.stdout) as Row[])[1]!.request_id;
     const runId = readdirSync(join(home, 'state', 'runs')).find((d) => !d.startsWith('.'))!;
-    const edited = write('payouts-fixed.csv', SAMPLE_CSV.replace('West Widgets Ltd,West Widgets Ltd', 'West Widgets Ltd.,West Widgets Ltd.'));
+    const edited = write(
+      'payouts-fixed.csv',
+      SAMPLE_CSV.replace('West Widgets Ltd,West Widgets Ltd', 'West Widgets Ltd.,West Widgets Ltd.'),
+    );
     const dry = await runCli(['--dry-run', 'payout', '--file', edited], { env: sandbox.env, home });
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stderr).toMatch(/possibly done/i);
