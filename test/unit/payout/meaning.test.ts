@@ -11,6 +11,7 @@ import {
 } from '../../../src/payout/meaning.js';
 import type { PayoutItem } from '../../../src/payout/plan.js';
 import { type EarlierPayout, journaledIds, possiblyDone } from '../../../src/payout/reuse.js';
+import { runMain } from '../../helpers/in-process.js';
 
 const GATEWAY = 'http://127.0.0.1:8080|M1|A1';
 
@@ -115,5 +116,15 @@ describe('possiblyDone', () => {
       { ...earlier('m', 'completed', 'OLDER'), key: 'k' },
     ]);
     expect(ids.get('k')).toBe('NEWER');
+  });
+});
+
+describe('payout flags', () => {
+  it('--resume with --new-request-ids (or --force) is refused before anything is read: exit 2', async () => {
+    for (const flag of ['--new-request-ids', '--force']) {
+      const r = await runMain(['payout', '--file', 'x.csv', '--resume', flag]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`--resume and ${flag} contradict each other`);
+    }
   });
 });
