@@ -398,7 +398,9 @@ export async function writePayoutPlan(
   });
   const columns = Object.keys(records[0] ?? {});
   if (opts.format === 'json')
-    io.stdout.write(`${JSON.stringify({ dry_run: true, payouts: records }, null, 2)}\n`);
+    io.stdout.write(
+      `${JSON.stringify({ dry_run: true, payouts: records, ...(summary.possiblyDone?.length ? { possibly_done: summary.possiblyDone } : {}) }, null, 2)}\n`,
+    );
   else if (opts.format === 'csv') await writeCsvRecords(io.stdout, columns, records);
   else io.stdout.write(await table(io, columns, records, opts.color));
 }

@@ -210,8 +210,7 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
   }
   // Every payout the other runs of this home at this gateway planned, newest run first: a payout
   // one of them had keeps its request_id (--force included), and an edited one is found.
-  const earlier =
-    decision.action === 'resume' ? [] : await earlierPayouts(state, decision.action === 'new' ? here : []);
+  const earlier = decision.action === 'resume' ? [] : await earlierPayouts(state, here);
   if (decision.action === 'new' && decision.reuseFrom) {
     const last = decision.reuseFrom;
     prior = earlier.filter((p) => p.runId === last.runId);
@@ -271,7 +270,7 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
         maybeDone.map((m) => ({
           file: plan.displayFile,
           line: m.line,
-          message: `possibly done: ${m.earlier.map(describeEarlier).join('; ')} paid the same beneficiary account the same amount on the same date`,
+          message: `possibly done: the same beneficiary account, amount, currency and payment date as the payout of ${m.earlier.map(describeEarlier).join('; ')}`,
           expected:
             'the row as it was paid (it then keeps its request_id), the row left out, or --force to pay it as a new payout',
         })),
