@@ -29,7 +29,13 @@ export const registerPayout = defineCommand({
     },
     force: {
       type: 'boolean',
-      description: 'do not reuse the request_ids of an earlier run of the same input (sends NEW payouts)',
+      description:
+        'send payouts refused as changed since their earlier run or possibly done (a new payout each); journaled request_ids are kept',
+    },
+    'new-request-ids': {
+      type: 'boolean',
+      description:
+        'pay these payouts again on purpose: new request_ids for every payout without its own (NEW payouts)',
     },
     'decimal-comma': {
       type: 'boolean',
@@ -43,10 +49,13 @@ export const registerPayout = defineCommand({
     },
   },
   help: `
-Every payout is validated before anything is sent (file:line, field; exit 2). request_id comes from
-the input or is generated, and is journaled before sending: running the same file again (unchanged
-rows of an edited file too), or with --resume, sends the same request_ids, and the gateway never
-pays one request_id twice. A changed row whose payout already completed is refused (exit 2).
+Every payout is validated before anything is sent (file:line, field; exit 2); the same payout twice
+in one file is refused. request_id comes from the input, from an earlier run of the same payout, or is
+derived from what the payout means (the same on every machine), and is journaled before sending: the
+same payouts again (any copy of the file, --resume, another PAYOPS_HOME) send the same request_ids,
+and the gateway never pays one request_id twice. A changed row whose payout already completed, and a
+payout matching an earlier one's account, amount and date ("possibly done"), are refused (exit 2)
+unless --force; --new-request-ids pays again on purpose.
 Confirm with the totals per currency, or --yes; --dry-run shows the plan. Exit 0 all COMPLETED,
 1 some failed, 3 some without an answer (resume them), 130 stopped by Ctrl-C (resume it).
 

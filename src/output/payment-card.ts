@@ -314,7 +314,31 @@ function planLines(summary: PayoutPlanSummary): string[] {
       summary.resume
         ? `  resuming run ${runId}: the same request_ids are sent again`
         : `  ${count} of these payouts were sent before (run ${runId}, ${createdAt}): they keep their request_ids, ` +
-            'so the gateway will not pay them twice (--force sends new payouts)',
+            'so the gateway will not pay them twice (--new-request-ids sends new payouts)',
+    );
+  }
+  const others = summary.fromEarlierRuns ?? 0;
+  if (others > 0) {
+    lines.push(
+      `  ${others} payout${others === 1 ? '' : 's'} keep${others === 1 ? 's' : ''} the request_id${others === 1 ? '' : 's'} an earlier run of this home gave the same content: the gateway will not pay ${others === 1 ? 'it' : 'them'} twice`,
+    );
+  }
+  const maybe = summary.possiblyDone ?? [];
+  if (maybe.length > 0) {
+    lines.push(
+      `  ${maybe.length} payout${maybe.length === 1 ? '' : 's'} possibly done: an earlier payout of this home went to the same beneficiary account, amount, currency and payment date under another request_id:`,
+      ...maybe.map((m) => `    line ${m.line}: ${m.earlier.join('; ')}`),
+      summary.force || summary.newRequestIds
+        ? `  ${summary.force ? '--force' : '--new-request-ids'}: ${maybe.length === 1 ? 'it is' : 'they are'} sent as new payouts`
+        : '  a run refuses them (exit 2, nothing sent) unless --force',
+    );
+  }
+  if (summary.newRequestIds) {
+    const n = summary.newRequestIds.repeats;
+    lines.push(
+      n > 0
+        ? `  --new-request-ids: ${n} payout${n === 1 ? ' is' : 's are'} sent again as NEW payouts (new request_ids): the gateway pays ${n === 1 ? 'it' : 'them'} again`
+        : '  --new-request-ids: every payout gets a new request_id (none was paid before from this home)',
     );
   }
   return lines;
@@ -374,7 +398,9 @@ export async function writePayoutPlan(
   });
   const columns = Object.keys(records[0] ?? {});
   if (opts.format === 'json')
-    io.stdout.write(`${JSON.stringify({ dry_run: true, payouts: records }, null, 2)}\n`);
+    io.stdout.write(
+      `${JSON.stringify({ dry_run: true, payouts: records, ...(summary.possiblyDone?.length ? { possibly_done: summary.possiblyDone } : {}) }, null, 2)}\n`,
+    );
   else if (opts.format === 'csv') await writeCsvRecords(io.stdout, columns, records);
   else io.stdout.write(await table(io, columns, records, opts.color));
 }

@@ -9,15 +9,21 @@ import { type AmountStyle, addToTotals, formatAmount, parseAmountText } from '..
 import { currencyInfo } from '../money/currency.js';
 import { mapColumns, rowToObject } from './columns.js';
 import { PAYOUT_SPEC } from './fields.js';
+import { duplicatePayouts, payoutFileKey, payoutKey, payoutMatch } from './meaning.js';
 import { type CheckedPayout, checkPayout } from './validate.js';
 
 export interface PayoutItem extends CheckedPayout {
   /** Line of the CSV row (the JSON request is line 1). */
   line: number;
-  /** Where request_id came from; `journal` when a previous run of the same input had generated it. */
-  requestIdFrom: 'input' | 'generated' | 'journal';
+  /**
+   * Where request_id came from: the input; `journal` when an earlier run of this home gave the same
+   * payout one; `derived` from its meaning (meaning.ts derivedRequestId); `generated` at random.
+   */
+  requestIdFrom: 'input' | 'generated' | 'journal' | 'derived';
   /** Content identity (request_id aside), recorded in the journal so a later run recognises the payout. */
   key?: string;
+  /** Account, amount, currency and date (meaning.ts payoutMatch): finds an earlier payout edited since. */
+  match?: string;
 }
 
 export interface PayoutPlan {
@@ -27,6 +33,8 @@ export interface PayoutPlan {
   /** As the user wrote it (for messages). */
   displayFile: string;
   sha256: string;
+  /** What the payouts mean, whatever the bytes (meaning.ts payoutFileKey). */
+  contentKey: string;
   items: PayoutItem[];
   totals: Map<string, bigint>;
   /** CSV: how it was read (decimal mark and why, encoding). */
@@ -73,11 +81,19 @@ function finish(
       });
     } else ids.set(id, item.line);
   }
+  // The rows as read, by meaning: the same payout twice in one file is refused, as in bulk files.
+  const keyed = items.map((item) => {
+    item.key = payoutKey(item.request);
+    item.match = payoutMatch(item.request);
+    const inputId = item.requestIdFrom === 'input' ? String(item.request.request_id) : undefined;
+    return { key: item.key, line: item.line, ...(inputId === undefined ? {} : { inputId }) };
+  });
+  problems.push(...duplicatePayouts(keyed, display));
   if (problems.length > 0) fail(display, problems.map(locate));
   if (items.length === 0) fail(display, [{ file: display, message: 'holds no payouts' }]);
   const totals = new Map<string, bigint>();
   for (const item of items) addToTotals(totals, item.currency, item.minor);
-  return { kind, file, displayFile: display, sha256, items, totals };
+  return { kind, file, displayFile: display, sha256, contentKey: payoutFileKey(keyed), items, totals };
 }
 
 export async function loadPayoutRequest(fileArg: string, cwd: string): Promise<PayoutPlan> {
@@ -203,4 +219,11 @@ export interface PayoutPlanSummary {
   /** The earlier run whose request_ids are reused, and for how many payouts. */
   reusedFrom?: { runId: string; createdAt: string; count: number };
   resume?: boolean;
+  /** Payouts that keep the request_id another earlier run of this home gave the same content. */
+  fromEarlierRuns?: number;
+  /** Payouts under a new request_id that match an earlier payout (account, amount, currency, date). */
+  possiblyDone?: Array<{ line: number; earlier: string[] }>;
+  /** --new-request-ids, and how many of the payouts were made (or may have been) before. */
+  newRequestIds?: { repeats: number };
+  force?: boolean;
 }

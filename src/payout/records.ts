@@ -48,6 +48,8 @@ export interface PlannedPayout {
   from?: string;
   /** The payout's content identity (request_id aside); absent in older journals. */
   key?: string;
+  /** Account, amount, currency and date, hashed (payout/meaning.ts payoutMatch); absent in older journals. */
+  match?: string;
 }
 
 export interface PlanRecord {
@@ -110,6 +112,7 @@ function planned(v: unknown): PlannedPayout {
     request_id: item.request_id,
     ...(typeof item.from === 'string' ? { from: item.from } : {}),
     ...(typeof item.key === 'string' && item.key !== '' ? { key: item.key } : {}),
+    ...(typeof item.match === 'string' && item.match !== '' ? { match: item.match } : {}),
   };
 }
 

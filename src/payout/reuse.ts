@@ -2,20 +2,12 @@
 // once, so an unchanged payout must get its earlier id back — even when the file was edited around
 // it (a row fixed, a row added) — and a payout that changed after it completed (or may have, or is
 // still pending at the gateway) must not silently go out again as a new one.
-import { createHash } from 'node:crypto';
 import type { InputProblem } from '../errors.js';
-import { canonical } from '../gateway/signer.js';
+import { payoutKey } from './meaning.js';
 import type { PayoutItem } from './plan.js';
 import type { PayoutOutcome, PayoutRecord } from './records.js';
 
-/**
- * Identifies a payout's content, request_id aside: the signature's canonical text (every field,
- * sorted), which the sandbox also compares to tell a repeated request_id's payout apart.
- */
-export function payoutKey(request: Record<string, unknown>): string {
-  const { request_id: _id, ...rest } = request;
-  return createHash('sha256').update(canonical(rest)).digest('hex').slice(0, 32);
-}
+export { payoutKey };
 
 /** What an earlier run recorded for one line. */
 export interface PriorPayout {
@@ -23,8 +15,12 @@ export interface PriorPayout {
   request_id: string;
   /** Absent in journals written before keys were recorded. */
   key?: string;
+  /** Account, amount, currency and date (meaning.ts payoutMatch); absent in journals before issue 23. */
+  match?: string;
   /** The last result's outcome; `unknown` after an intent without result; `unsent` with no intent. */
   outcome: PayoutOutcome | 'unsent';
+  /** The gateway's status in the last result (COMPLETED, PENDING, …), if any. */
+  status?: string;
 }
 
 /** Reads an earlier run's plan, intents and results. */
@@ -37,6 +33,7 @@ export function priorPayouts(records: readonly PayoutRecord[]): PriorPayout[] {
           line: item.line,
           request_id: item.request_id,
           ...(item.key ? { key: item.key } : {}),
+          ...(item.match ? { match: item.match } : {}),
           outcome: 'unsent',
         });
       }
@@ -44,14 +41,17 @@ export function priorPayouts(records: readonly PayoutRecord[]): PriorPayout[] {
       const p = byLine.get(r.line);
       if (!p) continue;
       if (r.type === 'intent' && p.outcome === 'unsent') p.outcome = 'unknown';
-      if (r.type === 'result') p.outcome = r.outcome;
+      if (r.type === 'result') {
+        p.outcome = r.outcome;
+        p.status = r.status;
+      }
     }
   }
   return [...byLine.values()];
 }
 
 /** Earlier outcomes that may mean money moved (or will): such a line must not change under a new id. */
-const BINDING = new Set<PriorPayout['outcome']>(['completed', 'pending', 'unknown']);
+export const BINDING = new Set<PriorPayout['outcome']>(['completed', 'pending', 'unknown']);
 
 function conflictMessage(before: PriorPayout, runId: string): string {
   const id = `request_id ${before.request_id}`;
@@ -69,16 +69,19 @@ export interface Reuse {
   conflicts: InputProblem[];
 }
 
+/** A request_id for a payout the earlier run did not have: the id alone (generated), or with where it came from. */
+export type NewId = (item: PayoutItem) => string | { id: string; from: PayoutItem['requestIdFrom'] };
+
 /**
  * Gives each item without its own request_id the id the earlier run gave the same content (matched
- * by content, so moved rows keep theirs); generates the rest with `newId`. In an edited batch, a
- * line whose content changed after its payout completed (or may have) is a conflict: the caller
- * refuses to send rather than pay that payout a second time under a new id.
+ * by content, so moved rows keep theirs); the rest get theirs from `newId`. In an edited batch, a
+ * line whose content changed after its payout completed (or may have) and that gets a new id is a
+ * conflict: the caller refuses to send rather than pay that payout a second time under a new id.
  */
 export function reuseRequestIds(
   items: PayoutItem[],
   prior: readonly PriorPayout[],
-  newId: () => string,
+  newId: NewId,
   where: { file: string; runId: string },
 ): Reuse {
   const byKey = new Map<string, PriorPayout[]>();
@@ -104,9 +107,13 @@ export function reuseRequestIds(
       item.requestIdFrom = 'journal';
       reused++;
     } else {
-      item.request.request_id = newId();
-      item.requestIdFrom = 'generated';
-      fresh.push(item);
+      const given = newId(item);
+      const { id, from } = typeof given === 'string' ? { id: given, from: 'generated' as const } : given;
+      item.request.request_id = id;
+      item.requestIdFrom = from;
+      taken.add(id);
+      // An id another run of this home gave the same payout is not a new payout.
+      if (from !== 'journal') fresh.push(item);
     }
   }
   // Only an edited batch (some rows recognised) is checked: a file reused for a wholly new batch
@@ -123,8 +130,70 @@ export function reuseRequestIds(
       line: item.line,
       message: conflictMessage(before, where.runId),
       expected:
-        'the row as it was; or, to pay it as a new payout, a new request_id in a request_id column (--force makes every row a new payout)',
+        'the row as it was; or, to pay it as a new payout, a new request_id in a request_id column, or --force',
     });
   }
   return { reused, conflicts };
+}
+
+/** A payout an earlier run of this home planned, with the run it is in. */
+export interface EarlierPayout extends PriorPayout {
+  runId: string;
+}
+
+/** A payout of the plan that matches earlier payouts of this home by account, amount, currency and date. */
+export interface PossiblyDone {
+  line: number;
+  request_id: string;
+  earlier: EarlierPayout[];
+}
+
+/**
+ * The request_id an earlier run of this home gave the same content (the newest run first), for a
+ * payout that is not in the run being continued: the gateway then answers with that payout.
+ */
+export function journaledIds(earlier: readonly EarlierPayout[]): Map<string, string> {
+  const byKey = new Map<string, string>();
+  for (const p of earlier) if (p.key !== undefined && !byKey.has(p.key)) byKey.set(p.key, p.request_id);
+  return byKey;
+}
+
+/**
+ * Payouts about to go out under a new request_id (derived or generated) although an earlier payout
+ * of this home to the same account, of the same amount and currency on the same date, completed,
+ * is pending or got no answer: an edited copy of a payout already made, perhaps. `earlier` is
+ * newest first; a failed or never-sent earlier payout moved no money and does not count.
+ */
+export function possiblyDone(
+  items: readonly PayoutItem[],
+  earlier: readonly EarlierPayout[],
+): PossiblyDone[] {
+  const byMatch = new Map<string, EarlierPayout[]>();
+  for (const p of earlier) {
+    if (p.match === undefined || !BINDING.has(p.outcome)) continue;
+    const list = byMatch.get(p.match) ?? [];
+    list.push(p);
+    byMatch.set(p.match, list);
+  }
+  const out: PossiblyDone[] = [];
+  for (const item of items) {
+    if (item.requestIdFrom !== 'derived' && item.requestIdFrom !== 'generated') continue;
+    const id = String(item.request.request_id);
+    const found = (item.match === undefined ? undefined : byMatch.get(item.match))?.filter(
+      (p) => p.request_id !== id,
+    );
+    if (found && found.length > 0) out.push({ line: item.line, request_id: id, earlier: found });
+  }
+  return out;
+}
+
+/** How an earlier payout is named to the user: its run, request_id and status. */
+export function describeEarlier(p: EarlierPayout): string {
+  const status =
+    p.status !== undefined && p.status !== ''
+      ? p.status
+      : p.outcome === 'unknown'
+        ? 'no answer: it may have been made'
+        : p.outcome.toUpperCase();
+  return `run ${p.runId}, request_id ${p.request_id}, ${status}`;
 }

@@ -19,10 +19,26 @@ import { payoutGatewayIdentity, sameGateway } from '../runs/identity.js';
 import { whileInterruptible } from '../runs/interrupt.js';
 import { openRun, type RunJournal } from '../runs/journal.js';
 import { beginRun, endRun, lockInput } from '../runs/lifecycle.js';
-import { listRuns, readRun } from '../runs/read.js';
-import { loadPayoutCsv, loadPayoutRequest, type PayoutPlan, type PayoutPlanSummary } from './plan.js';
+import { isSameInput, listRuns, type RunInfo, readRun } from '../runs/read.js';
+import { derivedRequestId } from './meaning.js';
+import {
+  loadPayoutCsv,
+  loadPayoutRequest,
+  type PayoutItem,
+  type PayoutPlan,
+  type PayoutPlanSummary,
+} from './plan.js';
 import { type PayoutJournalRecord, type PayoutRecord, parsePayoutRecord } from './records.js';
-import { type PriorPayout, priorPayouts, reuseRequestIds } from './reuse.js';
+import {
+  BINDING,
+  describeEarlier,
+  type EarlierPayout,
+  journaledIds,
+  type PriorPayout,
+  possiblyDone,
+  priorPayouts,
+  reuseRequestIds,
+} from './reuse.js';
 import { type PayoutResultRow, sendPayouts } from './send.js';
 
 export interface PayoutFlags {
@@ -31,7 +47,10 @@ export interface PayoutFlags {
   /** A workbook's sheet to read; default its first. */
   sheet?: string;
   resume?: boolean;
+  /** Send payouts refused as changed or possibly done; never a second request_id for a journaled payout. */
   force?: boolean;
+  /** Pay these payouts again on purpose: every payout without its own request_id gets a new one. */
+  newRequestIds?: boolean;
   /** With resume: this run (from `payops runs resume ID`) rather than the newest unfinished one. */
   runId?: string;
   /** --file: amounts with a decimal comma; the file's encoding (bulk/read-as.ts). */
@@ -85,16 +104,38 @@ async function loadCsv(ctx: Context, opts: PayoutFlags): Promise<PayoutPlan> {
   return plan;
 }
 
+/** The payouts of these runs (newest first), each with its run id; a run's journal is read once. */
+async function earlierPayouts(state: string, runs: readonly RunInfo[]): Promise<EarlierPayout[]> {
+  const out: EarlierPayout[] = [];
+  for (const run of runs) {
+    const { records } = await readRun(state, run.runId, parsePayoutRecord);
+    for (const p of priorPayouts(records).sort((a, b) => a.line - b.line))
+      out.push({ ...p, runId: run.runId });
+  }
+  return out;
+}
+
+/** How many payouts an earlier run of this home made, or may have (same content or same account, amount, date). */
+function repeated(items: readonly PayoutItem[], earlier: readonly EarlierPayout[]): number {
+  const binding = earlier.filter((p) => BINDING.has(p.outcome));
+  return items.filter(
+    (i) => i.requestIdFrom !== 'input' && binding.some((p) => p.key === i.key || p.match === i.match),
+  ).length;
+}
+
 export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number> {
   if ((opts.request === undefined) === (opts.file === undefined)) {
     throw new UsageError(
       'give exactly one of --request FILE.json (one payout) or --file FILE.csv (one per row)',
     );
   }
-  if (opts.resume && opts.force) {
-    throw new UsageError('--resume and --force contradict each other', {
-      hint: '--resume continues a run with its request_ids; --force sends new payouts with new ones',
-    });
+  if (opts.resume && (opts.force || opts.newRequestIds)) {
+    throw new UsageError(
+      `--resume and ${opts.force ? '--force' : '--new-request-ids'} contradict each other`,
+      {
+        hint: '--resume continues a run with its request_ids; --new-request-ids sends new payouts with new ones',
+      },
+    );
   }
   const plan: PayoutPlan =
     opts.request !== undefined ? await loadPayoutRequest(opts.request, ctx.io.cwd) : await loadCsv(ctx, opts);
@@ -112,12 +153,13 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
   assertMayMoveMoney(config, 'payout');
   const state = stateDir(ctx.io.env);
   const identity = payoutGatewayIdentity(config);
-  // As for bulk runs: one process at a time per input and gateway, from choosing the run to its end.
+  // As for bulk runs: one process at a time per input and gateway, from choosing the run to its end;
+  // the input by what its payouts mean, so two copies of one file saved differently wait too.
   if (identity && !ctx.globals.dryRun) {
     ctx.onClose(
       await lockInput(
         state,
-        { key: plan.sha256, op: PAYOUT_OP, gatewayIdentity: identity },
+        { key: plan.contentKey, op: PAYOUT_OP, gatewayIdentity: identity },
         plan.displayFile,
       ),
     );
@@ -135,17 +177,19 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
         (r) => r.header.op === PAYOUT_OP && sameGateway(r.header.gatewayIdentity, identity),
       )
     : [];
-  const sameInput = here.filter((r) => r.header.sha256 === plan.sha256);
+  // Runs of the same payouts: by what they mean (headers since issue 23), else by the same bytes.
+  const input = { content: plan.contentKey, sha256: plan.sha256 };
+  const sameInput = here.filter((r) => isSameInput(r.header, input));
   const decision = decidePayoutRun({
     sameInput,
     nearby: here.filter((r) => !sameInput.includes(r)),
-    // The newest run of this file (same path, or same bytes elsewhere).
-    latest:
-      !opts.resume && !opts.force
-        ? here.find((r) => r.header.file === plan.file || r.header.sha256 === plan.sha256)
-        : undefined,
+    // The newest run of this file (same path, or the same payouts in any file).
+    latest: !opts.resume
+      ? here.find((r) => r.header.file === plan.file || isSameInput(r.header, input))
+      : undefined,
     resume: Boolean(opts.resume),
     force: Boolean(opts.force),
+    newRequestIds: Boolean(opts.newRequestIds),
     runId: opts.runId,
     what: plan.displayFile,
   });
@@ -163,23 +207,40 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
     prior = priorPayouts(records);
     settled = settledFromRecords(records);
     reusedFrom = { runId: run.runId, createdAt: run.header.createdAt };
-  } else if (decision.reuseFrom) {
+  }
+  // Every payout the other runs of this home at this gateway planned, newest run first: a payout
+  // one of them had keeps its request_id (--force included), and an edited one is found.
+  const earlier = decision.action === 'resume' ? [] : await earlierPayouts(state, here);
+  if (decision.action === 'new' && decision.reuseFrom) {
     const last = decision.reuseFrom;
-    prior = priorPayouts((await readRun(state, last.runId, parsePayoutRecord)).records);
+    prior = earlier.filter((p) => p.runId === last.runId);
     reusedFrom = { runId: last.runId, createdAt: last.header.createdAt };
   }
 
   try {
-    const reuse = reuseRequestIds(plan.items, prior, randomUUID, {
-      file: plan.displayFile,
-      runId: reusedFrom?.runId ?? '',
-    });
-    if (reuse.conflicts.length > 0) {
+    const journaled = opts.newRequestIds ? new Map<string, string>() : journaledIds(earlier);
+    const reuse = reuseRequestIds(
+      plan.items,
+      prior,
+      (item) => {
+        const known = item.key === undefined ? undefined : journaled.get(item.key);
+        if (known !== undefined) return { id: known, from: 'journal' };
+        // Derived from meaning, so a copy run from another home sends the same id; random where no
+        // later run can be at the same gateway (an in-process sandbox), or when asked to pay again.
+        if (identity === undefined || opts.newRequestIds || item.key === undefined) return randomUUID();
+        return { id: derivedRequestId(identity, item.key, 0), from: 'derived' };
+      },
+      { file: plan.displayFile, runId: reusedFrom?.runId ?? '' },
+    );
+    if (reuse.conflicts.length > 0 && !opts.force) {
       throw new InputError(
         `${plan.displayFile} changed since run ${reusedFrom?.runId}, and sending it could pay someone twice; nothing was sent`,
         reuse.conflicts,
       );
     }
+    // An edited copy of a payout already made gets a new request_id: refused below unless --force
+    // (decided when the run began, so not asked again on --resume).
+    const maybeDone = decision.action === 'resume' ? [] : possiblyDone(plan.items, earlier);
     const toSend = plan.items.filter((item) => !settled.has(item.line));
     const summary: PayoutPlanSummary = {
       plan,
@@ -191,12 +252,29 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
       ...(reusedFrom && reuse.reused > 0
         ? { reusedFrom: { ...reusedFrom, count: reuse.reused }, resume: Boolean(opts.resume) }
         : {}),
+      fromEarlierRuns: plan.items.filter((i) => i.requestIdFrom === 'journal').length - reuse.reused,
+      possiblyDone: maybeDone.map((m) => ({ line: m.line, earlier: m.earlier.map(describeEarlier) })),
+      ...(opts.newRequestIds ? { newRequestIds: { repeats: repeated(plan.items, earlier) } } : {}),
+      force: Boolean(opts.force),
     };
     const format = resolveFormat(ctx.globals, ctx.io);
 
     if (ctx.globals.dryRun) {
       await writePayoutPlan(ctx.io, summary, { format, color: ctx.color });
       return ExitCode.ok;
+    }
+    if (maybeDone.length > 0 && !opts.force && !opts.newRequestIds) {
+      const n = maybeDone.length;
+      throw new InputError(
+        `${plan.displayFile}: ${n} payout${n === 1 ? '' : 's'} possibly done already (an earlier payout of this home to the same account, amount, currency and date); nothing was sent`,
+        maybeDone.map((m) => ({
+          file: plan.displayFile,
+          line: m.line,
+          message: `possibly done: the same beneficiary account, amount, currency and payment date as the payout of ${m.earlier.map(describeEarlier).join('; ')}`,
+          expected:
+            'the row as it was paid (it then keeps its request_id), the row left out, or --force to pay it as a new payout',
+        })),
+      );
     }
     await confirmPayouts(ctx.io, ctx.globals, summary);
 
@@ -214,6 +292,7 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
         file: plan.file,
         label: plan.displayFile,
         sha256: plan.sha256,
+        content: plan.contentKey,
         profile: config.profile,
         baseUrl: client.baseUrl,
         merchantId: config.merchantId,
@@ -232,6 +311,7 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
           request_id: String(i.request.request_id),
           from: i.requestIdFrom,
           ...(i.key === undefined ? {} : { key: i.key }),
+          ...(i.match === undefined ? {} : { match: i.match }),
         })),
       });
     }

@@ -158,6 +158,8 @@ export interface PayoutRunQuestion {
   nearby?: readonly RunInfo[];
   resume: boolean;
   force: boolean;
+  /** --new-request-ids: the payouts are meant to be paid again, under new request_ids. */
+  newRequestIds?: boolean;
   /** With resume: this run (from `payops runs resume ID`) rather than the newest unfinished one. */
   runId?: string | undefined;
   /** The input as the user named it. */
@@ -165,9 +167,10 @@ export interface PayoutRunQuestion {
 }
 
 /**
- * Payouts are idempotent at the gateway on request_id, so nothing is refused: a re-run takes the
- * request_ids of the latest run of the same file (the gateway then pays nobody twice), `--resume`
- * continues an unfinished run, and `--force` starts with new request_ids.
+ * Payouts are idempotent at the gateway on request_id, so nothing is refused here: a re-run takes
+ * the request_ids of the latest run of the same payouts (the gateway then pays nobody twice), also
+ * with `--force` (which only overrides the refusals of changed and possibly done payouts), `--resume`
+ * continues an unfinished run, and only `--new-request-ids` starts with new request_ids.
  */
 export function decidePayoutRun(q: PayoutRunQuestion): PayoutRunDecision {
   if (q.resume) {
@@ -192,6 +195,6 @@ export function decidePayoutRun(q: PayoutRunQuestion): PayoutRunDecision {
       }),
     };
   }
-  if (q.force || q.latest === undefined) return { action: 'new' };
+  if (q.newRequestIds || q.latest === undefined) return { action: 'new' };
   return { action: 'new', reuseFrom: q.latest };
 }

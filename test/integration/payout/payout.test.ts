@@ -161,12 +161,20 @@ describe('payout', { timeout: 90_000 }, () => {
     expect(rows.every((r: { outcome: string }) => r.outcome === 'completed')).toBe(true);
     expect(await payouts()).toHaveLength(3);
 
-    // --force means "new payouts": new request_ids, new ledger entries.
+    // --force keeps journaled request_ids (issue 23): nobody is paid again.
     const forced = await runCli(['--yes', '--output', 'json', 'payout', '--file', file, '--force'], {
       env: sandbox.env,
       home,
     });
     expect(forced.code, forced.stderr).toBe(0);
+    expect(await payouts()).toHaveLength(3);
+
+    // --new-request-ids means "new payouts": new request_ids, new ledger entries.
+    const repeated = await runCli(
+      ['--yes', '--output', 'json', 'payout', '--file', file, '--new-request-ids'],
+      { env: sandbox.env, home },
+    );
+    expect(repeated.code, repeated.stderr).toBe(0);
     expect(await payouts()).toHaveLength(6);
   });
 
@@ -331,20 +339,25 @@ describe('payout', { timeout: 90_000 }, () => {
     const home = tempDir();
     const file = copySample('payouts.csv');
     // Another payops holds the input: taken here the way a running one takes it.
-    const { createHash } = await import('node:crypto');
     const { lockInput } = await import('../../../src/runs/lifecycle.js');
     const { stateDir } = await import('../../../src/config/paths.js');
     const identity = `${sandbox.url.replace(/\/+$/, '')}|${sandbox.env.PAYOPS_MERCHANT_ID}|${sandbox.env.PAYOPS_ACCOUNT_ID}`;
-    const sha256 = createHash('sha256').update(readFileSync(file)).digest('hex');
+    // The lock is held on what the payouts mean (issue 23), so a copy saved with CRLF waits too.
+    const { loadPayoutCsv } = await import('../../../src/payout/plan.js');
+    const { contentKey } = await loadPayoutCsv(file, '/');
+    const copy = join(tempDir(), 'copy.csv');
+    writeFileSync(copy, readFileSync(file, 'utf8').replace(/\n/g, '\r\n'));
     const release = await lockInput(
       stateDir({ ...process.env, PAYOPS_HOME: home }),
-      { key: sha256, op: 'payout', gatewayIdentity: identity },
+      { key: contentKey, op: 'payout', gatewayIdentity: identity },
       'payouts.csv',
     );
     try {
       const r = await runCli(['--yes', 'payout', '--file', file], { env: sandbox.env, home });
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toMatch(/payouts\.csv \(payout\) is in use by process \d+/);
+      const c = await runCli(['--yes', 'payout', '--file', copy], { env: sandbox.env, home });
+      expect(c.code, c.stderr).toBe(2);
       expect(await payouts()).toHaveLength(0);
     } finally {
       await release();

@@ -212,12 +212,13 @@ describe('decidePayoutRun: which run a payout command works on', () => {
     });
   });
 
-  it('--force starts with new request_ids', () => {
+  it('--force keeps the request_ids of the latest run (issue 23); --new-request-ids starts with new ones', () => {
     expect(
       decidePayoutRun({ ...q, force: true, sameInput: [payoutFinished], latest: payoutFinished }),
-    ).toEqual({
-      action: 'new',
-    });
+    ).toEqual({ action: 'new', reuseFrom: payoutFinished });
+    expect(
+      decidePayoutRun({ ...q, newRequestIds: true, sameInput: [payoutFinished], latest: payoutFinished }),
+    ).toEqual({ action: 'new' });
   });
 
   it('--resume continues the unfinished run, or the one named by id', () => {
