@@ -3,6 +3,7 @@
 // once in pass 1 and kept with the run (its header's `readAs`), so pass 2, --resume and
 // `runs resume` read the run's own copy exactly as pass 1 did.
 import { UsageError } from '../errors.js';
+import { hiddenTextProblem } from '../quote.js';
 import type { AmountStyle, DecimalMark } from '../money/amount.js';
 import { ENCODINGS, type Encoding, normaliseEncoding, readCsv } from './csv-reader.js';
 
@@ -51,6 +52,8 @@ export function readAsFrom(flags: ReadFlags, profileMark: DecimalMark | undefine
   if (flags.refundReason !== undefined) {
     if (flags.refundReason.trim() === '')
       throw new UsageError('--refund-reason is empty: give the reason text');
+    const hidden = hiddenTextProblem(flags.refundReason, 'reason');
+    if (hidden) throw new UsageError(`--refund-reason ${hidden}`);
     readAs.refundReason = flags.refundReason;
   }
   return readAs;
