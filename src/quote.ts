@@ -64,7 +64,8 @@ export function invisibleIdProblem(value: string): string | undefined {
  * the invisible characters of ids but the spaces (a reason may hold a no-break or an ideographic
  * space; compared by meaning, bulk/reason.ts, they are spaces).
  */
-const HIDDEN_IN_TEXT = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Cf}\p{Default_Ignorable_Code_Point}\u2800]/u;
+const HIDDEN_IN_TEXT =
+  /[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Cf}\p{Default_Ignorable_Code_Point}\u2800]/u;
 
 /**
  * Why a text (a refund reason) is refused for holding a control or invisible character, named as

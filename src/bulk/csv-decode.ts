@@ -205,6 +205,8 @@ const WORD_END = /[\s,;"]/;
 class MisreadCheck {
   private readonly utf8 = new TextDecoder('utf-8', { fatal: true });
   private found: Misread | undefined;
+  /** Whether the found word may go on in the next chunk. */
+  private open = false;
 
   /** False once the bytes are not UTF-8: the file is then read as given. */
   bytes(buf: Uint8Array): boolean {
@@ -217,22 +219,37 @@ class MisreadCheck {
   }
 
   text(text: string, tracker: DecodeTracker): void {
-    if (this.found !== undefined) return;
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: ASCII is what is looked past
+    if (this.found !== undefined) {
+      // The word may go on in the next chunks (a chunk may be a single byte).
+      if (this.open) this.word(text, 0);
+      return;
+    }
     const at = text.search(/[^\u0000-\u007f]/);
     if (at < 0) return;
     const before = text.slice(0, at);
     const breaks = countChar(before, '\n');
     const lineText = breaks === 0 ? tracker.lineTail + before : before.slice(before.lastIndexOf('\n') + 1);
-    let from = at;
-    while (from > 0 && !WORD_END.test(text[from - 1]!)) from--;
-    let to = at;
-    while (to < text.length && !WORD_END.test(text[to]!)) to++;
+    // The header may not be parsed yet (the first chunk): its columns from the text, on a copy.
+    const header = { ...tracker };
+    if (header.columns === undefined && tracker.linesEmitted === 0) headerFromText(header, before);
+    let from = lineText.length;
+    while (from > 0 && !WORD_END.test(lineText[from - 1]!)) from--;
     this.found = {
       line: tracker.linesEmitted + breaks + 1,
-      field: columnAt(tracker, lineText),
-      word: text.slice(from, Math.min(to, from + 60)),
+      field: columnAt(header, lineText),
+      word: lineText.slice(from),
     };
+    this.open = true;
+    this.word(text, at);
+  }
+
+  /** The found word's characters from `text[at]` on, up to its end. */
+  private word(text: string, at: number): void {
+    let to = at;
+    while (to < text.length && !WORD_END.test(text[to]!)) to++;
+    const found = this.found!;
+    found.word = (found.word + text.slice(at, to)).slice(0, 60);
+    this.open = to === text.length && found.word.length < 60;
   }
 
   /** What was misread, once every byte was seen to be UTF-8; undefined otherwise. */

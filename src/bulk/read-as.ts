@@ -3,8 +3,8 @@
 // once in pass 1 and kept with the run (its header's `readAs`), so pass 2, --resume and
 // `runs resume` read the run's own copy exactly as pass 1 did.
 import { UsageError } from '../errors.js';
-import { hiddenTextProblem } from '../quote.js';
 import type { AmountStyle, DecimalMark } from '../money/amount.js';
+import { hiddenTextProblem } from '../quote.js';
 import { ENCODINGS, type Encoding, normaliseEncoding, readCsv } from './csv-reader.js';
 
 export interface ReadAs {

@@ -109,7 +109,9 @@ export function planLines(v: PlanView): string[] {
     // Rows possibly done (a refund of the same amount with another reason) are counted apart.
     const already = [
       ...(exact > 0 ? [`already ${spec.words.done}`] : []),
-      ...(possible > 0 ? [`${exact > 0 ? `and ${rowsOf(possible)} ` : ''}possibly already ${spec.words.done}`] : []),
+      ...(possible > 0
+        ? [`${exact > 0 ? `and ${rowsOf(possible)} ` : ''}possibly already ${spec.words.done}`]
+        : []),
     ]
       .join(' ')
       .concat(' at the gateway');
@@ -129,7 +131,8 @@ export function planLines(v: PlanView): string[] {
     const partly = v.preflight.partly ?? [];
     for (const [line, where] of partly.slice(0, PARTLY_SHOWN))
       lines.push(`  ${quoteName(plan.source.label)}:${line} ${where}`);
-    if (partly.length > PARTLY_SHOWN) lines.push(`  … and ${n(partly.length - PARTLY_SHOWN)} more orders with other refunds`);
+    if (partly.length > PARTLY_SHOWN)
+      lines.push(`  … and ${n(partly.length - PARTLY_SHOWN)} more orders with other refunds`);
   }
   if (v.policy && !v.dryRun) {
     const { settleMs, maxAttempts } = v.policy;

@@ -63,36 +63,39 @@ describe('refund reasons compared by meaning (issue 23, item 2 and 3)', () => {
     ['upper-case with spaces around and inside', 'goodwill gesture', '"  GOODWILL   gesture "'],
     ['in NFD where the refund has NFC', 'remboursé', 'rembourse\u0301'],
     ['in full-width letters', 'goodwill', 'ｇｏｏｄｗｉｌｌ'],
-  ])('a re-typed reason (%s) is the same refund: refused, exit 2; --skip-done sends nothing; --force sends it', async (_, existing, typed) => {
-    const [order] = await suite.gw.createOrders(1);
-    await refundedElsewhere(order!, '1.00', existing);
-    const file = join(suite.dir, 'retyped.csv');
-    // Written by hand: the typed cell may carry its own quotes and spaces.
-    const o = order!;
-    writeFileSync(
-      file,
-      `${REFUND_HEADER.join(',')}\n${o.transaction_id},${o.order_no},${o.currency},${o.amount},1.00,${typed}\n`,
-    );
-    const env = suite.gw.env(suite.dir);
+  ])(
+    'a re-typed reason (%s) is the same refund: refused, exit 2; --skip-done sends nothing; --force sends it',
+    async (_, existing, typed) => {
+      const [order] = await suite.gw.createOrders(1);
+      await refundedElsewhere(order!, '1.00', existing);
+      const file = join(suite.dir, 'retyped.csv');
+      // Written by hand: the typed cell may carry its own quotes and spaces.
+      const o = order!;
+      writeFileSync(
+        file,
+        `${REFUND_HEADER.join(',')}\n${o.transaction_id},${o.order_no},${o.currency},${o.amount},1.00,${typed}\n`,
+      );
+      const env = suite.gw.env(suite.dir);
 
-    const run = await payops(['refund', '--file', file, '--yes'], { env });
-    expect(run.code, run.stderr).toBe(2);
-    expect(run.stderr).toMatch(/1 of 1 rows is already refunded at the gateway; nothing was sent/);
-    expect(run.stderr).toMatch(/retyped\.csv:2.*already refunded: refund \S+-01 of \d{4}-\d\d-\d\d/);
-    expect(await refunds()).toBe(1);
+      const run = await payops(['refund', '--file', file, '--yes'], { env });
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toMatch(/1 of 1 rows is already refunded at the gateway; nothing was sent/);
+      expect(run.stderr).toMatch(/retyped\.csv:2.*already refunded: refund \S+-01 of \d{4}-\d\d-\d\d/);
+      expect(await refunds()).toBe(1);
 
-    const out = join(suite.dir, 'skipped.csv');
-    const skipped = await payops(['refund', '--file', file, '--yes', '--skip-done', '--out', out], { env });
-    expect(skipped.code, skipped.stderr).toBe(0);
-    expect(readResults(out).map((r) => r.outcome)).toEqual(['already_done']);
-    expect(await refunds()).toBe(1);
+      const out = join(suite.dir, 'skipped.csv');
+      const skipped = await payops(['refund', '--file', file, '--yes', '--skip-done', '--out', out], { env });
+      expect(skipped.code, skipped.stderr).toBe(0);
+      expect(readResults(out).map((r) => r.outcome)).toEqual(['already_done']);
+      expect(await refunds()).toBe(1);
 
-    const forced = await payops(['refund', '--file', file, '--yes', '--force'], {
-      env: suite.gw.env(join(suite.dir, 'forced')),
-    });
-    expect(forced.code, forced.stderr).toBe(0);
-    expect(await refunds()).toBe(2);
-  });
+      const forced = await payops(['refund', '--file', file, '--yes', '--force'], {
+        env: suite.gw.env(join(suite.dir, 'forced')),
+      });
+      expect(forced.code, forced.stderr).toBe(0);
+      expect(await refunds()).toBe(2);
+    },
+  );
 
   it('a refund of the same amount with another reason makes a row possibly done: listed, refused, --skip-done leaves it out', async () => {
     const [a, b, c] = (await suite.gw.createOrders(3)) as [Order, Order, Order];
@@ -145,8 +148,12 @@ describe('refund reasons compared by meaning (issue 23, item 2 and 3)', () => {
   it('a possibly done row is sent with --force, on purpose', async () => {
     const [a] = (await suite.gw.createOrders(1)) as [Order];
     await refundedElsewhere(a, '1.00', 'goodwill');
-    const file = writeCsv(join(suite.dir, 'refunds.csv'), REFUND_HEADER, [row(a, '1.00', 'goodwill gesture')]);
-    const forced = await payops(['refund', '--file', file, '--yes', '--force'], { env: suite.gw.env(suite.dir) });
+    const file = writeCsv(join(suite.dir, 'refunds.csv'), REFUND_HEADER, [
+      row(a, '1.00', 'goodwill gesture'),
+    ]);
+    const forced = await payops(['refund', '--file', file, '--yes', '--force'], {
+      env: suite.gw.env(suite.dir),
+    });
     expect(forced.code, forced.stderr).toBe(0);
     expect(forced.stderr).toMatch(/1 row possibly already refunded at the gateway: sent again \(--force\)/);
     expect(await refunds()).toBe(2);
@@ -190,32 +197,32 @@ describe('refund reasons compared by meaning (issue 23, item 2 and 3)', () => {
     expect(await refunds()).toBe(0);
   });
 
-  it.each([
-    ['windows-1252'],
-    ['latin1'],
-  ])('a UTF-8 file read as %s is refused with a hint that it is UTF-8; nothing sent', async (encoding) => {
-    const orders = (await suite.gw.createOrders(2)) as [Order, Order];
-    const file = writeCsv(join(suite.dir, 'utf8.csv'), REFUND_HEADER, [
-      row(orders[0], '1.00', 'goodwill'),
-      row(orders[1], '1.00', 'Rückerstattung'),
-    ]);
-    const env = suite.gw.env(suite.dir);
-    const r = await payops(['refund', '--file', file, '--yes', '--encoding', encoding], { env });
-    expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toMatch(/utf8\.csv:3/);
-    expect(r.stderr).toMatch(/almost surely UTF-8/);
-    expect(r.stderr).toContain('"RÃ¼ckerstattung"');
-    expect(r.stderr).toContain('"Rückerstattung"');
-    expect(r.stderr).toMatch(/nothing was sent/);
-    expect(await refunds()).toBe(0);
-    const runs = join(suite.dir, 'state', 'runs');
-    expect(existsSync(runs) ? readdirSync(runs).filter((n) => !n.endsWith('.lock')) : []).toEqual([]);
+  it.each([['windows-1252'], ['latin1']])(
+    'a UTF-8 file read as %s is refused with a hint that it is UTF-8; nothing sent',
+    async (encoding) => {
+      const orders = (await suite.gw.createOrders(2)) as [Order, Order];
+      const file = writeCsv(join(suite.dir, 'utf8.csv'), REFUND_HEADER, [
+        row(orders[0], '1.00', 'goodwill'),
+        row(orders[1], '1.00', 'Rückerstattung'),
+      ]);
+      const env = suite.gw.env(suite.dir);
+      const r = await payops(['refund', '--file', file, '--yes', '--encoding', encoding], { env });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/utf8\.csv:3/);
+      expect(r.stderr).toMatch(/almost surely UTF-8/);
+      expect(r.stderr).toContain('"RÃ¼ckerstattung"');
+      expect(r.stderr).toContain('"Rückerstattung"');
+      expect(r.stderr).toMatch(/nothing was sent/);
+      expect(await refunds()).toBe(0);
+      const runs = join(suite.dir, 'state', 'runs');
+      expect(existsSync(runs) ? readdirSync(runs).filter((n) => !n.endsWith('.lock')) : []).toEqual([]);
 
-    // Read as UTF-8 (the default), the same file is sent as written.
-    const ok = await payops(['refund', '--file', file, '--yes'], { env });
-    expect(ok.code, ok.stderr).toBe(0);
-    expect(await refunds()).toBe(2);
-  });
+      // Read as UTF-8 (the default), the same file is sent as written.
+      const ok = await payops(['refund', '--file', file, '--yes'], { env });
+      expect(ok.code, ok.stderr).toBe(0);
+      expect(await refunds()).toBe(2);
+    },
+  );
 
   it('a real windows-1252 file read as windows-1252 is still sent', async () => {
     const [o] = (await suite.gw.createOrders(1)) as [Order];

@@ -150,16 +150,20 @@ describe('ContentKey', () => {
 
   it('adds a packed row as add(row) does for any ASCII reason, or leaves it to add(row)', () => {
     fc.assert(
-      fc.property(fc.string({ maxLength: 12, unit: fc.constantFrom('a', 'B', ' ', '\t', 'z', 'Q', '1') }), (reason) => {
-        const r = row('T1', 5n, reason);
-        const packed = `T1|O-T1|USD|10.00|0.05|${reason}|`.replace(/\|/g, '\u0000');
-        const bytes = Buffer.from(packed, 'latin1');
-        const k = new ContentKey();
-        if (k.addPacked(bytes, 0, bytes.length)) expect(k.digest(), JSON.stringify(reason)).toBe(key([r]));
-        else expect(k.digest()).toBe(new ContentKey().digest());
-        // A reason already in key form is always added from its bytes.
-        if (reason === reasonKey(reason) && !/[\t]/.test(reason)) expect(k.digest()).not.toBe(new ContentKey().digest());
-      }),
+      fc.property(
+        fc.string({ maxLength: 12, unit: fc.constantFrom('a', 'B', ' ', '\t', 'z', 'Q', '1') }),
+        (reason) => {
+          const r = row('T1', 5n, reason);
+          const packed = `T1|O-T1|USD|10.00|0.05|${reason}|`.replace(/\|/g, '\u0000');
+          const bytes = Buffer.from(packed, 'latin1');
+          const k = new ContentKey();
+          if (k.addPacked(bytes, 0, bytes.length)) expect(k.digest(), JSON.stringify(reason)).toBe(key([r]));
+          else expect(k.digest()).toBe(new ContentKey().digest());
+          // A reason already in key form is always added from its bytes.
+          if (reason === reasonKey(reason) && !/[\t]/.test(reason))
+            expect(k.digest()).not.toBe(new ContentKey().digest());
+        },
+      ),
       { numRuns: 1000 },
     );
   });
