@@ -76,6 +76,8 @@ export interface DoneRow {
    * vouches for no other row. It may be this row typed another way: refused like a done row.
    */
   possible?: true;
+  /** A possibly done row's transaction. */
+  tx?: string;
 }
 
 /** A row to send whose order has refunds at the gateway already (none of which is this row's). */
@@ -396,6 +398,7 @@ function possiblyDone(
         line: row.line,
         ref,
         possible: true,
+        tx: row.tx,
         where: `refund ${ref || '(no reference id)'} of ${gatewayDate(maybe.refund_date)}, reason ${quote(String(maybe.refund_reason ?? ''))} (the same amount, another reason)`,
       });
       continue;

@@ -292,11 +292,16 @@ async function checkAtGateway(
   return { record, partly: found.partly };
 }
 
+/** The rows not in `leave`; the transactions of those left out are added to `leftTx`. */
 async function* unsettled<R extends BulkRow>(
   rows: AsyncIterable<R> | Iterable<R>,
   leave: ReadonlySet<number>,
+  leftTx: Set<string>,
 ) {
-  for await (const r of rows) if (!leave.has(r.line)) yield r;
+  for await (const r of rows) {
+    if (!leave.has(r.line)) yield r;
+    else leftTx.add(r.transaction_id);
+  }
 }
 
 /**
@@ -320,12 +325,17 @@ async function recheckUntouched(
     // second refund shows as duplicated), not someone else's work.
     for (const o of s.rows ?? []) if (o.outcome !== 'not_sent' || sendsOf(s, o.line) > 0) leave.add(o.line);
   }
-  const rows = unsettled(cache?.complete ? cache.rows() : inputRows(plan.op, plan.source), leave);
+  const leftTx = new Set<string>();
+  const rows = unsettled(cache?.complete ? cache.rows() : inputRows(plan.op, plan.source), leave, leftTx);
   const found = await preflight(plan.op, client, rows, ctx.globals.concurrency ?? config.concurrency);
   const before = new Set(Object.values(run.preflight?.before ?? {}).flat());
   const doneBefore = new Set((run.preflight?.done ?? []).map(([line]) => line));
-  const fresh = found.done.filter((d) =>
-    d.ref !== undefined ? !before.has(d.ref) : !doneBefore.has(d.line),
+  const fresh = found.done.filter(
+    (d) =>
+      (d.ref !== undefined ? !before.has(d.ref) : !doneBefore.has(d.line)) &&
+      // A refund new since the run began, of an order this run sent other rows of, may be this
+      // run's own (another row of the same amount and another reason): it proves nothing of this row.
+      !(d.possible && leftTx.has(d.tx ?? '')),
   );
   if (fresh.length > 0) {
     ctx.log.warn(

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   csvText,
+  intentsWritten,
   type Order,
   payops,
   REFUND_HEADER,
@@ -233,5 +234,36 @@ describe('refund reasons compared by meaning (issue 23, item 2 and 3)', () => {
     });
     expect(r.code, r.stderr).toBe(0);
     expect(await refunds()).toBe(1);
+  });
+
+  it("a resumed run does not take its own refund of an order for another row's possibly done one", async () => {
+    const orders = await suite.gw.createOrders(150);
+    const first = orders[0]!;
+    // Two refunds of one order, the same amount, two reasons: the first in the first chunk, the
+    // other in the last.
+    const rows = [
+      row(first, '1.00', 'shipping'),
+      ...orders.slice(1, 149).map((o) => row(o, '1.00', 'part')),
+      row(first, '1.00', 'damaged'),
+    ];
+    const file = writeCsv(join(suite.dir, 'resume.csv'), REFUND_HEADER, rows);
+    const env = suite.gw.env(suite.dir);
+    await suite.gw.faults({ mode: 'none', latency_ms: 150, paths: ['/v1/refund'] });
+    const interrupted = await payops(['refund', '--file', file, '--yes', '--concurrency', '1'], {
+      env,
+      signal: { name: 'SIGINT', afterMs: 0, when: () => intentsWritten(suite.dir) >= 1 },
+    });
+    await suite.gw.faults({ mode: 'none' });
+    expect(interrupted.code, interrupted.stderr).toBe(130);
+    expect(refundsByTransaction(await suite.gw.ledger()).get(first.transaction_id)).toHaveLength(1);
+
+    const out = join(suite.dir, 'out.csv');
+    const resumed = await payops(['refund', '--file', file, '--yes', '--resume', '--out', out], { env });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const results = readResults(out);
+    expect(results.filter((r) => r.outcome === 'succeeded')).toHaveLength(150);
+    const byTx = refundsByTransaction(await suite.gw.ledger());
+    expect(byTx.get(first.transaction_id)).toHaveLength(2);
+    expect([...byTx.values()].filter((l) => l.length !== 1)).toHaveLength(1);
   });
 });

@@ -124,6 +124,7 @@ describe('preflight', () => {
           line: 6,
           ref: 'T00005-02',
           possible: true,
+          tx: 'T00005',
           where:
             'refund T00005-02 of 2026-11-23 10:15:02, reason "goodwill" (the same amount, another reason)',
         },
