@@ -110,6 +110,9 @@ describe('preflight', () => {
     refund(1, '1.00', 'goodwill');
     refund(5, '1.00', 'goodwill');
     refund(7, '2.00', 'damaged');
+    // Made with a zero-width space and a capital (payops refuses such a reason now; an older run or
+    // the portal may have sent it): the row "r" is that refund.
+    refund(10, '1.00', 'R\u200b');
     const lines = ['T00001,O1,USD,10.00,1.00,shipping'];
     for (let n = 2; n <= 150; n++) lines.push(`T${String(n).padStart(5, '0')},O${n},USD,10.00,1.00,r`);
     // The row of T00001's refund comes last, re-typed, in the second look-up.
@@ -128,6 +131,7 @@ describe('preflight', () => {
           where:
             'refund T00005-02 of 2026-11-23 10:15:02, reason "goodwill" (the same amount, another reason)',
         },
+        { line: 11, ref: 'T00010-04', where: 'refund T00010-04 of 2026-11-23 10:15:02' },
         { line: 152, ref: 'T00001-01', where: 'refund T00001-01 of 2026-11-23 10:15:02' },
       ]);
       expect(result.partly).toEqual([

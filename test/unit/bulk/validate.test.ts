@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CsvRow } from '../../../src/bulk/csv-reader.js';
 import { OPERATIONS } from '../../../src/bulk/operations.js';
+import { readAsFrom } from '../../../src/bulk/read-as.js';
 import { reasonKey } from '../../../src/bulk/reason.js';
 import {
   type BulkOp,
@@ -247,6 +248,11 @@ describe('validateRow', () => {
       expect(p[0]!.message, code).toContain(`(${code}), which makes it look like another reason`);
       expect(p[0]!.message).not.toMatch(/\u200b|\u202e|\ufeff|\u0007|\t|\n|\u2028|\u034f/);
     }
+    // --refund-reason is refused the same way, before any row is read.
+    expect(() => readAsFrom({ refundReason: 'good\u200bwill' }, undefined)).toThrow(
+      /--refund-reason "good\\u200bwill" contains an invisible character \(U\+200B\)/,
+    );
+    expect(readAsFrom({ refundReason: 'goodwill' }, undefined).refundReason).toBe('goodwill');
     // A no-break, thin or ideographic space reads as a space: compared by meaning, it is one.
     for (const reason of ['remboursement\u00a0: colis', 'goodwill\u202fgesture', '返金\u3000お客様都合']) {
       expect(ok('refund', { ...base, refund_amount: '1', refund_reason: reason }).refund_reason).toBe(reason);
