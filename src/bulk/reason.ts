@@ -18,16 +18,26 @@ export function reasonKey(reason: string | undefined): string {
   // duplicate check each take it).
   const ascii = asciiForm(reason);
   if (ascii === KEY) return reason;
-  if (ascii === PLAIN) return reason.toLowerCase().replace(SPACES, ' ').trim();
-  return reason
-    .normalize('NFKC')
-    .replace(INVISIBLE, '')
-    .toUpperCase()
-    .toLowerCase()
-    .normalize('NFKC')
-    .replace(SPACES, ' ')
-    .trim();
+  // A file nearly always repeats its reasons: the last one's key is kept (each row asks twice, for
+  // the content key and the duplicate check).
+  if (reason === lastReason) return lastKey;
+  lastReason = reason;
+  lastKey =
+    ascii === PLAIN
+      ? reason.toLowerCase().replace(SPACES, ' ').trim()
+      : reason
+          .normalize('NFKC')
+          .replace(INVISIBLE, '')
+          .toUpperCase()
+          .toLowerCase()
+          .normalize('NFKC')
+          .replace(SPACES, ' ')
+          .trim();
+  return lastKey;
 }
+
+let lastReason = '';
+let lastKey = '';
 
 const KEY = 0;
 const PLAIN = 1;
