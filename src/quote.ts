@@ -59,6 +59,28 @@ export function invisibleIdProblem(value: string): string | undefined {
   return `${quote(value)} contains an invisible character (${code}), which makes it look like another id`;
 }
 
+/**
+ * What a reason never holds: control characters (C0, DEL, C1, a line or paragraph separator) and
+ * the invisible characters of ids but the spaces (a reason may hold a no-break or an ideographic
+ * space; compared by meaning, bulk/reason.ts, they are spaces).
+ */
+const HIDDEN_IN_TEXT =
+  /[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Cf}\p{Default_Ignorable_Code_Point}\u2800]/u;
+
+/**
+ * Why a text (a refund reason) is refused for holding a control or invisible character, named as
+ * `U+200B`; undefined when it holds none. Two reasons that differ only by such a character read
+ * the same to a person, and one pasted with it was refunded again (issue 23).
+ */
+export function hiddenTextProblem(value: string, what: string): string | undefined {
+  const found = HIDDEN_IN_TEXT.exec(value);
+  if (!found) return undefined;
+  const c = found[0].codePointAt(0)!;
+  const code = `U+${c.toString(16).toUpperCase().padStart(4, '0')}`;
+  const kind = c <= 0x9f || c === 0x2028 || c === 0x2029 ? 'a control character' : 'an invisible character';
+  return `${quote(value)} contains ${kind} (${code}), which makes it look like another ${what}`;
+}
+
 function codePointEscape(c: string): string {
   const code = c.codePointAt(0)!;
   return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;

@@ -1,5 +1,5 @@
 // What a file means, as one key: the multiset of its validated rows (ids, currency upper-cased,
-// amounts as minor units, reason, review flag), independent of row order, column order, line ends,
+// amounts as minor units, reason by meaning (reason.ts reasonKey: "Goodwill" is "goodwill"), review flag), independent of row order, column order, line ends,
 // a BOM, extra columns or how an amount was spelled. Two files with the same key ask for the same
 // money movements. Used to hold one process per content at a time (the input lock), so that two
 // copies of one file saved differently cannot be sent at once, and recorded in a run's header to
@@ -10,10 +10,13 @@
 // different files wait for each other's lock, refuse one as the other's, or have --resume continue
 // the other's run from that run's own input copy — it can never let money move twice.
 //
-// The key is recorded in run headers, so its value must never change. The row's text
+// The key is recorded in run headers, so its value must never change (issue 23 changed it once, for
+// reasons not already in key form: such a file's earlier runs are no longer found here by their
+// key, but still by their bytes and at the gateway). The row's text
 // (`tx NUL order NUL CURRENCY NUL amountMinor NUL refundMinor NUL reason NUL flag`) is hashed field
 // by field, as if it had been written out: building it cost a string (flattened before hashing),
 // two bigint-to-text conversions and an upper-casing per row.
+import { reasonKey } from './reason.js';
 import type { BulkRow } from './types.js';
 
 const TWO32 = 2 ** 32;
@@ -58,7 +61,7 @@ export class ContentKey {
     f[2] = upper(row.currency);
     f[3] = decimal(row.amountMinor);
     f[4] = row.refundMinor === undefined ? '' : decimal(row.refundMinor);
-    f[5] = row.refund_reason ?? '';
+    f[5] = reasonKey(row.refund_reason);
     f[6] = row.review_flag ?? '';
     // FNV-1a 64: offset basis 0xcbf29ce484222325, prime 0x100000001b3 (= 2^40 + 0x1b3), over the
     // fields and a NUL between each two: (h:l) ^= c, then (h:l) * prime mod 2^64, in int32
@@ -83,7 +86,9 @@ export class ContentKey {
    * amount, reason and review flag, each ended by a 0 byte (or `to`), the amounts in canonical
    * decimal text (whose digits, leading zeros left out, are the minor units). Reading bytes back
    * costs two thirds of reading the strings' characters. Returns false, adding nothing, when a byte
-   * is not ASCII (a byte is then not a UTF-16 unit) or an amount is zero: add(row) must add it.
+   * is not ASCII (a byte is then not a UTF-16 unit), an amount is zero, or the reason has white
+   * space that its key would change (at either end, doubled, other than a space): add(row) must
+   * add it. An ASCII reason's key is otherwise its text in lower case.
    */
   addPacked(bytes: Uint8Array, from: number, to: number): boolean {
     // One pass over the packed fields, hashing as it goes (see add for the arithmetic).
@@ -93,6 +98,9 @@ export class ContentKey {
     // In an amount (fields 3 and 4): no digit but zeros yet, and whether a zero was seen.
     let leading = false;
     let zero = false;
+    // In the reason (field 5): where it began, and whether the byte before was a space.
+    let reasonFrom = -1;
+    let space = false;
     for (let i = from; ; i++) {
       // The review flag ends at the row's end or at a 0 byte; fewer fields are no packed row.
       if (i === to) {
@@ -103,10 +111,16 @@ export class ContentKey {
       if (c === 0) {
         // An amount of zeros only (its minor units "0") is no valid row's: left to add(row).
         if (leading && zero) return false;
+        // A reason ending in a space: its key is trimmed.
+        if (k === 5 && space && i > reasonFrom) return false;
         // The fields after the review flag (layout, other cells) are not in the key.
         if (++k === 7) break;
         leading = k === 3 || k === 4;
         zero = false;
+        if (k === 5) {
+          reasonFrom = i + 1;
+          space = true;
+        }
       } else if (c >= 0x80) {
         return false;
       } else if (k === 3 || k === 4) {
@@ -121,6 +135,17 @@ export class ContentKey {
         }
       } else if (k === 2 && c >= 0x61 && c <= 0x7a) {
         c -= 32;
+      } else if (k === 5) {
+        // The reason's key (reasonKey): lower case, one space between words, none at either end.
+        if (c === 32) {
+          if (space) return false;
+          space = true;
+        } else if (c >= 9 && c <= 13) {
+          return false;
+        } else {
+          space = false;
+          if (c >= 0x41 && c <= 0x5a) c += 32;
+        }
       }
       l ^= c;
       h = (Math.imul(h, 0x1b3) + carry(l) + (l << 8)) | 0;

@@ -2,11 +2,14 @@
 // workbook), decoded in the file's encoding (UTF-8 strictly by default; --encoding windows-1252,
 // latin1, utf-16le/be; a UTF-16 BOM chooses UTF-16 by itself) and with every line end made `\n`.
 // An invalid byte is reported by line and, once the header is known, by column; file errors
-// (missing, a folder, unreadable) become InputErrors a person can act on. Messages name the file
+// (missing, a folder, unreadable) become InputErrors a person can act on. A file read as
+// windows-1252 or latin1 whose bytes are valid UTF-8 with text beyond ASCII is refused: it is
+// almost surely UTF-8, and read so it sent "RÃ¼ckerstattung" for "Rückerstattung" (issue 23). Messages name the file
 // as the user gave it (`file`); `path` is what is opened.
 import type { Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { InputError, type InputProblem } from '../errors.js';
+import { quote } from '../quote.js';
 import { type CsvDelimiter, detectDelimiter, normaliseColumn } from './csv-header.js';
 
 const SAVE_AS_UTF8 = 'in Excel use File › Save As › "CSV UTF-8 (Comma delimited) (*.csv)"';
@@ -72,6 +75,8 @@ export async function* decodeFile(
   let head: Buffer | undefined = Buffer.alloc(0);
   let pendingCr = false;
   let tail: Uint8Array = EMPTY;
+  // A single-byte encoding given: whether the bytes are UTF-8 too, and where text beyond ASCII is.
+  let misread = encoding === 'windows-1252' || encoding === 'latin1' ? new MisreadCheck() : undefined;
   try {
     for await (const chunk of stream) {
       let buf = chunk as Buffer;
@@ -82,9 +87,11 @@ export async function* decodeFile(
         const chosen = inspectHead(file, head, tracker, encoding);
         utf8 = chosen === 'utf-8';
         decoder = decoderFor(chosen);
+        if (chosen !== encoding) misread = undefined;
         buf = head;
         head = undefined;
       }
+      if (misread && !misread.bytes(buf)) misread = undefined;
       let text: string;
       try {
         text = decoder!.decode(buf, { stream: true });
@@ -102,6 +109,7 @@ export async function* decodeFile(
       if (pendingCr) text = text.slice(0, -1);
       if (text.includes('\r')) text = text.replace(/\r\n?/g, '\n');
       if (text === '') continue;
+      misread?.text(text, tracker);
       const breaks = countChar(text, '\n');
       tracker.linesEmitted += breaks;
       const tailText = breaks === 0 ? tracker.lineTail + text : text.slice(text.lastIndexOf('\n') + 1);
@@ -114,6 +122,7 @@ export async function* decodeFile(
       const chosen = inspectHead(file, head, tracker, encoding);
       utf8 = chosen === 'utf-8';
       decoder = decoderFor(chosen);
+      if (chosen !== encoding || !misread?.bytes(head)) misread = undefined;
       try {
         rest = decoder.decode(head, { stream: true });
       } catch {
@@ -129,6 +138,9 @@ export async function* decodeFile(
     }
     if (rest.includes('\r')) rest = rest.replace(/\r\n?/g, '\n');
     if (pendingCr) rest = `\n${rest}`;
+    misread?.text(rest, tracker);
+    const wrong = misread?.finish();
+    if (wrong) throw misreadAsSingleByte(file, encoding, wrong);
     if (rest !== '') yield rest;
   } catch (err) {
     throw fileError(file, err);
@@ -172,6 +184,113 @@ function inspectHead(file: string, buf: Buffer, tracker: DecodeTracker, given: E
     );
   }
   return given;
+}
+
+/** The first text beyond ASCII of a file read in a single-byte encoding: where, and as read. */
+interface Misread {
+  line: number;
+  field: string | undefined;
+  /** The word holding it, as the single-byte encoding read it. */
+  word: string;
+}
+
+/** Characters that end the word shown from a misread line. */
+const WORD_END = /[\s,;"]/;
+
+/**
+ * Whether a file read in a single-byte encoding is valid UTF-8 with text beyond ASCII: its bytes go
+ * through a strict UTF-8 decoder as well (bytes), and the first text beyond ASCII is located in
+ * the text as read (text, before the tracker counts that text's lines).
+ */
+class MisreadCheck {
+  private readonly utf8 = new TextDecoder('utf-8', { fatal: true });
+  private found: Misread | undefined;
+  /** Whether the found word may go on in the next chunk. */
+  private open = false;
+
+  /** False once the bytes are not UTF-8: the file is then read as given. */
+  bytes(buf: Uint8Array): boolean {
+    try {
+      this.utf8.decode(buf, { stream: true });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  text(text: string, tracker: DecodeTracker): void {
+    if (this.found !== undefined) {
+      // The word may go on in the next chunks (a chunk may be a single byte).
+      if (this.open) this.word(text, 0);
+      return;
+    }
+    const at = text.search(/[^\u0000-\u007f]/);
+    if (at < 0) return;
+    const before = text.slice(0, at);
+    const breaks = countChar(before, '\n');
+    const lineText = breaks === 0 ? tracker.lineTail + before : before.slice(before.lastIndexOf('\n') + 1);
+    // The header may not be parsed yet (the first chunk): its columns from the text, on a copy.
+    const header = { ...tracker };
+    if (header.columns === undefined && tracker.linesEmitted === 0) headerFromText(header, before);
+    let from = lineText.length;
+    while (from > 0 && !WORD_END.test(lineText[from - 1]!)) from--;
+    this.found = {
+      line: tracker.linesEmitted + breaks + 1,
+      field: columnAt(header, lineText),
+      word: lineText.slice(from),
+    };
+    this.open = true;
+    this.word(text, at);
+  }
+
+  /** The found word's characters from `text[at]` on, up to its end. */
+  private word(text: string, at: number): void {
+    let to = at;
+    while (to < text.length && !WORD_END.test(text[to]!)) to++;
+    const found = this.found!;
+    found.word = (found.word + text.slice(at, to)).slice(0, 60);
+    this.open = to === text.length && found.word.length < 60;
+  }
+
+  /** What was misread, once every byte was seen to be UTF-8; undefined otherwise. */
+  finish(): Misread | undefined {
+    try {
+      this.utf8.decode();
+    } catch {
+      return undefined;
+    }
+    return this.found;
+  }
+}
+
+/** windows-1252's characters for the bytes 0x80-0x9f (the others are their own code points). */
+let cp1252High: Map<string, number> | undefined;
+
+/** `word`, read in a single-byte `encoding`, as its bytes read in UTF-8. */
+function asUtf8(word: string, encoding: Encoding): string {
+  if (encoding === 'windows-1252' && cp1252High === undefined) {
+    const high = new TextDecoder('windows-1252').decode(Uint8Array.from({ length: 32 }, (_, i) => 0x80 + i));
+    cp1252High = new Map([...high].map((c, i) => [c, 0x80 + i]));
+  }
+  const bytes = Uint8Array.from([...word], (c) => cp1252High?.get(c) ?? c.charCodeAt(0) & 0xff);
+  return new TextDecoder('utf-8').decode(bytes);
+}
+
+function misreadAsSingleByte(file: string, encoding: Encoding, m: Misread): InputError {
+  const where = m.field === undefined ? '' : ` (column ${m.field})`;
+  const sent = `${quote(m.word)} would have been sent for ${quote(asUtf8(m.word, encoding))}`;
+  const problem: InputProblem = {
+    file,
+    line: m.line,
+    message: `read as ${encoding}, ${sent}`,
+    expected: 'the file read in its own encoding, UTF-8',
+  };
+  if (m.field !== undefined) problem.field = m.field;
+  return new InputError(
+    `${file}:${m.line}${where}: the file was read as ${encoding}, but it is almost surely UTF-8 (its bytes are valid UTF-8): ${sent}; nothing was sent`,
+    [problem],
+    { hint: 'leave out --encoding (UTF-8 is the default), or give --encoding utf-8' },
+  );
 }
 
 /** Bytes that are not valid in the encoding given (UTF-16 only: the single-byte ones take any byte). */

@@ -1,7 +1,10 @@
 // Ask the gateway before sending (issue 12): which rows of the file does the gateway already show
 // done? Refunds: every transaction of the file is looked up with refund search, and a row is done
 // when the gateway has a refund of that transaction with the row's amount and reason (each refund
-// vouches for one row). Capture, cancel, review: the order is already in the state the row asks for.
+// vouches for one row). Reasons compare by meaning (reason.ts): "Goodwill" is "goodwill" (issue 23).
+// A row whose transaction has a refund of the same amount with any other reason, vouching for no
+// row, is possibly done ("goodwill gesture" re-typed for "goodwill"): refused like a done row.
+// Capture, cancel, review: the order is already in the state the row asks for.
 // What the gateway had before the run — every refund reference of the file's transactions — is
 // kept in the journal: reconciliation then knows a refund as this run's by it being new, not by
 // comparing clocks. Read-only requests only; they may be retried freely.
@@ -14,9 +17,12 @@ import { ENDPOINTS } from '../gateway/endpoints.js';
 import { PAYMENT_STATUS_LABELS } from '../gateway/status.js';
 import { parseGatewayTime } from '../gateway/time.js';
 import type { OrderRecord, RefundRecord } from '../gateway/types.js';
+import { formatMoney, parseAmount } from '../money/amount.js';
 import { runOrderedPool } from '../ordered-pool.js';
+import { quote } from '../quote.js';
 import { wireElement } from './chunk.js';
 import { OPERATIONS } from './operations.js';
+import { sameReason } from './reason.js';
 import { sameMoney } from './reconcile.js';
 import type { LookUpBatch } from './row-cache.js';
 import type { BatchOperation, BulkRow } from './types.js';
@@ -65,12 +71,29 @@ export interface DoneRow {
   ref?: string;
   /** `refund 1000123-01 of 2026-11-23 10:15:02`, `the order is already 3000 captured`. */
   where: string;
+  /**
+   * Refunds: the gateway has a refund of the row's transaction and amount with another reason, which
+   * vouches for no other row. It may be this row typed another way: refused like a done row.
+   */
+  possible?: true;
+  /** A possibly done row's transaction. */
+  tx?: string;
+}
+
+/** A row to send whose order has refunds at the gateway already (none of which is this row's). */
+export interface PartlyRefunded {
+  line: number;
+  /** `order ORD-1001 has 1 other refund at the gateway (USD 2.00): USD 98.00 left to refund`. */
+  where: string;
 }
 
 export interface PreflightResult {
   /** Refund runs: transaction_id → the refund reference ids the gateway had before the run. */
   before: Record<string, string[]>;
+  /** Rows done, and (refunds) possibly done, in line order. */
   done: DoneRow[];
+  /** Refund runs: rows not done whose order has other refunds, with the balance left, in line order. */
+  partly: PartlyRefunded[];
   /** Read-only requests made. */
   requests: number;
 }
@@ -223,10 +246,14 @@ export async function preflight<R extends BulkRow>(
   options: PreflightOptions = {},
 ): Promise<PreflightResult> {
   const rule = OPERATIONS[op].reconcile;
-  const result: PreflightResult = { before: {}, done: [], requests: 0 };
+  const result: PreflightResult = { before: {}, done: [], partly: [], requests: 0 };
   // A refund vouches for at most one row: two rows of one file asking for the same refund are
   // refused by validation, but an earlier refund must not make two different rows look done.
   const vouched = new Set<string>();
+  // Rows not done whose transaction has refunds, and those refunds: compared once every row that
+  // matches a refund exactly has taken it (a later batch may hold the exact row of an order).
+  const unmatched: Unmatched[] = [];
+  const refundsOf = new Map<string, RefundRecord[]>();
   // Every state that means done for some element of this operation (query rule only).
   const doneStates = new Set<string>(rule.by === 'query' ? rule.done.flatMap((d) => d.states) : []);
 
@@ -279,9 +306,25 @@ export async function preflight<R extends BulkRow>(
               String(r.refund_status ?? '1') !== '0' &&
               !vouched.has(String(r.refund_reference_id ?? '')) &&
               sameMoney(r.refund_amount, el.refund_amount, row.currency) &&
-              String(r.refund_reason ?? '') === (el.refund_reason ?? ''),
+              sameReason(String(r.refund_reason ?? ''), el.refund_reason),
           );
-          if (found === undefined) continue;
+          if (found === undefined) {
+            unmatched.push({
+              line: row.line,
+              tx: row.transaction_id,
+              orderNo: row.order_no,
+              currency: row.currency,
+              orderMinor: row.amountMinor,
+              amount: el.refund_amount,
+            });
+            if (!refundsOf.has(row.transaction_id)) {
+              refundsOf.set(
+                row.transaction_id,
+                refunds.filter((r) => r.transaction_id === row.transaction_id),
+              );
+            }
+            continue;
+          }
           vouched.add(String(found.refund_reference_id ?? ''));
           result.done.push({
             line: row.line,
@@ -312,6 +355,65 @@ export async function preflight<R extends BulkRow>(
       }
     },
   });
+  possiblyDone(unmatched, refundsOf, vouched, result);
   result.done.sort((a, b) => a.line - b.line);
+  result.partly.sort((a, b) => a.line - b.line);
   return result;
+}
+
+/** A refund row the gateway showed no exact refund for, although its transaction has refunds. */
+interface Unmatched {
+  line: number;
+  tx: string;
+  orderNo: string;
+  currency: string;
+  orderMinor: bigint;
+  amount: string | undefined;
+}
+
+/**
+ * Rows whose transaction has a refund of the same amount that no row took: possibly done (a reason
+ * typed another way), each such refund for one row, in line order. The other rows are listed with
+ * what is left to refund of their order.
+ */
+function possiblyDone(
+  rows: Unmatched[],
+  refundsOf: ReadonlyMap<string, RefundRecord[]>,
+  vouched: Set<string>,
+  result: PreflightResult,
+): void {
+  rows.sort((a, b) => a.line - b.line);
+  for (const row of rows) {
+    // Refunds the gateway refused (status 0) moved nothing.
+    const live = (refundsOf.get(row.tx) ?? []).filter((r) => String(r.refund_status ?? '1') !== '0');
+    const maybe = live.find(
+      (r) =>
+        !vouched.has(String(r.refund_reference_id ?? '')) &&
+        sameMoney(r.refund_amount, row.amount, row.currency),
+    );
+    if (maybe !== undefined) {
+      const ref = String(maybe.refund_reference_id ?? '');
+      vouched.add(ref);
+      result.done.push({
+        line: row.line,
+        ref,
+        possible: true,
+        tx: row.tx,
+        where: `refund ${ref || '(no reference id)'} of ${gatewayDate(maybe.refund_date)}, reason ${quote(String(maybe.refund_reason ?? ''))} (the same amount, another reason)`,
+      });
+      continue;
+    }
+    if (live.length === 0) continue;
+    let refunded = 0n;
+    for (const r of live) {
+      const p = parseAmount(String(r.refund_amount ?? ''), row.currency);
+      if (p.ok) refunded += p.minor;
+    }
+    const left = row.orderMinor > refunded ? row.orderMinor - refunded : 0n;
+    const others = live.length === 1 ? '1 other refund' : `${live.length} other refunds`;
+    result.partly.push({
+      line: row.line,
+      where: `order ${row.orderNo} has ${others} at the gateway (${formatMoney(refunded, row.currency)}): ${formatMoney(left, row.currency)} left to refund`,
+    });
+  }
 }

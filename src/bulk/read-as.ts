@@ -4,6 +4,7 @@
 // `runs resume` read the run's own copy exactly as pass 1 did.
 import { UsageError } from '../errors.js';
 import type { AmountStyle, DecimalMark } from '../money/amount.js';
+import { hiddenTextProblem } from '../quote.js';
 import { ENCODINGS, type Encoding, normaliseEncoding, readCsv } from './csv-reader.js';
 
 export interface ReadAs {
@@ -51,6 +52,8 @@ export function readAsFrom(flags: ReadFlags, profileMark: DecimalMark | undefine
   if (flags.refundReason !== undefined) {
     if (flags.refundReason.trim() === '')
       throw new UsageError('--refund-reason is empty: give the reason text');
+    const hidden = hiddenTextProblem(flags.refundReason, 'reason');
+    if (hidden) throw new UsageError(`--refund-reason ${hidden}`);
     readAs.refundReason = flags.refundReason;
   }
   return readAs;

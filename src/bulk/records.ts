@@ -70,6 +70,8 @@ export interface PreflightRecord {
   at?: string;
   before: Record<string, string[]>;
   done: Array<[line: number, where: string]>;
+  /** The lines of `done` only possibly done (a refund of the same amount with another reason). */
+  possible?: number[];
   skip: boolean;
 }
 
@@ -133,6 +135,14 @@ function before(v: unknown): Record<string, string[]> {
   return out;
 }
 
+function possibleLines(v: unknown): { possible?: number[] } {
+  if (v === undefined) return {};
+  if (!Array.isArray(v) || !v.every((n) => typeof n === 'number')) {
+    throw new RecordShapeError('preflight record with unreadable possibly done rows');
+  }
+  return { possible: v as number[] };
+}
+
 function doneRows(v: unknown): Array<[number, string]> {
   if (
     !Array.isArray(v) ||
@@ -189,6 +199,7 @@ export function parseBulkRecord(raw: RawRecord): BulkRecord | undefined {
         ...at(raw),
         before: before(raw.before),
         done: doneRows(raw.done),
+        ...possibleLines(raw.possible),
         skip: raw.skip === true,
       };
     default: {

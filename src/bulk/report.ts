@@ -28,7 +28,16 @@ export interface PlanView {
   /** A note about earlier runs of the same input (dry-run, --force). */
   note?: string;
   /** What the gateway showed before the run; absent when it could not be asked (a dry run without a key). */
-  preflight?: { done: number; skip: boolean; force: boolean };
+  preflight?: {
+    /** Rows done, those possibly done included. */
+    done: number;
+    /** Rows possibly done: a refund of the same amount with another reason. */
+    possible?: number;
+    /** Rows to send whose order has other refunds, with the balance left (a new run's check). */
+    partly?: Array<[line: number, where: string]>;
+    skip: boolean;
+    force: boolean;
+  };
   /** How lost answers are settled (--settle-time, --max-attempts). */
   policy?: { settleMs: number; maxAttempts: number };
   /** The terminal's width: lines are wrapped at spaces to fit it (a command is never broken). */
@@ -36,6 +45,8 @@ export interface PlanView {
 }
 
 const n = formatCount;
+/** Rows whose order has other refunds, listed in the plan (the rest counted). */
+const PARTLY_SHOWN = 20;
 
 /** "12 orders", or "12 rows (11 orders)" when an order has several rows (partial refunds). */
 function rowsAndOrders(plan: BulkPlan, rows = plan.rows): string {
@@ -91,8 +102,19 @@ export function planLines(v: PlanView): string[] {
   }
   if (v.preflight) {
     const { done, skip, force } = v.preflight;
-    const rows = `${n(done)} row${done === 1 ? '' : 's'}`;
-    const already = `already ${spec.words.done} at the gateway`;
+    const possible = v.preflight.possible ?? 0;
+    const rowsOf = (k: number) => `${n(k)} row${k === 1 ? '' : 's'}`;
+    const exact = done - possible;
+    const rows = exact > 0 ? rowsOf(exact) : rowsOf(possible);
+    // Rows possibly done (a refund of the same amount with another reason) are counted apart.
+    const already = [
+      ...(exact > 0 ? [`already ${spec.words.done}`] : []),
+      ...(possible > 0
+        ? [`${exact > 0 ? `and ${rowsOf(possible)} ` : ''}possibly already ${spec.words.done}`]
+        : []),
+    ]
+      .join(' ')
+      .concat(' at the gateway');
     // A resumed run shows what the gateway said when the run began; it asks again before sending.
     const when = v.resume ? 'checked at the gateway when the run began' : 'checked at the gateway';
     lines.push(
@@ -106,6 +128,11 @@ export function planLines(v: PlanView): string[] {
       ).replace('checked at the gateway', when),
     );
     if (v.resume) lines.push('  rows not sent yet are checked at the gateway again before they are sent');
+    const partly = v.preflight.partly ?? [];
+    for (const [line, where] of partly.slice(0, PARTLY_SHOWN))
+      lines.push(`  ${quoteName(plan.source.label)}:${line} ${where}`);
+    if (partly.length > PARTLY_SHOWN)
+      lines.push(`  … and ${n(partly.length - PARTLY_SHOWN)} more orders with other refunds`);
   }
   if (v.policy && !v.dryRun) {
     const { settleMs, maxAttempts } = v.policy;

@@ -25,7 +25,7 @@ import { keepIfNothingMoved, type LookAhead, startLookAhead } from './look-ahead
 import { OPERATIONS } from './operations.js';
 import { ownInput } from './own-input.js';
 import { type BulkPlan, parseMaxAmount, planBulk } from './plan.js';
-import { preflight } from './preflight.js';
+import { type PartlyRefunded, preflight } from './preflight.js';
 import { readAsFrom, readAsText } from './read-as.js';
 import { type BulkRecord, type BulkRecordWritten, type PreflightRecord, parseBulkRecord } from './records.js';
 import { confirmQuestion, type PlanView, planLines, typedConfirmation } from './report.js';
@@ -139,7 +139,11 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
         state,
         cache,
         dryRun,
-        start: { identity, inline: Boolean(inline), ...(checked ? { preflight: checked } : {}) },
+        start: {
+          identity,
+          inline: Boolean(inline),
+          ...(checked ? { preflight: checked.record, partly: checked.partly } : {}),
+        },
         policy: retryPolicy(flags, config.settleMs),
         ...(decision.note ? { note: decision.note } : {}),
       });
@@ -212,7 +216,7 @@ async function checkAtGateway(
   dryRun: boolean,
   config: ResolvedConfig,
   ahead?: LookAhead,
-): Promise<PreflightRecord | undefined> {
+): Promise<{ record: PreflightRecord; partly: PartlyRefunded[] } | undefined> {
   let client: GatewayClient;
   try {
     client = await ctx.client();
@@ -250,41 +254,54 @@ async function checkAtGateway(
     throw err;
   }
   clearChecking();
+  const possible = found.done.filter((d) => d.possible).map((d) => d.line);
   const record: PreflightRecord = {
     type: 'preflight',
     before: found.before,
     done: found.done.map((d) => [d.line, d.where]),
+    ...(possible.length > 0 ? { possible } : {}),
     skip: Boolean(flags.skipDone),
   };
   const spec = OPERATIONS[plan.op];
+  const already = (d: { possible?: true }) => `${d.possible ? 'possibly ' : ''}already ${spec.words.done}`;
   if (dryRun && found.done.length > 0) {
     // The rows a run would refuse, as it would list them (the plan line below counts them).
     const shown = found.done.slice(0, 20);
-    for (const d of shown)
-      ctx.log.info(`  ${plan.source.label}:${d.line} already ${spec.words.done}: ${d.where}`);
+    for (const d of shown) ctx.log.info(`  ${plan.source.label}:${d.line} ${already(d)}: ${d.where}`);
     if (found.done.length > shown.length) ctx.log.info(`  … and ${found.done.length - shown.length} more`);
   }
   if (found.done.length > 0 && !dryRun && !flags.skipDone && !flags.force) {
+    const rows = `${found.done.length} of ${plan.rows} rows ${found.done.length === 1 ? 'is' : 'are'}`;
     throw new InputError(
-      `${plan.source.label}: ${found.done.length} of ${plan.rows} rows ${found.done.length === 1 ? 'is' : 'are'} already ${spec.words.done} at the gateway; nothing was sent`,
+      possible.length === 0
+        ? `${plan.source.label}: ${rows} already ${spec.words.done} at the gateway; nothing was sent`
+        : `${plan.source.label}: ${rows} already or possibly ${spec.words.done} at the gateway (${possible.length} by a refund of the same amount with another reason); nothing was sent`,
       found.done.map((d) => ({
         file: plan.source.label,
         line: d.line,
-        message: `already ${spec.words.done}: ${d.where}`,
+        message: `${already(d)}: ${d.where}`,
       })),
       {
-        hint: `--skip-done sends only the other rows (these are reported already_done); --force sends these too`,
+        hint:
+          possible.length === 0
+            ? `--skip-done sends only the other rows (these are reported already_done); --force sends these too`
+            : `a row possibly done has the amount of a refund made with another reason, perhaps the same refund typed another way: look at it at the gateway; --skip-done sends only the other rows (these are reported already_done); --force sends these too`,
       },
     );
   }
-  return record;
+  return { record, partly: found.partly };
 }
 
+/** The rows not in `leave`; the transactions of those left out are added to `leftTx`. */
 async function* unsettled<R extends BulkRow>(
   rows: AsyncIterable<R> | Iterable<R>,
   leave: ReadonlySet<number>,
+  leftTx: Set<string>,
 ) {
-  for await (const r of rows) if (!leave.has(r.line)) yield r;
+  for await (const r of rows) {
+    if (!leave.has(r.line)) yield r;
+    else leftTx.add(r.transaction_id);
+  }
 }
 
 /**
@@ -308,12 +325,17 @@ async function recheckUntouched(
     // second refund shows as duplicated), not someone else's work.
     for (const o of s.rows ?? []) if (o.outcome !== 'not_sent' || sendsOf(s, o.line) > 0) leave.add(o.line);
   }
-  const rows = unsettled(cache?.complete ? cache.rows() : inputRows(plan.op, plan.source), leave);
+  const leftTx = new Set<string>();
+  const rows = unsettled(cache?.complete ? cache.rows() : inputRows(plan.op, plan.source), leave, leftTx);
   const found = await preflight(plan.op, client, rows, ctx.globals.concurrency ?? config.concurrency);
   const before = new Set(Object.values(run.preflight?.before ?? {}).flat());
   const doneBefore = new Set((run.preflight?.done ?? []).map(([line]) => line));
-  const fresh = found.done.filter((d) =>
-    d.ref !== undefined ? !before.has(d.ref) : !doneBefore.has(d.line),
+  const fresh = found.done.filter(
+    (d) =>
+      (d.ref !== undefined ? !before.has(d.ref) : !doneBefore.has(d.line)) &&
+      // A refund new since the run began, of an order this run sent other rows of, may be this
+      // run's own (another row of the same amount and another reason): it proves nothing of this row.
+      !(d.possible && leftTx.has(d.tx ?? '')),
   );
   if (fresh.length > 0) {
     ctx.log.warn(
@@ -333,7 +355,7 @@ interface Proceed {
   /** Continue this run… */
   resumeFrom?: RunInfo;
   /** …or start a new one at this gateway, with what the gateway showed before it. */
-  start?: { identity: string; inline: boolean; preflight?: PreflightRecord };
+  start?: { identity: string; inline: boolean; preflight?: PreflightRecord; partly?: PartlyRefunded[] };
   note?: string;
   policy: RetryPolicy;
 }
@@ -351,6 +373,8 @@ async function proceed(ctx: Context, p: Proceed): Promise<number> {
     // A real run with done rows it does not skip was forced (it is refused otherwise).
     view.preflight = {
       done: checked.done.length,
+      possible: checked.possible?.length ?? 0,
+      partly: (p.start?.partly ?? []).map((r) => [r.line, r.where]),
       skip: checked.skip,
       force: !p.dryRun && !checked.skip && checked.done.length > 0,
     };

@@ -4,6 +4,7 @@
 // transactions look like one, which produces a (false) problem, never a missed one, and at 64 bits
 // is vanishingly unlikely (~3e-8 for a million ids).
 
+import { reasonKey } from './reason.js';
 import type { ValidRow } from './types.js';
 
 export function hashA(s: string): number {
@@ -31,11 +32,15 @@ function fmix(h: number): number {
   return h >>> 0;
 }
 
-/** hashA of `${refund_amount}\u0000${refund_reason}`, without building that text (twice per refund row). */
+/**
+ * hashA of `${refund_amount}\u0000${reasonKey(refund_reason)}`, without building that text (twice
+ * per refund row): two rows whose reasons differ only as typed ("Goodwill", "goodwill") are one
+ * refund asked twice (issue 23).
+ */
 function refundKey(row: ValidRow): number {
   let h = fnvA(0x811c9dc5, row.refund_amount ?? '');
   h = Math.imul(h, 0x01000193); // the separator, 0
-  return fmix(fnvA(h, row.refund_reason ?? ''));
+  return fmix(fnvA(h, reasonKey(row.refund_reason)));
 }
 
 /** 32-bit FNV-1a steps of hashA over `s`, from `h`. */

@@ -5,7 +5,7 @@ import type { InputProblem } from '../errors.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
 import { type AmountStyle, formatAmount, parseAmountText } from '../money/amount.js';
 import { type CurrencyInfo, currencyInfo } from '../money/currency.js';
-import { invisibleIdProblem, quote } from '../quote.js';
+import { hiddenTextProblem, invisibleIdProblem, quote } from '../quote.js';
 import type { CsvRow } from './csv-reader.js';
 import { OPERATIONS } from './operations.js';
 import { DEFAULT_RULES, type RowRules } from './row-rules.js';
@@ -241,6 +241,19 @@ export function validateRow(
           'refund_reason',
           'refund_reason is empty; the gateway refuses a refund without a reason',
           'the reason for the refund (or give --refund-reason TEXT for every row that has none)',
+        );
+      }
+    } else {
+      // Reasons compare by meaning (reason.ts); a hidden character is refused, not silently dropped.
+      const hidden = hiddenTextProblem(reason, 'reason');
+      if (hidden) {
+        problems = add(
+          problems,
+          file,
+          line,
+          'refund_reason',
+          hidden,
+          'the reason as a person reads it, typed or pasted again without the hidden character',
         );
       }
     }

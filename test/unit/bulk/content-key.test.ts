@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ContentKey } from '../../../src/bulk/content-key.js';
+import { reasonKey } from '../../../src/bulk/reason.js';
 import type { BulkRow } from '../../../src/bulk/types.js';
 
 const row = (tx: string, refund: bigint, reason = 'r'): BulkRow => ({
@@ -63,7 +64,7 @@ describe('ContentKey', () => {
     // The key is recorded in run headers: it must equal the text definition for every row shape
     // (amounts beyond 2^53, currencies in any case, absent refund fields, non-ASCII text).
     const textOf = (r: BulkRow) =>
-      `${r.transaction_id}\u0000${r.order_no}\u0000${r.currency.toUpperCase()}\u0000${r.amountMinor}\u0000${r.refundMinor ?? ''}\u0000${r.refund_reason ?? ''}\u0000${r.review_flag ?? ''}`;
+      `${r.transaction_id}\u0000${r.order_no}\u0000${r.currency.toUpperCase()}\u0000${r.amountMinor}\u0000${r.refundMinor ?? ''}\u0000${reasonKey(r.refund_reason)}\u0000${r.review_flag ?? ''}`;
     const minor = fc.oneof(
       fc.bigInt({ min: 0n, max: 10n ** 20n }),
       fc.constantFrom(0n, 9007199254740991n, 9007199254740992n, -5n),
@@ -128,5 +129,42 @@ describe('ContentKey', () => {
       false,
     );
     expect(k.digest()).toBe(new ContentKey().digest());
+  });
+
+  it('takes a reason by meaning: re-typed, re-spaced, NFD and full-width reasons are the same rows (issue 23)', () => {
+    const rows = (reason: string) => [row('T1', 100n, reason), row('T2', 200n, 'other')];
+    const base = key(rows('goodwill gesture'));
+    for (const typed of [
+      'Goodwill gesture',
+      'GOODWILL  GESTURE',
+      ' goodwill gesture ',
+      'goodwill\tgesture',
+      'ｇｏｏｄｗｉｌｌ gesture',
+      'good\u200bwill gesture',
+    ]) {
+      expect(key(rows(typed)), typed).toBe(base);
+    }
+    expect(key([row('T1', 100n, 'remboursé')])).toBe(key([row('T1', 100n, 'rembourse\u0301')]));
+    expect(key(rows('goodwill'))).not.toBe(base);
+  });
+
+  it('adds a packed row as add(row) does for any ASCII reason, or leaves it to add(row)', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ maxLength: 12, unit: fc.constantFrom('a', 'B', ' ', '\t', 'z', 'Q', '1') }),
+        (reason) => {
+          const r = row('T1', 5n, reason);
+          const packed = `T1|O-T1|USD|10.00|0.05|${reason}|`.replace(/\|/g, '\u0000');
+          const bytes = Buffer.from(packed, 'latin1');
+          const k = new ContentKey();
+          if (k.addPacked(bytes, 0, bytes.length)) expect(k.digest(), JSON.stringify(reason)).toBe(key([r]));
+          else expect(k.digest()).toBe(new ContentKey().digest());
+          // A reason already in key form is always added from its bytes.
+          if (reason === reasonKey(reason) && !/[\t]/.test(reason))
+            expect(k.digest()).not.toBe(new ContentKey().digest());
+        },
+      ),
+      { numRuns: 1000 },
+    );
   });
 });

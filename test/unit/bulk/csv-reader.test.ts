@@ -419,3 +419,45 @@ describe('rows, read the quick way', () => {
     expect(mixed).toHaveLength(3000);
   });
 });
+
+describe('a UTF-8 file read in a single-byte encoding (issue 23)', () => {
+  async function read(bytes: Uint8Array, encoding: 'windows-1252' | 'latin1', chunkSize: number) {
+    const r = readCsv({ file: file(bytes), encoding, chunkSize });
+    await r.header;
+    const rows: CsvRow[] = [];
+    for await (const row of r.rows) rows.push(row);
+    return rows;
+  }
+  const text = 'transaction_id,refund_reason\nT1,goodwill\nT2,Rückerstattung wegen Defekt\nT3,x\n';
+
+  it('is refused with the line, the column and both readings, whatever the chunks', async () => {
+    for (const encoding of ['windows-1252', 'latin1'] as const) {
+      for (const chunkSize of [1, 3, 7, 64 * 1024]) {
+        const err = await read(Buffer.from(text, 'utf8'), encoding, chunkSize).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        expect(err, `${encoding} ${chunkSize}`).toBeInstanceOf(InputError);
+        const e = err as InputError;
+        expect(e.message).toContain(
+          `:3 (column refund_reason): the file was read as ${encoding}, but it is almost surely UTF-8`,
+        );
+        expect(e.message).toContain('"RÃ¼ckerstattung" would have been sent for "Rückerstattung"');
+        expect(e.problems[0]).toMatchObject({ line: 3, field: 'refund_reason' });
+      }
+    }
+  });
+
+  it('is read as given when its bytes are not UTF-8, or are ASCII only', async () => {
+    // A real windows-1252 file: ü is the one byte 0xFC.
+    const ansi = await read(Buffer.from(text, 'latin1'), 'windows-1252', 3);
+    expect(ansi[1]!.fields.refund_reason).toBe('Rückerstattung wegen Defekt');
+    // UTF-8 text first, then a windows-1252 byte: not UTF-8 after all, read as given.
+    const mixed = Buffer.concat([Buffer.from(text, 'utf8'), Buffer.from('T4,\xe9t\xe9\n', 'latin1')]);
+    const rows = await read(mixed, 'windows-1252', 64 * 1024);
+    expect(rows[1]!.fields.refund_reason).toBe('RÃ¼ckerstattung wegen Defekt');
+    expect(rows[3]!.fields.refund_reason).toBe('été');
+    const ascii = await read(Buffer.from('transaction_id,refund_reason\nT1,goodwill\n'), 'latin1', 64 * 1024);
+    expect(ascii).toHaveLength(1);
+  });
+});

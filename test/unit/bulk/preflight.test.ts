@@ -94,6 +94,53 @@ describe('preflight', () => {
     expect(await lookUp('refund', gw, s.cache, 1)).toEqual(byPosition);
   });
 
+  it('compares reasons by meaning; a refund of the same amount with another reason makes one row possibly done, after every exact match (issue 23)', async () => {
+    const gw = fakeGateway(150);
+    const refund = (n: number, amount: string, reason: string) =>
+      gw.refunds.push({
+        transaction_id: `T${String(n).padStart(5, '0')}`,
+        order_no: `O${n}`,
+        amount: '10.00',
+        currency: 'USD',
+        refund_amount: amount,
+        refund_reason: reason,
+        refund_reference_id: `T${String(n).padStart(5, '0')}-0${gw.refunds.length + 1}`,
+        refund_date: '20261123101502',
+      });
+    refund(1, '1.00', 'goodwill');
+    refund(5, '1.00', 'goodwill');
+    refund(7, '2.00', 'damaged');
+    // Made with a zero-width space and a capital (payops refuses such a reason now; an older run or
+    // the portal may have sent it): the row "r" is that refund.
+    refund(10, '1.00', 'R\u200b');
+    const lines = ['T00001,O1,USD,10.00,1.00,shipping'];
+    for (let n = 2; n <= 150; n++) lines.push(`T${String(n).padStart(5, '0')},O${n},USD,10.00,1.00,r`);
+    // The row of T00001's refund comes last, re-typed, in the second look-up.
+    lines.push('T00001,O1,USD,10.00,1.00,GOODWILL');
+    const text = `transaction_id,order_no,currency,amount,refund_amount,refund_reason\n${lines.join('\n')}\n`;
+    const s = await sources('refund', text);
+    for (const rows of [s.cache, s.rows(), s.file()]) {
+      const { result, asked } = await lookUp('refund', gw, rows, 2);
+      expect(asked).toHaveLength(2);
+      expect(result.done).toEqual([
+        {
+          line: 6,
+          ref: 'T00005-02',
+          possible: true,
+          tx: 'T00005',
+          where:
+            'refund T00005-02 of 2026-11-23 10:15:02, reason "goodwill" (the same amount, another reason)',
+        },
+        { line: 11, ref: 'T00010-04', where: 'refund T00010-04 of 2026-11-23 10:15:02' },
+        { line: 152, ref: 'T00001-01', where: 'refund T00001-01 of 2026-11-23 10:15:02' },
+      ]);
+      expect(result.partly).toEqual([
+        { line: 2, where: 'order O1 has 1 other refund at the gateway (USD 1.00): USD 9.00 left to refund' },
+        { line: 8, where: 'order O7 has 1 other refund at the gateway (USD 2.00): USD 8.00 left to refund' },
+      ]);
+    }
+  });
+
   it('keeps more look-ups in flight than the run sends at once, within bounds', async () => {
     expect([1, 2, 4, 8, 32].map(lookUpConcurrency)).toEqual([4, 8, 16, 16, 32]);
     const gw = fakeGateway(2000);
@@ -194,7 +241,7 @@ describe('row cache by position', () => {
       'transaction_id,order_no,currency,amount,refund_amount,refund_reason,note\n' +
       'T1,O1,USD,10.00,1.00,"räson ✓",x\n' +
       'Tü2,O2,EUR,3.00,3.00,,T1\n' +
-      '"T3",O3,JPY,5,5,"multi\nline",\n';
+      '"T3",O3,JPY,5,5,r,"multi\nline"\n';
     const { cache } = await sources('refund', text);
     const all = [...cache.rows()];
     expect(all.map((_, i) => cache.rowAt(i))).toEqual(all);

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { reasonEchoes, reasonKey, sameReason } from '../../../src/bulk/reason.js';
 
@@ -32,5 +33,35 @@ describe('reasons by meaning', () => {
     expect(reasonEchoes(sent, `${sent.slice(0, 20)} `)).toBe(true);
     expect(reasonEchoes(sent, 'Customer returned the damaged parcel twice')).toBe(false);
     expect(reasonEchoes(sent, 'goodwill')).toBe(false);
+  });
+
+  it('gives an ASCII reason the key of the full rule (its quick path)', () => {
+    // The full rule, as reasonKey's comment states it.
+    const full = (r: string) =>
+      r
+        .normalize('NFKC')
+        .replace(/[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu, '')
+        .toUpperCase()
+        .toLowerCase()
+        .normalize('NFKC')
+        .replace(/\s+/gu, ' ')
+        .trim();
+    fc.assert(
+      fc.property(
+        fc.string({
+          maxLength: 16,
+          unit: fc.constantFrom('a', 'Z', ' ', '\t', '\n', '\u000b', '\u001f', '\u007f', '-', '9', 'k'),
+        }),
+        (r) => {
+          expect(reasonKey(r), JSON.stringify(r)).toBe(full(r));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+    fc.assert(
+      fc.property(fc.string({ maxLength: 12, unit: 'binary' }), (r) => {
+        expect(reasonKey(r)).toBe(full(r));
+      }),
+    );
   });
 });

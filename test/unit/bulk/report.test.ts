@@ -135,6 +135,31 @@ describe('plans that say exactly what will happen (issue 15)', () => {
     expect(confirmQuestion(v)).toBe('Refund 12 rows of 11 orders (USD 2.00) at https://gw.example?');
   });
 
+  it('counts rows possibly done apart, and lists the orders with other refunds and their balance (issue 23)', () => {
+    const v = view('refunds.csv');
+    delete v.resume;
+    v.plan.rows = 30;
+    const partly: Array<[number, string]> = Array.from({ length: 22 }, (_, i) => [
+      i + 5,
+      `order O${i} has 1 other refund at the gateway (USD 2.00): USD 8.00 left to refund`,
+    ]);
+    v.preflight = { done: 3, possible: 1, partly, skip: false, force: false };
+    const text = planLines(v).join('\n');
+    expect(text).toContain(
+      'checked at the gateway: 2 rows already refunded and 1 row possibly already refunded at the gateway: a run refuses them unless --skip-done or --force',
+    );
+    expect(text).toContain(
+      'refunds.csv:5 order O0 has 1 other refund at the gateway (USD 2.00): USD 8.00 left to refund',
+    );
+    expect(text).toContain('refunds.csv:24 order O19');
+    expect(text).not.toContain('refunds.csv:25 ');
+    expect(text).toContain('… and 2 more orders with other refunds');
+    v.preflight = { done: 1, possible: 1, skip: true, force: false };
+    expect(planLines(v).join('\n')).toContain(
+      'checked at the gateway: 1 row possibly already refunded at the gateway: skipped (--skip-done); 29 to send',
+    );
+  });
+
   it('splits a review into approvals and rejections', () => {
     const v = view('review.csv');
     delete v.resume;

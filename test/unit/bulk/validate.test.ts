@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CsvRow } from '../../../src/bulk/csv-reader.js';
 import { OPERATIONS } from '../../../src/bulk/operations.js';
+import { readAsFrom } from '../../../src/bulk/read-as.js';
+import { reasonKey } from '../../../src/bulk/reason.js';
 import {
   type BulkOp,
   CrossRowChecker,
@@ -230,6 +232,33 @@ describe('validateRow', () => {
     expect(idProblem('注文-1001')).toBeUndefined();
   });
 
+  it('refuses reasons holding control or invisible characters, and takes the spaces a person types (issue 23)', () => {
+    for (const [reason, code] of [
+      ['good\u200bwill', 'U+200B'],
+      ['goodwill\u202e', 'U+202E'],
+      ['\ufeffgoodwill', 'U+FEFF'],
+      ['good\u0007will', 'U+0007'],
+      ['good\twill', 'U+0009'],
+      ['good\nwill', 'U+000A'],
+      ['good\u2028will', 'U+2028'],
+      ['good\u034fwill', 'U+034F'],
+    ] as const) {
+      const p = bad('refund', { ...base, refund_amount: '1', refund_reason: reason });
+      expect(fieldsOf(p), code).toEqual(['refund_reason']);
+      expect(p[0]!.message, code).toContain(`(${code}), which makes it look like another reason`);
+      expect(p[0]!.message).not.toMatch(/\u200b|\u202e|\ufeff|\u0007|\t|\n|\u2028|\u034f/);
+    }
+    // --refund-reason is refused the same way, before any row is read.
+    expect(() => readAsFrom({ refundReason: 'good\u200bwill' }, undefined)).toThrow(
+      /--refund-reason "good\\u200bwill" contains an invisible character \(U\+200B\)/,
+    );
+    expect(readAsFrom({ refundReason: 'goodwill' }, undefined).refundReason).toBe('goodwill');
+    // A no-break, thin or ideographic space reads as a space: compared by meaning, it is one.
+    for (const reason of ['remboursement\u00a0: colis', 'goodwill\u202fgesture', '返金\u3000お客様都合']) {
+      expect(ok('refund', { ...base, refund_amount: '1', refund_reason: reason }).refund_reason).toBe(reason);
+    }
+  });
+
   it('refuses ids holding other characters shown as nothing or as a blank', () => {
     // Default-ignorable marks and selectors, Hangul fillers, the braille blank and non-ASCII spaces:
     // accepted before, and "T1000000015\u034f" was shown as T1000000015 (the table's border then
@@ -368,6 +397,26 @@ describe('CrossRowChecker', () => {
     // Other transactions are independent.
     expect(c.add(valid('refund', { ...base, transaction_id: 'T9', refund_amount: '10' }, 9))).toEqual([]);
     expect(c.size).toBe(2);
+  });
+
+  it('takes two refunds whose reasons differ only as typed for one refund asked twice (issue 23)', () => {
+    const c = new CrossRowChecker('refund', FILE);
+    expect(c.add(valid('refund', { ...base, refund_amount: '1', refund_reason: 'goodwill' }, 2))).toEqual([]);
+    for (const [line, typed] of [
+      [3, 'Goodwill'],
+      [4, 'GOODWILL'],
+      [5, 'ｇｏｏｄｗｉｌｌ'],
+    ] as const) {
+      expect(
+        c.add(valid('refund', { ...base, refund_amount: '1.00', refund_reason: typed }, line))[0],
+      ).toMatchObject({
+        line,
+        message: expect.stringMatching(/duplicate row: .* already on line 2/),
+      });
+    }
+    expect(
+      c.add(valid('refund', { ...base, refund_amount: '1', refund_reason: 'goodwill gesture' }, 6)),
+    ).toEqual([]);
   });
 
   it('keeps amounts and sums above 2^32 minor units exactly', () => {
@@ -575,7 +624,7 @@ describe('transaction hashing', () => {
     );
   });
 
-  it('a refund is keyed by the hash of its amount and reason as one text', async () => {
+  it('a refund is keyed by the hash of its amount and reason (by meaning) as one text', async () => {
     const { hashA, TxTable } = await import('../../../src/bulk/validate-table.js');
     const t = new TxTable(true) as unknown as {
       findOrInsert(r: ValidRow): unknown;
@@ -590,7 +639,7 @@ describe('transaction hashing', () => {
           refund_reason: reason,
           transaction_id: `T${before}`,
         });
-        expect(t.firstRefund.get(before)).toBe(hashA(`${amount}\u0000${reason}`));
+        expect(t.firstRefund.get(before)).toBe(hashA(`${amount}\u0000${reasonKey(reason)}`));
       }),
     );
   });
