@@ -45,9 +45,13 @@ function interruptTwice(args: string[], env: NodeJS.ProcessEnv, ready: () => boo
       stderr += d;
     });
     let second = 0;
+    let fired = false;
     const safety = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    // Polls overlap when ready() is slow (a ledger fetch on a loaded machine): only the first that
+    // sees it ready may start the two Ctrl-Cs, or a second pair ends payops before `second` is set.
     const poll = setInterval(async () => {
-      if (!(await ready())) return;
+      if (fired || !(await ready()) || fired) return;
+      fired = true;
       clearInterval(poll);
       // The requests of the first chunks have left by now (their intents are written just before).
       setTimeout(() => {
