@@ -11,13 +11,30 @@ import { normaliseIdentity } from '../runs/identity.js';
 /**
  * A payout's content, request_id aside: the SHA-256 (first 128 bits, hex) of the signature's
  * canonical text of the checked request (every field path sorted, codes upper-cased, amounts in
- * canonical text, cells trimmed) — what the gateway compares when a request_id comes again. Line
+ * canonical text, text by meaning: byMeaning below) — what the gateway compares when a request_id comes again. Line
  * ends, a BOM, the encoding, column order, JSON indentation and key order, .csv or .xlsx and the
  * file's name are gone by then.
  */
 export function payoutKey(request: Record<string, unknown>): string {
   const { request_id: _id, ...rest } = request;
-  return createHash('sha256').update(canonical(rest)).digest('hex').slice(0, 32);
+  return createHash('sha256')
+    .update(canonical(byMeaning(rest) as Record<string, unknown>))
+    .digest('hex')
+    .slice(0, 32);
+}
+
+/**
+ * Every text value as a person reads it: Unicode NFC (`Müller` typed or pasted with a combining
+ * diaeresis is one name), runs of white space as one space, trimmed — JSON values are not trimmed
+ * on reading as CSV cells are. Two requests that differ only so get one key, so one request_id: the
+ * gateway then pays the first and refuses the other as a changed request, never pays both.
+ */
+function byMeaning(value: unknown): unknown {
+  if (typeof value === 'string') return value.normalize('NFC').replace(/\s+/gu, ' ').trim();
+  if (Array.isArray(value)) return value.map(byMeaning);
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, byMeaning(v)]));
+  return value;
 }
 
 /** One payout as the file key sees it: its content key, and the request_id the file gives, if any. */

@@ -115,6 +115,22 @@ describe('payouts recognised by meaning (issue 23)', { timeout: 120_000 }, () =>
     expect(await payouts()).toHaveLength(4);
   });
 
+  it('a JSON copy with names in NFD and padded values, from another home, sends the same request_id', async () => {
+    // The same payout as a person reads it: "Müller" with a combining diaeresis, spaces around a
+    // value. Keyed by bytes it got another request_id and the gateway paid it again.
+    await admin(sandbox.url, '/_sandbox/reset', {});
+    const a = await pay(['--request', write('payout-request.json', SAMPLE_JSON)], tempDir());
+    expect(a.code, a.stderr).toBe(0);
+    const parsed = JSON.parse(SAMPLE_JSON) as {
+      beneficiary: Record<string, unknown> & { bank_details: Record<string, unknown> };
+    };
+    parsed.beneficiary.company_name = ` ${String(parsed.beneficiary.company_name).normalize('NFD')}  `;
+    parsed.beneficiary.bank_details.bank_name = 'Commerzbank ';
+    const b = await pay(['--request', write('nfd.json', JSON.stringify(parsed))], tempDir());
+    expect(JSON.parse(b.stdout)[0].request_id).toBe(JSON.parse(a.stdout)[0].request_id);
+    expect(await payouts()).toHaveLength(1);
+  });
+
   it('two identical rows in one file are refused with their lines, exit 2, nothing sent', async () => {
     await admin(sandbox.url, '/_sandbox/reset', {});
     const lines = SAMPLE_CSV.trimEnd().split('\n');
