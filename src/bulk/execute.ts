@@ -51,6 +51,30 @@ export async function openSink(ctx: Context, op: BatchOperation, columns: string
   };
 }
 
+/**
+ * The rows --skip-hidden left out (pass 1 never handed them on): each a `skipped` result naming its
+ * cell, before the rows sent. Counted without money: they were not checked as orders.
+ */
+async function writeSkippedHidden(
+  plan: BulkPlan,
+  layout: OpenedSink['layout'],
+  sink: OpenedSink['sink'],
+  totals: ReturnType<typeof newTotals>,
+): Promise<void> {
+  if (plan.hidden?.mode !== 'skip') return;
+  for (const h of plan.hidden.rows) {
+    totals.counts.skipped++;
+    const o = {
+      line: h.line,
+      outcome: 'skipped' as const,
+      detail: `hidden row ${h.ref}: left out (--skip-hidden)`,
+      fields: {},
+    };
+    const w = sink.writeCells(resultCells(layout, h.cells ?? [], o));
+    if (w) await w;
+  }
+}
+
 /** The command that takes this run up again, as the user would type it. */
 /** `keepOut` false where --out named another file (`runs show --out fix.csv`): never suggest writing over it. */
 export function resumeCommand(ctx: Context, header: RunHeader, keepOut = true): string {
@@ -141,6 +165,7 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
         progress.tick(settled, ok, failed);
       },
     });
+  await writeSkippedHidden(plan, layout, sink, totals);
   // Ctrl-C stays absorbed until the run is closed: results file renamed, terminal record written.
   const { result, unwritten, unjournaled } = await whileInterruptible(
     ctx.log,

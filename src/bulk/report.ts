@@ -80,6 +80,7 @@ export function planLines(v: PlanView): string[] {
   );
   lines.push(`  concurrency ${v.concurrency} · input SHA-256 ${plan.sha256.slice(0, 16)}…`);
   lines.push(...readingLines(plan));
+  lines.push(...hiddenLines(plan));
   if (v.resume) {
     const done = v.resume.settledRows;
     lines.push(
@@ -140,6 +141,49 @@ function readingLines(plan: BulkPlan): string[] {
   return lines;
 }
 
+/** Hidden-row references listed in the plan; beyond this only counted. */
+const HIDDEN_SHOWN = 20;
+
+/**
+ * A workbook's sheet read, and its rows a person does not see with their cells: what --include-hidden
+ * or --skip-hidden does with them, or that a run refuses them.
+ */
+export function hiddenLines(plan: BulkPlan): string[] {
+  const lines: string[] = [];
+  if (plan.sheet) lines.push(`  sheet read: ${sheetWords(plan.sheet)}`);
+  const hidden = plan.hidden;
+  if (hidden === undefined) return lines;
+  const count = hidden.rows.length;
+  const refs = hidden.rows.slice(0, HIDDEN_SHOWN).map((h) => h.ref);
+  if (count > refs.length) refs.push(`… and ${n(count - refs.length)} more`);
+  const filter = plan.sheet?.looks.autoFilter;
+  const by = filter ? ` (by hand or by the sheet's filter on ${filter})` : '';
+  const what =
+    hidden.mode === 'include'
+      ? 'sent (--include-hidden), counted above'
+      : hidden.mode === 'skip'
+        ? 'left out (--skip-hidden), reported skipped, not counted above'
+        : 'a run refuses them unless --include-hidden or --skip-hidden';
+  lines.push(`  ${plural(count, 'row')} hidden${by}: ${what}: ${refs.join(', ')}`);
+  return lines;
+}
+
+/** `Refunds (the first of 2 sheets)`, `Old (hidden; --include-hidden)`, … */
+export function sheetWords(s: NonNullable<BulkPlan['sheet']>): string {
+  const notes: string[] = [];
+  if (s.state !== 'visible')
+    notes.push(
+      `${s.state === 'veryHidden' ? 'very hidden' : 'hidden'}${s.named ? ', named by --sheet' : ', read by --include-hidden'}`,
+    );
+  else if (s.named) notes.push('named by --sheet');
+  else if (s.passedOver.length > 0)
+    notes.push(
+      `the first visible sheet: --skip-hidden passed over the hidden ${s.passedOver.map((x) => quoteName(x)).join(', ')}`,
+    );
+  else notes.push(s.of === 1 ? 'its only sheet' : `the first of ${s.of} sheets; --sheet reads another`);
+  return `${quoteName(s.name)} (${notes.join('; ')})`;
+}
+
 export function confirmQuestion(v: PlanView): string {
   const { plan } = v;
   const verb = OPERATIONS[plan.op].words.verb;
@@ -198,6 +242,7 @@ export function typedConfirmation(
 const LABEL: Record<Outcome, string> = {
   succeeded: 'succeeded',
   already_done: 'already done',
+  skipped: 'skipped',
   failed: 'failed',
   unknown: 'unknown',
   not_sent: 'not sent',
@@ -231,8 +276,8 @@ export function summaryLines(v: SummaryView): string[] {
   ];
   const outcomes = renderOutcomes(
     OUTCOMES
-      // "already done" and "duplicated" only when there are such rows.
-      .filter((o) => (o !== 'already_done' && o !== 'duplicated') || counts[o] > 0)
+      // "already done", "skipped" and "duplicated" only when there are such rows.
+      .filter((o) => (o !== 'already_done' && o !== 'skipped' && o !== 'duplicated') || counts[o] > 0)
       .map((o) => ({
         outcome: LABEL[o],
         count: counts[o],
