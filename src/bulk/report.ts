@@ -3,6 +3,7 @@
 // Names the user chose (the input file, the results file, the profile) are shown through quoteName:
 // as they are when plain, quoted and escaped when they hold spaces or escape sequences.
 import { SANDBOX_NOTE } from '../context.js';
+import { InputError } from '../errors.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
 import { formatMoney, formatMoneyTotals, parseAmount } from '../money/amount.js';
 import { fitLines, formatCount, plural, renderFacts, renderOutcomes } from '../output/summary.js';
@@ -148,7 +149,10 @@ const HIDDEN_SHOWN = 20;
  * A workbook's sheet read, and its rows a person does not see with their cells: what --include-hidden
  * or --skip-hidden does with them, or that a run refuses them.
  */
-export function hiddenLines(plan: BulkPlan): string[] {
+export function hiddenLines(
+  plan: Pick<BulkPlan, 'sheet' | 'hidden'>,
+  kind: 'bulk' | 'payout' = 'bulk',
+): string[] {
   const lines: string[] = [];
   if (plan.sheet) lines.push(`  sheet read: ${sheetWords(plan.sheet)}`);
   const hidden = plan.hidden;
@@ -160,12 +164,37 @@ export function hiddenLines(plan: BulkPlan): string[] {
   const by = filter ? ` (by hand or by the sheet's filter on ${filter})` : '';
   const what =
     hidden.mode === 'include'
-      ? 'sent (--include-hidden), counted above'
+      ? `sent (--include-hidden), counted in the totals`
       : hidden.mode === 'skip'
-        ? 'left out (--skip-hidden), reported skipped, not counted above'
+        ? `left out (--skip-hidden)${kind === 'bulk' ? ', reported skipped' : ''}, not in the totals`
         : 'a run refuses them unless --include-hidden or --skip-hidden';
   lines.push(`  ${plural(count, 'row')} hidden${by}: ${what}: ${refs.join(', ')}`);
   return lines;
+}
+
+/**
+ * The refusal of a file with rows a person does not see and neither --include-hidden nor
+ * --skip-hidden (exit 2, nothing sent), each row named by its cell; undefined when there is none.
+ */
+export function hiddenRefusal(
+  label: string,
+  plan: Pick<BulkPlan, 'sheet' | 'hidden'>,
+): InputError | undefined {
+  const hidden = plan.hidden;
+  if (hidden === undefined || hidden.mode !== undefined || hidden.rows.length === 0) return undefined;
+  const filter = plan.sheet?.looks.autoFilter;
+  const count = hidden.rows.length;
+  const sheet = plan.sheet ? ` of the sheet ${quoteName(plan.sheet.name)}` : '';
+  return new InputError(
+    `${label}: ${plural(count, 'row')}${sheet} ${count === 1 ? 'is' : 'are'} hidden${filter ? ` (the sheet has a filter on ${filter}: rows it filters out are hidden rows)` : ''}; nothing was sent`,
+    hidden.rows.map((h) => ({
+      file: `${label}:${h.ref}`,
+      message: filter ? 'the row is hidden (filtered out, or hidden by hand)' : 'the row is hidden',
+    })),
+    {
+      hint: '--skip-hidden sends only the rows a person sees (the others are reported skipped); --include-hidden sends the hidden rows too',
+    },
+  );
 }
 
 /** `Refunds (the first of 2 sheets)`, `Old (hidden; --include-hidden)`, … */

@@ -28,7 +28,7 @@ import { type BulkPlan, parseMaxAmount, planBulk } from './plan.js';
 import { preflight } from './preflight.js';
 import { readAsFrom, readAsText } from './read-as.js';
 import { type BulkRecord, type BulkRecordWritten, type PreflightRecord, parseBulkRecord } from './records.js';
-import { confirmQuestion, type PlanView, planLines, typedConfirmation } from './report.js';
+import { confirmQuestion, hiddenRefusal, type PlanView, planLines, typedConfirmation } from './report.js';
 import { fitsRowCache, RowCache } from './row-cache.js';
 import { chunkAction, type FoldedRun, foldRecords, sendsOf, skippedRows } from './run-state.js';
 import { showRun } from './show.js';
@@ -85,7 +85,9 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
     ahead,
   );
 
-  if (!dryRun) refuseHidden(plan);
+  // A workbook's rows nobody sees never move money unseen (report.ts hiddenRefusal); a dry run lists them.
+  const hiddenRefused = dryRun ? undefined : hiddenRefusal(plan.source.label, plan);
+  if (hiddenRefused) throw hiddenRefused;
 
   const state = stateDir(ctx.io.env);
   const identity = gatewayIdentity(config);
@@ -147,29 +149,6 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
       });
     }
   }
-}
-
-/**
- * A workbook's rows a person does not see (hidden by hand or by a filter, zero high) never move
- * money unseen: without --include-hidden or --skip-hidden the run is refused (exit 2), each row
- * named by its cell. A dry run lists them in the plan instead (report.ts hiddenLines).
- */
-function refuseHidden(plan: BulkPlan): void {
-  const hidden = plan.hidden;
-  if (hidden === undefined || hidden.mode !== undefined) return;
-  const label = plan.source.label;
-  const filter = plan.sheet?.looks.autoFilter;
-  const n = hidden.rows.length;
-  throw new InputError(
-    `${label}: ${n} row${n === 1 ? ' is' : 's are'} hidden in the sheet ${plan.sheet?.name ?? ''}${filter ? ` (it has a filter on ${filter}: rows it filters out are hidden rows)` : ''}; nothing was sent`,
-    hidden.rows.map((h) => ({
-      file: `${label}:${h.ref}`,
-      message: filter ? 'the row is hidden (filtered out, or hidden by hand)' : 'the row is hidden',
-    })),
-    {
-      hint: '--skip-hidden sends only the rows a person sees (the others are reported skipped); --include-hidden sends the hidden rows too',
-    },
-  );
 }
 
 /** `payops runs resume ID` for a bulk run: continue it against the same gateway, from its own input snapshot. */

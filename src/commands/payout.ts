@@ -1,4 +1,4 @@
-import { FILE_ARG, withFileArg } from './bulk.js';
+import { FILE_ARG, HIDDEN_OPTIONS, withFileArg } from './bulk.js';
 import { defineCommand } from './define.js';
 
 export const registerPayout = defineCommand({
@@ -41,13 +41,15 @@ export const registerPayout = defineCommand({
       value: 'name',
       description: 'encoding of --file: utf-8 (default), windows-1252, latin1, utf-16le, utf-16be',
     },
+    ...HIDDEN_OPTIONS,
   },
   help: `
 Every payout is validated before anything is sent (file:line, field; exit 2). request_id comes from
 the input or is generated, and is journaled before sending: running the same file again (unchanged
 rows of an edited file too), or with --resume, sends the same request_ids, and the gateway never
 pays one request_id twice. A changed row whose payout already completed is refused (exit 2).
-Confirm with the totals per currency, or --yes; --dry-run shows the plan. Exit 0 all COMPLETED,
+A workbook's hidden rows (by hand or by a filter) and a hidden first sheet are refused unless
+--include-hidden (paid too) or --skip-hidden (left out). Confirm with the totals per currency, or --yes; --dry-run shows the plan. Exit 0 all COMPLETED,
 1 some failed, 3 some without an answer (resume them), 130 stopped by Ctrl-C (resume it).
 
 Examples:

@@ -3,7 +3,7 @@
 // LibreOffice (test/fixtures/xlsx/README.md): rows hidden by hand, rows an autofilter hides, a
 // hidden first sheet. Without --include-hidden or --skip-hidden a run refuses them (exit 2, nothing
 // sent) and names each by its cell; --skip-hidden leaves them out (outcome `skipped`),
-// --include-hidden sends them.
+// --include-hidden sends them. Payout workbooks: test/integration/payout/hidden.test.ts.
 import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -22,12 +22,6 @@ function workdir(...names: string[]): string {
 
 async function refunded(sandbox: TestSandbox): Promise<string[]> {
   return (await ledger(sandbox.url)).filter((e) => e.kind === 'refund').map((e) => e.transaction_id);
-}
-
-async function paid(sandbox: TestSandbox): Promise<string[]> {
-  return (await ledger(sandbox.url))
-    .filter((e) => e.kind === 'payout')
-    .map((e) => `${(e as { currency?: string }).currency} ${e.amount}`);
 }
 
 describe('hidden and filtered-out rows of a refund workbook', { timeout: 120_000 }, () => {
@@ -152,64 +146,5 @@ describe('a hidden first sheet', { timeout: 120_000 }, () => {
       expect(r.stderr).toMatch(/sheet read: Old \(hidden/);
       expect((await refunded(sandbox)).sort()).toEqual(['TX14000002', 'TX14000006']);
     }, seeded);
-  });
-});
-
-describe('payout workbooks follow the same rules', { timeout: 120_000 }, () => {
-  it('a hidden first sheet (EUR 5,000 to an old supplier) is refused, even in a dry run; nothing is paid', async () => {
-    await withSandbox(async (sandbox) => {
-      const dir = workdir('payouts-hidden-sheet.xlsx');
-      const dry = await runCli(['payout', '--file', 'payouts-hidden-sheet.xlsx', '--dry-run'], {
-        env: sandbox.env,
-        cwd: dir,
-      });
-      expect(dry.code, dry.stderr).toBe(2);
-      expect(dry.stderr).not.toMatch(/5,?000/);
-      const r = await runCli(['payout', '--file', 'payouts-hidden-sheet.xlsx', '--yes'], {
-        env: sandbox.env,
-        cwd: dir,
-      });
-      expect(r.code, r.stderr).toBe(2);
-      expect(r.stderr).toContain('2024');
-      expect(await paid(sandbox)).toEqual([]);
-      const ok = await runCli(
-        ['payout', '--file', 'payouts-hidden-sheet.xlsx', '--sheet', 'Payouts', '--yes'],
-        {
-          env: sandbox.env,
-          cwd: dir,
-        },
-      );
-      expect(ok.code, ok.stderr).toBe(0);
-      expect((await paid(sandbox)).sort()).toEqual(['EUR 1250.00', 'GBP 320.50']);
-    });
-  });
-
-  it('a hidden row is refused; --skip-hidden pays the visible rows only; --include-hidden pays it too', async () => {
-    await withSandbox(async (sandbox) => {
-      const dir = workdir('payouts-hidden-row.xlsx');
-      const r = await runCli(['payout', '--file', 'payouts-hidden-row.xlsx', '--yes'], {
-        env: sandbox.env,
-        cwd: dir,
-      });
-      expect(r.code, r.stderr).toBe(2);
-      expect(r.stderr).toContain('payouts-hidden-row.xlsx:Payouts!A3');
-      expect(await paid(sandbox)).toEqual([]);
-      const skip = await runCli(['payout', '--file', 'payouts-hidden-row.xlsx', '--skip-hidden', '--yes'], {
-        env: sandbox.env,
-        cwd: dir,
-      });
-      expect(skip.code, skip.stderr).toBe(0);
-      expect(skip.stderr).toContain('Payouts!A3');
-      expect((await paid(sandbox)).sort()).toEqual(['EUR 1250.00', 'GBP 320.50']);
-    });
-    await withSandbox(async (sandbox) => {
-      const dir = workdir('payouts-hidden-row.xlsx');
-      const all = await runCli(['payout', '--file', 'payouts-hidden-row.xlsx', '--include-hidden', '--yes'], {
-        env: sandbox.env,
-        cwd: dir,
-      });
-      expect(all.code, all.stderr).toBe(0);
-      expect((await paid(sandbox)).sort()).toEqual(['EUR 1250.00', 'EUR 5000.00', 'GBP 320.50']);
-    });
   });
 });
