@@ -227,6 +227,7 @@ export async function planBulk(
       },
     );
   }
+  if (rows === 0 && tally.hidden.length > 0) throw everyRowHidden(source.label, tally.hidden, readAs.hidden);
   if (rows === 0) {
     throw new InputError(`${source.label} has no orders (only a header)`, [
       {
@@ -282,6 +283,7 @@ class Tally {
   readonly warnings: InputProblem[] = [];
   readonly hidden: HiddenRow[] = [];
   private readonly skipHidden: boolean;
+  private readonly includeHidden: boolean;
   private readonly moves: 'amountMinor' | 'refundMinor';
   // Totals of the rows since the currency last changed, added to the maps when it changes again
   // (two map look-ups and stores per row otherwise); the maps keep first-seen currency order.
@@ -298,6 +300,7 @@ class Tally {
     hidden?: HiddenMode,
   ) {
     this.skipHidden = hidden === 'skip';
+    this.includeHidden = hidden === 'include';
     this.cross = crossChecker(op, file);
     this.moves = OPERATIONS[op].moves;
     // The look-ups before a run are cut as the rows come (ids only: nothing is sent in pass 1).
@@ -311,9 +314,14 @@ class Tally {
 
   take(row: CsvRow): void {
     if (row.hidden !== undefined) {
-      // --skip-hidden: a row nobody sees is neither checked nor sent (a note row may be anything).
-      if (this.skipHidden) {
-        this.hidden.push({ line: row.line, ref: row.hidden, cells: row.cells });
+      // A row nobody sees is checked, counted and sent only with --include-hidden: left out by
+      // --skip-hidden, and without a flag listed for the refusal (run.ts), not in the totals.
+      if (!this.includeHidden) {
+        this.hidden.push({
+          line: row.line,
+          ref: row.hidden,
+          ...(this.skipHidden ? { cells: row.cells } : {}),
+        });
         return;
       }
       this.hidden.push({ line: row.line, ref: row.hidden });
@@ -369,6 +377,23 @@ class Tally {
     addToTotals(this.moving, this.runCurrency, this.runMoving);
     this.runCurrency = undefined;
   }
+}
+
+/** Every row is one a person does not see: nothing to send without --include-hidden. */
+export function everyRowHidden(
+  label: string,
+  hidden: readonly HiddenRow[],
+  mode: HiddenMode | undefined,
+): InputError {
+  return new InputError(
+    `every row of ${label} is hidden${mode === 'skip' ? ' and --skip-hidden left them all out' : ''}; nothing was sent`,
+    hidden
+      .slice(0, MAX_PROBLEMS_KEPT)
+      .map((h) => ({ file: `${label}:${h.ref}`, message: 'the row is hidden' })),
+    {
+      hint: '--include-hidden sends them, if they are meant to be sent; or show the rows in the spreadsheet and save it',
+    },
+  );
 }
 
 function enforceLimits(

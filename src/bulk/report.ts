@@ -167,7 +167,7 @@ export function hiddenLines(
       ? `sent (--include-hidden), counted in the totals`
       : hidden.mode === 'skip'
         ? `left out (--skip-hidden)${kind === 'bulk' ? ', reported skipped' : ''}, not in the totals`
-        : 'a run refuses them unless --include-hidden or --skip-hidden';
+        : 'not in the totals; a run refuses them unless --include-hidden or --skip-hidden';
   lines.push(`  ${plural(count, 'row')} hidden${by}: ${what}: ${refs.join(', ')}`);
   return lines;
 }

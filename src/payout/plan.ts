@@ -147,11 +147,11 @@ export async function loadPayoutCsv(
   const items: PayoutItem[] = [];
   const hidden: HiddenRows = { mode: readAs.hidden, rows: [] };
   for await (const row of reader.rows) {
-    // A row a person does not see: listed; left out by --skip-hidden, unchecked (run.ts refuses
-    // the file when no flag says what to do with it).
+    // A row a person does not see: listed, and checked and paid only with --include-hidden (without
+    // a flag, run.ts refuses the file).
     if (row.hidden !== undefined) {
       hidden.rows.push({ line: row.line, ref: row.hidden });
-      if (readAs.hidden === 'skip') continue;
+      if (readAs.hidden !== 'include') continue;
     }
     if (row.problems?.length) {
       problems.push(...row.problems);
@@ -173,6 +173,10 @@ export async function loadPayoutCsv(
   }
   const sha256 = problems.length >= MAX_PROBLEMS ? '' : await reader.sha256;
   const sheetRead = await reader.sheet;
+  if (items.length === 0 && problems.length === 0 && hidden.rows.length > 0) {
+    const { everyRowHidden } = await import('../bulk/plan.js');
+    throw everyRowHidden(fileArg, hidden.rows, readAs.hidden);
+  }
   return {
     ...finish('csv', file, fileArg, sha256, items, problems, locate),
     readAs,
