@@ -20,7 +20,15 @@ import { type InputSource, inputRows } from './input.js';
 import type { BulkPlan } from './plan.js';
 import type { BulkRecordWritten, PreflightRecord } from './records.js';
 import { shellQuote, summaryLines } from './report.js';
-import { addToRunTotals, exitCodeFor, newTotals, resultCells, resultLayout, totalsJson } from './results.js';
+import {
+  addToRunTotals,
+  exitCodeFor,
+  newTotals,
+  resultCells,
+  resultLayout,
+  skippedHidden,
+  totalsJson,
+} from './results.js';
 import type { RowCache } from './row-cache.js';
 import { type FoldedRun, skippedRows } from './run-state.js';
 import { openResultSink, startProgress, stderrWidth } from './ui.js';
@@ -64,13 +72,7 @@ async function writeSkippedHidden(
   if (plan.hidden?.mode !== 'skip') return;
   for (const h of plan.hidden.rows) {
     totals.counts.skipped++;
-    const o = {
-      line: h.line,
-      outcome: 'skipped' as const,
-      detail: `hidden row ${h.ref}: left out (--skip-hidden)`,
-      fields: {},
-    };
-    const w = sink.writeCells(resultCells(layout, h.cells ?? [], o));
+    const w = sink.writeCells(resultCells(layout, h.cells ?? [], skippedHidden(h.line, h.ref)));
     if (w) await w;
   }
 }

@@ -132,6 +132,17 @@ export async function* inputRows(op: BatchOperation, source: InputSource): Async
   }
 }
 
+/** The rows --skip-hidden left out of a run (its header's readAs says so), for `runs show`. */
+export async function* skippedHiddenRows(
+  op: BatchOperation,
+  source: InputSource,
+): AsyncGenerator<{ line: number; ref: string; cells: string[] }> {
+  if (source.readAs?.hidden !== 'skip') return;
+  const opened = openRows(op, source);
+  for await (const r of opened.rows)
+    if (r.hidden !== undefined) yield { line: r.line, ref: r.hidden, cells: r.cells };
+}
+
 function changed(source: InputSource, why: unknown): InputError {
   const detail = why instanceof Error ? why.message : typeof why === 'string' ? why : '';
   return new InputError(`${source.label} changed after it was checked${detail ? ` (${detail})` : ''}`, [], {
