@@ -79,7 +79,11 @@ describe('hidden and filtered-out rows of a refund workbook', { timeout: 120_000
       expect(lines.filter((l) => /,succeeded,/.test(l))).toHaveLength(2);
       expect(r.stderr).toMatch(/skipped\s+2/);
       // `runs show` reports them as the run did (they are in no chunk of its journal).
-      const shown = await runCli(['runs', 'show', '--out', 'shown.csv'], { env: sandbox.env, cwd: dir });
+      const shown = await runCli(['runs', 'show', '--out', 'shown.csv'], {
+        env: sandbox.env,
+        cwd: dir,
+        home: r.home,
+      });
       expect(shown.code, shown.stderr).toBe(0);
       const again = readFileSync(join(dir, 'shown.csv'), 'utf8').trim().split(/\r?\n/);
       expect(again.filter((l) => /,skipped,/.test(l)).map((l) => l.split(',')[0])).toEqual([
