@@ -28,10 +28,12 @@ import {
   trimmed,
 } from './csv-records.js';
 import { sniff, xlsRefused } from './input-kind.js';
+import type { HiddenMode, SheetFacts } from './xlsx-reader.js';
 
 export { ENCODINGS, type Encoding, normaliseEncoding } from './csv-decode.js';
 export { type CsvDelimiter, type CsvHeader, detectDelimiter, normaliseColumn } from './csv-header.js';
 export { type CsvRow, MAX_RECORD_BYTES, recordParser } from './csv-records.js';
+export type { HiddenMode, SheetFacts } from './xlsx-reader.js';
 
 export interface CsvReadOptions {
   /** The file as the user named it: every message says this. */
@@ -62,6 +64,12 @@ export interface CsvReadOptions {
    * four and is never read as 1234. Default '.'.
    */
   decimalMark?: '.' | ',';
+  /**
+   * A workbook's rows and sheets a person does not see: `include` reads them as any other,
+   * `skip` passes over a hidden first sheet (rows still come, marked `hidden`, for the caller to
+   * leave out); unset, a hidden first sheet is refused. Rows are marked `hidden` either way.
+   */
+  hidden?: HiddenMode;
 }
 
 /** The rows of a file, in order; iterated once. */
@@ -80,6 +88,8 @@ export interface CsvReader {
   sha256: Promise<string>;
   /** For a workbook: re-addresses a validation problem (file, line, field) to its cell, `file:Sheet1!C7`. */
   locate?: Promise<(p: InputProblem) => InputProblem>;
+  /** For a workbook: the sheet read (undefined for a CSV file). */
+  sheet?: Promise<SheetFacts | undefined>;
 }
 
 /** readCsv's reader, which also tells what kind of file it found (a workbook reports ',' too). */
@@ -111,10 +121,11 @@ export function readCsv(given: CsvReadOptions): InputReader {
     }
     if (k === 'csv') return readCsvText(opts);
     const { readSheet } = await import('./xlsx-reader.js');
-    const { sheet, checked, decimalMark } = opts;
+    const { sheet, checked, decimalMark, hidden } = opts;
     return readSheet({
       file: opened,
       label,
+      ...(hidden === undefined ? {} : { hidden }),
       ...(decimalMark === undefined ? {} : { decimalMark }),
       ...(opts.required ? { required: opts.required } : {}),
       ...(sheet === undefined ? {} : { sheet }),
@@ -124,10 +135,12 @@ export function readCsv(given: CsvReadOptions): InputReader {
   const header = chosen.then((r) => r.header);
   const sha256 = chosen.then((r) => r.sha256);
   const locate = chosen.then((r) => r.locate ?? ((p: InputProblem) => p));
+  const sheetRead = chosen.then((r) => r.sheet);
   header.catch(() => {});
   sha256.catch(() => {});
   locate.catch(() => {});
-  return { header, sha256, locate, kind, rows: delegatingRows(chosen) };
+  sheetRead.catch(() => {});
+  return { header, sha256, locate, sheet: sheetRead, kind, rows: delegatingRows(chosen) };
 }
 
 /** Rows of the reader `chosen` resolves to; once it is known, its own methods take over. */

@@ -17,6 +17,11 @@ export interface CsvRow {
   cells: string[];
   /** Structural problems of this record (wrong number of fields); validateRow reports them. */
   problems?: InputProblem[];
+  /**
+   * A workbook's row a person does not see (hidden, filtered out, zero high): where it is,
+   * `Sheet1!A7`. A CSV file has none.
+   */
+  hidden?: string;
 }
 
 /** A record longer than this many UTF-8 bytes (as csv-parse counts them), or a header line longer than this many characters, is refused rather than buffered. */

@@ -20,7 +20,15 @@ import { type InputSource, inputRows } from './input.js';
 import type { BulkPlan } from './plan.js';
 import type { BulkRecordWritten, PreflightRecord } from './records.js';
 import { shellQuote, summaryLines } from './report.js';
-import { addToRunTotals, exitCodeFor, newTotals, resultCells, resultLayout, totalsJson } from './results.js';
+import {
+  addToRunTotals,
+  exitCodeFor,
+  newTotals,
+  resultCells,
+  resultLayout,
+  skippedHidden,
+  totalsJson,
+} from './results.js';
 import type { RowCache } from './row-cache.js';
 import { type FoldedRun, skippedRows } from './run-state.js';
 import { openResultSink, startProgress, stderrWidth } from './ui.js';
@@ -49,6 +57,24 @@ export async function openSink(ctx: Context, op: BatchOperation, columns: string
     layout,
     sink: await openResultSink(ctx, layout.columns, layout.tableColumns, layout.outcomeColumn),
   };
+}
+
+/**
+ * The rows --skip-hidden left out (pass 1 never handed them on): each a `skipped` result naming its
+ * cell, before the rows sent. Counted without money: they were not checked as orders.
+ */
+async function writeSkippedHidden(
+  plan: BulkPlan,
+  layout: OpenedSink['layout'],
+  sink: OpenedSink['sink'],
+  totals: ReturnType<typeof newTotals>,
+): Promise<void> {
+  if (plan.hidden?.mode !== 'skip') return;
+  for (const h of plan.hidden.rows) {
+    totals.counts.skipped++;
+    const w = sink.writeCells(resultCells(layout, h.cells ?? [], skippedHidden(h.line, h.ref)));
+    if (w) await w;
+  }
 }
 
 /** The command that takes this run up again, as the user would type it. */
@@ -141,6 +167,7 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
         progress.tick(settled, ok, failed);
       },
     });
+  await writeSkippedHidden(plan, layout, sink, totals);
   // Ctrl-C stays absorbed until the run is closed: results file renamed, terminal record written.
   const { result, unwritten, unjournaled } = await whileInterruptible(
     ctx.log,

@@ -27,6 +27,9 @@ export interface BulkFlags {
   decimalComma?: boolean;
   /** The file's encoding (utf-8, windows-1252, latin1, utf-16le, utf-16be). */
   encoding?: string;
+  /** A workbook's hidden rows and sheets: send them (--include-hidden) or leave them out (--skip-hidden). */
+  includeHidden?: boolean;
+  skipHidden?: boolean;
 }
 
 /** How a run retries rows whose requests were lost: from the flags, else the profile, else defaults. */

@@ -9,7 +9,7 @@ import type { BatchOperation } from '../gateway/endpoints.js';
 import { runDir } from '../runs/paths.js';
 import type { RunHeader } from '../runs/records.js';
 import { checkedSnapshot } from '../runs/snapshot.js';
-import { type CsvRows, readCsv, sha256File } from './csv-reader.js';
+import { type CsvRows, readCsv, type SheetFacts, sha256File } from './csv-reader.js';
 import { OPERATIONS } from './operations.js';
 import { amountStyle, type ReadAs, readAsOf } from './read-as.js';
 import { checkRow, type RowRules, requiredColumns, rowRules } from './row-check.js';
@@ -83,6 +83,8 @@ export interface OpenedRows {
   sha256: Promise<string>;
   /** A workbook's problems re-addressed to cells (`refunds.xlsx:Sheet1!C7`); as they are for a CSV. */
   locate: Promise<(p: InputProblem) => InputProblem>;
+  /** A workbook's sheet read; undefined for a CSV file. */
+  sheet: Promise<SheetFacts | undefined>;
 }
 
 export function openRows(op: BatchOperation, source: InputSource, rules?: RowRules): OpenedRows {
@@ -95,12 +97,14 @@ export function openRows(op: BatchOperation, source: InputSource, rules?: RowRul
     required: [...requiredColumns(op, rules ?? rulesOf(source))],
     checked: [...required, ...optional],
     ...(source.sheet === undefined ? {} : { sheet: source.sheet }),
+    ...(source.readAs?.hidden === undefined ? {} : { hidden: source.readAs.hidden }),
   });
   return {
     columns: reader.header.then((h) => h.columns),
     rows: reader.rows,
     sha256: reader.sha256,
     locate: reader.locate ?? Promise.resolve((p: InputProblem) => p),
+    sheet: reader.sheet ?? Promise.resolve(undefined),
   };
 }
 
@@ -116,13 +120,27 @@ export async function* inputRows(op: BatchOperation, source: InputSource): Async
   } catch (err) {
     throw changed(source, err);
   }
+  const skip = source.readAs?.hidden === 'skip';
   for await (const csvRow of opened.rows) {
+    // Left out by --skip-hidden in pass 1 too (a run made before payops knew hidden rows read them).
+    if (skip && csvRow.hidden !== undefined) continue;
     const { valid, problems } = checkRow(op, csvRow, source.label, rules);
     if (!valid || problems.length > 0) throw changed(source, problems[0]?.message);
     const row = valid as InputRow;
     row.cells = csvRow.cells;
     yield row;
   }
+}
+
+/** The rows --skip-hidden left out of a run (its header's readAs says so), for `runs show`. */
+export async function* skippedHiddenRows(
+  op: BatchOperation,
+  source: InputSource,
+): AsyncGenerator<{ line: number; ref: string; cells: string[] }> {
+  if (source.readAs?.hidden !== 'skip') return;
+  const opened = openRows(op, source);
+  for await (const r of opened.rows)
+    if (r.hidden !== undefined) yield { line: r.line, ref: r.hidden, cells: r.cells };
 }
 
 function changed(source: InputSource, why: unknown): InputError {

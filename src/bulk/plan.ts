@@ -8,7 +8,7 @@ import { addToTotals, formatMoney, parseAmount } from '../money/amount.js';
 import { currencyInfo, normaliseCurrency } from '../money/currency.js';
 import { chunkSize, requestCount } from './chunk.js';
 import { ContentKey } from './content-key.js';
-import type { CsvRow, CsvRows } from './csv-reader.js';
+import type { CsvRow, CsvRows, HiddenMode, SheetFacts } from './csv-reader.js';
 import { asFlagProblem, type InputSource, openRows, rulesOf } from './input.js';
 import { OPERATIONS } from './operations.js';
 import { lookUpLimit } from './preflight.js';
@@ -58,6 +58,28 @@ export interface BulkPlan {
   reasonFilled?: number;
   /** Things to check that are no reason to refuse the file (ids a spreadsheet may have rounded). */
   warnings?: InputProblem[];
+  /** A workbook's sheet that was read: the plan names it. */
+  sheet?: SheetFacts;
+  /** A workbook's rows a person does not see; absent when there are none. */
+  hidden?: HiddenRows;
+}
+
+/**
+ * Rows hidden by hand, by a filter or a zero height. Unless --include-hidden (they are sent, and
+ * counted in the plan's rows) or --skip-hidden (left out: not validated, not sent, not in `rows`,
+ * reported `skipped`), a run refuses the file (run.ts refuseHidden).
+ */
+export interface HiddenRows {
+  mode: HiddenMode | undefined;
+  rows: HiddenRow[];
+}
+
+export interface HiddenRow {
+  line: number;
+  /** `Sheet1!A7`. */
+  ref: string;
+  /** The row's cells in column order, for its `skipped` result (--skip-hidden only). */
+  cells?: string[];
 }
 
 /** Warnings kept in full; beyond this only counted. */
@@ -159,7 +181,7 @@ export async function planBulk(
   } catch (err) {
     throw asFlagError(source, err);
   }
-  const tally = new Tally(op, source.label, note, cache, rules);
+  const tally = new Tally(op, source.label, note, cache, rules, readAs.hidden);
   // Rows already parsed are taken in a plain loop (`ready`), without a promise each; `next`
   // waits for more.
   const reader = opened.rows;
@@ -188,6 +210,7 @@ export async function planBulk(
   const { cross, amounts, moving, rows, content, orders, warnings } = tally;
   note(cross.finish());
   const sha256 = await opened.sha256;
+  const sheet = await opened.sheet;
 
   if (dropped > 0) {
     problems.push({ file: source.label, message: `… and ${dropped} more problems not listed` });
@@ -204,6 +227,7 @@ export async function planBulk(
       },
     );
   }
+  if (rows === 0 && tally.hidden.length > 0) throw everyRowHidden(source.label, tally.hidden, readAs.hidden);
   if (rows === 0) {
     throw new InputError(`${source.label} has no orders (only a header)`, [
       {
@@ -232,6 +256,8 @@ export async function planBulk(
     readAs,
     reasonFilled: rules.filled,
     warnings,
+    ...(sheet === undefined ? {} : { sheet }),
+    ...(tally.hidden.length === 0 ? {} : { hidden: { mode: readAs.hidden, rows: tally.hidden } }),
   };
 }
 
@@ -255,6 +281,9 @@ class Tally {
     rejectAmounts: new Map<string, bigint>(),
   };
   readonly warnings: InputProblem[] = [];
+  readonly hidden: HiddenRow[] = [];
+  private readonly skipHidden: boolean;
+  private readonly includeHidden: boolean;
   private readonly moves: 'amountMinor' | 'refundMinor';
   // Totals of the rows since the currency last changed, added to the maps when it changes again
   // (two map look-ups and stores per row otherwise); the maps keep first-seen currency order.
@@ -268,7 +297,10 @@ class Tally {
     private readonly note: (list: readonly InputProblem[] | undefined) => void,
     private readonly cache: RowCache | undefined,
     private readonly rules: RowRules,
+    hidden?: HiddenMode,
   ) {
+    this.skipHidden = hidden === 'skip';
+    this.includeHidden = hidden === 'include';
     this.cross = crossChecker(op, file);
     this.moves = OPERATIONS[op].moves;
     // The look-ups before a run are cut as the rows come (ids only: nothing is sent in pass 1).
@@ -281,6 +313,19 @@ class Tally {
   }
 
   take(row: CsvRow): void {
+    if (row.hidden !== undefined) {
+      // A row nobody sees is checked, counted and sent only with --include-hidden: left out by
+      // --skip-hidden, and without a flag listed for the refusal (run.ts), not in the totals.
+      if (!this.includeHidden) {
+        this.hidden.push({
+          line: row.line,
+          ref: row.hidden,
+          ...(this.skipHidden ? { cells: row.cells } : {}),
+        });
+        return;
+      }
+      this.hidden.push({ line: row.line, ref: row.hidden });
+    }
     const { valid, problems } = checkRow(this.op, row, this.file, this.rules);
     this.note(problems);
     if (!valid) return;
@@ -332,6 +377,23 @@ class Tally {
     addToTotals(this.moving, this.runCurrency, this.runMoving);
     this.runCurrency = undefined;
   }
+}
+
+/** Every row is one a person does not see: nothing to send without --include-hidden. */
+export function everyRowHidden(
+  label: string,
+  hidden: readonly HiddenRow[],
+  mode: HiddenMode | undefined,
+): InputError {
+  return new InputError(
+    `every row of ${label} is hidden${mode === 'skip' ? ' and --skip-hidden left them all out' : ''}; nothing was sent`,
+    hidden
+      .slice(0, MAX_PROBLEMS_KEPT)
+      .map((h) => ({ file: `${label}:${h.ref}`, message: 'the row is hidden' })),
+    {
+      hint: '--include-hidden sends them, if they are meant to be sent; or show the rows in the spreadsheet and save it',
+    },
+  );
 }
 
 function enforceLimits(

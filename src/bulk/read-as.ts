@@ -5,7 +5,7 @@
 import { UsageError } from '../errors.js';
 import type { AmountStyle, DecimalMark } from '../money/amount.js';
 import { hiddenTextProblem } from '../quote.js';
-import { ENCODINGS, type Encoding, normaliseEncoding, readCsv } from './csv-reader.js';
+import { ENCODINGS, type Encoding, type HiddenMode, normaliseEncoding, readCsv } from './csv-reader.js';
 
 export interface ReadAs {
   encoding: Encoding;
@@ -17,6 +17,11 @@ export interface ReadAs {
   why: string;
   /** --refund-reason: the reason of refund rows that have none. */
   refundReason?: string;
+  /**
+   * --include-hidden / --skip-hidden: a workbook's rows and sheets a person does not see. Kept with
+   * the run, so pass 2 and a resume leave out exactly the rows pass 1 left out.
+   */
+  hidden?: HiddenMode;
 }
 
 export const DEFAULT_READ_AS: ReadAs = Object.freeze({
@@ -31,6 +36,8 @@ export interface ReadFlags {
   decimalComma?: boolean;
   encoding?: string;
   refundReason?: string;
+  includeHidden?: boolean;
+  skipHidden?: boolean;
 }
 
 export function readAsFrom(flags: ReadFlags, profileMark: DecimalMark | undefined): ReadAs {
@@ -56,6 +63,13 @@ export function readAsFrom(flags: ReadFlags, profileMark: DecimalMark | undefine
     if (hidden) throw new UsageError(`--refund-reason ${hidden}`);
     readAs.refundReason = flags.refundReason;
   }
+  if (flags.includeHidden && flags.skipHidden) {
+    throw new UsageError(
+      '--include-hidden sends the rows a person cannot see and --skip-hidden leaves them out: give one of them',
+    );
+  }
+  if (flags.includeHidden) readAs.hidden = 'include';
+  else if (flags.skipHidden) readAs.hidden = 'skip';
   return readAs;
 }
 
@@ -108,7 +122,9 @@ export async function settleMark(
   amountColumns: readonly string[],
 ): Promise<ReadAs> {
   if (readAs.mark !== 'auto') return readAs;
-  const reader = readCsv({ file, path, encoding: readAs.encoding });
+  // Only a CSV file's separator is looked at here: a workbook's hidden first sheet is not refused
+  // by this look (the reading that follows, of the sheet chosen, refuses it).
+  const reader = readCsv({ file, path, encoding: readAs.encoding, hidden: 'include' });
   const header = await reader.header;
   const sepName = header.delimiter === ';' ? 'semicolon' : 'tab';
   if (header.delimiter === ',') {

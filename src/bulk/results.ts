@@ -9,6 +9,7 @@ import type { InputRow, Outcome, RowOutcome, RunTotals } from './types.js';
 export const OUTCOMES: readonly Outcome[] = [
   'succeeded',
   'already_done',
+  'skipped',
   'failed',
   'unknown',
   'not_sent',
@@ -68,12 +69,18 @@ export function resultCells(layout: ResultLayout, cells: readonly string[], o: R
   return out;
 }
 
+/** A workbook row a person does not see, left out by --skip-hidden: never sent, reported so. */
+export function skippedHidden(line: number, ref: string): RowOutcome {
+  return { line, outcome: 'skipped', detail: `hidden row ${ref}: left out (--skip-hidden)`, fields: {} };
+}
+
 export function newTotals(): RunTotals {
   return {
-    counts: { succeeded: 0, already_done: 0, failed: 0, unknown: 0, not_sent: 0, duplicated: 0 },
+    counts: { succeeded: 0, already_done: 0, skipped: 0, failed: 0, unknown: 0, not_sent: 0, duplicated: 0 },
     money: {
       succeeded: new Map(),
       already_done: new Map(),
+      skipped: new Map(),
       failed: new Map(),
       unknown: new Map(),
       not_sent: new Map(),

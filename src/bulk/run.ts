@@ -28,7 +28,7 @@ import { type BulkPlan, parseMaxAmount, planBulk } from './plan.js';
 import { type PartlyRefunded, preflight } from './preflight.js';
 import { readAsFrom, readAsText } from './read-as.js';
 import { type BulkRecord, type BulkRecordWritten, type PreflightRecord, parseBulkRecord } from './records.js';
-import { confirmQuestion, type PlanView, planLines, typedConfirmation } from './report.js';
+import { confirmQuestion, hiddenRefusal, type PlanView, planLines, typedConfirmation } from './report.js';
 import { fitsRowCache, RowCache } from './row-cache.js';
 import { chunkAction, type FoldedRun, foldRecords, sendsOf, skippedRows } from './run-state.js';
 import { showRun } from './show.js';
@@ -84,6 +84,10 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
     cache,
     ahead,
   );
+
+  // A workbook's rows nobody sees never move money unseen (report.ts hiddenRefusal); a dry run lists them.
+  const hiddenRefused = dryRun ? undefined : hiddenRefusal(plan.source.label, plan);
+  if (hiddenRefused) throw hiddenRefused;
 
   const state = stateDir(ctx.io.env);
   const identity = gatewayIdentity(config);

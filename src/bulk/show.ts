@@ -11,11 +11,19 @@ import { readRun } from '../runs/read.js';
 import type { RunHeader } from '../runs/records.js';
 import { chunkRows } from './chunk.js';
 import { openSink, resumeCommand } from './execute.js';
-import { inputRows, runInput } from './input.js';
+import { inputRows, runInput, skippedHiddenRows } from './input.js';
 import { parseBulkRecord } from './records.js';
 import { replayRun } from './replay.js';
 import { summaryLines } from './report.js';
-import { addToRunTotals, exitCodeFor, newTotals, OUTCOMES, resultCells, resultLayout } from './results.js';
+import {
+  addToRunTotals,
+  exitCodeFor,
+  newTotals,
+  OUTCOMES,
+  resultCells,
+  resultLayout,
+  skippedHidden,
+} from './results.js';
 import { type FoldedRun, foldRecords, skippedRows } from './run-state.js';
 import type { Chunk, InputRow, Outcome, RowOutcome, RunTotals } from './types.js';
 import { openResultSink, stderrWidth } from './ui.js';
@@ -72,6 +80,16 @@ export async function replayToSink(
   let written = 0;
   const totals = newTotals();
   const snapshot = await runInput(state, header);
+  // Rows --skip-hidden left out are in no chunk: reported first, as the run reported them.
+  for await (const h of skippedHiddenRows(op, snapshot)) {
+    totals.counts.skipped++;
+    if (only && !only.has('skipped')) continue;
+    written++;
+    const w = asInput
+      ? out.writeCells(inputColumns.map((_, c) => h.cells[c] ?? ''))
+      : out.writeCells(resultCells(layout, h.cells, skippedHidden(h.line, h.ref)));
+    if (w) await w;
+  }
   await replayRun({
     chunks: chunkRows(inputRows(op, snapshot), header.chunkSize || 50),
     prior: folded.chunks,

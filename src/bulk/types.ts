@@ -6,9 +6,17 @@ import type { BatchOperation } from '../gateway/endpoints.js';
  * What happened to one input row. `already_done`: the gateway showed it done before the run, and
  * the run skipped it (--skip-done); `not_sent`: payops never sent it (run interrupted or stopped), or
  * sent it and proved it was not applied, with no attempt left; `duplicated`: the gateway applied it
- * more than once (a request committed after payops had concluded it was lost).
+ * more than once (a request committed after payops had concluded it was lost); `skipped`: a
+ * workbook row a person does not see (hidden, filtered out), left out by --skip-hidden.
  */
-export type Outcome = 'succeeded' | 'already_done' | 'failed' | 'unknown' | 'not_sent' | 'duplicated';
+export type Outcome =
+  | 'succeeded'
+  | 'already_done'
+  | 'skipped'
+  | 'failed'
+  | 'unknown'
+  | 'not_sent'
+  | 'duplicated';
 
 /** One validated input row, as much as the engine needs (validate.ts's ValidRow satisfies it). */
 export interface BulkRow {
@@ -79,6 +87,7 @@ export type OutcomeCounts = {
   unknown: number;
   not_sent: number;
   already_done: number;
+  skipped: number;
   duplicated: number;
 };
 

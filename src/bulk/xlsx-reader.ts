@@ -21,6 +21,7 @@ import {
   type RawRow,
   type SharedStrings,
   type SheetInfo,
+  type SheetLooks,
   sharedStrings,
   sheetRows,
   type Workbook,
@@ -42,6 +43,24 @@ export interface SheetReadOptions {
   checked?: readonly string[];
   /** The decimal mark number cells are written with (csv-reader.ts CsvReadOptions.decimalMark). */
   decimalMark?: '.' | ',';
+  /** What to do with what a person cannot see (csv-reader.ts CsvReadOptions.hidden). */
+  hidden?: HiddenMode;
+}
+
+/** --include-hidden reads hidden rows and sheets; --skip-hidden leaves them out; unset: refused. */
+export type HiddenMode = 'include' | 'skip';
+
+/** The sheet that was read, for the plan. `looks` is complete once every row has been read. */
+export interface SheetFacts {
+  name: string;
+  state: SheetInfo['state'];
+  /** Sheets in the workbook. */
+  of: number;
+  /** Picked by --sheet (rather than by default). */
+  named: boolean;
+  /** Hidden sheets passed over for the first visible one (--skip-hidden). */
+  passedOver: string[];
+  looks: SheetLooks;
 }
 
 /** A sheet name as a cell reference writes it: quoted when it holds anything but letters, digits, `_` and `.`. */
@@ -79,6 +98,8 @@ export interface SheetReader {
   sha256: Promise<string>;
   /** Re-addresses validation problems to cells (resolves with the header). */
   locate: Promise<(p: InputProblem) => InputProblem>;
+  /** The sheet read (resolves with the header). */
+  sheet: Promise<SheetFacts>;
 }
 
 export function readSheet(opts: SheetReadOptions): SheetReader {
@@ -87,15 +108,18 @@ export function readSheet(opts: SheetReadOptions): SheetReader {
   const header = opened.then((o) => o.header);
   const sha256 = opened.then((o) => o.sha256);
   const locate = opened.then((o) => cellLocator(label, o.sheet.name, o.header.normalised));
+  const sheet = opened.then((o) => o.facts);
   header.catch(() => {});
   sha256.catch(() => {});
   locate.catch(() => {});
-  return { header, sha256, locate, rows: rowIterator(opened) };
+  sheet.catch(() => {});
+  return { header, sha256, locate, sheet, rows: rowIterator(opened) };
 }
 
 interface Opened {
   header: CsvHeader;
   sheet: SheetInfo;
+  facts: SheetFacts;
   sha256: string;
   rows: AsyncGenerator<CsvRow[]>;
 }
@@ -115,7 +139,16 @@ async function open(opts: SheetReadOptions, label: string): Promise<Opened> {
   } catch (err) {
     throw unreadable(label, err);
   }
-  const sheet = pickSheet(wb, label, opts.sheet);
+  const { sheet, passedOver } = pickSheet(wb, label, opts.sheet, opts.hidden);
+  const looks: SheetLooks = {};
+  const facts: SheetFacts = {
+    name: sheet.name,
+    state: sheet.state,
+    of: wb.sheets.length,
+    named: opts.sheet !== undefined,
+    passedOver,
+    looks,
+  };
   let strings: SharedStrings;
   try {
     strings = await sharedStrings(wb);
@@ -123,7 +156,7 @@ async function open(opts: SheetReadOptions, label: string): Promise<Opened> {
     throw unreadable(label, err);
   }
   const where = `${label}:${sheetRef(sheet.name)}`;
-  const raw = sheetRows(wb, sheet);
+  const raw = sheetRows(wb, sheet, looks);
   const pending: RawRow[] = [];
   // The header: the first row with a value.
   let headerRow: RawRow | undefined;
@@ -170,16 +203,52 @@ async function open(opts: SheetReadOptions, label: string): Promise<Opened> {
     );
   }
   const rows = toRows(label, sheet.name, header, strings, pending, raw, opts.checked, opts.decimalMark);
-  return { header, sheet, sha256, rows };
+  return { header, sheet, facts, sha256, rows };
 }
 
-function pickSheet(wb: Workbook, label: string, wanted: string | undefined): SheetInfo {
+/**
+ * The sheet to read: --sheet's, else the first. A hidden first sheet is a sheet nobody looking at
+ * the workbook sees (an old supplier's payouts, last year's refunds): refused unless
+ * --include-hidden reads it or --skip-hidden passes over it to the first visible sheet. A hidden
+ * sheet named by --sheet is read (the plan says it is hidden).
+ */
+function pickSheet(
+  wb: Workbook,
+  label: string,
+  wanted: string | undefined,
+  hidden: HiddenMode | undefined,
+): { sheet: SheetInfo; passedOver: string[] } {
   const names = wb.sheets.map((s) => quote(s.name)).join(', ');
   if (wanted === undefined) {
     const first = wb.sheets[0];
     if (first === undefined)
       throw new InputError(`${label} has no sheet with cells`, [{ file: label, message: 'no worksheet' }]);
-    return first;
+    if (first.state === 'visible' || hidden === 'include') return { sheet: first, passedOver: [] };
+    const visible = wb.sheets.find((s) => s.state === 'visible');
+    if (hidden === 'skip' && visible !== undefined) {
+      const passedOver = wb.sheets.slice(0, wb.sheets.indexOf(visible)).map((s) => s.name);
+      return { sheet: visible, passedOver };
+    }
+    const how = first.state === 'veryHidden' ? 'very hidden (shown by no menu; set from a macro)' : 'hidden';
+    throw new InputError(
+      `${label}: its first sheet, ${quote(first.name)}, is ${how}: nobody looking at the workbook sees it; nothing was sent`,
+      [
+        {
+          file: `${label}:${sheetRef(first.name)}`,
+          message: `the sheet is ${first.state === 'veryHidden' ? 'very hidden' : 'hidden'}`,
+          expected:
+            visible === undefined
+              ? 'a visible sheet'
+              : `the sheet with the orders, e.g. --sheet ${quoteArg(visible.name)}`,
+        },
+      ],
+      {
+        hint:
+          visible === undefined
+            ? 'every sheet is hidden: --include-hidden reads the first one anyway'
+            : `name the sheet to read with --sheet ${quoteArg(visible.name)} (its sheets: ${names}); --include-hidden reads the hidden one, --skip-hidden the first visible one`,
+      },
+    );
   }
   const found =
     wb.sheets.find((s) => s.name === wanted) ??
@@ -193,7 +262,12 @@ function pickSheet(wb: Workbook, label: string, wanted: string | undefined): She
       },
     );
   }
-  return found;
+  return { sheet: found, passedOver: [] };
+}
+
+/** A sheet name as a shell argument in a hint. */
+function quoteArg(name: string): string {
+  return /^[\w.-]+$/.test(name) ? name : `'${name.replace(/'/g, `'\\''`)}'`;
 }
 
 function unreadable(label: string, err: unknown): unknown {
@@ -274,6 +348,7 @@ async function* toRows(
     if (!any) return undefined;
     const row: CsvRow = { line: r.row, fields: makeFields(cells), cells };
     if (problems !== undefined) row.problems = problems;
+    if (r.hidden) row.hidden = `${sheet}!A${r.row}`;
     return row;
   };
   try {

@@ -20,6 +20,19 @@ function orderOptions(flags: readonly OrderFlag[]): { [K in OrderOption]?: Strin
   );
 }
 
+/** What to do with a workbook's rows and sheets a person cannot see (bulk operations and payouts). */
+export const HIDDEN_OPTIONS = {
+  'include-hidden': {
+    type: 'boolean',
+    description: "send a workbook's hidden and filtered-out rows too, and read a hidden first sheet",
+  },
+  'skip-hidden': {
+    type: 'boolean',
+    description:
+      "leave out a workbook's hidden and filtered-out rows (reported skipped) and a hidden first sheet",
+  },
+} as const;
+
 /** `payops refund refunds.csv`: a file named without a flag is --file. */
 export const FILE_ARG = {
   csv: { description: 'the CSV file (the same as --file)', optional: true },
@@ -101,6 +114,7 @@ export function registerBulk(program: Command, app: App): void {
           value: 'name',
           description: 'encoding of --file: utf-8 (default), windows-1252, latin1, utf-16le, utf-16be',
         },
+        ...HIDDEN_OPTIONS,
       },
       help: `
 Every row is checked before anything is sent (all problems listed with file:line; exit 2).
@@ -110,7 +124,9 @@ is interrupted or loses answers can be resumed (--resume) without sending anythi
 Before the plan, the gateway is asked which rows it already shows done: those are refused unless
 --skip-done or --force. A request whose answer is lost (a 500, a dropped connection, a timeout) is
 settled by asking the gateway; rows it shows not applied after --settle-time are sent again.
-Results: one row per input row with outcome succeeded|already_done|failed|not_sent|unknown|duplicated
+A workbook's hidden rows (by hand or by a filter) and a hidden first sheet are refused unless
+--include-hidden or --skip-hidden (the plan lists each row by its cell and names the sheet read).
+Results: one row per input row with outcome succeeded|already_done|skipped|failed|not_sent|unknown|duplicated
 (table on a terminal, CSV/JSON with --out or when piped). Exit 0 all succeeded, 1 some refused by the
 gateway (failed), 3 some unknown, not sent or duplicated (--resume finishes them), 2 invalid input.
 

@@ -1,4 +1,4 @@
-import { FILE_ARG, withFileArg } from './bulk.js';
+import { FILE_ARG, HIDDEN_OPTIONS, withFileArg } from './bulk.js';
 import { defineCommand } from './define.js';
 
 export const registerPayout = defineCommand({
@@ -47,6 +47,7 @@ export const registerPayout = defineCommand({
       value: 'name',
       description: 'encoding of --file: utf-8 (default), windows-1252, latin1, utf-16le, utf-16be',
     },
+    ...HIDDEN_OPTIONS,
   },
   help: `
 Every payout is validated before anything is sent (file:line, field; exit 2); the same payout twice
@@ -55,7 +56,8 @@ derived from what the payout means (the same on every machine), and is journaled
 same payouts again (any copy of the file, --resume, another PAYOPS_HOME) send the same request_ids,
 and the gateway never pays one request_id twice. A changed row whose payout already completed, and a
 payout matching an earlier one's account, amount and date ("possibly done"), are refused (exit 2)
-unless --force; --new-request-ids pays again on purpose.
+unless --force; --new-request-ids pays again on purpose. A workbook's hidden rows (by hand or by a
+filter) and a hidden first sheet are refused unless --include-hidden (paid too) or --skip-hidden (left out).
 Confirm with the totals per currency, or --yes; --dry-run shows the plan. Exit 0 all COMPLETED,
 1 some failed, 3 some without an answer (resume them), 130 stopped by Ctrl-C (resume it).
 

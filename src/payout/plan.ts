@@ -3,6 +3,8 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import type { SheetFacts } from '../bulk/csv-reader.js';
+import type { HiddenRows } from '../bulk/plan.js';
 import type { ReadAs } from '../bulk/read-as.js';
 import { InputError, type InputProblem } from '../errors.js';
 import { type AmountStyle, addToTotals, formatAmount, parseAmountText } from '../money/amount.js';
@@ -39,6 +41,10 @@ export interface PayoutPlan {
   totals: Map<string, bigint>;
   /** CSV: how it was read (decimal mark and why, encoding). */
   readAs?: ReadAs;
+  /** A workbook's sheet read (the plan names it). */
+  sheet?: SheetFacts;
+  /** A workbook's rows a person does not see (bulk/plan.ts HiddenRows): refused unless a flag says. */
+  hidden?: HiddenRows;
 }
 
 function fail(file: string, problems: InputProblem[]): never {
@@ -147,6 +153,7 @@ export async function loadPayoutCsv(
     encoding: readAs.encoding,
     decimalMark: style.mark,
     ...(sheet === undefined ? {} : { sheet }),
+    ...(readAs.hidden === undefined ? {} : { hidden: readAs.hidden }),
   });
   const header = await reader.header;
   const locate = (await reader.locate) ?? ((p: InputProblem) => p);
@@ -154,7 +161,14 @@ export async function loadPayoutCsv(
   if (map.problems.length > 0) fail(fileArg, map.problems);
   const problems: InputProblem[] = [];
   const items: PayoutItem[] = [];
+  const hidden: HiddenRows = { mode: readAs.hidden, rows: [] };
   for await (const row of reader.rows) {
+    // A row a person does not see: listed, and checked and paid only with --include-hidden (without
+    // a flag, run.ts refuses the file).
+    if (row.hidden !== undefined) {
+      hidden.rows.push({ line: row.line, ref: row.hidden });
+      if (readAs.hidden !== 'include') continue;
+    }
     if (row.problems?.length) {
       problems.push(...row.problems);
       continue;
@@ -174,7 +188,17 @@ export async function loadPayoutCsv(
     if (problems.length >= MAX_PROBLEMS) break;
   }
   const sha256 = problems.length >= MAX_PROBLEMS ? '' : await reader.sha256;
-  return { ...finish('csv', file, fileArg, sha256, items, problems, locate), readAs };
+  const sheetRead = await reader.sheet;
+  if (items.length === 0 && problems.length === 0 && hidden.rows.length > 0) {
+    const { everyRowHidden } = await import('../bulk/plan.js');
+    throw everyRowHidden(fileArg, hidden.rows, readAs.hidden);
+  }
+  return {
+    ...finish('csv', file, fileArg, sha256, items, problems, locate),
+    readAs,
+    ...(sheetRead === undefined ? {} : { sheet: sheetRead }),
+    ...(hidden.rows.length === 0 ? {} : { hidden }),
+  };
 }
 
 /**

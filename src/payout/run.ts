@@ -56,6 +56,9 @@ export interface PayoutFlags {
   /** --file: amounts with a decimal comma; the file's encoding (bulk/read-as.ts). */
   decimalComma?: boolean;
   encoding?: string;
+  /** A workbook's hidden rows and sheets: pay them too, or leave them out (bulk/report.ts hiddenLines). */
+  includeHidden?: boolean;
+  skipHidden?: boolean;
 }
 
 export const PAYOUT_OP = 'payout';
@@ -101,6 +104,12 @@ async function loadCsv(ctx: Context, opts: PayoutFlags): Promise<PayoutPlan> {
       `amounts read with a ${mark}: ${r.why}${r.encoding === 'utf-8' ? '' : ` · encoding ${r.encoding}`}`,
     );
   }
+  // The sheet read and the rows a person does not see, as for bulk files; a run refuses those
+  // rows unless --include-hidden or --skip-hidden (a dry run lists them).
+  const { hiddenLines, hiddenRefusal } = await import('../bulk/report.js');
+  for (const line of hiddenLines(plan, 'payout')) ctx.log.info(line.trimStart());
+  const refused = ctx.globals.dryRun ? undefined : hiddenRefusal(plan.displayFile, plan);
+  if (refused) throw refused;
   return plan;
 }
 

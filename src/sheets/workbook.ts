@@ -9,6 +9,17 @@ export interface SheetInfo {
   name: string;
   /** ZIP entry name of its XML. */
   path: string;
+  /**
+   * The `state` of its `<sheet>` in workbook.xml: `hidden` (Format › Hide) and `veryHidden`
+   * (Excel's, set from VBA; never shown in the program) are sheets a person does not see.
+   */
+  state: 'visible' | 'hidden' | 'veryHidden';
+}
+
+/** What is known of a sheet's looks once its rows are read: the range of its autofilter, if any. */
+export interface SheetLooks {
+  /** `<autoFilter ref="A1:H5">`: rows hidden in it are (mostly) hidden by the filter. Written after the rows. */
+  autoFilter?: string;
 }
 
 export interface Workbook {
@@ -33,6 +44,8 @@ export interface RawRow {
   /** 1-based row number, as the sheet shows it. */
   row: number;
   cells: RawCell[];
+  /** A person does not see the row: hidden by hand, by a filter or a collapsed outline, or zero high. */
+  hidden?: true;
 }
 
 /** Workbook structure problems that are not ZIP problems (no workbook part, an ODS file). */
@@ -158,11 +171,37 @@ export async function openWorkbook(bytes: Uint8Array): Promise<Workbook> {
     const rel = id === undefined ? undefined : rels.get(id);
     // Chart sheets and dialog sheets have no cells to read.
     if (a.name && rel?.type.endsWith('/worksheet')) {
-      sheets.push({ name: a.name, path: rel.target });
+      sheets.push({ name: a.name, path: rel.target, state: sheetState(a.state) });
     }
   }
   const shared = [...rels.values()].find((r) => r.type.endsWith('/sharedStrings'));
   return { bytes, entries, sheets, sharedStringsPath: shared?.target };
+}
+
+/** ST_SheetState: anything but `visible` (or none) is a sheet a person is not shown. */
+function sheetState(state: string | undefined): SheetInfo['state'] {
+  if (state === undefined || state === 'visible') return 'visible';
+  return state === 'veryHidden' ? 'veryHidden' : 'hidden';
+}
+
+/** An xsd:boolean attribute is true: `1` or `true` (Excel writes `1`, LibreOffice `true`). */
+function xmlTrue(v: string | undefined): boolean {
+  return v === '1' || v === 'true';
+}
+
+/**
+ * Whether a `<row …>` start tag hides its row. `hidden="1"`/`"true"` (by hand, by an autofilter, a
+ * collapsed outline); a height of zero (`ht="0"`, with or without customHeight) shows nothing
+ * either; and in a sheet whose rows are hidden unless said otherwise (`<sheetFormatPr
+ * zeroHeight="1">`), a row is visible only with `hidden="0"` or a height above zero.
+ */
+export function rowHidden(startTag: string, zeroHeight: boolean): boolean {
+  const a = attributes(startTag.slice(startTag.indexOf('row') + 3));
+  if (xmlTrue(a.hidden)) return true;
+  const ht = a.ht === undefined ? undefined : Number(a.ht);
+  if (ht !== undefined && ht === 0) return true;
+  if (!zeroHeight) return false;
+  return !(a.hidden === '0' || a.hidden === 'false' || (ht !== undefined && ht > 0));
 }
 
 /**
@@ -255,10 +294,20 @@ export function columnLetters(index: number): string {
 }
 
 /** The rows of a sheet in order, each with the cells it stores (empty cells are mostly absent). */
-export async function* sheetRows(wb: Workbook, sheet: SheetInfo): AsyncGenerator<RawRow[]> {
+export async function* sheetRows(
+  wb: Workbook,
+  sheet: SheetInfo,
+  /** Filled as the sheet is read: its autofilter (written after the rows) once the end is read. */
+  looks: SheetLooks = {},
+): AsyncGenerator<RawRow[]> {
   const entry = wb.entries.get(sheet.path);
   if (entry === undefined) throw new ZipFormatError(`the sheet ${sheet.name} is missing from the file`);
   let buf = '';
+  // Rows hidden unless they say otherwise (<sheetFormatPr zeroHeight="1">, written before the rows).
+  let zeroHeight = false;
+  let formatRead = false;
+  // The end of the previous text, so an <autoFilter> cut between two pieces is still found.
+  let carry = '';
   let prefix: string | undefined;
   let rowOpen = '';
   let rowClose = '';
@@ -266,6 +315,20 @@ export async function* sheetRows(wb: Workbook, sheet: SheetInfo): AsyncGenerator
   let lastRow = 0;
   for await (const text of entryText(wb.bytes, entry)) {
     buf += text;
+    const seen = carry + text;
+    carry = seen.slice(-FILTER_TAG_MAX);
+    // The row format comes before the rows (CT_Worksheet's order), the autofilter after them.
+    if (!formatRead && seen.includes('sheetFormatPr')) {
+      const format = /<(?:[\w.-]+:)?sheetFormatPr\b([^>]*)>/.exec(seen);
+      if (format) {
+        zeroHeight = xmlTrue(attributes(format[1]!).zeroHeight);
+        formatRead = true;
+      }
+    }
+    if (looks.autoFilter === undefined && seen.includes('autoFilter')) {
+      const f = /<(?:[\w.-]+:)?autoFilter\b[^>]*?\bref\s*=\s*["']([^"']*)["']/.exec(seen);
+      if (f) looks.autoFilter = f[1]!;
+    }
     if (prefix === undefined) {
       const root = /<([\w.-]+:)?worksheet\b/.exec(buf);
       if (root === null) {
@@ -314,7 +377,10 @@ export async function* sheetRows(wb: Workbook, sheet: SheetInfo): AsyncGenerator
         break;
       }
       lastRow = rowNumber;
-      rows.push({ row: rowNumber, cells: parseCells(buf.slice(gt + 1, e), tags!) });
+      const row: RawRow = { row: rowNumber, cells: parseCells(buf.slice(gt + 1, e), tags!) };
+      // Most rows show: look at the attributes only when the tag can say otherwise.
+      if ((zeroHeight || MAY_HIDE.test(startTag)) && rowHidden(startTag, zeroHeight)) row.hidden = true;
+      rows.push(row);
       pos = e + rowClose.length;
     }
     buf = buf.slice(pos);
@@ -322,6 +388,12 @@ export async function* sheetRows(wb: Workbook, sheet: SheetInfo): AsyncGenerator
     if (rows.length > 0) yield rows;
   }
 }
+
+/** A row start tag that may hide its row (LibreOffice writes hidden="false" on every row). */
+const MAY_HIDE = /hidden\s*=\s*["'](?:1|true)|\bht\s*=\s*["']0/;
+
+/** The text kept between two pieces of a sheet to find an `<autoFilter ref="…">` cut between them. */
+const FILTER_TAG_MAX = 256;
 
 /** Columns a sheet can have (A … XFD). */
 export const MAX_COLUMNS = 16_384;
