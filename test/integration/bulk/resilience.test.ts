@@ -310,10 +310,10 @@ describe('SIGINT', () => {
     await suite.gw.faults({ mode: 'none', latency_ms: 100 });
     const r = await payops(['refund', '--file', file, '--yes', '--out', out, '--concurrency', '1'], {
       env: suite.gw.env(suite.dir),
-      // Once a chunk is answered (an outcome journaled): intents of several chunks share one fsync
-      // and are written ahead of their sends, so "3 intents" could come before any request left,
-      // and Ctrl-C then simply ended payops with nothing sent (flaky under load).
-      signal: { name: 'SIGINT', afterMs: 0, when: () => journalRecords(suite.dir, 'outcome') >= 1 },
+      // Once the gateway has applied a refund: intents of several chunks share one fsync and are
+      // written ahead of their sends, so "3 intents" could come before any request left, and Ctrl-C
+      // then simply ended payops with nothing sent (flaky under load).
+      signal: { name: 'SIGINT', afterMs: 0, when: async () => (await suite.gw.ledger()).length >= 1 },
     });
     expect(r.code, r.stderr).toBe(130);
     expect(r.stderr).toMatch(/resume with: payops refund --file \S+refunds\.csv --resume/);

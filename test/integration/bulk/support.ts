@@ -122,7 +122,7 @@ export class Gateway {
 export interface RunOpts {
   env: NodeJS.ProcessEnv;
   /** Send this signal after `afterMs`, or (with `when`) once `when()` is true, checked every 10 ms. */
-  signal?: { name: NodeJS.Signals; afterMs: number; when?: () => boolean };
+  signal?: { name: NodeJS.Signals; afterMs: number; when?: () => boolean | Promise<boolean> };
   timeoutMs?: number;
 }
 
@@ -145,10 +145,20 @@ export function payops(args: string[], opts: RunOpts): Promise<Result> {
     if (opts.signal) {
       const { name, afterMs, when } = opts.signal;
       if (when) {
-        const poll = setInterval(() => {
-          if (when()) {
-            clearInterval(poll);
-            child.kill(name);
+        // One check at a time: a slow one (the sandbox's ledger on a loaded machine) is not overlapped.
+        let checking = false;
+        let sent = false;
+        const poll = setInterval(async () => {
+          if (checking || sent) return;
+          checking = true;
+          try {
+            if (await when()) {
+              sent = true;
+              clearInterval(poll);
+              child.kill(name);
+            }
+          } finally {
+            checking = false;
           }
         }, 10);
         timers.push(poll);
