@@ -4,12 +4,13 @@ import { resolve } from 'node:path';
 import { assertMayMoveMoney } from '../config/resolve.js';
 import type { Context } from '../context.js';
 import { ExitCode, GatewayError, InputError, UnknownOutcomeError, UsageError } from '../errors.js';
-import { authError, errorOfBody } from '../gateway/client.js';
+import { authError, errorOfBody, type RawResponse } from '../gateway/client.js';
 import { type Endpoint, endpointByPath } from '../gateway/endpoints.js';
 import { printPreparedRequest, printRawResponse } from '../output/call-view.js';
 import { confirmOrExit } from '../output/confirm.js';
 import { quote, quoteName, shownUrl } from '../quote.js';
 import { applyData, assertFlat, parseJsonBody } from './body.js';
+import { type CallAnswer, type CallRecord, recordCall } from './record.js';
 
 export interface CallOptions {
   json?: string;
@@ -131,6 +132,15 @@ function batchOutcome(
   return { refused, unclear, total: list.length };
 }
 
+/** The answer's line in the record; a failure to write it is said, and changes no exit code: the request went. */
+async function noteAnswer(ctx: Context, record: CallRecord | undefined, answer: CallAnswer): Promise<void> {
+  try {
+    await record?.answer(answer);
+  } catch (err) {
+    ctx.log.warn(`could not record the answer in ${record?.file}: ${(err as Error).message}`);
+  }
+}
+
 export async function runCall(ctx: Context, path: string, opts: CallOptions): Promise<number> {
   if (/^[a-z]+:\/\//i.test(path)) {
     throw new UsageError(`give a path such as /v1/capture, not a URL (${quote(path)})`, {
@@ -170,11 +180,36 @@ export async function runCall(ctx: Context, path: string, opts: CallOptions): Pr
   }
 
   const client = await ctx.client();
+  let record: CallRecord | undefined;
   if (moves) {
-    // What is about to leave, said before it leaves (a raw call writes no journal: docs/payments.md).
-    ctx.log.info(`sending ${whatIsSent('POST', `${client.baseUrl}${normalised}`, endpoint, body)}`);
+    // What is about to leave: recorded (durably) and said before it leaves (record.ts).
+    const url = `${client.baseUrl}${normalised}`;
+    record = await recordCall(ctx.io.env, {
+      method: 'POST',
+      url,
+      merchantId: client.merchantId,
+      accountId: client.accountId,
+      body,
+    });
+    ctx.log.info(`sending ${whatIsSent('POST', url, endpoint, body)}; recorded in ${record.file}`);
   }
-  const res = await client.raw(normalised, body, { form });
+  let res: RawResponse;
+  try {
+    res = await client.raw(normalised, body, { form });
+  } catch (err) {
+    await noteAnswer(ctx, record, { type: 'lost', reason: err instanceof Error ? err.message : String(err) });
+    throw err;
+  }
+  const outcome = batchOutcome(endpoint, res.parsed);
+  await noteAnswer(ctx, record, {
+    type: 'answer',
+    http_status: res.status,
+    ...(res.parsed && typeof res.parsed === 'object' && 'return_status' in res.parsed
+      ? { return_status: (res.parsed as { return_status: unknown }).return_status }
+      : {}),
+    signature: res.signature,
+    ...(outcome ? { orders: outcome } : {}),
+  });
   printRawResponse(ctx, res, format);
 
   const error = errorOfBody(res.parsed);
@@ -198,7 +233,6 @@ export async function runCall(ctx: Context, path: string, opts: CallOptions): Pr
       hint: 'check that the sign key matches the gateway (payops config set sign_key)',
     });
   }
-  const outcome = batchOutcome(endpoint, res.parsed);
   if (outcome && endpoint?.statusField && outcome.unclear > 0) {
     throw new UnknownOutcomeError(
       `${outcome.unclear} of ${outcome.total} elements of the answer have no clear ${endpoint.statusField} (1 or 0): whether they were applied is not known`,

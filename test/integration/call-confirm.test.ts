@@ -1,9 +1,10 @@
 // `payops call` to a path that can move money (issue 23 item 9): it confirms on a terminal and
 // needs --yes without one; the endpoint's per-request limit holds before anything is sent; a batch
 // answer with an order refused (status 0) exits 1. Judged by the sandbox's ledger and request log.
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { stateDir } from '../../src/config/paths.js';
 import type { SandboxRequestEntry } from '../../src/sandbox/request-log.js';
 import { hasScript, screenOf, underPty } from '../helpers/pty-screen.js';
 import { cliEnv, runCli, tempDir } from '../helpers/run-cli.js';
@@ -28,6 +29,16 @@ beforeEach(() => {
 });
 
 const COLUMNS = 100;
+const CARD = '4242424242424242';
+const CODE = '9731';
+
+/** The lines of calls.jsonl in a home. */
+function callsOf(home: string): Array<Record<string, unknown>> {
+  return readFileSync(join(stateDir({ PAYOPS_HOME: home }), 'calls.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
 
 /** A capture body for `orders`, written to a file. */
 function captureFile(name: string, orders: readonly SandboxOrder[]): string {
@@ -86,6 +97,64 @@ describe('payops call to a money-moving path (issue 23 item 9)', () => {
     const after = await ledger(sandbox.url);
     expect(after).toHaveLength(before + 1);
     expect(after.at(-1)).toMatchObject({ kind: 'capture', transaction_id: order!.transaction_id });
+    // The record of what was sent and what came back (a raw call has no run journal).
+    const lines = callsOf(r.home);
+    expect(lines.map((l) => l.type)).toEqual(['sent', 'answer']);
+    expect(lines[0]).toMatchObject({
+      method: 'POST',
+      url: `${sandbox.url}/v1/capture`,
+      merchant_id: '800001',
+      body: { capture_orders: [{ order_no: order!.order_no }] },
+    });
+    expect(lines[1]).toMatchObject({
+      id: lines[0]!.id,
+      http_status: 200,
+      signature: 'valid',
+      orders: { total: 1, refused: 0, unclear: 0 },
+    });
+    expect(r.stderr).toContain(`recorded in ${join(stateDir({ PAYOPS_HOME: r.home }), 'calls.jsonl')}`);
+  });
+
+  it('the record of a call with card data holds the card masked and no security code', async () => {
+    const file = join(dir, 'card.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        order_no: 'ORD-CALL-CARD',
+        amount: '3.00',
+        currency: 'USD',
+        card: CARD,
+        security_code: CODE,
+        expiration_month: '12',
+        expiration_year: '2035',
+      }),
+    );
+    const r = await runCli(['--yes', 'call', '/v1/authorise', '--json', file], { env: sandbox.env });
+    expect(
+      seen.map((e) => e.path),
+      r.stderr,
+    ).toEqual(['/v1/authorise']);
+    const text = readFileSync(join(stateDir({ PAYOPS_HOME: r.home }), 'calls.jsonl'), 'utf8');
+    expect(text).toContain('424242******4242');
+    expect(text).not.toContain(CARD);
+    expect(text).not.toContain('security_code');
+    expect(r.stdout + r.stderr).not.toContain(CARD);
+  });
+
+  it('a refused confirmation and a dry run record nothing', async () => {
+    const no = await runCli(['call', '/v1/capture', '--data', 'capture_orders[0].order_no=O1'], {
+      env: sandbox.env,
+    });
+    expect(no.code).toBe(2);
+    expect(existsSync(join(stateDir({ PAYOPS_HOME: no.home }), 'calls.jsonl'))).toBe(false);
+    const dry = await runCli(
+      ['--dry-run', 'call', '/v1/capture', '--data', 'capture_orders[0].order_no=O1'],
+      {
+        env: sandbox.env,
+      },
+    );
+    expect(dry.code).toBe(0);
+    expect(existsSync(join(stateDir({ PAYOPS_HOME: dry.home }), 'calls.jsonl'))).toBe(false);
   });
 
   it('51 elements to /v1/capture are refused before sending (the limit is 50): exit 2, nothing sent', async () => {
