@@ -90,7 +90,9 @@ function assertWithinLimit(endpoint: Endpoint | undefined, body: Record<string, 
   throw new UsageError(
     `${endpoint.batchArray} has ${list.length} elements, but ${endpoint.path} takes at most ${endpoint.limit} per request; nothing was sent`,
     {
-      hint: `split the body into requests of ${endpoint.limit} or fewer, or use payops ${endpoint.op} --file, which does`,
+      hint: `split the body into requests of ${endpoint.limit} or fewer${
+        endpoint.statusField ? `, or use payops ${endpoint.op} --file, which cuts chunks itself` : ''
+      }`,
     },
   );
 }
@@ -112,24 +114,29 @@ function whatIsSent(
 
 /**
  * Reads a batch answer's per-order statuses: 1 done, 0 refused; anything else (absent, another
- * value) is not a clear answer (issue 23 item 8) and leaves the outcome unknown.
+ * value), an answer with fewer elements than were sent, or none at all, is not a clear answer
+ * (issue 23 item 8) and leaves the outcome of those orders unknown.
  */
 function batchOutcome(
   endpoint: Endpoint | undefined,
+  sent: readonly unknown[] | undefined,
   parsed: unknown,
 ): { refused: number; unclear: number; total: number } | undefined {
   const field = endpoint?.statusField;
-  if (!endpoint?.batchArray || field === undefined || !parsed || typeof parsed !== 'object') return undefined;
-  const list = (parsed as Record<string, unknown>)[endpoint.batchArray];
-  if (!Array.isArray(list)) return undefined;
+  if (!endpoint?.batchArray || field === undefined || sent === undefined) return undefined;
+  const answered =
+    parsed && typeof parsed === 'object'
+      ? (parsed as Record<string, unknown>)[endpoint.batchArray]
+      : undefined;
+  const list = Array.isArray(answered) ? answered : [];
   let refused = 0;
-  let unclear = 0;
+  let unclear = Math.max(0, sent.length - list.length);
   for (const el of list) {
     const status = el && typeof el === 'object' ? (el as Record<string, unknown>)[field] : undefined;
     if (status === '0') refused++;
     else if (status !== '1') unclear++;
   }
-  return { refused, unclear, total: list.length };
+  return { refused, unclear, total: Math.max(sent.length, list.length) };
 }
 
 /** The answer's line in the record; a failure to write it is said, and changes no exit code: the request went. */
@@ -200,7 +207,7 @@ export async function runCall(ctx: Context, path: string, opts: CallOptions): Pr
     await noteAnswer(ctx, record, { type: 'lost', reason: err instanceof Error ? err.message : String(err) });
     throw err;
   }
-  const outcome = batchOutcome(endpoint, res.parsed);
+  const outcome = batchOutcome(endpoint, batchElements(endpoint, body), res.parsed);
   await noteAnswer(ctx, record, {
     type: 'answer',
     http_status: res.status,
@@ -235,7 +242,7 @@ export async function runCall(ctx: Context, path: string, opts: CallOptions): Pr
   }
   if (outcome && endpoint?.statusField && outcome.unclear > 0) {
     throw new UnknownOutcomeError(
-      `${outcome.unclear} of ${outcome.total} elements of the answer have no clear ${endpoint.statusField} (1 or 0): whether they were applied is not known`,
+      `${outcome.unclear} of ${outcome.total} orders have no clear ${endpoint.statusField} (1 or 0) in the answer: whether they were applied is not known`,
       'unclear_status',
       { hint: 'look the orders up before sending anything again: payops query ORDER_NO …' },
     );

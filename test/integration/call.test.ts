@@ -34,7 +34,14 @@ function signedJson(body: Record<string, unknown>): Reply {
 
 describe('payops call', () => {
   it('sends the body of --json with the design.md vector-1 signature and verifies the answer', async () => {
-    server = await startRecordingServer(() => signedJson({ return_status: '1', return_message: '0000:OK' }));
+    // With its per-order result: a capture answer without one leaves the order's outcome unknown (exit 3).
+    server = await startRecordingServer(() =>
+      signedJson({
+        return_status: '1',
+        return_message: '0000:OK',
+        capture_orders: [{ ...VECTOR1.capture_orders[0], capture_status: '1' }],
+      }),
+    );
     const dir = tempDir();
     const file = join(dir, 'body.json');
     // Credentials left out: the profile (here the environment) fills them in.

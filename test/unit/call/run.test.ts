@@ -65,6 +65,7 @@ describe('payops call decisions', () => {
     { name: 'one refused (status 0)', statuses: ['1', '0'], code: 1 },
     { name: 'one without a status: not known whether applied', statuses: ['1', undefined], code: 3 },
     { name: 'one of an unknown status ("2")', statuses: ['0', '2'], code: 3 },
+    { name: 'one element for the two sent', statuses: ['1'], code: 3 },
   ])('a batch answer with $name exits $code', async ({ statuses, code }) => {
     const r = await run(['--yes', 'call', '/v1/capture', ...elements(2)], capture(statuses));
     expect(r.code, r.stderr).toBe(code);
@@ -72,8 +73,16 @@ describe('payops call decisions', () => {
     if (code === 3) expect(r.stderr).toMatch(/no clear capture_status.*not known/);
   });
 
+  it('a batch answer with no per-order results at all exits 3: nothing says what became of the orders', async () => {
+    const r = await run(['--yes', 'call', '/v1/capture', ...elements(2)], { return_status: '1' });
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toMatch(/2 of 2 orders have no clear capture_status/);
+  });
+
   it("the limit is the endpoint table's: 50 capture elements pass, 51 are refused before sending", async () => {
-    expect((await run(['--yes', 'call', '/v1/capture', ...elements(50)], capture([]))).code).toBe(0);
+    expect(
+      (await run(['--yes', 'call', '/v1/capture', ...elements(50)], capture(Array(50).fill('1')))).code,
+    ).toBe(0);
     const over = await run(['--yes', 'call', '/v1/capture', ...elements(51)], capture([]));
     expect(over.code).toBe(2);
     expect(over.stderr).toMatch(/at most 50 per request; nothing was sent/);
