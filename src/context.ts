@@ -150,9 +150,12 @@ export function createContext(io: Io, globals: GlobalOptions, overrides: Context
     client() {
       clientPromise ??= (async () => {
         const config = await ctx.config();
-        if (overrides.clientFactory) return overrides.clientFactory(ctx, config);
-        const { clientFromConfig } = await import('./factory.js');
-        return clientFromConfig(ctx, config);
+        const factory = await import('./factory.js');
+        const client = overrides.clientFactory
+          ? await overrides.clientFactory(ctx, config)
+          : await factory.clientFromConfig(ctx, config);
+        // --dry-run: whatever a command does, nothing that can move money leaves (factory.ts).
+        return globals.dryRun ? factory.refuseMoneyMoving(client) : client;
       })();
       return clientPromise;
     },

@@ -4,15 +4,16 @@
 // nothing of configuration or of the CLI; the Context loads it lazily, and tests replace it through
 // ContextOverrides.clientFactory (src/context.ts).
 import type { ResolvedConfig } from './config/resolve.js';
-import { ConfigError } from './errors.js';
-import { createClient, type GatewayClient } from './gateway/client.js';
+import { ConfigError, UsageError } from './errors.js';
+import { createClient, type GatewayClient, type PreparedRequest, prepareRaw } from './gateway/client.js';
 import { ENDPOINTS, endpointByPath } from './gateway/endpoints.js';
 import { createSigner } from './gateway/signer.js';
 import { assertSecureOrigin, createTransport } from './gateway/transport.js';
-import { wrapClient } from './gateway/wrap-client.js';
+import { type ClientCall, wrapClient } from './gateway/wrap-client.js';
 import type { Invocation } from './io.js';
 
-export async function clientFromConfig(inv: Invocation, config: ResolvedConfig): Promise<GatewayClient> {
+/** The credentials a signed request needs, or the ConfigError saying which is missing. */
+function signingConfig(inv: Invocation, config: ResolvedConfig) {
   if (!config.signKey) {
     throw new ConfigError(`no sign key configured for profile "${config.profile}"`, {
       hint: 'set one with `payops config set sign_key` (it asks for the key, or reads one line from stdin) or export PAYOPS_SIGN_KEY',
@@ -34,6 +35,29 @@ export async function clientFromConfig(inv: Invocation, config: ResolvedConfig):
   inv.addSecret(config.signKey);
   // Fail before anything is read or built when the URL would be refused anyway.
   assertSecureOrigin(config.baseUrl, Boolean(inv.globals.allowInsecureHttp));
+  return {
+    signKey: config.signKey,
+    baseUrl: config.baseUrl,
+    merchantId: config.merchantId,
+    accountId: config.accountId,
+  };
+}
+
+/**
+ * How `payops --dry-run call` builds the signed request it prints: the same checks and signing as
+ * the client, and no transport at all, so nothing can be sent.
+ */
+export function preparerFromConfig(
+  inv: Invocation,
+  config: ResolvedConfig,
+): (path: string, body: Record<string, unknown>, form: boolean) => PreparedRequest {
+  const { signKey, ...where } = signingConfig(inv, config);
+  const signer = createSigner(signKey);
+  return (path, body, form) => prepareRaw({ ...where, signer }, path, body, form);
+}
+
+export async function clientFromConfig(inv: Invocation, config: ResolvedConfig): Promise<GatewayClient> {
+  const { signKey, ...where } = signingConfig(inv, config);
   const transport = await createTransport({
     timeoutMs: config.timeoutMs,
     ...(config.rate === undefined ? {} : { rate: config.rate }),
@@ -41,13 +65,7 @@ export async function clientFromConfig(inv: Invocation, config: ResolvedConfig):
     env: inv.io.env,
     log: inv.log,
   });
-  const client = createClient({
-    transport,
-    signer: createSigner(config.signKey),
-    baseUrl: config.baseUrl,
-    merchantId: config.merchantId,
-    accountId: config.accountId,
-  });
+  const client = createClient({ transport, signer: createSigner(signKey), ...where });
   inv.onClose(() => client.close());
   return noteMoneyMoving(client, () => inv.noteMoneyMoving());
 }
@@ -60,16 +78,54 @@ export async function clientFromConfig(inv: Invocation, config: ResolvedConfig):
  */
 export function noteMoneyMoving(client: GatewayClient, note: () => void): GatewayClient {
   return wrapClient(client, (call, opts) => {
-    // Unknown paths may move money (subscription cancel); the known read-only ones do not.
-    const endpoint =
-      call.kind === 'raw'
-        ? endpointByPath(call.path.startsWith('/') ? call.path : `/${call.path}`)
-        : undefined;
-    const moves =
-      call.kind === 'batch' ||
-      (call.kind === 'send' && ENDPOINTS[call.op].moneyMoving) ||
-      (call.kind === 'raw' && (!endpoint || endpoint.moneyMoving));
-    if (moves) note();
+    if (canMoveMoney(call)) note();
     return opts;
   });
+}
+
+/** Whether a request can move money: unknown paths may (subscription cancel); the known read-only ones do not. */
+function canMoveMoney(call: ClientCall): boolean {
+  const endpoint =
+    call.kind === 'raw' ? endpointByPath(call.path.startsWith('/') ? call.path : `/${call.path}`) : undefined;
+  return (
+    call.kind === 'batch' ||
+    (call.kind === 'send' && ENDPOINTS[call.op].moneyMoving) ||
+    (call.kind === 'raw' && (!endpoint || endpoint.moneyMoving))
+  );
+}
+
+/**
+ * The client of a --dry-run (src/context.ts wraps every one, injected ones too): read-only look-ups
+ * go through (a bulk dry run checks at the gateway what is already done), and a request that can
+ * move money is refused before it is handed over. Each command stops short of sending on its own;
+ * this is the backstop should one ever not (issue 23: `--dry-run call /v1/refund` refunded).
+ */
+export function refuseMoneyMoving(client: GatewayClient): GatewayClient {
+  // A rejected promise, as a failed request would be, never a throw from the call itself.
+  const refused = (what: string) =>
+    Promise.reject(
+      new UsageError(
+        `--dry-run sends nothing, but this command was about to send ${what}; nothing was sent`,
+        {
+          hint: 'this is a bug in payops: please report it with the command you ran',
+        },
+      ),
+    );
+  return {
+    get baseUrl() {
+      return client.baseUrl;
+    },
+    get merchantId() {
+      return client.merchantId;
+    },
+    get accountId() {
+      return client.accountId;
+    },
+    send: (op, body, opts) =>
+      canMoveMoney({ kind: 'send', op }) ? refused(op) : client.send(op, body, opts),
+    sendBatch: (op) => refused(op),
+    raw: (path, body, opts) =>
+      canMoveMoney({ kind: 'raw', path }) ? refused(path) : client.raw(path, body, opts),
+    close: () => client.close(),
+  };
 }

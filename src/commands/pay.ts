@@ -43,7 +43,8 @@ export async function addAllPayFieldFlags(program: Command): Promise<void> {
 const COMMON_HELP = `
 A flag is the request field's name with "_" written as "-"; --request FILE.json gives a whole
 request (nested objects included) and flags override its fields. order_no is generated and printed
-when omitted. The card number and security code are never accepted as arguments or in files.`;
+when omitted. The card number and security code are never accepted as arguments or in files.
+Every payment is confirmed on a terminal; without one it needs --yes (--dry-run sends nothing).`;
 
 // Each pay subcommand's `opts` also holds the generated field flags (addFieldFlags); runPay reads
 // them by the fields table, which is why PayFlags has an index signature.
@@ -77,7 +78,7 @@ them from stdin, one per line. Exit 0 approved, 1 declined, 3 pending (3-D Secur
 
 Examples:
   payops pay card --amount 12.50 --currency USD --expiry 12/2030 --shopper-email a@example.com
-  printf '%s\\n%s\\n' "$CARD" "$CVC" | payops pay card --request samples/card-request.json --expiry 12/2030 --output json`,
+  printf '%s\\n%s\\n' "$CARD" "$CVC" | payops pay card --request samples/card-request.json --expiry 12/2030 --output json --yes`,
       run: async (ctx, opts, _args, cmd) => (await import('../pay/run.js')).runPay('card', ctx, opts, cmd),
     }),
     defineCommand({

@@ -12,7 +12,7 @@ import {
 import { isRedirect, redirectError } from './redirect.js';
 import { authRejection, rejection } from './rejections.js';
 import type { SignableBody, Signer } from './signer.js';
-import type { Transport, TransportResponse } from './transport.js';
+import { requestHeaders, type Transport, type TransportResponse } from './transport.js';
 import type { BatchOrderOf, BatchResultOf, Credentials, RequestOf, ResponseOf } from './types.js';
 
 /** A request body without the fields the client fills in itself. */
@@ -49,6 +49,17 @@ export interface RawResponse {
   parsed?: unknown;
   signature: 'valid' | 'invalid' | 'absent';
   durationMs: number;
+}
+
+/** A signed request as `raw` would send it, not sent (`payops --dry-run call`). */
+export interface PreparedRequest {
+  method: 'POST';
+  url: string;
+  headers: Record<string, string>;
+  /** The body with merchant_id, account_id and encryption_data filled in. */
+  body: Record<string, unknown>;
+  /** The bytes that would go on the wire. */
+  text: string;
 }
 
 export interface SendOptions {
@@ -158,25 +169,57 @@ export function formComponent(s: string): string {
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
+/** The body as sent: merchant_id and account_id filled when absent, encryption_data computed. */
+function signBody(
+  body: Record<string, unknown>,
+  signer: Signer,
+  merchantId: string,
+  accountId: string,
+): Record<string, unknown> {
+  // Rest syntax rather than `delete`, which would turn the body into a slow dictionary object.
+  const { encryption_data: _ignored, ...full } = body;
+  if (full.merchant_id === undefined || full.merchant_id === '') full.merchant_id = merchantId;
+  if (full.account_id === undefined || full.account_id === '') full.account_id = accountId;
+  full.encryption_data = signer.sign(full as SignableBody);
+  return full;
+}
+
+function encode(body: Record<string, unknown>, form: boolean): { text: string; contentType: string } {
+  return form
+    ? { text: encodeForm(body), contentType: FORM_TYPE }
+    : { text: JSON.stringify(body), contentType: JSON_TYPE };
+}
+
+const rawPath = (path: string) => (path.startsWith('/') ? path : `/${path}`);
+
+/**
+ * The signed request a client of `opts` would send to `path` with `raw`, built and not sent: what
+ * `payops --dry-run call` prints. Nothing here can reach the network.
+ */
+export function prepareRaw(
+  opts: Omit<ClientOptions, 'transport'>,
+  path: string,
+  body: Record<string, unknown>,
+  form: boolean,
+): PreparedRequest {
+  const { origin, prefix } = splitBaseUrl(opts.baseUrl.replace(/\/+$/, ''));
+  const full = signBody(body, opts.signer, opts.merchantId, opts.accountId);
+  const { text, contentType } = encode(full, form);
+  return {
+    method: 'POST',
+    url: origin + prefix + rawPath(path),
+    headers: requestHeaders(contentType),
+    body: full,
+    text,
+  };
+}
+
 export function createClient(opts: ClientOptions): GatewayClient {
   const { transport, signer, merchantId, accountId } = opts;
   const baseUrl = opts.baseUrl.replace(/\/+$/, '');
   const { origin, prefix } = splitBaseUrl(baseUrl);
 
-  function signedBody(body: Record<string, unknown>): Record<string, unknown> {
-    // Rest syntax rather than `delete`, which would turn the body into a slow dictionary object.
-    const { encryption_data: _ignored, ...full } = body;
-    if (full.merchant_id === undefined || full.merchant_id === '') full.merchant_id = merchantId;
-    if (full.account_id === undefined || full.account_id === '') full.account_id = accountId;
-    full.encryption_data = signer.sign(full as SignableBody);
-    return full;
-  }
-
-  function encode(body: Record<string, unknown>, form: boolean): { text: string; contentType: string } {
-    return form
-      ? { text: encodeForm(body), contentType: FORM_TYPE }
-      : { text: JSON.stringify(body), contentType: JSON_TYPE };
-  }
+  const signedBody = (body: Record<string, unknown>) => signBody(body, signer, merchantId, accountId);
 
   async function send<K extends OperationName>(
     op: K,
@@ -277,7 +320,7 @@ export function createClient(opts: ClientOptions): GatewayClient {
     const { text, contentType } = encode(full, rawOpts.form);
     const res = await transport.request({
       origin,
-      path: prefix + (path.startsWith('/') ? path : `/${path}`),
+      path: prefix + rawPath(path),
       body: text,
       contentType,
       kind: 'raw',

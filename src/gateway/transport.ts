@@ -100,6 +100,13 @@ export interface Transport {
   close(): Promise<void>;
 }
 
+/** The headers every request goes with (`payops --dry-run call` prints them as they would be sent). */
+export function requestHeaders(contentType: string | undefined, ua = userAgent()): Record<string, string> {
+  const headers: Record<string, string> = { 'user-agent': ua, accept: '*/*' };
+  if (contentType) headers['content-type'] = contentType;
+  return headers;
+}
+
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
 
 export function isLoopbackHost(hostname: string): boolean {
@@ -210,8 +217,7 @@ export async function createTransport(opts: TransportOptions = {}): Promise<Tran
   }
 
   function once(req: TransportRequest, dispatcher: Dispatcher): Promise<Exchange> {
-    const headers: Record<string, string> = { 'user-agent': ua, accept: '*/*' };
-    if (req.contentType) headers['content-type'] = req.contentType;
+    const headers = requestHeaders(req.contentType, ua);
     return exchange(
       dispatcher,
       {

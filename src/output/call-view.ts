@@ -4,7 +4,7 @@
 // happen to pass Luhn (a transaction_date) are printed as they are — and nothing in it can drive the
 // terminal (control characters and bidi controls are shown escaped).
 import type { Context } from '../context.js';
-import type { RawResponse } from '../gateway/client.js';
+import type { PreparedRequest, RawResponse } from '../gateway/client.js';
 import { jsonTerminalSafe, terminalSafe } from '../quote.js';
 import { redactBody, redactSecrets, redactWireBody } from '../redact.js';
 
@@ -30,6 +30,38 @@ export function printRawResponse(ctx: Context, res: RawResponse, format: 'pretty
   const line = `HTTP ${res.status}${type} · ${res.durationMs} ms · ${SIGNATURE_NOTE[res.signature]}`;
   if (res.signature === 'invalid') ctx.log.warn(line);
   else ctx.log.info(line);
+}
+
+/**
+ * `payops --dry-run call`: the signed request as it would go, not sent. Card numbers show masked
+ * (first 6, last 4), security codes and secret fields not at all, the sign key never (it is not in
+ * the request: encryption_data is an HMAC over the body, which is safe to show).
+ */
+export function printPreparedRequest(ctx: Context, req: PreparedRequest, format: 'pretty' | 'json'): void {
+  const write = (text: string) => ctx.io.stdout.write(redactSecrets(text, ctx.secrets));
+  const body = redactBody(req.body);
+  const form = /x-www-form-urlencoded/.test(req.headers['content-type'] ?? '');
+  if (format === 'json') {
+    const out = {
+      dry_run: true,
+      method: req.method,
+      url: req.url,
+      headers: req.headers,
+      body,
+      ...(form ? { wire: redactWireBody(req.text, req.headers['content-type']) } : {}),
+    };
+    write(`${jsonTerminalSafe(JSON.stringify(out, null, 2))}\n`);
+    return;
+  }
+  const lines = [
+    `${req.method} ${req.url}`,
+    ...Object.entries(req.headers).map(([k, v]) => `${k}: ${v}`),
+    '',
+  ];
+  write(terminalSafe(`${lines.join('\n')}\n`));
+  // A form body is shown as its fields too: the wire text alone is hard to read.
+  if (form) write(`${terminalSafe(redactWireBody(req.text, req.headers['content-type']))}\n\n`);
+  write(`${jsonTerminalSafe(JSON.stringify(body, null, 2))}\n`);
 }
 
 /** Indent XML one element per line; text content kept exactly. */

@@ -4,8 +4,9 @@
 // are never put in an error message, a log line or a file.
 
 import { UsageError } from '../errors.js';
-import type { Io } from '../io.js';
-import { ask, declinedError } from '../output/prompt.js';
+import type { GlobalOptions, Io } from '../io.js';
+import { confirmOrExit } from '../output/confirm.js';
+import { ask } from '../output/prompt.js';
 import { terminalSafe } from '../quote.js';
 import { luhnValid, maskPan } from '../redact.js';
 import { parseExpiry } from './request.js';
@@ -112,24 +113,33 @@ export async function readCardSecrets(
   });
 }
 
+/** What a payment is about to do, as the confirmation asks it. */
+export type Charge =
+  | { kind: 'card'; amount: string; currency: string; card: string; expiry: string }
+  | { kind: 'token'; amount: string; currency: string; token: string }
+  | { kind: 'apm'; amount: string; currency: string; method: string }
+  | { kind: 'checkout'; amount: string; currency: string };
+
+export function chargeQuestion(c: Charge): string {
+  const money = `${terminalSafe(c.currency)} ${terminalSafe(c.amount)}`;
+  switch (c.kind) {
+    case 'card':
+      return `Charge ${money} to card ${maskPan(c.card)} (expires ${terminalSafe(c.expiry)})?`;
+    case 'token':
+      return `Charge ${money} to the stored card of token ${terminalSafe(c.token)}?`;
+    case 'apm':
+      return `Start a payment of ${money} by ${terminalSafe(c.method)}?`;
+    case 'checkout':
+      return `Create a hosted checkout for ${money}?`;
+  }
+}
+
 /**
- * On a terminal, before charging: the amount, the currency and the card as the receipt will show
- * it (masked). --yes answers for the person; No ends with nothing sent (exit 2), Ctrl-C too (130).
+ * Before any payment is sent: on a terminal the amount, the currency and the card as the receipt
+ * will show it (masked), or the token, method or checkout. --yes answers for the person; without a
+ * terminal and without --yes it is refused (exit 2, nothing sent), as refunds and payouts are; No
+ * ends with nothing sent (exit 2), Ctrl-C too (130).
  */
-export async function confirmCharge(
-  io: Io,
-  yes: boolean | undefined,
-  charge: { amount: string; currency: string; card: string; expiry: string },
-): Promise<void> {
-  if (yes || !io.stdin.isTTY || !io.stderr.isTTY) return;
-  const ok = await ask(io, ({ confirm }, streams) =>
-    confirm(
-      {
-        message: `Charge ${terminalSafe(charge.currency)} ${terminalSafe(charge.amount)} to card ${maskPan(charge.card)} (expires ${terminalSafe(charge.expiry)})?`,
-        default: false,
-      },
-      streams,
-    ),
-  );
-  if (!ok) throw declinedError();
+export async function confirmCharge(io: Io, globals: GlobalOptions, charge: Charge): Promise<void> {
+  await confirmOrExit(io, globals, chargeQuestion(charge));
 }

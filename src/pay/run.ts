@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { assertMayMoveMoney } from '../config/resolve.js';
 import type { Context } from '../context.js';
 import { ExitCode, InputError } from '../errors.js';
+import { assertCanConfirm } from '../output/confirm.js';
 import { writePayPlan, writePayResult } from '../output/payment-card.js';
 import { checkOutFile } from '../output/safe-file.js';
 import { writeWholeFile } from '../output/sink.js';
@@ -96,6 +97,9 @@ export async function runPay(
     return ExitCode.ok;
   }
 
+  // Every payment moves money: without a terminal to confirm on, --yes is required, and the refusal
+  // comes before card data is read from stdin (issue 23 item 9: a piped card was charged unasked).
+  if (!ctx.globals.yes) assertCanConfirm(ctx.io);
   // Asked for after every other check (the client needs a sign key), so nobody types a card number
   // for a request that would be refused anyway.
   const client = await ctx.client();
@@ -105,14 +109,23 @@ export async function runPay(
     body.expiration_month = secrets.expiry.month;
     body.expiration_year = secrets.expiry.year;
   }
-  if (secrets) {
-    await confirmCharge(ctx.io, ctx.globals.yes, {
-      amount: String(body.amount),
-      currency: String(body.currency),
-      card: secrets.card,
-      expiry: `${String(body.expiration_month)}/${String(body.expiration_year)}`,
-    });
-  }
+  const money = { amount: String(body.amount), currency: String(body.currency) };
+  await confirmCharge(
+    ctx.io,
+    ctx.globals,
+    secrets
+      ? {
+          kind: 'card',
+          ...money,
+          card: secrets.card,
+          expiry: `${String(body.expiration_month)}/${String(body.expiration_year)}`,
+        }
+      : token
+        ? { kind: 'token', ...money, token: String(body.token_id) }
+        : kind === 'apm'
+          ? { kind: 'apm', ...money, method: String(body.payment_method) }
+          : { kind: 'checkout', ...money },
+  );
   if (generatedOrderNo) ctx.log.info(`order_no ${String(body.order_no)} (generated)`);
 
   let result: PayResult;

@@ -5,7 +5,7 @@ import { withSandbox } from '../helpers/sandbox.js';
 describe('payops call against the sandbox', () => {
   it('runs against a sandbox started by the test, with the demo credentials from the environment', async () => {
     await withSandbox(async (sandbox) => {
-      const r = await runCli(['call', '/v1/retrievalRefund', '--data', 'order_no=NOPE-1'], {
+      const r = await runCli(['--yes', 'call', '/v1/retrievalRefund', '--data', 'order_no=NOPE-1'], {
         env: sandbox.env,
       });
       expect(r.stderr).toContain('signature verified');
@@ -17,6 +17,7 @@ describe('payops call against the sandbox', () => {
   it('--sandbox starts an in-process sandbox and signs with its demo key', async () => {
     const r = await runCli([
       '--sandbox',
+      '--yes',
       'call',
       '/v1/capture',
       '--data',
@@ -29,12 +30,13 @@ describe('payops call against the sandbox', () => {
       'capture_orders[0].amount=1.00',
     ]);
     expect(r.stderr).toContain('signature verified');
-    expect(r.code).toBe(0);
+    // The order does not exist: refused per order (capture_status 0), which exits 1 (issue 23 item 9).
+    expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout).capture_orders[0].capture_status).toBe('0');
   });
 
   it('uses the built-in sandbox, and says so, when no gateway is configured at all', async () => {
-    const r = await runCli(['call', '/v1/retrievalTrans', '--data', 'order_no=NOPE-1']);
+    const r = await runCli(['--yes', 'call', '/v1/retrievalTrans', '--data', 'order_no=NOPE-1']);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('no gateway configured: using the built-in sandbox');
     expect(JSON.parse(r.stdout).return_status).toBe('1');

@@ -34,12 +34,19 @@ function signedJson(body: Record<string, unknown>): Reply {
 
 describe('payops call', () => {
   it('sends the body of --json with the design.md vector-1 signature and verifies the answer', async () => {
-    server = await startRecordingServer(() => signedJson({ return_status: '1', return_message: '0000:OK' }));
+    // With its per-order result: a capture answer without one leaves the order's outcome unknown (exit 3).
+    server = await startRecordingServer(() =>
+      signedJson({
+        return_status: '1',
+        return_message: '0000:OK',
+        capture_orders: [{ ...VECTOR1.capture_orders[0], capture_status: '1' }],
+      }),
+    );
     const dir = tempDir();
     const file = join(dir, 'body.json');
     // Credentials left out: the profile (here the environment) fills them in.
     writeFileSync(file, JSON.stringify({ capture_orders: VECTOR1.capture_orders }));
-    const r = await runCli(['call', '/v1/capture', '--json', file], { env: envFor(server.url) });
+    const r = await runCli(['--yes', 'call', '/v1/capture', '--json', file], { env: envFor(server.url) });
     expect(r.stderr).toContain('signature verified');
     expect(r.code).toBe(0);
     expect(server.requests).toHaveLength(1);
@@ -57,6 +64,7 @@ describe('payops call', () => {
     server = await startRecordingServer(() => ({ body: '{"ok":"1"}' }));
     const r = await runCli(
       [
+        '--yes',
         'call',
         '/v1/subscription/cancel',
         '--json',
@@ -78,7 +86,7 @@ describe('payops call', () => {
 
   it('sends form endpoints form-encoded with the vector-2 signature', async () => {
     server = await startRecordingServer(() => ({ body: '{"return_status":"1","orders_list":[]}' }));
-    const r = await runCli(['call', '/v1/retrievalTrans', '--data', 'order_no=ORD-1,ORD-2'], {
+    const r = await runCli(['--yes', 'call', '/v1/retrievalTrans', '--data', 'order_no=ORD-1,ORD-2'], {
       env: envFor(server.url),
     });
     expect(r.code).toBe(0);
@@ -94,7 +102,9 @@ describe('payops call', () => {
       contentType: 'application/xml',
       body: '<?xml version="1.0"?><respon><order_no>O1</order_no><encryption_data>00ff</encryption_data></respon>',
     }));
-    const r = await runCli(['call', '/v1/authorise', '--data', 'order_no=O1'], { env: envFor(server.url) });
+    const r = await runCli(['--yes', 'call', '/v1/authorise', '--data', 'order_no=O1'], {
+      env: envFor(server.url),
+    });
     expect(r.stdout).toContain('  <order_no>O1</order_no>');
     expect(r.stderr).toContain('INVALID');
     expect(r.code).toBe(3);
@@ -109,13 +119,13 @@ describe('payops call', () => {
           }
         : { status: 500, contentType: 'text/html', body: '<html>boom</html>' },
     );
-    const auth = await runCli(['call', '/v1/retrievalTrans', '--data', 'order_no=A'], {
+    const auth = await runCli(['--yes', 'call', '/v1/retrievalTrans', '--data', 'order_no=A'], {
       env: envFor(server.url),
     });
     expect(auth.code).toBe(4);
     expect(auth.stderr).toContain('192.0.2.44');
     expect(auth.stderr).toMatch(/register/);
-    const boom = await runCli(['call', '/v1/capture', '--data', 'x=1'], { env: envFor(server.url) });
+    const boom = await runCli(['--yes', 'call', '/v1/capture', '--data', 'x=1'], { env: envFor(server.url) });
     expect(boom.code).toBe(3);
     expect(boom.stdout).toContain('<html>boom</html>');
     // A raw call is never re-sent.
@@ -124,7 +134,9 @@ describe('payops call', () => {
 
   it('exits 4 with a message saying how to set a sign key when none is configured', async () => {
     server = await startRecordingServer();
-    const r = await runCli(['call', '/v1/capture', '--data', 'a=1'], { env: envFor(server.url, null) });
+    const r = await runCli(['--yes', 'call', '/v1/capture', '--data', 'a=1'], {
+      env: envFor(server.url, null),
+    });
     expect(r.code).toBe(4);
     expect(r.stderr).toContain('no sign key configured');
     expect(r.stderr).toContain('payops config set sign_key');
@@ -139,7 +151,7 @@ describe('payops call', () => {
       body: `{"code":"E1005","message":"bad ${secret}"}`,
     }));
     // Card data in a raw call comes on stdin (as arguments it is refused: issue 13).
-    const r = await runCli(['--debug', 'call', '/v1/capture', '--json', '-'], {
+    const r = await runCli(['--debug', '--yes', 'call', '/v1/capture', '--json', '-'], {
       env: envFor(server.url, secret),
       input: '{"card":"4242424242424242","security_code":"737"}',
     });
@@ -152,7 +164,7 @@ describe('payops call', () => {
 
   it('accepts --sign-key but warns about shell history', async () => {
     server = await startRecordingServer(() => signedJson({ return_status: '1' }));
-    const r = await runCli(['--sign-key', KEY, 'call', '/v1/capture', '--data', 'a=1'], {
+    const r = await runCli(['--sign-key', KEY, '--yes', 'call', '/v1/capture', '--data', 'a=1'], {
       env: envFor(server.url, null),
     });
     expect(r.code).toBe(0);
@@ -162,7 +174,7 @@ describe('payops call', () => {
   });
 
   it('refuses plain http to a remote host unless --allow-insecure-http', async () => {
-    const r = await runCli(['call', '/v1/capture', '--data', 'a=1'], {
+    const r = await runCli(['--yes', 'call', '/v1/capture', '--data', 'a=1'], {
       env: envFor('http://gateway.invalid'),
     });
     expect(r.code).toBe(4);
@@ -171,7 +183,9 @@ describe('payops call', () => {
 
   it('rejects a malformed --data pair before sending anything (exit 2)', async () => {
     server = await startRecordingServer();
-    const r = await runCli(['call', '/v1/capture', '--data', 'novalue'], { env: envFor(server.url) });
+    const r = await runCli(['--yes', 'call', '/v1/capture', '--data', 'novalue'], {
+      env: envFor(server.url),
+    });
     expect(r.code).toBe(2);
     expect(server.requests).toHaveLength(0);
   });

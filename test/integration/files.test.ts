@@ -132,7 +132,7 @@ describe('--out: results written to a private temporary file, renamed into place
 
   it('pay checkout --open puts the page in a private folder of its own, not at a predictable name', async () => {
     const r = await runCli(
-      ['pay', 'checkout', '--request', join(REPO_ROOT, 'samples/checkout-request.json'), '--open'],
+      ['--yes', 'pay', 'checkout', '--request', join(REPO_ROOT, 'samples/checkout-request.json'), '--open'],
       { env: { ...sandbox.env, PAYOPS_NO_OPEN: '1' } },
     );
     expect(r.code, r.stderr).toBe(0);

@@ -81,7 +81,17 @@ describe('credentials without a base_url', () => {
     expect(payout.code, payout.stderr).toBe(0);
     expect(payout.stderr).toMatch(SANDBOX_NOTE);
     const pay = await runCli(
-      ['--sandbox', '--quiet', '--output', 'json', 'pay', 'apm', '--request', 'samples/apm-request.json'],
+      [
+        '--sandbox',
+        '--yes',
+        '--quiet',
+        '--output',
+        'json',
+        'pay',
+        'apm',
+        '--request',
+        'samples/apm-request.json',
+      ],
       {
         home,
       },

@@ -50,7 +50,8 @@ test('a full --debug session leaks neither the sign key nor the card number nor 
   const env = { PATH: process.env.PATH, HOME: home, PAYOPS_HOME: home, NO_COLOR: '1' };
   const outputs: Array<{ step: string; r: RunResult }> = [];
   const run = async (step: string, args: string[], input = '', expectCodes = [0]) => {
-    const r = await runPayops([...args, '--debug'], { env, input, cwd: dir.path });
+    // --yes: a payment or a money-moving call without a terminal needs it (issue 23 item 9).
+    const r = await runPayops([...args, '--debug', '--yes'], { env, input, cwd: dir.path });
     outputs.push({ step, r });
     expect(expectCodes, `${step}: exit ${r.code}\n${r.stderr.slice(0, 3000)}`).toContain(r.code);
     return r;

@@ -32,7 +32,7 @@ afterAll(async () => {
 });
 
 async function run(name: string, args: string[], input = INPUT): Promise<RunResult> {
-  const result = await runCli(['--debug', ...args], { env: sandbox.env, home, input });
+  const result = await runCli(['--debug', '--yes', ...args], { env: sandbox.env, home, input });
   runs.push({ name, result });
   return result;
 }

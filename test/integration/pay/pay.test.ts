@@ -18,7 +18,7 @@ afterAll(async () => {
 const ORDER = ['--amount', '12.50', '--currency', 'USD', '--expiry', '12/2035'];
 
 function payCard(card: string, extra: string[] = [], code = '123') {
-  return runCli(['--output', 'json', 'pay', 'card', ...ORDER, ...extra], {
+  return runCli(['--yes', '--output', 'json', 'pay', 'card', ...ORDER, ...extra], {
     env: sandbox.env,
     input: `${card}\n${code}\n`,
   });
@@ -47,7 +47,7 @@ describe('pay card: the test cards of design.md §1.5', { timeout: 90_000 }, () 
 
   it('a past expiry is declined with E3004', async () => {
     const r = await runCli(
-      ['--output', 'json', 'pay', 'card', '--amount', '5', '--currency', 'EUR', '--expiry', '01/20'],
+      ['--yes', '--output', 'json', 'pay', 'card', '--amount', '5', '--currency', 'EUR', '--expiry', '01/20'],
       {
         env: sandbox.env,
         input: `${CARDS.approved}\n123\n`,
@@ -60,6 +60,7 @@ describe('pay card: the test cards of design.md §1.5', { timeout: 90_000 }, () 
   it('shows risk, 3-D Secure and recurring fields on the card', async () => {
     const r = await runCli(
       [
+        '--yes',
         '--output',
         'table',
         'pay',
@@ -99,7 +100,7 @@ describe('pay card: the test cards of design.md §1.5', { timeout: 90_000 }, () 
       [['pay', 'card', ...ORDER, '--card=4242-4242-4242-4242'], /\(--card\) is a card field/],
       [['pay', CARDS.approved], /looks like a card number/],
     ] as const) {
-      const r = await runCli([...args], { env: sandbox.env, input: `${CARDS.approved}\n123\n` });
+      const r = await runCli(['--yes', ...args], { env: sandbox.env, input: `${CARDS.approved}\n123\n` });
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(why);
       expect(r.stderr).toMatch(/stdin/);
@@ -116,7 +117,7 @@ describe('pay card: the test cards of design.md §1.5', { timeout: 90_000 }, () 
       JSON.stringify({ amount: '1', currency: 'USD', card: CARDS.approved, security_code: '123' }),
     );
     const before = await health(sandbox.url);
-    const a = await runCli(['pay', 'card', '--request', file, '--expiry', '12/2035'], {
+    const a = await runCli(['--yes', 'pay', 'card', '--request', file, '--expiry', '12/2035'], {
       env: sandbox.env,
       input: `${CARDS.approved}\n123\n`,
     });
@@ -127,13 +128,16 @@ describe('pay card: the test cards of design.md §1.5', { timeout: 90_000 }, () 
     expect(b.stderr).toMatch(/Luhn/);
     const c = await payCard(CARDS.approved, [], '12');
     expect(c.code).toBe(2);
-    const d = await runCli(['pay', 'card', ...ORDER], { env: sandbox.env, input: '' });
+    const d = await runCli(['--yes', 'pay', 'card', ...ORDER], { env: sandbox.env, input: '' });
     expect(d.code).toBe(2);
     expect(d.stderr).toMatch(/no card number on stdin/);
-    const e = await runCli(['pay', 'card', '--amount', '1,50', '--currency', 'USD', '--expiry', '12/2035'], {
-      env: sandbox.env,
-      input: `${CARDS.approved}\n123\n`,
-    });
+    const e = await runCli(
+      ['--yes', 'pay', 'card', '--amount', '1,50', '--currency', 'USD', '--expiry', '12/2035'],
+      {
+        env: sandbox.env,
+        input: `${CARDS.approved}\n123\n`,
+      },
+    );
     expect(e.code).toBe(2);
     expect(e.stderr).toMatch(/amount/);
     expect((await health(sandbox.url)).orders).toBe(before.orders);
@@ -141,14 +145,14 @@ describe('pay card: the test cards of design.md §1.5', { timeout: 90_000 }, () 
 
   it('checks --out before paying, and writes the result there', async () => {
     const before = await health(sandbox.url);
-    const bad = await runCli(['--out', '/nonexistent-dir/r.json', 'pay', 'card', ...ORDER], {
+    const bad = await runCli(['--yes', '--out', '/nonexistent-dir/r.json', 'pay', 'card', ...ORDER], {
       env: sandbox.env,
       input: `${CARDS.approved}\n123\n`,
     });
     expect(bad.code).toBe(2);
     expect((await health(sandbox.url)).orders).toBe(before.orders);
     const out = join(tempDir(), 'result.json');
-    const ok = await runCli(['--out', out, 'pay', 'card', ...ORDER], {
+    const ok = await runCli(['--yes', '--out', out, 'pay', 'card', ...ORDER], {
       env: sandbox.env,
       input: `${CARDS.approved}\n123\n`,
     });
@@ -173,6 +177,7 @@ describe('pay card: the test cards of design.md §1.5', { timeout: 90_000 }, () 
     const before = await health(sandbox.url);
     const r = await runCli(
       [
+        '--yes',
         '--output',
         'json',
         'pay',
@@ -194,7 +199,19 @@ describe('pay card: the test cards of design.md §1.5', { timeout: 90_000 }, () 
     expect((await health(sandbox.url)).orders).toBe(before.orders + 1);
     // An unknown token is refused by the gateway (nothing charged).
     const bad = await runCli(
-      ['--output', 'json', 'pay', 'card', '--amount', '9.99', '--currency', 'EUR', '--token-id', 'TK-NOPE'],
+      [
+        '--yes',
+        '--output',
+        'json',
+        'pay',
+        'card',
+        '--amount',
+        '9.99',
+        '--currency',
+        'EUR',
+        '--token-id',
+        'TK-NOPE',
+      ],
       { env: sandbox.env, input: '' },
     );
     expect(bad.code).toBe(1);
@@ -251,7 +268,7 @@ describe('pay card: the test cards of design.md §1.5', { timeout: 90_000 }, () 
   });
 
   it('without a sign key it stops (exit 4) before asking for the card', async () => {
-    const r = await runCli(['pay', 'card', ...ORDER], {
+    const r = await runCli(['--yes', 'pay', 'card', ...ORDER], {
       env: { ...sandbox.env, PAYOPS_SIGN_KEY: undefined },
       input: '',
     });
@@ -263,7 +280,7 @@ describe('pay card: the test cards of design.md §1.5', { timeout: 90_000 }, () 
     const home = tempDir();
     const set = await runCli(['config', 'set', 'read_only', 'true'], { env: sandbox.env, home });
     expect(set.code, set.stderr).toBe(0);
-    const r = await runCli(['pay', 'card', ...ORDER], {
+    const r = await runCli(['--yes', 'pay', 'card', ...ORDER], {
       env: sandbox.env,
       home,
       input: `${CARDS.approved}\n123\n`,
@@ -275,9 +292,12 @@ describe('pay card: the test cards of design.md §1.5', { timeout: 90_000 }, () 
 
 describe('pay apm', () => {
   it('prints the issuer_url on stdout', async () => {
-    const r = await runCli(['--output', 'table', 'pay', 'apm', '--request', 'samples/apm-request.json'], {
-      env: sandbox.env,
-    });
+    const r = await runCli(
+      ['--yes', '--output', 'table', 'pay', 'apm', '--request', 'samples/apm-request.json'],
+      {
+        env: sandbox.env,
+      },
+    );
     expect(r.code, r.stderr).toBe(0);
     const url = r.stdout.trim();
     expect(url.startsWith(`${sandbox.url}/`)).toBe(true);
@@ -289,6 +309,7 @@ describe('pay apm', () => {
   it('takes the fields and person as flags', async () => {
     const r = await runCli(
       [
+        '--yes',
         '--output',
         'json',
         'pay',
@@ -313,7 +334,9 @@ describe('pay apm', () => {
   });
 
   it('requires --payment-method', async () => {
-    const r = await runCli(['pay', 'apm', '--amount', '10', '--currency', 'BRL'], { env: sandbox.env });
+    const r = await runCli(['--yes', 'pay', 'apm', '--amount', '10', '--currency', 'BRL'], {
+      env: sandbox.env,
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/payment_method/);
   });
@@ -324,6 +347,7 @@ describe('pay checkout', () => {
     const out = join(tempDir(), 'checkout.html');
     const r = await runCli(
       [
+        '--yes',
         '--output',
         'json',
         '--out',

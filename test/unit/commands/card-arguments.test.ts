@@ -86,7 +86,15 @@ describe('card data in arguments is refused for every command', () => {
 
   it('a CNPJ in document and person.document_number is sent, not refused', async () => {
     const r = await runMain(
-      ['call', '/v1/authorise', '--data', `document=${CNPJ}`, '--data', `person.document_number=${CNPJ}`],
+      [
+        '--yes',
+        'call',
+        '/v1/authorise',
+        '--data',
+        `document=${CNPJ}`,
+        '--data',
+        `person.document_number=${CNPJ}`,
+      ],
       io(),
     );
     expect(r.stderr).not.toMatch(/refusing/);
@@ -106,6 +114,7 @@ describe('numeric identifiers are not card numbers', () => {
     }));
     const r = await runMain(
       [
+        '--yes',
         'pay',
         'apm',
         '--payment-method',
@@ -132,7 +141,7 @@ describe('numeric identifiers are not card numbers', () => {
 
 describe('prototype keys', () => {
   it('--data __proto__.merchant_id=999: exit 2, nothing sent, Object.prototype untouched', async () => {
-    const r = await runMain(['call', '/v1/capture', '--data', '__proto__.merchant_id=999'], io());
+    const r = await runMain(['--yes', 'call', '/v1/capture', '--data', '__proto__.merchant_id=999'], io());
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/__proto__/);
     expect(({} as Record<string, unknown>).merchant_id).toBeUndefined();
@@ -140,8 +149,8 @@ describe('prototype keys', () => {
   });
 
   it('a call after a refused one still signs merchant_id', async () => {
-    await runMain(['call', '/v1/capture', '--data', '__proto__.merchant_id=999'], io());
-    await runMain(['call', '/v1/capture', '--data', 'order_no=O1'], io());
+    await runMain(['--yes', 'call', '/v1/capture', '--data', '__proto__.merchant_id=999'], io());
+    await runMain(['--yes', 'call', '/v1/capture', '--data', 'order_no=O1'], io());
     expect(server.requests).toHaveLength(1);
     expect(JSON.parse(server.requests[0]!.body).merchant_id).toBe('800001');
   });
@@ -160,7 +169,7 @@ describe('what payops call prints', () => {
         orders_list: [{ transaction_id: CNPJ, transaction_date: DATE, note: 'card 4242 4242 4242 4242' }],
       }),
     }));
-    const r = await runMain(['call', '/v1/retrievalTrans', '--data', 'order_no=O1'], io());
+    const r = await runMain(['--yes', 'call', '/v1/retrievalTrans', '--data', 'order_no=O1'], io());
     expect(r.code).toBe(0);
     const printed = JSON.parse(r.stdout);
     expect(printed.orders_list[0]).toEqual({
@@ -178,7 +187,7 @@ describe('what payops call prints', () => {
         `<respon><transaction_id>${CNPJ}</transaction_id><card>${CARD}</card>` +
         `<note>card 4242-4242-4242-4242 cvv 737 \u001b]0;pwned\u0007</note></respon>`,
     }));
-    const r = await runMain(['call', '/v1/whatever', '--data', 'order_no=O1'], io());
+    const r = await runMain(['--yes', 'call', '/v1/whatever', '--data', 'order_no=O1'], io());
     expect(r.stdout).toContain(`<transaction_id>${CNPJ}</transaction_id>`);
     expect(r.stdout).toContain('<card>424242******4242</card>');
     expect(r.stdout).toContain('<note>card 424242******4242 cvv *** \\x1b]0;pwned\\x07</note>');
@@ -204,7 +213,7 @@ describe('card data the first guard missed', () => {
   });
 
   it('--json \'{"security_code":"737"}\' is refused as card data, never read as a file name or echoed', async () => {
-    const r = await runMain(['call', '/v1/authorise', '--json', '{"security_code":"737"}'], io());
+    const r = await runMain(['--yes', 'call', '/v1/authorise', '--json', '{"security_code":"737"}'], io());
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--json security_code');
     expect(r.stderr).not.toContain('737');
@@ -213,7 +222,7 @@ describe('card data the first guard missed', () => {
   });
 
   it('--json with other JSON text: "--json takes a file or -", the text not echoed, nothing sent', async () => {
-    const r = await runMain(['call', '/v1/capture', '--json', '{"order_no":"SECRET-ORDER"}'], io());
+    const r = await runMain(['--yes', 'call', '/v1/capture', '--json', '{"order_no":"SECRET-ORDER"}'], io());
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--json takes a file/);
     expect(r.stderr).not.toContain('SECRET-ORDER');
@@ -221,7 +230,7 @@ describe('card data the first guard missed', () => {
   });
 
   it('a --json file that cannot be read is named quoted and escaped', async () => {
-    const r = await runMain(['call', '/v1/capture', '--json', 'missing\u001b]0;X\u0007.json'], io());
+    const r = await runMain(['--yes', 'call', '/v1/capture', '--json', 'missing\u001b]0;X\u0007.json'], io());
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain('cannot read "missing\\x1b]0;X\\x07.json"');
     expect(server.requests).toEqual([]);
@@ -233,7 +242,10 @@ describe('card data the first guard missed', () => {
       contentType: 'application/xml',
       body: '<respon><note>\u001b]0;pwned\u0007</note></respon>',
     }));
-    const r = await runMain(['call', '/v1/whatever', '--debug', '--data', 'note=\u001b]0;X\u0007'], io());
+    const r = await runMain(
+      ['--yes', 'call', '/v1/whatever', '--debug', '--data', 'note=\u001b]0;X\u0007'],
+      io(),
+    );
     expect(r.stderr).toContain('\\x1b]0;pwned\\x07');
     expect(r.stdout + r.stderr).not.toMatch(/\u001b|\u0007/);
   });

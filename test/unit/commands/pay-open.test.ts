@@ -32,6 +32,7 @@ async function payApm(issuerUrl: string) {
   });
   return runMain(
     [
+      '--yes',
       'pay',
       'apm',
       '--payment-method',
