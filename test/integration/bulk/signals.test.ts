@@ -167,3 +167,55 @@ describe('a stdout nobody reads (issue 24, item 8)', () => {
     expect(readFileSync(file, 'utf8').split('\n').length).toBeGreaterThan(2000);
   });
 });
+
+describe('a resumed run writes its own results file again (issue 24, item 4)', () => {
+  it.each([
+    ['runs resume ID', true],
+    ['--resume', false],
+  ] as const)(
+    '%s rewrites the --out of the interrupted run, and says so; another --out leaves it',
+    async (_, byId) => {
+      const file = await refundFile(300);
+      const out = join(suite.dir, 'results.csv');
+      await suite.gw.faults({ mode: 'none', latency_ms: 100 });
+      const r = await payops(['refund', '--file', file, '--yes', '--concurrency', '1', '--out', out], {
+        env: suite.gw.env(suite.dir),
+        signal: { name: 'SIGTERM', afterMs: 0, when: async () => (await suite.gw.ledger()).length >= 1 },
+      });
+      await suite.gw.faults({ mode: 'none' });
+      expect(r.code, r.stderr).toBe(143);
+      const first = readResults(out);
+      expect(first.filter((x) => x.outcome === 'not_sent').length).toBeGreaterThan(0);
+      const runId = onlyRunId();
+
+      // A resume given another --out writes there, and leaves the first file as it was.
+      const elsewhere = join(suite.dir, 'other.csv');
+      const before = readFileSync(out, 'utf8');
+      const args = byId
+        ? ['runs', 'resume', runId, '--yes']
+        : ['refund', '--file', file, '--resume', '--yes'];
+      await suite.gw.faults({ mode: 'none', latency_ms: 100 });
+      const partly = await payops([...args, '--concurrency', '1', '--out', elsewhere], {
+        env: suite.gw.env(suite.dir),
+        signal: { name: 'SIGTERM', afterMs: 0, when: async () => (await suite.gw.ledger()).length >= 60 },
+      });
+      await suite.gw.faults({ mode: 'none' });
+      expect(partly.code, partly.stderr).toBe(143);
+      expect(readFileSync(out, 'utf8')).toBe(before);
+      expect(readResults(elsewhere)).toHaveLength(300);
+
+      // Without --out: the run's own file, whole, every row as the ledger has it.
+      const resumed = await payops(args, { env: suite.gw.env(suite.dir) });
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(resumed.stderr).toContain(`the results go to ${out}`);
+      expect(resumed.stderr).toContain(out);
+      const rows = readResults(out);
+      expect(rows).toHaveLength(300);
+      expect(rows.every((x) => x.outcome === 'succeeded')).toBe(true);
+      const refunded = refundsByTransaction(await suite.gw.ledger());
+      expect(refunded.size).toBe(300);
+      expect([...refunded.values()].every((l) => l.length === 1)).toBe(true);
+      expect(tempFilesIn(suite.dir)).toEqual([]);
+    },
+  );
+});
