@@ -42,6 +42,9 @@ export function startPump(o: PumpOptions): ResultsPump {
   let spillRead = 0;
   let spillRows = 0;
   let partial = '';
+  // Rows after the file could not be written (a full disk): kept in memory, after the file's rows.
+  let late: (readonly string[])[] = [];
+  let spillBroken = false;
   let waiting = 0;
   let finishing = false;
   let wake: (() => void) | undefined;
@@ -87,8 +90,9 @@ export function startPump(o: PumpOptions): ResultsPump {
 
   const loop = async () => {
     for (;;) {
-      if (memory.length === 0 && spillRows === 0) {
+      if (memory.length === 0 && spillRows === 0 && late.length === 0) {
         closeSpill();
+        spillBroken = false;
         if (finishing) return;
         await new Promise<void>((r) => {
           wake = r;
@@ -105,7 +109,11 @@ export function startPump(o: PumpOptions): ResultsPump {
         batch = memory;
         memory = [];
         memoryChars = 0;
-      } else batch = readSpill();
+      } else if (spillRows > 0) batch = readSpill();
+      else {
+        batch = late;
+        late = [];
+      }
       for (const cells of batch) {
         const w = o.write(cells);
         if (w) await w;
@@ -121,8 +129,16 @@ export function startPump(o: PumpOptions): ResultsPump {
     push(cells) {
       if (failure !== undefined) return;
       waiting++;
-      if (spillFd !== undefined || memoryChars > bound) spill(cells);
-      else {
+      if (spillBroken) late.push(cells);
+      else if (spillFd !== undefined || memoryChars > bound) {
+        try {
+          spill(cells);
+        } catch {
+          // Sending must not stop for the results' sake: the journal has them all.
+          spillBroken = true;
+          late.push(cells);
+        }
+      } else {
         memory.push(cells);
         for (const c of cells) memoryChars += c.length + 2;
       }
