@@ -7,7 +7,12 @@ export const ExitCode = {
   usage: 2,
   gateway: 3,
   config: 4,
+  /** Ctrl-C (SIGINT): 128 + 2. */
   interrupted: 130,
+  /** SIGHUP (a closed terminal or ssh session): 128 + 1. */
+  hangup: 129,
+  /** SIGTERM (`timeout`, systemd, `docker stop`, `kill`): 128 + 15. */
+  terminated: 143,
   /** A command that moved no money, whose stdout's reader went away (`| head`): 128 + SIGPIPE. */
   brokenPipe: 141,
 } as const;
@@ -197,6 +202,16 @@ export function fsReason(err: unknown): string {
 /** SIGINT: stopped cleanly, journal flushed. */
 export class InterruptedError extends PayopsError {
   readonly exitCode = ExitCode.interrupted;
+}
+
+/**
+ * The exit code of a run stopped cleanly by a signal (runs/interrupt.ts): 128 + its number, as the
+ * shell reports a process the signal ended, though the run first closed its results and journal.
+ */
+export function exitCodeForSignal(signal: unknown): ExitCodeValue {
+  if (signal === 'SIGTERM') return ExitCode.terminated;
+  if (signal === 'SIGHUP') return ExitCode.hangup;
+  return ExitCode.interrupted;
 }
 
 export function exitCodeFor(err: unknown): ExitCodeValue {

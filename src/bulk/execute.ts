@@ -5,7 +5,7 @@ import { setFlagsFromString } from 'node:v8';
 import { formatDuration } from '../config/keys.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { Context } from '../context.js';
-import { ExitCode } from '../errors.js';
+import { ExitCode, exitCodeForSignal } from '../errors.js';
 import type { GatewayClient } from '../gateway/client.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
 import { whileInterruptible } from '../runs/interrupt.js';
@@ -29,6 +29,7 @@ import {
   skippedHidden,
   totalsJson,
 } from './results.js';
+import { type ResultsPump, startPump } from './results-pump.js';
 import type { RowCache } from './row-cache.js';
 import { type FoldedRun, skippedRows } from './run-state.js';
 import { openResultSink, startProgress, stderrWidth } from './ui.js';
@@ -63,17 +64,16 @@ export async function openSink(ctx: Context, op: BatchOperation, columns: string
  * The rows --skip-hidden left out (pass 1 never handed them on): each a `skipped` result naming its
  * cell, before the rows sent. Counted without money: they were not checked as orders.
  */
-async function writeSkippedHidden(
+function writeSkippedHidden(
   plan: BulkPlan,
   layout: OpenedSink['layout'],
-  sink: OpenedSink['sink'],
+  pump: ResultsPump,
   totals: ReturnType<typeof newTotals>,
-): Promise<void> {
+): void {
   if (plan.hidden?.mode !== 'skip') return;
   for (const h of plan.hidden.rows) {
     totals.counts.skipped++;
-    const w = sink.writeCells(resultCells(layout, h.cells ?? [], skippedHidden(h.line, h.ref)));
-    if (w) await w;
+    pump.push(resultCells(layout, h.cells ?? [], skippedHidden(h.line, h.ref)));
   }
 }
 
@@ -117,9 +117,18 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
     label: plan.source.label,
     ...(plan.source.readAs ? { readAs: plan.source.readAs } : {}),
   };
+  // Rows reach the sink through the pump: after their outcomes are fsync'd in the journal, and
+  // without ever holding up sending or journaling (results-pump.ts).
+  const pump = startPump({
+    sync: () => journal.sync(),
+    write: (cells) => sink.writeCells(cells),
+    dir: journal.dir,
+  });
   let waitingBefore = false;
   // A second Ctrl-C abandoned the requests in flight (their rows are unknown until resumed).
   let abandoned = false;
+  // The signal that stopped the run (SIGINT, SIGTERM, SIGHUP), for its exit code.
+  let stoppedBy: unknown;
   const sendAll = (signal: AbortSignal, now: AbortSignal) =>
     runEngine({
       op,
@@ -161,13 +170,12 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
           if (o.outcome !== 'not_sent' && o.outcome !== 'unknown') settled++;
           if (o.outcome === 'succeeded' || o.outcome === 'already_done') ok++;
           else if (o.outcome === 'failed') failed++;
-          const w = sink.writeCells(resultCells(layout, row.cells, o));
-          if (w) await w;
+          pump.push(resultCells(layout, row.cells, o));
         }
         progress.tick(settled, ok, failed);
       },
     });
-  await writeSkippedHidden(plan, layout, sink, totals);
+  writeSkippedHidden(plan, layout, pump, totals);
   // Ctrl-C stays absorbed until the run is closed: results file renamed, terminal record written.
   const { result, unwritten, unjournaled } = await whileInterruptible(
     ctx.log,
@@ -180,7 +188,10 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
         // Unexpected: keep what was journaled and the results written so far, release the run, let
         // main() report it.
         closing();
-        await sink.close().catch(() => {});
+        await pump
+          .finish()
+          .then(() => sink.close())
+          .catch(() => {});
         // The error that stopped the run is the one to tell, even if the journal failed as well.
         await endRun(journal, {
           type: 'interrupted',
@@ -193,12 +204,9 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
         progress.stop();
       }
       closing();
-      // A results file that cannot be written does not keep the run from ending in its journal.
-      const unwritten = await sink.close({ interrupted: result.stopped === 'interrupted' }).then(
-        () => undefined,
-        (err: unknown) => err,
-      );
+      if (signal.aborted) stoppedBy = signal.reason;
       const settled = totals.counts.unknown === 0 && totals.counts.not_sent === 0;
+      // The journal is closed first: its terminal record never waits on a stdout nobody reads.
       // A journal that could not hold the run's end is told after the summary: the user sees both.
       const unjournaled = await endRun(journal, {
         type: settled ? 'finished' : 'interrupted',
@@ -208,6 +216,14 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
         () => undefined,
         (err: unknown) => err,
       );
+      // A results file that cannot be written does not keep the run from ending in its journal.
+      const unwritten = await pump
+        .finish()
+        .then(() => sink.close({ interrupted: result.stopped === 'interrupted' }))
+        .then(
+          () => undefined,
+          (err: unknown) => err,
+        );
       return { result, unwritten, unjournaled };
     },
   );
@@ -244,7 +260,7 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
   if (unjournaled) throw unjournaled;
   if ((result.stopped === 'auth' || result.stopped === 'route') && result.error) throw result.error;
   if (unwritten) throw unwritten;
-  if (result.stopped === 'interrupted') return ExitCode.interrupted;
+  if (result.stopped === 'interrupted') return exitCodeForSignal(stoppedBy);
   if (result.stopped) return ExitCode.gateway;
   return exitCodeFor(totals);
 }

@@ -414,6 +414,13 @@ async function proceed(ctx: Context, p: Proceed): Promise<number> {
         await opened.journal.append({ type: 'skipped', done: skipped });
         resumed = { ...resumed, skipped: [...resumed.skipped, ...skipped] };
       }
+      // The run's own results file is written again, whole, unless another --out is given: left
+      // as it was, it said `not_sent` for rows the resume did (issue 24, item 4).
+      const own = p.resumeFrom.header.out;
+      if (ctx.globals.out === undefined && own !== undefined) {
+        ctx.globals.out = own;
+        ctx.log.info(`payops: the results go to ${own}, as the run's first process wrote them`);
+      }
       // Opened once the gateway has been asked: a resume that stops there leaves the results of
       // the earlier process in --out as they were.
       sink = await openSink(ctx, op, plan.columns);
@@ -461,6 +468,7 @@ async function proceed(ctx: Context, p: Proceed): Promise<number> {
       columns: plan.columns,
       snapshot: SNAPSHOT_FILE,
       ...(plan.readAs ? { readAs: readAsText(plan.readAs) } : {}),
+      ...(sink.sink.file ? { out: sink.sink.file } : {}),
     },
     { runId, input },
   );

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { stateDir } from '../config/paths.js';
 import { assertMayMoveMoney } from '../config/resolve.js';
 import type { Context } from '../context.js';
-import { ExitCode, InputError, UsageError } from '../errors.js';
+import { ExitCode, exitCodeForSignal, InputError, UsageError } from '../errors.js';
 import { resolveFormat } from '../output/format.js';
 import {
   confirmPayouts,
@@ -326,7 +326,8 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
     }
 
     let sent: PayoutResultRow[] = [];
-    let interrupted = false;
+    // The signal that stopped the run (runs/interrupt.ts), if one did: its own exit code.
+    let stoppedBy: unknown;
     const rows = () => [...settled.values(), ...sent].sort((a, b) => a.line - b.line);
     // Ctrl-C stays absorbed until the run is closed (its terminal record written). A journal that
     // could not hold the run's end is told after the results: the user sees both.
@@ -348,7 +349,7 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
       } catch (error) {
         failed = { error };
       }
-      interrupted = signal.aborted;
+      if (signal.aborted) stoppedBy = signal.reason;
       closing();
       const all = [...settled.values(), ...sent];
       const counts = {
@@ -378,7 +379,7 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
     const unsent = plan.items.length - shown.length;
     writePayoutSummary(ctx.io, shown, { runId: journal.runId, plan, unsent });
     if (unjournaled !== undefined) throw unjournaled;
-    return interrupted ? ExitCode.interrupted : payoutExitCode(shown);
+    return stoppedBy !== undefined ? exitCodeForSignal(stoppedBy) : payoutExitCode(shown);
   } catch (err) {
     await resumedJournal?.close().catch(() => {});
     throw err;

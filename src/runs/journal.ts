@@ -48,6 +48,13 @@ export interface RunJournal<W extends JournalRecord = RawRecord> {
    */
   appendLazy(records: W | readonly W[]): void;
   /**
+   * Resolves once every record appended so far, lazy ones too, is written and fsync'd: a row's
+   * outcome is shown only after this (docs/reliability.md), so no kill makes the journal say less
+   * than the screen did. Costs nothing when no lazy record waits; shares the fsync of appends in
+   * flight otherwise. Resolves at once after `close()` (which flushed everything).
+   */
+  sync(): Promise<void>;
+  /**
    * Flush, close and release the lock. Idempotent. Never rejects: a write that failed, here or
    * before (a lazy record, the final flush or fsync), is kept in `failure`.
    */
@@ -77,10 +84,17 @@ function journalWriter<W extends JournalRecord>(
   let closed = false;
   /** Lazy records were written since the last fdatasync. */
   let unsynced = false;
+  /** Lazy appends so far, and how many of them the last fdatasync covered (sync()). */
+  let lazyCount = 0;
+  let syncedCount = 0;
+  /** close() under way or done: sync() then waits for it (it flushes and fsyncs everything). */
+  let closing: Promise<void> | undefined;
 
   async function flushLoop(): Promise<void> {
-    while (queued !== '') {
+    // Waiters alone (sync()) still get their fdatasync.
+    while (queued !== '' || waiters.length > 0) {
       const buf = Buffer.from(queued, 'utf8');
+      const covers = lazyCount;
       const batch = waiters;
       queued = '';
       waiters = [];
@@ -95,6 +109,7 @@ function journalWriter<W extends JournalRecord>(
         if (batch.length > 0) {
           await fh.datasync();
           unsynced = false;
+          syncedCount = Math.max(syncedCount, covers);
         } else unsynced = true;
         for (const w of batch) w.resolve();
       } catch (cause) {
@@ -108,6 +123,19 @@ function journalWriter<W extends JournalRecord>(
       }
     }
     flushing = undefined;
+  }
+
+  async function closeNow(): Promise<void> {
+    closed = true;
+    if (queued !== '' && failure === undefined) flushing ??= flushLoop();
+    while (flushing !== undefined) await flushing;
+    if (unsynced && failure === undefined) {
+      await fh.datasync().catch((cause: unknown) => {
+        failure ??= stateWriteError(cause, meta.dir, meta.runId);
+      });
+    }
+    await fh.close().catch(() => {});
+    await unlock();
   }
 
   return {
@@ -129,21 +157,21 @@ function journalWriter<W extends JournalRecord>(
       if (closed || failure !== undefined) return;
       const list: readonly W[] = Array.isArray(records) ? records : [records as W];
       queued += serialise(list, new Date().toISOString());
+      lazyCount++;
       // Bound what a crash can lose and what waits in memory.
       if (queued.length >= LAZY_FLUSH_CHARS) flushing ??= flushLoop();
     },
-    async close() {
-      if (closed) return;
-      closed = true;
-      if (queued !== '' && failure === undefined) flushing ??= flushLoop();
-      while (flushing !== undefined) await flushing;
-      if (unsynced && failure === undefined) {
-        await fh.datasync().catch((cause: unknown) => {
-          failure ??= stateWriteError(cause, meta.dir, meta.runId);
-        });
-      }
-      await fh.close().catch(() => {});
-      await unlock();
+    sync() {
+      if (failure !== undefined) return Promise.reject(failure);
+      if (closing !== undefined) return closing;
+      if (syncedCount >= lazyCount) return Promise.resolve();
+      const done = new Promise<void>((resolve, reject) => waiters.push({ resolve, reject }));
+      flushing ??= flushLoop();
+      return done;
+    },
+    close() {
+      closing ??= closeNow();
+      return closing;
     },
   };
 }

@@ -49,6 +49,8 @@ export interface NewRunHeader {
   inputKind?: 'json' | 'csv';
   /** How the input is read (encoding, decimal mark, refund reason): JSON of bulk/read-as.ts ReadAs. */
   readAs?: string;
+  /** The results file (--out) the run was started with, absolute: a resume writes it again. */
+  out?: string;
 }
 
 /** First record of every journal. */
@@ -187,6 +189,7 @@ export function parseHeader(raw: RawRecord): RunHeader {
     'snapshot',
     'sheet',
     'readAs',
+    'out',
   ] as const) {
     const v = optStr(raw, key);
     if (v !== undefined) header[key] = v;

@@ -334,6 +334,70 @@ describe('payout', { timeout: 90_000 }, () => {
     expect(new Set(entries.map((e) => e.request_id)).size).toBe(10);
   });
 
+  it.each([
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ] as const)(
+    '%s stops like the first Ctrl-C (exit %i): JSON results closed, every one journaled; --resume sends the rest once',
+    async (name, exit) => {
+      await admin(sandbox.url, '/_sandbox/reset', {});
+      const home = tempDir();
+      const dir = tempDir();
+      const file = join(dir, 'ten.csv');
+      const header =
+        'reference,payment_amount,payment_currency,payment_method,beneficiary.entity_type,beneficiary.bank_details.account_name,beneficiary.bank_details.iban,payer.entity_type';
+      const rows = Array.from(
+        { length: 10 },
+        (_, i) => `R-${i},${i + 1}.00,EUR,SWIFT,COMPANY,Supplier ${i},DE89370400440532013000,COMPANY`,
+      );
+      writeFileSync(file, [header, ...rows].join('\n'));
+      await setFaults(sandbox.url, { mode: 'none', rate: 0, latency_ms: 400, paths: ['/v1/payout'] });
+      try {
+        const child = spawn(
+          process.execPath,
+          [PAYOPS_BIN, '--yes', '--concurrency', '1', '--output', 'json', 'payout', '--file', file],
+          {
+            cwd: REPO_ROOT,
+            env: cliEnv(home, sandbox.env),
+            stdio: ['ignore', 'pipe', 'pipe'],
+          },
+        );
+        let stderr = '';
+        let stdout = '';
+        child.stdout.setEncoding('utf8').on('data', (d: string) => {
+          stdout += d;
+        });
+        child.stderr.setEncoding('utf8').on('data', (d: string) => {
+          stderr += d;
+        });
+        const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+        for (let i = 0; i < 200 && (await payouts()).length === 0; i++)
+          await new Promise((r) => setTimeout(r, 50));
+        child.kill(name);
+        const code = await exited;
+        expect(code, stderr).toBe(exit);
+        expect(stderr).toContain('--resume');
+        const partial = (await payouts()).length;
+        expect(partial).toBeGreaterThan(0);
+        expect(partial).toBeLessThan(10);
+        // The results shown are a whole JSON document, one per payout the gateway holds.
+        const shown = JSON.parse(stdout) as { outcome: string }[];
+        expect(shown.filter((r) => r.outcome === 'completed')).toHaveLength(partial);
+      } finally {
+        await setFaults(sandbox.url, { mode: 'none' });
+      }
+      const resumed = await runCli(['--yes', '--output', 'json', 'payout', '--file', file, '--resume'], {
+        env: sandbox.env,
+        home,
+      });
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(JSON.parse(resumed.stdout)).toHaveLength(10);
+      const entries = await payouts();
+      expect(entries).toHaveLength(10);
+      expect(new Set(entries.map((e) => e.request_id)).size).toBe(10);
+    },
+  );
+
   it('one process at a time per input: a second payops on the same file is refused, nothing sent', async () => {
     await admin(sandbox.url, '/_sandbox/reset', {});
     const home = tempDir();

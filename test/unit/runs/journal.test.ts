@@ -94,6 +94,27 @@ describe('journal', () => {
     ]);
   });
 
+  it('sync() writes and fsyncs the lazy records so far, and costs nothing when none waits', async () => {
+    const probe = await open(join(root, 'probe'), 'w');
+    const proto = Object.getPrototypeOf(probe) as { datasync: () => Promise<void> };
+    await probe.close();
+    const j = await createRun(root, header);
+    const spy = vi.spyOn(proto, 'datasync');
+    try {
+      await j.sync();
+      expect(spy).not.toHaveBeenCalled();
+      j.appendLazy({ type: 'outcome', chunk: 0 });
+      await j.sync();
+      expect(spy).toHaveBeenCalledTimes(1);
+      expect((await readRun(root, j.runId)).records.map((r) => [r.type, r.chunk])).toEqual([['outcome', 0]]);
+      await j.sync();
+      expect(spy).toHaveBeenCalledTimes(1);
+    } finally {
+      spy.mockRestore();
+      await j.close();
+    }
+  });
+
   it('fsyncs before every append resolves, never for lazy records alone, and once more at close', async () => {
     const probe = await open(join(root, 'probe'), 'w');
     const proto = Object.getPrototypeOf(probe) as { datasync: () => Promise<void> };
