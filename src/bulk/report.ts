@@ -401,7 +401,10 @@ export function summaryLines(v: SummaryView): string[] {
       // "payops refund … --resume   (or: payops runs resume ID)": one command a line, to copy.
       const [command, other] = v.resumeCommand.split(/\s+\(or: (?=payops )/);
       lines.push(`  resume with: ${command}`);
-      if (other) lines.push(`           or: ${other.replace(/\)$/, '')}`);
+      // Both run as printed, from a script too: the other one confirms the same way (issue 24).
+      const alt = other?.replace(/\)$/, '');
+      const yes = / --yes\b/.test(command ?? '') && alt && !/ --yes\b/.test(alt) ? ' --yes' : '';
+      if (alt) lines.push(`           or: ${alt}${yes}`);
     }
   }
   return fitLines(lines, v.columns);

@@ -26,7 +26,7 @@ import { OPERATIONS } from './operations.js';
 import { ownInput } from './own-input.js';
 import { type BulkPlan, parseMaxAmount, planBulk } from './plan.js';
 import { type PartlyRefunded, preflight } from './preflight.js';
-import { readAsFrom, readAsText } from './read-as.js';
+import { type ReadAs, readAsFrom, readAsOf, readAsText } from './read-as.js';
 import { type BulkRecord, type BulkRecordWritten, type PreflightRecord, parseBulkRecord } from './records.js';
 import { confirmQuestion, hiddenRefusal, type PlanView, planLines, typedConfirmation } from './report.js';
 import { fitsRowCache, RowCache } from './row-cache.js';
@@ -59,12 +59,15 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
     ctx.onClose(made.cleanup);
     source = { ...made.source, readAs: readAsFrom({ decimalComma: flags.decimalComma }, config.decimalMark) };
   } else {
-    source = {
-      path: resolve(ctx.io.cwd, flags.file!),
-      label: flags.file!,
-      ...(flags.sheet === undefined ? {} : { sheet: flags.sheet }),
-      readAs: readAsFrom(flags, config.decimalMark),
-    };
+    const path = resolve(ctx.io.cwd, flags.file!);
+    const given = readAsFrom(flags, config.decimalMark);
+    // --resume reads the file as its run did, whatever is given now: the printed resume command
+    // carries no --encoding, --sheet or --refund-reason, and must work as printed (issue 24).
+    const run = flags.resume ? await runToResume(ctx, op, config, path) : undefined;
+    const readAs = run ? readAsOf(run.header.readAs) : given;
+    const sheet = run ? run.header.sheet : flags.sheet;
+    if (run) noteReadAsOfRun(ctx, run, given, flags.sheet);
+    source = { path, label: flags.file!, ...(sheet === undefined ? {} : { sheet }), readAs };
   }
   // A dry run that will ask the gateway keeps the rows as a run does when they fit (row-cache.ts).
   const keep = !dryRun || (config.signKey !== undefined && (await fitsRowCache(source.path)));
@@ -153,6 +156,47 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
       });
     }
   }
+}
+
+/**
+ * The unfinished run `--resume` would continue for this file: the newest of this operation at this
+ * gateway made from the same path, else from the same bytes (the file was moved). Only how it read
+ * the file is taken from it; which run is resumed is still decided by what the rows mean.
+ */
+async function runToResume(
+  ctx: Context,
+  op: BatchOperation,
+  config: ResolvedConfig,
+  path: string,
+): Promise<RunInfo | undefined> {
+  const open = (await findRunsAt(stateDir(ctx.io.env), op, gatewayIdentity(config))).filter(
+    (r) => r.state !== 'finished' && r.header.readAs !== undefined,
+  );
+  const byPath = open.find((r) => r.header.file === path);
+  if (byPath || open.length === 0 || !existsSync(path)) return byPath;
+  let sha: string;
+  try {
+    sha = await sha256File(path);
+  } catch {
+    return undefined; // unreadable: reading it for the plan says why
+  }
+  return open.find((r) => r.header.sha256 === sha);
+}
+
+/** Flags that would read the file otherwise than its run did are overruled: say so, once. */
+function noteReadAsOfRun(ctx: Context, run: RunInfo, given: ReadAs, sheet: string | undefined): void {
+  const was = readAsOf(run.header.readAs);
+  const differs: string[] = [];
+  if (given.encoding !== 'utf-8' && given.encoding !== was.encoding) differs.push('--encoding');
+  if (given.why === '--decimal-comma' && was.mark !== ',') differs.push('--decimal-comma');
+  if (given.refundReason !== undefined && given.refundReason !== was.refundReason)
+    differs.push('--refund-reason');
+  if (given.hidden !== undefined && given.hidden !== was.hidden) differs.push(`--${given.hidden}-hidden`);
+  if (sheet !== undefined && sheet !== run.header.sheet) differs.push('--sheet');
+  if (differs.length === 0) return;
+  ctx.log.warn(
+    `payops: --resume reads the file as run ${run.runId} did (encoding ${was.encoding}${run.header.sheet ? `, sheet ${run.header.sheet}` : ''}); ${differs.join(', ')} given now ${differs.length === 1 ? 'is' : 'are'} not used`,
+  );
 }
 
 /** `payops runs resume ID` for a bulk run: continue it against the same gateway, from its own input snapshot. */

@@ -34,7 +34,7 @@ describe('no base_url: the built-in sandbox only when asked for, or when nothing
   });
 
   it('any PAYOPS_* setting without a base_url is refused, the demo values included', async () => {
-    for (const env of [
+    for (const env of <Array<Record<string, string>>>[
       { PAYOPS_SETTLE_TIME: '5s' },
       { PAYOPS_MERCHANT_ID: '800001' },
       { PAYOPS_SIGN_KEY: 'sandbox-sign-key' },
