@@ -6,7 +6,15 @@ import { join, resolve } from 'node:path';
 import { stateDir } from '../config/paths.js';
 import { assertMayMoveMoney, type ResolvedConfig } from '../config/resolve.js';
 import type { Context } from '../context.js';
-import { ConfigError, ExitCode, InputError, PayopsError, UsageError, withHint } from '../errors.js';
+import {
+  AuthError,
+  ConfigError,
+  ExitCode,
+  InputError,
+  PayopsError,
+  UsageError,
+  withHint,
+} from '../errors.js';
 import type { GatewayClient } from '../gateway/client.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
 import { checkOutFile } from '../output/safe-file.js';
@@ -47,6 +55,7 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
       '--skip-done leaves out the rows the gateway already shows done and --force sends them: give one of them',
     );
   }
+  if (flags.noCheck) assertNoCheckFits(op, flags);
   await checkOutFile(ctx.io.cwd, ctx.globals.out, [{ flag: '--file', path: flags.file }], ctx.io.env);
   const maxAmounts = (flags.maxAmount ?? []).map(parseMaxAmount);
   const config = await ctx.config();
@@ -74,7 +83,7 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
   const cache = keep ? new RowCache() : undefined;
   // The gateway check of a run that starts new begins while the file is read (look-ahead.ts).
   const ahead =
-    cache && !inline && !flags.resume
+    cache && !inline && !flags.resume && !flags.noCheck
       ? await startLookAhead(ctx, op, cache, config, flags.maxOrders)
       : undefined;
   // The look-ups allocate as sending does: the same bound on the old generation (execute.ts), from
@@ -135,10 +144,13 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
         resumeFrom: decision.run,
         ...own,
         policy: retryPolicy(flags, config.settleMs),
+        ...(flags.noCheck ? { noCheck: true } : {}),
       });
     }
     case 'new': {
-      const checked = await checkAtGateway(ctx, plan, cache, flags, dryRun, config, ahead);
+      const checked = flags.noCheck
+        ? undefined
+        : await checkAtGateway(ctx, plan, cache, flags, dryRun, config, ahead);
       return proceed(ctx, {
         op,
         plan,
@@ -150,6 +162,7 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
           identity,
           inline: Boolean(inline),
           ...(checked ? { preflight: checked.record, partly: checked.partly } : {}),
+          ...(flags.noCheck ? { noCheck: true } : {}),
         },
         policy: retryPolicy(flags, config.settleMs),
         ...(decision.note ? { note: decision.note } : {}),
@@ -293,6 +306,8 @@ async function checkAtGateway(
       return undefined;
     }
     // A look-up's error (a timeout, say) knows nothing of the refunds not yet sent: said here.
+    const refused = queryRefused(plan.op, err);
+    if (refused) throw refused;
     if (err instanceof PayopsError && !/nothing was sent/.test(`${err.message} ${err.hint ?? ''}`)) {
       throw withHint(
         err,
@@ -340,6 +355,40 @@ async function checkAtGateway(
   return { record, partly: found.partly };
 }
 
+/**
+ * --no-check is for the operations whose check is order query, which the gateway answers only from
+ * registered IP addresses; a refund's check (refund search) is answered from anywhere, and a
+ * refund is not refused a second time by the gateway's state machine as a capture is: it keeps it.
+ */
+function assertNoCheckFits(op: BatchOperation, flags: BulkFlags): void {
+  if (op === 'refund') {
+    throw new UsageError(
+      '--no-check is not for refunds: their check uses refund search, which the gateway answers from any IP address, and a refund sent twice is two refunds; nothing was sent',
+      { hint: 'run it without --no-check' },
+    );
+  }
+  if (flags.skipDone) {
+    throw new UsageError(
+      '--skip-done needs the gateway check that --no-check leaves out: give one of them; nothing was sent',
+    );
+  }
+}
+
+/**
+ * The check of a capture, cancel or review is order query, which the gateway answers only from
+ * registered IP addresses (E1003): say so, and what to do, rather than only that the IP was refused.
+ */
+function queryRefused(op: BatchOperation, err: unknown): AuthError | undefined {
+  if (!(err instanceof AuthError) || err.code !== 'E1003' || OPERATIONS[op].reconcile.by !== 'query') return;
+  return new AuthError(
+    `payops checks at the gateway which orders are already ${OPERATIONS[op].words.done} before a ${op} run, with order query, which the gateway answers only from registered IP addresses — ${err.message}; nothing was sent`,
+    err.code,
+    {
+      hint: `ask the gateway to register this machine's IP address for order query (\`payops status\` shows whether it may query), or add --no-check to ${op} without the check (the gateway still refuses to ${op} an order twice)`,
+    },
+  );
+}
+
 /** The rows not in `leave`; the transactions of those left out are added to `leftTx`. */
 async function* unsettled<R extends BulkRow>(
   rows: AsyncIterable<R> | Iterable<R>,
@@ -375,7 +424,12 @@ async function recheckUntouched(
   }
   const leftTx = new Set<string>();
   const rows = unsettled(cache?.complete ? cache.rows() : inputRows(plan.op, plan.source), leave, leftTx);
-  const found = await preflight(plan.op, client, rows, ctx.globals.concurrency ?? config.concurrency);
+  let found: Awaited<ReturnType<typeof preflight>>;
+  try {
+    found = await preflight(plan.op, client, rows, ctx.globals.concurrency ?? config.concurrency);
+  } catch (err) {
+    throw queryRefused(plan.op, err) ?? err;
+  }
   const before = new Set(Object.values(run.preflight?.before ?? {}).flat());
   const doneBefore = new Set((run.preflight?.done ?? []).map(([line]) => line));
   const fresh = found.done.filter(
@@ -403,7 +457,15 @@ interface Proceed {
   /** Continue this run… */
   resumeFrom?: RunInfo;
   /** …or start a new one at this gateway, with what the gateway showed before it. */
-  start?: { identity: string; inline: boolean; preflight?: PreflightRecord; partly?: PartlyRefunded[] };
+  start?: {
+    identity: string;
+    inline: boolean;
+    preflight?: PreflightRecord;
+    partly?: PartlyRefunded[];
+    noCheck?: boolean;
+  };
+  /** --no-check given to a resume: no look-ups before sending (a run started so makes none anyway). */
+  noCheck?: boolean;
   note?: string;
   policy: RetryPolicy;
 }
@@ -416,6 +478,9 @@ async function proceed(ctx: Context, p: Proceed): Promise<number> {
   const runId = p.resumeFrom?.runId ?? newRunId();
   const view = planView(ctx, config, plan, runId, p.dryRun, prior, p.resumeFrom, p.note);
   view.policy = p.policy;
+  // A run started with --no-check is resumed without look-ups too: this machine may not make them.
+  const noCheck = Boolean(p.start?.noCheck || p.noCheck || p.resumeFrom?.header.check === 'skipped');
+  if (noCheck) view.noCheck = true;
   const checked = p.start?.preflight ?? prior?.preflight;
   if (checked) {
     // A real run with done rows it does not skip was forced (it is refused otherwise).
@@ -453,7 +518,7 @@ async function proceed(ctx: Context, p: Proceed): Promise<number> {
     let resumed = foldRecords(opened.records);
     let sink: OpenedSink;
     try {
-      const skipped = await recheckUntouched(ctx, plan, resumed, p.cache, client, config);
+      const skipped = noCheck ? [] : await recheckUntouched(ctx, plan, resumed, p.cache, client, config);
       if (skipped.length > 0) {
         await opened.journal.append({ type: 'skipped', done: skipped });
         resumed = { ...resumed, skipped: [...resumed.skipped, ...skipped] };
@@ -505,6 +570,7 @@ async function proceed(ctx: Context, p: Proceed): Promise<number> {
       columns: plan.columns,
       snapshot: SNAPSHOT_FILE,
       ...(plan.readAs ? { readAs: readAsText(plan.readAs) } : {}),
+      ...(start.noCheck ? { check: 'skipped' } : {}),
     },
     { runId, input },
   );

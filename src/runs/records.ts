@@ -49,6 +49,8 @@ export interface NewRunHeader {
   inputKind?: 'json' | 'csv';
   /** How the input is read (encoding, decimal mark, refund reason): JSON of bulk/read-as.ts ReadAs. */
   readAs?: string;
+  /** `skipped`: the run was started with --no-check (no gateway check; a resume makes none either). */
+  check?: string;
 }
 
 /** First record of every journal. */
@@ -187,6 +189,7 @@ export function parseHeader(raw: RawRecord): RunHeader {
     'snapshot',
     'sheet',
     'readAs',
+    'check',
   ] as const) {
     const v = optStr(raw, key);
     if (v !== undefined) header[key] = v;
