@@ -72,7 +72,7 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
     const given = readAsFrom(flags, config.decimalMark);
     // --resume reads the file as its run did, whatever is given now: the printed resume command
     // carries no --encoding, --sheet or --refund-reason, and must work as printed (issue 24).
-    const run = flags.resume ? await runToResume(ctx, op, config, path) : undefined;
+    const run = flags.resume ? await runToResume(ctx, op, config, path, flags) : undefined;
     const readAs = run ? readAsOf(run.header.readAs) : given;
     const sheet = run ? run.header.sheet : flags.sheet;
     if (run) noteReadAsOfRun(ctx, run, given, flags.sheet);
@@ -172,28 +172,38 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
 }
 
 /**
- * The unfinished run `--resume` would continue for this file: the newest of this operation at this
- * gateway made from the same path, else from the same bytes (the file was moved). Only how it read
- * the file is taken from it; which run is resumed is still decided by what the rows mean.
+ * The unfinished run `--resume` would continue for this file, to read the file as that run did: the
+ * newest of this operation at this gateway made from the same bytes; else from the same path unless
+ * the file changed since and flags now say how to read it (re-saved as UTF-8, say). Only how the
+ * file is read is taken from it; which run is resumed is still decided by what the rows mean.
  */
 async function runToResume(
   ctx: Context,
   op: BatchOperation,
   config: ResolvedConfig,
   path: string,
+  flags: BulkFlags,
 ): Promise<RunInfo | undefined> {
   const open = (await findRunsAt(stateDir(ctx.io.env), op, gatewayIdentity(config))).filter(
     (r) => r.state !== 'finished' && r.header.readAs !== undefined,
   );
-  const byPath = open.find((r) => r.header.file === path);
-  if (byPath || open.length === 0 || !existsSync(path)) return byPath;
+  if (open.length === 0 || !existsSync(path)) return undefined;
   let sha: string;
   try {
     sha = await sha256File(path);
   } catch {
     return undefined; // unreadable: reading it for the plan says why
   }
-  return open.find((r) => r.header.sha256 === sha);
+  const same = open.find((r) => r.header.sha256 === sha);
+  if (same) return same;
+  const given =
+    flags.encoding !== undefined ||
+    flags.decimalComma ||
+    flags.refundReason !== undefined ||
+    flags.includeHidden ||
+    flags.skipHidden ||
+    flags.sheet !== undefined;
+  return given ? undefined : open.find((r) => r.header.file === path);
 }
 
 /** Flags that would read the file otherwise than its run did are overruled: say so, once. */
