@@ -3,7 +3,7 @@
 // (in the spirit of gh's cmdutil.Factory). It lives outside src/gateway/ so that the gateway knows
 // nothing of configuration or of the CLI; the Context loads it lazily, and tests replace it through
 // ContextOverrides.clientFactory (src/context.ts).
-import type { ResolvedConfig } from './config/resolve.js';
+import { type ResolvedConfig, setBaseUrlHint } from './config/resolve.js';
 import { ConfigError, UsageError } from './errors.js';
 import { createClient, type GatewayClient, type PreparedRequest, prepareRaw } from './gateway/client.js';
 import { ENDPOINTS, endpointByPath } from './gateway/endpoints.js';
@@ -20,7 +20,9 @@ function signingConfig(inv: Invocation, config: ResolvedConfig) {
     });
   }
   if (!config.baseUrl) {
-    throw new ConfigError('no gateway base_url configured', { hint: 'payops config set base_url https://…' });
+    throw new ConfigError(`no gateway base_url configured for profile "${config.profile}"`, {
+      hint: setBaseUrlHint(config.profile),
+    });
   }
   for (const [key, value] of [
     ['merchant_id', config.merchantId],

@@ -18,6 +18,8 @@ export interface BulkFlags {
   resume?: boolean;
   force?: boolean;
   skipDone?: boolean;
+  /** --no-check: capture, cancel, review sent without the gateway check (order query is IP-restricted). */
+  noCheck?: boolean;
   /** --settle-time, in ms (parsed by the command). */
   settleTime?: number;
   maxAttempts?: number;

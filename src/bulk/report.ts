@@ -39,6 +39,8 @@ export interface PlanView {
     skip: boolean;
     force: boolean;
   };
+  /** --no-check: the run asks the gateway nothing before sending (order query is IP-restricted). */
+  noCheck?: boolean;
   /** How lost answers are settled (--settle-time, --max-attempts). */
   policy?: { settleMs: number; maxAttempts: number };
   /** The terminal's width: lines are wrapped at spaces to fit it (a command is never broken). */
@@ -101,6 +103,13 @@ export function planLines(v: PlanView): string[] {
     );
   } else if (!v.dryRun) {
     lines.push(`  run id: ${quoteName(v.runId)}`);
+  }
+  if (v.noCheck) {
+    // What --no-check gives up, said before the confirmation (issue 24).
+    const { verb, done } = OPERATIONS[plan.op].words;
+    lines.push(
+      `  not checked at the gateway (--no-check): rows already ${done} there are sent anyway — the gateway refuses a second ${verb} of an order (that row fails, nothing moves twice); a lost answer is settled with order query, which this machine may not make: its rows stay unknown until the run is resumed from a registered machine`,
+    );
   }
   if (v.preflight) {
     const { done, skip, force } = v.preflight;
@@ -401,7 +410,10 @@ export function summaryLines(v: SummaryView): string[] {
       // "payops refund … --resume   (or: payops runs resume ID)": one command a line, to copy.
       const [command, other] = v.resumeCommand.split(/\s+\(or: (?=payops )/);
       lines.push(`  resume with: ${command}`);
-      if (other) lines.push(`           or: ${other.replace(/\)$/, '')}`);
+      // Both run as printed, from a script too: the other one confirms the same way (issue 24).
+      const alt = other?.replace(/\)$/, '');
+      const yes = / --yes\b/.test(command ?? '') && alt && !/ --yes\b/.test(alt) ? ' --yes' : '';
+      if (alt) lines.push(`           or: ${alt}${yes}`);
     }
   }
   return fitLines(lines, v.columns);

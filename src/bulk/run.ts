@@ -6,7 +6,15 @@ import { join, resolve } from 'node:path';
 import { stateDir } from '../config/paths.js';
 import { assertMayMoveMoney, type ResolvedConfig } from '../config/resolve.js';
 import type { Context } from '../context.js';
-import { ConfigError, ExitCode, InputError, PayopsError, UsageError, withHint } from '../errors.js';
+import {
+  AuthError,
+  ConfigError,
+  ExitCode,
+  InputError,
+  PayopsError,
+  UsageError,
+  withHint,
+} from '../errors.js';
 import type { GatewayClient } from '../gateway/client.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
 import { checkOutFile } from '../output/safe-file.js';
@@ -26,7 +34,7 @@ import { OPERATIONS } from './operations.js';
 import { ownInput } from './own-input.js';
 import { type BulkPlan, parseMaxAmount, planBulk } from './plan.js';
 import { type PartlyRefunded, preflight } from './preflight.js';
-import { readAsFrom, readAsText } from './read-as.js';
+import { type ReadAs, readAsFrom, readAsOf, readAsText } from './read-as.js';
 import { type BulkRecord, type BulkRecordWritten, type PreflightRecord, parseBulkRecord } from './records.js';
 import { confirmQuestion, hiddenRefusal, type PlanView, planLines, typedConfirmation } from './report.js';
 import { fitsRowCache, RowCache } from './row-cache.js';
@@ -47,6 +55,7 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
       '--skip-done leaves out the rows the gateway already shows done and --force sends them: give one of them',
     );
   }
+  if (flags.noCheck) assertNoCheckFits(op, flags);
   await checkOutFile(ctx.io.cwd, ctx.globals.out, [{ flag: '--file', path: flags.file }], ctx.io.env);
   const maxAmounts = (flags.maxAmount ?? []).map(parseMaxAmount);
   const config = await ctx.config();
@@ -59,19 +68,22 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
     ctx.onClose(made.cleanup);
     source = { ...made.source, readAs: readAsFrom({ decimalComma: flags.decimalComma }, config.decimalMark) };
   } else {
-    source = {
-      path: resolve(ctx.io.cwd, flags.file!),
-      label: flags.file!,
-      ...(flags.sheet === undefined ? {} : { sheet: flags.sheet }),
-      readAs: readAsFrom(flags, config.decimalMark),
-    };
+    const path = resolve(ctx.io.cwd, flags.file!);
+    const given = readAsFrom(flags, config.decimalMark);
+    // --resume reads the file as its run did, whatever is given now: the printed resume command
+    // carries no --encoding, --sheet or --refund-reason, and must work as printed (issue 24).
+    const run = flags.resume ? await runToResume(ctx, op, config, path, flags) : undefined;
+    const readAs = run ? readAsOf(run.header.readAs) : given;
+    const sheet = run ? run.header.sheet : flags.sheet;
+    if (run) noteReadAsOfRun(ctx, run, given, flags.sheet);
+    source = { path, label: flags.file!, ...(sheet === undefined ? {} : { sheet }), readAs };
   }
   // A dry run that will ask the gateway keeps the rows as a run does when they fit (row-cache.ts).
   const keep = !dryRun || (config.signKey !== undefined && (await fitsRowCache(source.path)));
   const cache = keep ? new RowCache() : undefined;
   // The gateway check of a run that starts new begins while the file is read (look-ahead.ts).
   const ahead =
-    cache && !inline && !flags.resume
+    cache && !inline && !flags.resume && !flags.noCheck
       ? await startLookAhead(ctx, op, cache, config, flags.maxOrders)
       : undefined;
   // The look-ups allocate as sending does: the same bound on the old generation (execute.ts), from
@@ -132,10 +144,13 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
         resumeFrom: decision.run,
         ...own,
         policy: retryPolicy(flags, config.settleMs),
+        ...(flags.noCheck ? { noCheck: true } : {}),
       });
     }
     case 'new': {
-      const checked = await checkAtGateway(ctx, plan, cache, flags, dryRun, config, ahead);
+      const checked = flags.noCheck
+        ? undefined
+        : await checkAtGateway(ctx, plan, cache, flags, dryRun, config, ahead);
       return proceed(ctx, {
         op,
         plan,
@@ -147,12 +162,64 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
           identity,
           inline: Boolean(inline),
           ...(checked ? { preflight: checked.record, partly: checked.partly } : {}),
+          ...(flags.noCheck ? { noCheck: true } : {}),
         },
         policy: retryPolicy(flags, config.settleMs),
         ...(decision.note ? { note: decision.note } : {}),
       });
     }
   }
+}
+
+/**
+ * The unfinished run `--resume` would continue for this file, to read the file as that run did: the
+ * newest of this operation at this gateway made from the same bytes; else from the same path unless
+ * the file changed since and flags now say how to read it (re-saved as UTF-8, say). Only how the
+ * file is read is taken from it; which run is resumed is still decided by what the rows mean.
+ */
+async function runToResume(
+  ctx: Context,
+  op: BatchOperation,
+  config: ResolvedConfig,
+  path: string,
+  flags: BulkFlags,
+): Promise<RunInfo | undefined> {
+  const open = (await findRunsAt(stateDir(ctx.io.env), op, gatewayIdentity(config))).filter(
+    (r) => r.state !== 'finished' && r.header.readAs !== undefined,
+  );
+  if (open.length === 0 || !existsSync(path)) return undefined;
+  let sha: string;
+  try {
+    sha = await sha256File(path);
+  } catch {
+    return undefined; // unreadable: reading it for the plan says why
+  }
+  const same = open.find((r) => r.header.sha256 === sha);
+  if (same) return same;
+  const given =
+    flags.encoding !== undefined ||
+    flags.decimalComma ||
+    flags.refundReason !== undefined ||
+    flags.includeHidden ||
+    flags.skipHidden ||
+    flags.sheet !== undefined;
+  return given ? undefined : open.find((r) => r.header.file === path);
+}
+
+/** Flags that would read the file otherwise than its run did are overruled: say so, once. */
+function noteReadAsOfRun(ctx: Context, run: RunInfo, given: ReadAs, sheet: string | undefined): void {
+  const was = readAsOf(run.header.readAs);
+  const differs: string[] = [];
+  if (given.encoding !== 'utf-8' && given.encoding !== was.encoding) differs.push('--encoding');
+  if (given.why === '--decimal-comma' && was.mark !== ',') differs.push('--decimal-comma');
+  if (given.refundReason !== undefined && given.refundReason !== was.refundReason)
+    differs.push('--refund-reason');
+  if (given.hidden !== undefined && given.hidden !== was.hidden) differs.push(`--${given.hidden}-hidden`);
+  if (sheet !== undefined && sheet !== run.header.sheet) differs.push('--sheet');
+  if (differs.length === 0) return;
+  ctx.log.warn(
+    `payops: --resume reads the file as run ${run.runId} did (encoding ${was.encoding}${run.header.sheet ? `, sheet ${run.header.sheet}` : ''}); ${differs.join(', ')} given now ${differs.length === 1 ? 'is' : 'are'} not used`,
+  );
 }
 
 /** `payops runs resume ID` for a bulk run: continue it against the same gateway, from its own input snapshot. */
@@ -249,6 +316,8 @@ async function checkAtGateway(
       return undefined;
     }
     // A look-up's error (a timeout, say) knows nothing of the refunds not yet sent: said here.
+    const refused = queryRefused(plan.op, err);
+    if (refused) throw refused;
     if (err instanceof PayopsError && !/nothing was sent/.test(`${err.message} ${err.hint ?? ''}`)) {
       throw withHint(
         err,
@@ -296,6 +365,40 @@ async function checkAtGateway(
   return { record, partly: found.partly };
 }
 
+/**
+ * --no-check is for the operations whose check is order query, which the gateway answers only from
+ * registered IP addresses; a refund's check (refund search) is answered from anywhere, and a
+ * refund is not refused a second time by the gateway's state machine as a capture is: it keeps it.
+ */
+function assertNoCheckFits(op: BatchOperation, flags: BulkFlags): void {
+  if (op === 'refund') {
+    throw new UsageError(
+      '--no-check is not for refunds: their check uses refund search, which the gateway answers from any IP address, and a refund sent twice is two refunds; nothing was sent',
+      { hint: 'run it without --no-check' },
+    );
+  }
+  if (flags.skipDone) {
+    throw new UsageError(
+      '--skip-done needs the gateway check that --no-check leaves out: give one of them; nothing was sent',
+    );
+  }
+}
+
+/**
+ * The check of a capture, cancel or review is order query, which the gateway answers only from
+ * registered IP addresses (E1003): say so, and what to do, rather than only that the IP was refused.
+ */
+function queryRefused(op: BatchOperation, err: unknown): AuthError | undefined {
+  if (!(err instanceof AuthError) || err.code !== 'E1003' || OPERATIONS[op].reconcile.by !== 'query') return;
+  return new AuthError(
+    `payops checks at the gateway which orders are already ${OPERATIONS[op].words.done} before a ${op} run, with order query, which the gateway answers only from registered IP addresses — ${err.message}; nothing was sent`,
+    err.code,
+    {
+      hint: `ask the gateway to register this machine's IP address for order query (\`payops status\` shows whether it may query), or add --no-check to ${op} without the check (the gateway still refuses to ${op} an order twice)`,
+    },
+  );
+}
+
 /** The rows not in `leave`; the transactions of those left out are added to `leftTx`. */
 async function* unsettled<R extends BulkRow>(
   rows: AsyncIterable<R> | Iterable<R>,
@@ -331,7 +434,12 @@ async function recheckUntouched(
   }
   const leftTx = new Set<string>();
   const rows = unsettled(cache?.complete ? cache.rows() : inputRows(plan.op, plan.source), leave, leftTx);
-  const found = await preflight(plan.op, client, rows, ctx.globals.concurrency ?? config.concurrency);
+  let found: Awaited<ReturnType<typeof preflight>>;
+  try {
+    found = await preflight(plan.op, client, rows, ctx.globals.concurrency ?? config.concurrency);
+  } catch (err) {
+    throw queryRefused(plan.op, err) ?? err;
+  }
   const before = new Set(Object.values(run.preflight?.before ?? {}).flat());
   const doneBefore = new Set((run.preflight?.done ?? []).map(([line]) => line));
   const fresh = found.done.filter(
@@ -359,7 +467,15 @@ interface Proceed {
   /** Continue this run… */
   resumeFrom?: RunInfo;
   /** …or start a new one at this gateway, with what the gateway showed before it. */
-  start?: { identity: string; inline: boolean; preflight?: PreflightRecord; partly?: PartlyRefunded[] };
+  start?: {
+    identity: string;
+    inline: boolean;
+    preflight?: PreflightRecord;
+    partly?: PartlyRefunded[];
+    noCheck?: boolean;
+  };
+  /** --no-check given to a resume: no look-ups before sending (a run started so makes none anyway). */
+  noCheck?: boolean;
   note?: string;
   policy: RetryPolicy;
 }
@@ -372,6 +488,9 @@ async function proceed(ctx: Context, p: Proceed): Promise<number> {
   const runId = p.resumeFrom?.runId ?? newRunId();
   const view = planView(ctx, config, plan, runId, p.dryRun, prior, p.resumeFrom, p.note);
   view.policy = p.policy;
+  // A run started with --no-check is resumed without look-ups too: this machine may not make them.
+  const noCheck = Boolean(p.start?.noCheck || p.noCheck || p.resumeFrom?.header.check === 'skipped');
+  if (noCheck) view.noCheck = true;
   const checked = p.start?.preflight ?? prior?.preflight;
   if (checked) {
     // A real run with done rows it does not skip was forced (it is refused otherwise).
@@ -409,7 +528,7 @@ async function proceed(ctx: Context, p: Proceed): Promise<number> {
     let resumed = foldRecords(opened.records);
     let sink: OpenedSink;
     try {
-      const skipped = await recheckUntouched(ctx, plan, resumed, p.cache, client, config);
+      const skipped = noCheck ? [] : await recheckUntouched(ctx, plan, resumed, p.cache, client, config);
       if (skipped.length > 0) {
         await opened.journal.append({ type: 'skipped', done: skipped });
         resumed = { ...resumed, skipped: [...resumed.skipped, ...skipped] };
@@ -469,6 +588,7 @@ async function proceed(ctx: Context, p: Proceed): Promise<number> {
       snapshot: SNAPSHOT_FILE,
       ...(plan.readAs ? { readAs: readAsText(plan.readAs) } : {}),
       ...(sink.sink.file ? { out: sink.sink.file } : {}),
+      ...(start.noCheck ? { check: 'skipped' } : {}),
     },
     { runId, input },
   );

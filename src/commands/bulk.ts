@@ -80,6 +80,11 @@ export function registerBulk(program: Command, app: App): void {
           type: 'boolean',
           description: 'leave out the rows the gateway already shows done (reported already_done)',
         },
+        'no-check': {
+          type: 'boolean',
+          description:
+            'capture, cancel, review: send without asking the gateway first (its order query answers registered IP addresses only); not for refunds',
+        },
         'settle-time': {
           type: 'number',
           value: 'duration',
@@ -134,8 +139,12 @@ Examples:
   payops ${op} ${sample} --dry-run
   payops ${op} ${op}.csv --yes --out ${op}-results.csv
   payops ${op} --file ${op}.csv --resume --yes --out ${op}-results.csv`,
-      run: async (ctx, opts, args) =>
-        (await import('../bulk/run.js')).runBulk(ctx, op, withFileArg(opts, args.csv)),
+      run: async (ctx, opts, args) => {
+        // commander keeps `--no-check` as `check: false`.
+        const { check, ...rest } = opts as typeof opts & { check?: boolean };
+        const flags = { ...rest, ...(check === false ? { noCheck: true } : {}) };
+        return (await import('../bulk/run.js')).runBulk(ctx, op, withFileArg(flags, args.csv));
+      },
     })(program, app);
   }
 }

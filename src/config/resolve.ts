@@ -142,6 +142,7 @@ export function resolveConfig(
   else if (baseUrl === SANDBOX_BASE_URL) sandboxReason = 'base_url';
   else if (baseUrl === '') {
     assertNoCredentialsWithoutGateway(profile, sources, { merchantId, accountId, signKey });
+    assertNothingConfigured(profile, flags, env, stored);
     sandboxReason = 'unconfigured';
   }
 
@@ -203,8 +204,47 @@ function assertNoCredentialsWithoutGateway(
   throw new ConfigError(
     `no base_url is configured, but credentials are (${where}): payops will not send a real account's work to the built-in sandbox`,
     {
-      hint: `set the gateway's address — export ${ENV_VARS.base_url}=https://… or \`payops config set base_url https://…${profile === DEFAULT_PROFILE ? '' : ` --profile ${profile}`}\` — or add --sandbox to try this against the built-in sandbox (nothing real is sent)`,
+      hint: setBaseUrlHint(profile),
     },
+  );
+}
+
+/** The hint of every "no base_url" refusal: the profile's own command, runnable as printed. */
+export function setBaseUrlHint(profile: string): string {
+  return `set the gateway's address: \`payops --profile ${profile} config set base_url URL\` (or export ${ENV_VARS.base_url}=URL); add --sandbox to try the command against the built-in sandbox (made-up data, nothing real is sent)`;
+}
+
+/**
+ * No base_url, and something is configured (a profile file, a PAYOPS_* setting, a credential flag):
+ * the built-in sandbox would answer with its made-up sample orders as if they were real (issue 24:
+ * a read-only support profile read a sample order to a customer). Only a machine where nothing at
+ * all is configured — a first try — gets the sandbox without asking for it.
+ */
+function assertNothingConfigured(
+  profile: string,
+  flags: ConfigFlags,
+  env: NodeJS.ProcessEnv,
+  stored: StoredConfig,
+): void {
+  const why: string[] = [];
+  if (Object.keys(stored.profiles ?? {}).length > 0 || present(stored.current)) {
+    why.push(stored.profiles?.[profile] ? `profile "${profile}" has none` : 'a config file exists');
+  }
+  for (const [key, name] of Object.entries(ENV_VARS)) {
+    // PAYOPS_PROFILE names a profile, which either exists (a config file) or is refused by load.ts.
+    if (key !== 'home' && key !== 'profile' && present(env[name])) why.push(`${name} is set`);
+  }
+  for (const [flag, value] of [
+    ['--merchant-id', flags.merchantId],
+    ['--account-id', flags.accountId],
+    ['--sign-key', flags.signKey],
+  ] as const) {
+    if (present(value)) why.push(`${flag} is given`);
+  }
+  if (why.length === 0) return;
+  throw new ConfigError(
+    `profile "${profile}" has no base_url (${why.join(', ')}): payops will not answer from the built-in sandbox's made-up data instead`,
+    { hint: setBaseUrlHint(profile) },
   );
 }
 
@@ -247,7 +287,9 @@ export function assertMayMoveMoney(
 ): void {
   if (config.readOnly) {
     throw new ConfigError(`profile "${config.profile}" is read-only: ${what} moves money and was refused`, {
-      hint: 'use a profile allowed to move money (--profile NAME), or `payops config set read_only false`',
+      // Names the profile, and not how to lift the restriction: a read-only profile is how a team
+      // keeps a support agent's machine from moving money (issue 24).
+      hint: `profile "${config.profile}" is for looking up payments only; ask whoever runs payments to do this`,
     });
   }
 }

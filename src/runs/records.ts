@@ -51,6 +51,8 @@ export interface NewRunHeader {
   readAs?: string;
   /** The results file (--out) the run was started with, absolute: a resume writes it again. */
   out?: string;
+  /** `skipped`: the run was started with --no-check (no gateway check; a resume makes none either). */
+  check?: string;
 }
 
 /** First record of every journal. */
@@ -190,6 +192,7 @@ export function parseHeader(raw: RawRecord): RunHeader {
     'sheet',
     'readAs',
     'out',
+    'check',
   ] as const) {
     const v = optStr(raw, key);
     if (v !== undefined) header[key] = v;

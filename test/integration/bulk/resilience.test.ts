@@ -336,7 +336,7 @@ describe('SIGINT', () => {
 
     await suite.gw.faults({ mode: 'none' });
     // The alternative command on its own line now (issue 15), no closing parenthesis.
-    const runId = /or: payops runs resume (\S+)$/m.exec(r.stderr)![1]!;
+    const runId = /or: payops runs resume (\S+)(?: --yes)?$/m.exec(r.stderr)![1]!;
     const resumed = await payops(['runs', 'resume', runId, '--yes', '--out', out], {
       env: suite.gw.env(suite.dir),
     });
@@ -359,7 +359,7 @@ describe('a damaged input copy (issue 12, case 9)', () => {
     expect(r.code, r.stderr).toBe(130);
     await suite.gw.faults({ mode: 'none' });
     // The alternative command on its own line now (issue 15), no closing parenthesis.
-    const runId = /or: payops runs resume (\S+)$/m.exec(r.stderr)![1]!;
+    const runId = /or: payops runs resume (\S+)(?: --yes)?$/m.exec(r.stderr)![1]!;
     const sent = refundsByTransaction(await suite.gw.ledger()).size;
     expect(sent).toBeLessThan(150);
 

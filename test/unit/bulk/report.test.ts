@@ -220,7 +220,7 @@ describe('plans that say exactly what will happen (issue 15)', () => {
       columns: 60,
     });
     expect(summary).toContain(`  resume with: payops refund --file ${'x'.repeat(70)}.csv --resume --yes`);
-    expect(summary).toContain('           or: payops runs resume 20261124-000125-4567');
+    expect(summary).toContain('           or: payops runs resume 20261124-000125-4567 --yes');
     expect(summary.join('\n')).toContain('every row: payops runs show 20261124-000125-4567');
   });
 });

@@ -117,7 +117,7 @@ describe('resolveConfig', () => {
       expect(() => resolveConfig({ merchantId: '4711' }, {}, {})).toThrow(/merchant_id from --merchant-id/);
     });
 
-    it('--sandbox, base_url "sandbox", the demo values, or nothing at all: the built-in sandbox', () => {
+    it('--sandbox, base_url "sandbox", or nothing at all: the built-in sandbox; the demo values alone are a setting (issue 24)', () => {
       const env = { PAYOPS_SIGN_KEY: 'live-key-9f8e7d', PAYOPS_MERCHANT_ID: '4711' };
       expect(resolveConfig({ sandbox: true }, env, {})).toMatchObject({
         sandbox: true,
@@ -129,7 +129,8 @@ describe('resolveConfig', () => {
         PAYOPS_ACCOUNT_ID: '800001001',
         PAYOPS_SIGN_KEY: 'sandbox-sign-key',
       };
-      expect(resolveConfig({}, demo, {})).toMatchObject({ sandboxReason: 'unconfigured' });
+      expect(() => resolveConfig({}, demo, {})).toThrow(/profile "default" has no base_url/);
+      expect(resolveConfig({ sandbox: true }, demo, {})).toMatchObject({ sandboxReason: 'flag' });
       expect(resolveConfig({}, {}, {})).toMatchObject({ sandboxReason: 'unconfigured' });
     });
   });
@@ -156,12 +157,17 @@ describe('assertMayMoveMoney', () => {
 
 describe('settle_time', () => {
   const none: StoredConfig = {};
+  const gw = { base_url: 'https://gw.example.com' };
   it('defaults to 30 s, takes the profile (ms), and PAYOPS_SETTLE_TIME (a duration) over it', () => {
     expect(resolveConfig({}, {}, none).settleMs).toBe(30_000);
-    expect(resolveConfig({}, {}, { profiles: { default: { settle_time: 90_000 } } }).settleMs).toBe(90_000);
+    expect(resolveConfig({}, {}, { profiles: { default: { ...gw, settle_time: 90_000 } } }).settleMs).toBe(
+      90_000,
+    );
     const env = { PAYOPS_SETTLE_TIME: '5s' };
-    expect(resolveConfig({}, env, { profiles: { default: { settle_time: 90_000 } } }).settleMs).toBe(5_000);
-    expect(resolveConfig({}, { PAYOPS_SETTLE_TIME: '0' }, none).settleMs).toBe(0);
+    expect(resolveConfig({}, env, { profiles: { default: { ...gw, settle_time: 90_000 } } }).settleMs).toBe(
+      5_000,
+    );
+    expect(resolveConfig({ sandbox: true }, { PAYOPS_SETTLE_TIME: '0' }, none).settleMs).toBe(0);
   });
   it('refuses an unreadable or over-long PAYOPS_SETTLE_TIME, naming it', () => {
     expect(() => resolveConfig({}, { PAYOPS_SETTLE_TIME: 'abc' }, none)).toThrow(/PAYOPS_SETTLE_TIME/);
