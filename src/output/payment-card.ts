@@ -81,6 +81,17 @@ export function paySections(
   if (result.kind === 'apm')
     order.push(['payment_method', result.payment_method], ['issuer_url', result.issuer_url]);
   sections.push({ fields: rows(order) });
+  // Every answer field of the spec is on the card too (issue 24), the account it was made on included.
+  const answer = result.kind === 'checkout' ? undefined : result.result;
+  if (answer) {
+    sections.push({
+      heading: 'Merchant',
+      fields: rows([
+        ['merchant_id', answer.merchant_id],
+        ['account_id', answer.account_id],
+      ]),
+    });
+  }
 
   if (result.unknown) {
     sections.push({
@@ -156,6 +167,7 @@ export function payResultData(result: PayResult, savedTo?: string): Record<strin
 /** One flat row for --output csv. */
 export function payResultRow(result: PayResult, savedTo?: string): Record<string, string> {
   const r = result.kind === 'card' ? result.result : undefined;
+  const answer = result.kind === 'checkout' ? undefined : result.result;
   return {
     kind: result.kind,
     outcome: result.outcome,
@@ -179,6 +191,16 @@ export function payResultRow(result: PayResult, savedTo?: string): Record<string
     saved_to: s(savedTo),
     unknown_reason: s(result.unknown?.reason),
     query_command: s(result.unknown?.queryCommand),
+    // Added after the columns scripts already read by position (issue 24: the CSV lost these, so a
+    // token made with token_flag YES was gone unless JSON was asked).
+    merchant_id: s(answer?.merchant_id),
+    account_id: s(answer?.account_id),
+    token_id: s(r?.token_id),
+    connector: s(r?.connector),
+    note: s(r?.note),
+    payment_method: result.kind === 'apm' ? result.payment_method : '',
+    form_method: result.kind === 'checkout' ? s(result.form?.method) : '',
+    encryption_data: s(r?.encryption_data),
   };
 }
 
