@@ -2,15 +2,68 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type OddGateway, startOddGateway } from '../../helpers/odd-gateway.js';
 import { runCli, tempDir } from '../../helpers/run-cli.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
+import { CARDS, filesUnder } from './support.js';
 
 let sandbox: TestSandbox;
+let odd: OddGateway;
 beforeAll(async () => {
   sandbox = await startTestSandbox();
+  // A signed card answer that echoes a whole card number, and a note holding one and a security code.
+  odd = await startOddGateway(sandbox.url, (req, answer) => {
+    if (req.path !== '/v1/authorise' || answer.body?.card === undefined) return undefined;
+    return {
+      status: answer.status,
+      body: { ...answer.body, card: '5555555555554444', note: 'card 5555-5555-5555-4444 cvv 7391' },
+    };
+  });
 });
 afterAll(async () => {
+  await odd?.close();
   await sandbox?.close();
+});
+
+const LEAKS = [/5555[ -]?5555[ -]?5555[ -]?4444/, /7391/];
+
+function expectMasked(text: string, where: string) {
+  for (const re of LEAKS) expect(text, where).not.toMatch(re);
+}
+
+describe('pay card: card data in a signed answer is masked in every output (issue 24 item 9)', { timeout: 90_000 }, () => {
+  function pay(args: string[], home: string) {
+    return runCli(
+      ['--yes', ...args, 'pay', 'card', '--amount', '3.00', '--currency', 'USD', '--expiry', '12/2035'],
+      { env: { ...sandbox.env, PAYOPS_BASE_URL: odd.url }, input: `${CARDS.approved}\n123\n`, home },
+    );
+  }
+
+  it.each([
+    ['table', ['--output', 'table']],
+    ['csv', ['--output', 'csv']],
+    ['json', ['--output', 'json']],
+  ])('--output %s', async (_name, args) => {
+    const home = tempDir();
+    const r = await pay(args, home);
+    expect(r.code, r.stderr).toBe(0);
+    expectMasked(r.stdout + r.stderr, 'output');
+    expect(r.stdout).toContain('555555******4444');
+    expect(r.stdout).toMatch(/cvv \*{4}/);
+    for (const f of filesUnder(home)) expectMasked(f.text, f.path);
+  });
+
+  it.each([['r.csv'], ['r.json']])('--out %s', async (name) => {
+    const home = tempDir();
+    const dir = tempDir();
+    const out = join(dir, name);
+    const r = await pay(['--out', out], home);
+    expect(r.code, r.stderr).toBe(0);
+    expectMasked(r.stdout + r.stderr, 'output');
+    const text = readFileSync(out, 'utf8');
+    expectMasked(text, out);
+    expect(text).toContain('555555******4444');
+  });
 });
 
 /** Resolves once `path` exists (the opener runs detached, after payops may have exited). */
