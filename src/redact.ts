@@ -277,6 +277,55 @@ export function redactText(text: string, secrets: readonly string[] = []): strin
   return redactSecrets(masked, secrets);
 }
 
+// --- output: every table, card, CSV, JSON and workbook payops writes (issue 24) ---
+
+/** A word that can label a security code: only text holding one needs LABELLED_CODE. */
+const CODE_LABEL = /cvv|cvc|cid|security/i;
+
+/** Free text fit for output, skipping the searches when it cannot hold a card number or a labelled code. */
+function redactOutputText(text: string): string {
+  if (mayHoldCardNumber(text) || (CODE_LABEL.test(text) && /\d{3}/.test(text))) return redactText(text);
+  return text;
+}
+
+/** A card field's value: masked when it is a number, else (a label, a masked card) as free text. */
+function redactPanValue(text: string): string {
+  return /^[\d .-]{12,}$/.test(text) && /\d/.test(text) ? maskPan(text) : redactOutputText(text);
+}
+
+/**
+ * How the values of one output column (or card label, or JSON key) are shown, as the --debug log
+ * shows them: a card field masked, the spec's numeric identifiers as they are (undefined: nothing
+ * to do), anything else with card numbers masked and labelled security codes hidden. Made once per
+ * column by the writers, so a million-row file pays a digit count per cell, no search.
+ */
+export function outputRedactor(field: string | undefined): ((text: string) => string) | undefined {
+  if (field !== undefined && cardFieldKind(field) === 'pan') return redactPanValue;
+  if (field !== undefined && cardFieldKind(field) === 'code') return (t) => (t === '' ? t : '***');
+  if (field !== undefined && isIdentifierField(field)) return undefined;
+  return redactOutputText;
+}
+
+/** One value fit for output under `field` (a column, a card label). */
+export function redactOutput(field: string | undefined, text: string): string {
+  if (text === '') return text;
+  const r = outputRedactor(field);
+  return r === undefined ? text : r(text);
+}
+
+/**
+ * A JSON.stringify replacer for output: strings and integers by their key (redactOutput; an array's
+ * elements by their index, as free text), bigint as decimal text, the rest as it is.
+ */
+export function outputJsonReplacer(key: string, value: unknown): unknown {
+  if (typeof value === 'string')
+    return redactOutput(key === '' || /^\d+$/.test(key) ? undefined : key, value);
+  if (typeof value === 'bigint') return value.toString();
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 1e12)
+    return redactNumber(key === '' || /^\d+$/.test(key) ? undefined : key, value);
+  return value;
+}
+
 /** One field's value fit for logs: by its name when that says what it holds, else as free text. */
 function redactField(key: string, value: string): string {
   if (cardFieldKind(key) === 'pan') return maskPan(value);

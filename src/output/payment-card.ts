@@ -10,6 +10,7 @@ import type { PayoutPlan, PayoutPlanSummary } from '../payout/plan.js';
 import { PAYOUT_RESULT_COLUMNS } from '../payout/records.js';
 import type { PayoutResultRow } from '../payout/send.js';
 import { shownUrl, terminalLine } from '../quote.js';
+import { outputJsonReplacer } from '../redact.js';
 import { type CardSection, renderCard } from './card.js';
 import { confirmOrExit } from './confirm.js';
 import { openCsvWriter } from './csv-writer.js';
@@ -248,7 +249,7 @@ export async function writePayResult(io: Io, result: PayResult, opts: PayOutputO
 }
 
 function payJson(result: PayResult, savedTo: string | undefined): string {
-  return `${JSON.stringify(payResultData(result, savedTo), null, 2)}\n`;
+  return `${JSON.stringify(payResultData(result, savedTo), outputJsonReplacer, 2)}\n`;
 }
 
 /** --dry-run: the request that would be sent, card data absent (it is not even read). */
@@ -445,7 +446,7 @@ export async function writePayoutResults(
   } else {
     const text =
       opts.format === 'json'
-        ? `${JSON.stringify(records, null, 2)}\n`
+        ? `${JSON.stringify(records, outputJsonReplacer, 2)}\n`
         : await table(
             io,
             PAYOUT_TABLE_COLUMNS,

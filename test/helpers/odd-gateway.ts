@@ -7,8 +7,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import { createSigner } from '../../src/gateway/signer.js';
 import { parseRespon } from '../../src/gateway/xml.js';
-import { respon, type XmlValue } from '../../src/sandbox/render.js';
 import { SANDBOX_CREDENTIALS } from '../../src/sandbox/index.js';
+import { respon, type XmlValue } from '../../src/sandbox/render.js';
 
 export interface OddAnswer {
   status: number;

@@ -31,7 +31,9 @@ function expectMasked(text: string, where: string) {
   for (const re of LEAKS) expect(text, where).not.toMatch(re);
 }
 
-describe('pay card: card data in a signed answer is masked in every output (issue 24 item 9)', { timeout: 90_000 }, () => {
+describe('pay card: card data in a signed answer is masked in every output (issue 24 item 9)', {
+  timeout: 90_000,
+}, () => {
   function pay(args: string[], home: string) {
     return runCli(
       ['--yes', ...args, 'pay', 'card', '--amount', '3.00', '--currency', 'USD', '--expiry', '12/2035'],
