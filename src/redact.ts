@@ -300,6 +300,19 @@ function redactPanValue(text: string): string {
  * column by the writers, so a million-row file pays a digit count per cell, no search.
  */
 export function outputRedactor(field: string | undefined): ((text: string) => string) | undefined {
+  if (field === undefined) return redactOutputText;
+  // By name, once: this runs for every cell of a results file and every row of a gateway answer.
+  let r = REDACTORS.get(field);
+  if (r === undefined) {
+    r = redactorFor(field) ?? null;
+    if (REDACTORS.size < 1000) REDACTORS.set(field, r);
+  }
+  return r ?? undefined;
+}
+
+const REDACTORS = new Map<string, ((text: string) => string) | null>();
+
+function redactorFor(field: string | undefined): ((text: string) => string) | undefined {
   if (field !== undefined && cardFieldKind(field) === 'pan') return redactPanValue;
   if (field !== undefined && cardFieldKind(field) === 'code') return (t) => (t === '' ? t : '***');
   if (field !== undefined && isIdentifierField(field)) return undefined;

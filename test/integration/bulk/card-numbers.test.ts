@@ -3,14 +3,41 @@
 // the number never repeated — as `pay` refuses card numbers in free text.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readCsv } from '../../../src/bulk/csv-reader.js';
+import { eachElement, type OddGateway, startOddGateway } from '../../helpers/odd-gateway.js';
 import { filesUnder } from '../pay/support.js';
-import { csvText, payops, REFUND_HEADER, tempDir, useBulkSuite, writeCsv } from './support.js';
+import {
+  csvText,
+  payops,
+  REFUND_HEADER,
+  refundRows,
+  refundsByTransaction,
+  tempDir,
+  useBulkSuite,
+  writeCsv,
+} from './support.js';
 
 const suite = useBulkSuite();
 
+// A gateway whose signed refund answer echoes a card number and a security code in its message.
+let odd: OddGateway;
+beforeAll(async () => {
+  odd = await startOddGateway(suite.gw.url, (req, answer) =>
+    req.path === '/v1/refund'
+      ? eachElement(answer, 'refund_orders', (el) => ({
+          ...el,
+          refund_message: `${String(el.refund_message)} card 5555-5555-5555-4444 cvv 7391`,
+        }))
+      : undefined,
+  );
+});
+afterAll(async () => {
+  await odd?.close();
+});
+
 /** The card numbers of the test, in every spelling they were written in. */
-const CARD_TEXT = [/5555[ -]?5555[ -]?5555[ -]?4444/, /4111[ -]?1111[ -]?1111[ -]?1111/];
+const CARD_TEXT = [/5555[ -]?5555[ -]?5555[ -]?4444/, /4111[ -]?1111[ -]?1111[ -]?1111/, /7391/];
 
 function expectNoCard(text: string, where: string) {
   for (const re of CARD_TEXT) expect(text, where).not.toMatch(re);
@@ -79,4 +106,41 @@ describe('card numbers in bulk and payout files (issue 24 item 9)', { timeout: 9
     expect((await suite.gw.ledger()).length).toBe(before);
     for (const f of filesUnder(home)) expectNoCard(f.text, f.path);
   });
+
+  it.each([
+    ['results.csv', ['--output', 'table']],
+    ['results.json', []],
+    ['results.xlsx', []],
+  ])(
+    'a signed answer echoing a card number: masked in --out %s, on screen and in the journal',
+    async (name, extra) => {
+      const orders = await suite.gw.createOrders(2);
+      const dir = tempDir();
+      const home = tempDir();
+      const file = writeCsv(join(dir, 'refunds.csv'), REFUND_HEADER, refundRows(orders));
+      const out = join(dir, name);
+      const r = await payops(['refund', '--file', file, '--yes', '--out', out, ...extra], {
+        env: suite.gw.env(home, { PAYOPS_BASE_URL: odd.url }),
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(odd.rewritten.get('/v1/refund')).toBeGreaterThan(0);
+      const moved = refundsByTransaction(await suite.gw.ledger());
+      for (const o of orders) expect(moved.get(o.transaction_id)).toHaveLength(1);
+      expectNoCard(r.stdout + r.stderr, 'output');
+      const bytes = readFileSync(out);
+      if (name.endsWith('.xlsx')) {
+        // The workbook's cells, read back the way payops reads a sheet (its XML is compressed).
+        const reader = readCsv({ file: out });
+        await reader.header;
+        let text = '';
+        for await (const row of reader.rows) text += `${Object.values(row.fields).join(',')}\n`;
+        expectNoCard(text, out);
+        expect(text).toContain('555555******4444');
+      } else {
+        expectNoCard(bytes.toString('utf8'), out);
+        expect(bytes.toString('utf8')).toContain('555555******4444');
+      }
+      for (const f of filesUnder(home)) expectNoCard(f.text, f.path);
+    },
+  );
 });
