@@ -183,6 +183,56 @@ function groupedCardEnd(text: string, groups: readonly Span[], i: number): numbe
   return i;
 }
 
+/**
+ * Whether `text` has 13 digits or more in all, the fewest a card number has: a loop with no regular
+ * expression, so the writers of output and the row checks of a million-row file skip nearly every
+ * cell before any search.
+ */
+export function mayHoldCardNumber(text: string): boolean {
+  let digits = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57 && ++digits >= 13) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether one cell of an input file (a bulk or payout row, a request value) holds a card number:
+ * any field but the numeric identifiers of the spec (isIdentifierField), by its own name.
+ */
+export function cellHoldsCardNumber(field: string, text: string): boolean {
+  return mayHoldCardNumber(text) && !isIdentifierField(field) && containsCardNumber(text);
+}
+
+/**
+ * The paths (`beneficiary.bank_details.account_name`, `items[2]`) of values at any depth that hold
+ * a card number, also inside text or as a JSON number; identifier fields are not looked at.
+ */
+export function cardNumberPaths(value: unknown, path = '', field?: string, out: string[] = []): string[] {
+  const text =
+    typeof value === 'string'
+      ? value
+      : typeof value === 'number' && Number.isInteger(value)
+        ? String(value)
+        : undefined;
+  if (text !== undefined) {
+    if (
+      mayHoldCardNumber(text) &&
+      (field === undefined || !isIdentifierField(field)) &&
+      containsCardNumber(text)
+    )
+      out.push(path);
+  } else if (Array.isArray(value)) {
+    value.forEach((v, i) => {
+      cardNumberPaths(v, `${path}[${i}]`, field, out);
+    });
+  } else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) cardNumberPaths(v, path === '' ? k : `${path}.${k}`, k, out);
+  }
+  return out;
+}
+
 /** Whether `text` holds a card number anywhere (plain or grouped). */
 export function containsCardNumber(text: string): boolean {
   return findCardNumbers(text).length > 0;
@@ -225,6 +275,80 @@ export function redactText(text: string, secrets: readonly string[] = []): strin
     (_m, label: string, sep: string, code: string) => `${label}${sep}${'*'.repeat(code.length)}`,
   );
   return redactSecrets(masked, secrets);
+}
+
+// --- output: every table, card, CSV, JSON and workbook payops writes (issue 24) ---
+
+/** A word that can label a security code: only text holding one needs LABELLED_CODE. */
+const CODE_LABEL = /cvv|cvc|cid|security/i;
+
+/**
+ * Free text fit for output, skipping the searches when it cannot hold a card number (13 digits) or
+ * a labelled code (3 digits and a label): one pass counting digits decides for nearly every cell.
+ */
+function redactOutputText(text: string): string {
+  let digits = 0;
+  // A c or an s (any case): every label starts with one (cvv, cvc, cid, security).
+  let label = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      if (++digits >= 13) return redactText(text);
+    } else if ((c | 0x20) === 0x63 || (c | 0x20) === 0x73) label = true;
+  }
+  if (digits < 3 || !label || !CODE_LABEL.test(text)) return text;
+  return redactText(text);
+}
+
+/** A card field's value: masked when it is a number, else (a label, a masked card) as free text. */
+function redactPanValue(text: string): string {
+  return /^[\d .-]{12,}$/.test(text) && /\d/.test(text) ? maskPan(text) : redactOutputText(text);
+}
+
+/**
+ * How the values of one output column (or card label, or JSON key) are shown, as the --debug log
+ * shows them: a card field masked, the spec's numeric identifiers as they are (undefined: nothing
+ * to do), anything else with card numbers masked and labelled security codes hidden. Made once per
+ * column by the writers, so a million-row file pays a digit count per cell, no search.
+ */
+export function outputRedactor(field: string | undefined): ((text: string) => string) | undefined {
+  if (field === undefined) return redactOutputText;
+  // By name, once: this runs for every cell of a results file and every row of a gateway answer.
+  let r = REDACTORS.get(field);
+  if (r === undefined) {
+    r = redactorFor(field) ?? null;
+    if (REDACTORS.size < 1000) REDACTORS.set(field, r);
+  }
+  return r ?? undefined;
+}
+
+const REDACTORS = new Map<string, ((text: string) => string) | null>();
+
+function redactorFor(field: string | undefined): ((text: string) => string) | undefined {
+  if (field !== undefined && cardFieldKind(field) === 'pan') return redactPanValue;
+  if (field !== undefined && cardFieldKind(field) === 'code') return (t) => (t === '' ? t : '***');
+  if (field !== undefined && isIdentifierField(field)) return undefined;
+  return redactOutputText;
+}
+
+/** One value fit for output under `field` (a column, a card label). */
+export function redactOutput(field: string | undefined, text: string): string {
+  if (text === '') return text;
+  const r = outputRedactor(field);
+  return r === undefined ? text : r(text);
+}
+
+/**
+ * A JSON.stringify replacer for output: strings and integers by their key (redactOutput; an array's
+ * elements by their index, as free text), bigint as decimal text, the rest as it is.
+ */
+export function outputJsonReplacer(key: string, value: unknown): unknown {
+  if (typeof value === 'string')
+    return redactOutput(key === '' || /^\d+$/.test(key) ? undefined : key, value);
+  if (typeof value === 'bigint') return value.toString();
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 1e12)
+    return redactNumber(key === '' || /^\d+$/.test(key) ? undefined : key, value);
+  return value;
 }
 
 /** One field's value fit for logs: by its name when that says what it holds, else as free text. */

@@ -6,6 +6,7 @@ import { type BatchOperation, ENDPOINTS } from '../gateway/endpoints.js';
 import { splitCodedMessage } from '../gateway/types.js';
 import { formatAmount, parseAmount } from '../money/amount.js';
 import { quote } from '../quote.js';
+import { redactOutput } from '../redact.js';
 import { OPERATIONS } from './operations.js';
 import { reasonEchoes, reasonKey, sameReason } from './reason.js';
 import { sameMoney } from './reconcile.js';
@@ -175,11 +176,13 @@ function readResult(op: BatchOperation, line: number, result: Record<string, unk
   const fields: Record<string, string> = {};
   for (const f of OPERATIONS[op].resultColumns) {
     const v = result[f];
-    if (v !== undefined && v !== null) fields[f] = String(v);
+    // The gateway's text as the --debug log shows it, before it reaches the journal, the results
+    // and the screen (issue 24): an echo of a card number is masked, identifiers kept.
+    if (v !== undefined && v !== null) fields[f] = redactOutput(f, String(v));
   }
   const raw = result[statusField];
   const status = raw === undefined || raw === null ? undefined : String(raw);
-  const message = messageOf(op, result);
+  const message = redactOutput(undefined, messageOf(op, result));
   // Most answers are `0000:…` or empty: no regular expression for those (this runs for every row).
   const code =
     message === '' ? undefined : message.startsWith('0000:') ? '0000' : splitCodedMessage(message).code;

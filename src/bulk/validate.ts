@@ -6,6 +6,7 @@ import type { BatchOperation } from '../gateway/endpoints.js';
 import { type AmountStyle, formatAmount, parseAmountText } from '../money/amount.js';
 import { type CurrencyInfo, currencyInfo } from '../money/currency.js';
 import { hiddenTextProblem, invisibleIdProblem, quote } from '../quote.js';
+import { cellHoldsCardNumber } from '../redact.js';
 import type { CsvRow } from './csv-reader.js';
 import { OPERATIONS } from './operations.js';
 import { DEFAULT_RULES, type RowRules } from './row-rules.js';
@@ -144,6 +145,22 @@ export function validateRow(
   const line = row.line;
   // Written without closures or per-row arrays: this runs a million times on a big file.
   let problems: Problems;
+
+  // Card data never enters a run (issue 24): a card number in any cell — a reason, a column payops
+  // does not read — would be sent, kept in the run's input copy and written to the results. The
+  // number is not repeated; only identifier columns (transaction_id …) may hold Luhn-valid digits.
+  for (const name in f) {
+    if (cellHoldsCardNumber(name, f[name]!)) {
+      problems = add(
+        problems,
+        file,
+        line,
+        name,
+        'holds a card number (not repeated here); card data may not be in a bulk file',
+        'no card numbers in any cell: remove it from the file (and from wherever the file came from)',
+      );
+    }
+  }
 
   const tx = f.transaction_id ?? '';
   const order = f.order_no ?? '';

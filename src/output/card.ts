@@ -1,5 +1,6 @@
 // A key/value "card" for one order or payment: a title, then sections of aligned label/value pairs.
 
+import { redactOutput } from '../redact.js';
 import { terminalSafe } from './sanitize.js';
 import { cutToWidth } from './width.js';
 
@@ -41,7 +42,8 @@ export function renderCard(
       const pad = ' '.repeat(labelWidth - [...l].length);
       // Multi-line values continue under the value column.
       const room = opts.width === undefined ? undefined : opts.width - labelWidth - 4;
-      const lines = terminalSafe(value)
+      // Card numbers and labelled security codes masked as the --debug log masks them (issue 24).
+      const lines = terminalSafe(redactOutput(label, value))
         .split('\n')
         .map((v) => (room === undefined ? v : cutToWidth(v, room)));
       out.push(`  ${dim(l)}${pad}  ${lines[0]}`);

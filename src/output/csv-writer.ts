@@ -5,6 +5,7 @@
 // Rows go straight into blocks of UTF-8 bytes: a plain ASCII cell (nearly all of them) is copied
 // byte by byte, with no string built per line and no text to encode again when the block is written.
 
+import { outputRedactor } from '../redact.js';
 import { cellText, excelSafe, formulaStart } from './sanitize.js';
 import { openSink } from './sink.js';
 
@@ -93,6 +94,8 @@ export function createCsvWriter(
   const header = (opts.bom ? '\uFEFF' : '') + csvLine(columns);
   let started = false;
   const width = columns.length;
+  // Card numbers and labelled security codes masked as the --debug log masks them, by column (issue 24).
+  const redactors = columns.map(outputRedactor);
   const blockBytes = typeof dest === 'string' ? FILE_BLOCK_BYTES : STREAM_BLOCK_BYTES;
   let block = Buffer.allocUnsafe(blockBytes);
   let used = 0;
@@ -112,7 +115,9 @@ export function createCsvWriter(
     let pending: Promise<void> | undefined;
     for (let i = 0; i < width; i++) {
       const value = cells[i];
-      const text = typeof value === 'string' ? value : cellText(value);
+      let text = typeof value === 'string' ? value : cellText(value);
+      const redact = redactors[i];
+      if (redact !== undefined && text !== '') text = redact(text);
       const room = 6 * text.length + 5;
       if (used + room > block.length) {
         pending = flush() ?? pending;

@@ -1,6 +1,7 @@
 // Streaming JSON array output: one object per line, valid JSON once end() has run, whatever the
 // number of records, without holding them. bigint values are written as decimal strings.
 
+import { outputJsonReplacer } from '../redact.js';
 import { openSink } from './sink.js';
 
 export interface JsonWriter {
@@ -12,9 +13,8 @@ export interface JsonWriter {
   discard(): Promise<void>;
 }
 
-function replacer(_key: string, value: unknown): unknown {
-  return typeof value === 'bigint' ? value.toString() : value;
-}
+/** bigint as decimal text; card numbers and labelled security codes masked by key (issue 24). */
+const replacer = outputJsonReplacer;
 
 export function createJsonWriter(dest: NodeJS.WritableStream | string): JsonWriter {
   const sink = openSink(dest);

@@ -10,6 +10,7 @@ import type { PayoutPlan, PayoutPlanSummary } from '../payout/plan.js';
 import { PAYOUT_RESULT_COLUMNS } from '../payout/records.js';
 import type { PayoutResultRow } from '../payout/send.js';
 import { shownUrl, terminalLine } from '../quote.js';
+import { outputJsonReplacer } from '../redact.js';
 import { type CardSection, renderCard } from './card.js';
 import { confirmOrExit } from './confirm.js';
 import { openCsvWriter } from './csv-writer.js';
@@ -81,6 +82,17 @@ export function paySections(
   if (result.kind === 'apm')
     order.push(['payment_method', result.payment_method], ['issuer_url', result.issuer_url]);
   sections.push({ fields: rows(order) });
+  // Every answer field of the spec is on the card too (issue 24), the account it was made on included.
+  const answer = result.kind === 'checkout' ? undefined : result.result;
+  if (answer) {
+    sections.push({
+      heading: 'Merchant',
+      fields: rows([
+        ['merchant_id', answer.merchant_id],
+        ['account_id', answer.account_id],
+      ]),
+    });
+  }
 
   if (result.unknown) {
     sections.push({
@@ -156,6 +168,7 @@ export function payResultData(result: PayResult, savedTo?: string): Record<strin
 /** One flat row for --output csv. */
 export function payResultRow(result: PayResult, savedTo?: string): Record<string, string> {
   const r = result.kind === 'card' ? result.result : undefined;
+  const answer = result.kind === 'checkout' ? undefined : result.result;
   return {
     kind: result.kind,
     outcome: result.outcome,
@@ -179,6 +192,16 @@ export function payResultRow(result: PayResult, savedTo?: string): Record<string
     saved_to: s(savedTo),
     unknown_reason: s(result.unknown?.reason),
     query_command: s(result.unknown?.queryCommand),
+    // Added after the columns scripts already read by position (issue 24: the CSV lost these, so a
+    // token made with token_flag YES was gone unless JSON was asked).
+    merchant_id: s(answer?.merchant_id),
+    account_id: s(answer?.account_id),
+    token_id: s(r?.token_id),
+    connector: s(r?.connector),
+    note: s(r?.note),
+    payment_method: result.kind === 'apm' ? result.payment_method : '',
+    form_method: result.kind === 'checkout' ? s(result.form?.method) : '',
+    encryption_data: s(r?.encryption_data),
   };
 }
 
@@ -226,7 +249,7 @@ export async function writePayResult(io: Io, result: PayResult, opts: PayOutputO
 }
 
 function payJson(result: PayResult, savedTo: string | undefined): string {
-  return `${JSON.stringify(payResultData(result, savedTo), null, 2)}\n`;
+  return `${JSON.stringify(payResultData(result, savedTo), outputJsonReplacer, 2)}\n`;
 }
 
 /** --dry-run: the request that would be sent, card data absent (it is not even read). */
@@ -423,7 +446,7 @@ export async function writePayoutResults(
   } else {
     const text =
       opts.format === 'json'
-        ? `${JSON.stringify(records, null, 2)}\n`
+        ? `${JSON.stringify(records, outputJsonReplacer, 2)}\n`
         : await table(
             io,
             PAYOUT_TABLE_COLUMNS,

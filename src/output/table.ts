@@ -6,6 +6,7 @@
 // shown, not run. Without a width (stdout is not a terminal) nothing is cut.
 
 import { terminalLine } from '../quote.js';
+import { redactOutput } from '../redact.js';
 import { cutToWidth, displayWidth, padToWidth } from './width.js';
 
 export interface TableOptions {
@@ -40,7 +41,8 @@ export function renderTable(
 ): string {
   // One line per cell: line breaks in data are shown escaped, like other control characters.
   const head = columns.map(terminalLine);
-  const body = rows.map((r) => columns.map((c) => terminalLine(r[c] ?? '')));
+  // Card numbers and labelled security codes masked as the --debug log masks them (issue 24).
+  const body = rows.map((r) => columns.map((c) => terminalLine(redactOutput(c, r[c] ?? ''))));
   const boxed = layout(columns, head, body, opts);
   if (boxed) return drawTable(head, body, boxed, opts.color);
   // The box costs three columns a cell: without it (two spaces between columns) a bulk run's

@@ -7,6 +7,7 @@
 // as written. Loaded only when an .xlsx is written.
 
 import { currencyInfo } from '../money/currency.js';
+import { outputRedactor } from '../redact.js';
 import { plainNumber, SPREADSHEET_DIGITS } from '../sheets/cell-number.js';
 import { columnLetters } from '../sheets/workbook.js';
 import { ZipWriter } from '../sheets/zip.js';
@@ -92,6 +93,8 @@ export function createXlsxWriter(dest: string, columns: string[]): XlsxWriter {
   const letters = columns.map((_, i) => columnLetters(i));
   const amounts = amountColumns(columns);
   const width = columns.length;
+  // Card numbers and labelled security codes masked as the --debug log masks them, by column (issue 24).
+  const redactors = columns.map(outputRedactor);
   let rowNumber = 0;
   // Writes are chained: each waits for the one before (the ZIP is one ordered stream).
   let chain: Promise<unknown> = Promise.resolve();
@@ -131,8 +134,10 @@ export function createXlsxWriter(dest: string, columns: string[]): XlsxWriter {
     let xml = `<row r="${rowNumber}">`;
     for (let i = 0; i < width; i++) {
       const value = cells[i];
-      const text = typeof value === 'string' ? value : cellText(value);
+      let text = typeof value === 'string' ? value : cellText(value);
       if (text === '') continue;
+      const redact = header ? undefined : redactors[i];
+      if (redact !== undefined) text = redact(text);
       const ref = `${letters[i]}${rowNumber}`;
       const cur = header ? -1 : amounts[i]!;
       const number = cur >= 0 ? amountCell(ref, text, cellText(cells[cur]).trim()) : undefined;

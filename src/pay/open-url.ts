@@ -41,13 +41,69 @@ export function browsableUrl(text: string): URL | undefined {
   return url.protocol === 'https:' || url.protocol === 'http:' ? url : undefined;
 }
 
+/**
+ * What an opener needs of the environment to find and reach the user's browser, by name: the
+ * program path, home and locale, the display (X11, Wayland, the session bus), the desktop it runs
+ * in (xdg-open reads XDG_CURRENT_DESKTOP, DESKTOP_SESSION, KDE_FULL_SESSION …), BROWSER, and on
+ * Windows the system folders rundll32 looks in.
+ */
+const OPENER_ENV = new Set([
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'LANG',
+  'LANGUAGE',
+  'TZ',
+  'TMPDIR',
+  'TEMP',
+  'TMP',
+  'DISPLAY',
+  'WAYLAND_DISPLAY',
+  'XAUTHORITY',
+  'DBUS_SESSION_BUS_ADDRESS',
+  'DESKTOP_SESSION',
+  'KDE_FULL_SESSION',
+  'KDE_SESSION_VERSION',
+  'GNOME_DESKTOP_SESSION_ID',
+  'BROWSER',
+  'SYSTEMROOT',
+  'SYSTEMDRIVE',
+  'WINDIR',
+  'PATHEXT',
+  'USERPROFILE',
+  'APPDATA',
+  'LOCALAPPDATA',
+  '__CF_USER_TEXT_ENCODING',
+]);
+
+/**
+ * The opener's environment: only what OPENER_ENV and XDG_* / LC_* name. The browser outlives
+ * payops and hands its environment on to whatever it starts, so the sign key (PAYOPS_SIGN_KEY),
+ * the rest of PAYOPS_*, proxy credentials and any other secret of the shell stay behind (issue 24).
+ */
+export function openerEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined || name.toUpperCase().startsWith('PAYOPS_')) continue;
+    const upper = name.toUpperCase();
+    if (OPENER_ENV.has(upper) || upper.startsWith('XDG_') || upper.startsWith('LC_')) out[name] = value;
+  }
+  return out;
+}
+
 function start(target: string, env: NodeJS.ProcessEnv, deps: OpenDeps): Promise<boolean> {
   if (env.PAYOPS_NO_OPEN) return Promise.resolve(false);
   const { command, args } = openerFor(deps.platform ?? process.platform);
   const run = deps.spawn ?? (spawn as Spawner);
   return new Promise((resolve) => {
     try {
-      const child = run(command, args(target), { detached: true, stdio: 'ignore', shell: false });
+      const child = run(command, args(target), {
+        detached: true,
+        stdio: 'ignore',
+        shell: false,
+        env: openerEnv(env),
+      });
       child.once('error', () => resolve(false));
       child.once('spawn', () => {
         child.unref();

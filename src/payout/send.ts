@@ -6,6 +6,7 @@
 import { AuthError, ConfigError, GatewayError, TransportError, UnknownOutcomeError } from '../errors.js';
 import type { GatewayClient } from '../gateway/client.js';
 import type { PayoutResponse } from '../gateway/types.js';
+import { redactOutput } from '../redact.js';
 import type { RunJournal } from '../runs/journal.js';
 import { answerProblem, payoutOutcome } from './answer.js';
 import type { PayoutItem } from './plan.js';
@@ -33,7 +34,8 @@ export function rowFromResponse(item: PayoutItem, data: PayoutResponse): PayoutR
     fee_currency: text(data.fee_currency),
     short_reference_id: text(data.short_reference_id),
     transaction_id: text(data.transaction_id),
-    failure_reason: text(data.failure_reason),
+    // The gateway's text as the --debug log shows it, before the journal and results (issue 24).
+    failure_reason: redactOutput(undefined, text(data.failure_reason)),
     failure_type: text(data.failure_type),
     // Every field the answer adds to the echoed request is kept (issue 16), not only in --debug.
     created_at: text(data.created_at),
@@ -60,7 +62,7 @@ function emptyRow(item: PayoutItem, outcome: PayoutOutcome, reason: string, type
     fee_currency: '',
     short_reference_id: '',
     transaction_id: '',
-    failure_reason: reason,
+    failure_reason: redactOutput(undefined, reason),
     failure_type: type,
     created_at: '',
     last_updated_at: '',

@@ -11,6 +11,7 @@ import {
 import { currencyInfo } from '../money/currency.js';
 import { checkValue, getPath, type ProblemSite } from '../pay/schema.js';
 import { quote } from '../quote.js';
+import { cardNumberPaths } from '../redact.js';
 import { PAYOUT_ACCOUNT_FIELDS, PAYOUT_REQUIRED, PAYOUT_SPEC } from './fields.js';
 
 export interface CheckedPayout {
@@ -45,6 +46,15 @@ export function checkPayout(
   style: AmountStyle = DOT_DEFAULT,
 ): CheckedPayout | undefined {
   const before = problems.length;
+  // Card data never enters a payout run (issue 24): refused in any field, the number not repeated.
+  for (const path of cardNumberPaths(raw)) {
+    problems.push({
+      ...site,
+      field: path,
+      message: 'holds a card number (not repeated here); card data may not be in a payout',
+      expected: 'no card numbers in any field: remove it from the file',
+    });
+  }
   const request = checkValue(raw, PAYOUT_SPEC, '', problems, site) as Record<string, unknown>;
   if (problems.length > before && (request === null || typeof request !== 'object')) return undefined;
 

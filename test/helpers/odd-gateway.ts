@@ -6,11 +6,16 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createSigner } from '../../src/gateway/signer.js';
+import { parseRespon } from '../../src/gateway/xml.js';
 import { SANDBOX_CREDENTIALS } from '../../src/sandbox/index.js';
+import { respon, type XmlValue } from '../../src/sandbox/render.js';
 
 export interface OddAnswer {
   status: number;
-  /** The answer's JSON body, parsed (undefined when it was not JSON). */
+  /**
+   * The answer's body, parsed: JSON, or the children of an XML `respon` (the card result), which is
+   * rendered as XML again when changed (undefined when it was neither).
+   */
   body: Record<string, unknown> | undefined;
 }
 
@@ -67,7 +72,14 @@ export async function startOddGateway(
           const raw = Buffer.from(await r.arrayBuffer());
           const type = r.headers.get('content-type') ?? 'text/plain';
           let body: Record<string, unknown> | undefined;
-          if (type.includes('json')) {
+          const xml = type.includes('xml');
+          if (xml) {
+            try {
+              body = (await parseRespon(raw.toString('utf8'))) as Record<string, unknown>;
+            } catch {
+              body = undefined;
+            }
+          } else if (type.includes('json')) {
             try {
               body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
             } catch {
@@ -87,9 +99,10 @@ export async function startOddGateway(
           let out = '';
           if (changed.body !== undefined) {
             const { encryption_data: _old, ...rest } = changed.body;
-            out = JSON.stringify({ ...rest, encryption_data: signer.sign(rest) });
+            const signed = { ...rest, encryption_data: signer.sign(rest) };
+            out = xml ? respon(signed as Record<string, XmlValue>) : JSON.stringify(signed);
           }
-          res.writeHead(changed.status, { 'content-type': 'application/json' });
+          res.writeHead(changed.status, { 'content-type': xml ? type : 'application/json' });
           res.end(out);
         })
         // The sandbox dropped the connection (drop_after_commit …): so does the odd gateway.

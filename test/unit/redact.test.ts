@@ -272,3 +272,31 @@ describe('card numbers as JSON numbers and with other separators', () => {
     });
   });
 });
+
+describe('output redaction, by column (issue 24)', () => {
+  it('masks card numbers and labelled codes in free text, the card field by itself, identifiers never', async () => {
+    const { outputJsonReplacer, redactOutput } = await import('../../src/redact.js');
+    expect(redactOutput('note', 'card 5555-5555-5555-4444 cvv 7391')).toBe('card 555555******4444 cvv ****');
+    expect(redactOutput('card', '5555555555554444')).toBe('555555******4444');
+    expect(redactOutput('card', '424242******4242')).toBe('424242******4242');
+    // A label in the card's place (the dry run's) is text, not a number to blank.
+    expect(redactOutput('card', 'read from the prompt')).toBe('read from the prompt');
+    expect(redactOutput('transaction_id', '5555555555554444')).toBe('5555555555554444');
+    expect(redactOutput('refund_reference_id', '5555555555554444-01')).toBe('5555555555554444-01');
+    expect(redactOutput('amount', '1234.50')).toBe('1234.50');
+    expect(redactOutput(undefined, 'x 4111 1111 1111 1111')).toBe('x 411111******1111');
+    const json = JSON.stringify(
+      {
+        card: 5555555555554444,
+        note: 'cvc: 123',
+        order_no: '5555555555554444',
+        n: 10n,
+        list: ['4111111111111111'],
+      },
+      outputJsonReplacer,
+    );
+    expect(json).toBe(
+      '{"card":"555555******4444","note":"cvc: ***","order_no":"5555555555554444","n":"10","list":["411111******1111"]}',
+    );
+  });
+});

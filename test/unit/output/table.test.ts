@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { renderTable } from '../../../src/output/table.js';
 import { cutToWidth, displayWidth } from '../../../src/output/width.js';
+import { containsCardNumber } from '../../../src/redact.js';
 
 const rows = [
   { transaction_id: 'T1', amount: '10.00', outcome: 'succeeded' },
@@ -122,7 +123,8 @@ describe('renderTable', () => {
   });
 
   it('for any rows and width: no line wider than the width, every id whole on one line', () => {
-    const id = fc.stringMatching(/^[A-Z]{3}-[0-9]{4,16}$/);
+    // An id that is no card number: one that is would be masked in every output (issue 24).
+    const id = fc.stringMatching(/^[A-Z]{3}-[0-9]{4,16}$/).filter((v) => !containsCardNumber(v));
     const text = fc.array(fc.constantFrom('a', 'refund', 'partially refunded', '返金', '👍', ' ', 'é', 'x'), {
       maxLength: 30,
     });

@@ -97,6 +97,19 @@ describe('answerProblem', () => {
       fee_amount: '1250',
     });
   });
+
+  it('masks a card number and a labelled code in the gateway failure_reason before the journal and results (issue 24)', () => {
+    const row = rowFromAnswer(
+      item(),
+      answer({
+        status: 'FAILED',
+        failure_reason: 'card 5555-5555-5555-4444 cvv 7391 refused',
+        failure_type: 'E4001',
+      }),
+    );
+    expect(row.outcome).toBe('failed');
+    expect(row.failure_reason).toBe('card 555555******4444 cvv **** refused');
+  });
 });
 
 describe('pending in a run', () => {
