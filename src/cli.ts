@@ -45,7 +45,7 @@ export function buildProgram(io: Io, app: App): Command {
     .configureOutput(output)
     .exitOverride();
 
-  registerArgvGuard(program);
+  registerArgvGuard(program, io.cwd);
   registerConfig(program, app);
   registerStatus(program, app);
   registerPay(program, app);
