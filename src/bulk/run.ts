@@ -24,6 +24,7 @@ import { type InputSource, inlineSource, inputRows, runInput } from './input.js'
 import { keepIfNothingMoved, type LookAhead, startLookAhead } from './look-ahead.js';
 import { OPERATIONS } from './operations.js';
 import { ownInput } from './own-input.js';
+import { readOncePath } from './pipe-input.js';
 import { type BulkPlan, parseMaxAmount, planBulk } from './plan.js';
 import { type PartlyRefunded, preflight } from './preflight.js';
 import { readAsFrom, readAsText } from './read-as.js';
@@ -60,7 +61,8 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
     source = { ...made.source, readAs: readAsFrom({ decimalComma: flags.decimalComma }, config.decimalMark) };
   } else {
     source = {
-      path: resolve(ctx.io.cwd, flags.file!),
+      // A pipe (a FIFO, `<(cat f.csv)`) is read once, into a copy (pipe-input.ts).
+      path: await readOncePath(ctx, resolve(ctx.io.cwd, flags.file!), flags.file!),
       label: flags.file!,
       ...(flags.sheet === undefined ? {} : { sheet: flags.sheet }),
       readAs: readAsFrom(flags, config.decimalMark),

@@ -112,12 +112,13 @@ describe('PAYOPS_HOME that cannot work', () => {
 
   it('a file, or a folder payops cannot write, is refused the same way', async () => {
     const { file } = await refundFile(1);
-    for (const home of [file, '/']) {
+    // A folder payops cannot write: only for a user the file system holds to its modes (not root).
+    const homes = process.getuid?.() === 0 ? [file] : [file, '/'];
+    for (const home of homes) {
       const r = await payops(['refund', '--file', file, '--yes'], {
         env: suite.gw.env(suite.dir, { PAYOPS_HOME: home }),
         timeoutMs: 20_000,
       });
-      if (home === '/' && process.getuid?.() === 0) continue; // root can write anywhere
       expect(r.code, `${home}: ${r.stderr}`).toBe(4);
       expect(r.stderr).toContain(`PAYOPS_HOME ${home}`);
     }
