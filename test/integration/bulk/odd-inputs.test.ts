@@ -84,6 +84,20 @@ describe('--file that is not a regular file', () => {
     await expectRefundedOnce(orders);
   });
 
+  it('query --file and payout --file read a pipe once too', async () => {
+    const [order] = await suite.gw.createOrders(1);
+    const env = suite.gw.env(suite.dir);
+    const query = await bash(
+      `${PAYOPS} --output csv query --file <(printf 'order_no\\n%s\\n' ${q(order!.order_no)})`,
+      env,
+    );
+    expect(query.code, query.stderr).toBe(0);
+    expect(query.stdout).toContain(order!.transaction_id);
+    const payout = await bash(`${PAYOPS} --dry-run payout --file <(cat samples/payouts.csv)`, env);
+    expect(payout.code, payout.stderr).toBe(0);
+    expect(payout.stderr).toMatch(/is a pipe: read once/);
+  });
+
   it('a character device is refused, saying so, nothing sent', async () => {
     const r = await payops(['refund', '--file', '/dev/null', '--yes'], {
       env: suite.gw.env(suite.dir),
