@@ -108,12 +108,33 @@ function judgeJson(
   return walk(parsed, '');
 }
 
+/** Flags whose value is a path: the file read (--file, --request, --json) or written (--out). */
+const FILE_FLAGS: ReadonlySet<string> = new Set(['file', 'out', 'request', 'json']);
+
+/** How the guard asks whether a path names something on disk (relative to the working folder). */
+export type PathExists = (path: string) => boolean;
+
+/**
+ * A file-name argument whose digits are no card number (issue 24: `--file
+ * refunds-4242424242424242.csv` was refused): a path given to a file flag that exists, or that
+ * reads as a path (a folder part or an extension) and is not a card number as a whole (a results
+ * file need not exist yet); a bare argument (a command's file, `payops refund FILE`) that exists.
+ */
+function isFileName(flag: string | undefined, text: string, exists: PathExists): boolean {
+  if (text === '' || text === '-') return false;
+  if (flag === undefined) return exists(text);
+  if (!FILE_FLAGS.has(flag)) return false;
+  if (exists(text)) return true;
+  return !isCardLike(text) && (/[\\/]/.test(text) || /\.[A-Za-z][A-Za-z0-9]{0,7}$/.test(text));
+}
+
 /**
  * The arguments that carry card data, in order. A flag is taken to set the argument after it (a
  * boolean flag followed by a bare argument gives that argument the flag's name, which only matters
- * for identifier names, and no boolean flag has one).
+ * for identifier names, and no boolean flag has one). `exists` tells file-name arguments
+ * (isFileName); without it nothing is taken to exist.
  */
-export function findCardArguments(argv: readonly string[]): CardArgument[] {
+export function findCardArguments(argv: readonly string[], exists: PathExists = () => false): CardArgument[] {
   const found: CardArgument[] = [];
   let flag: string | undefined;
   let onlyPositionals = false;
@@ -126,11 +147,11 @@ export function findCardArguments(argv: readonly string[]): CardArgument[] {
       const key = eq > 0 ? text.slice(0, eq) : text;
       push(judge(index, `--data ${key}`, key, eq > 0 ? text.slice(eq + 1) : ''));
     } else if (name !== undefined) {
-      push(judge(index, `--${name}`, name, text));
+      if (!isFileName(name, text, exists)) push(judge(index, `--${name}`, name, text));
     } else {
       // `config set KEY VALUE`: the value sets KEY.
       const key = argv[index - 3] === 'config' && argv[index - 2] === 'set' ? argv[index - 1] : undefined;
-      push(judge(index, key, key, text));
+      if (key !== undefined || !isFileName(undefined, text, exists)) push(judge(index, key, key, text));
     }
   };
   // A card flag with no value after it is refused at the flag itself.
@@ -178,8 +199,8 @@ const DEFAULT_HINT =
  * Throws a usage error (exit 2, nothing sent) when arguments carry card data, naming each argument
  * and the field it sets, and saying how to pass card data instead. Never echoes a value.
  */
-export function refuseCardArguments(argv: readonly string[], command?: string): void {
-  const found = findCardArguments(argv);
+export function refuseCardArguments(argv: readonly string[], command?: string, exists?: PathExists): void {
+  const found = findCardArguments(argv, exists);
   if (found.length === 0) return;
   const which = found
     .map((f) => {

@@ -19,6 +19,7 @@ import { registerRuns } from './commands/runs.js';
 import { registerSandbox } from './commands/sandbox.js';
 import { registerStatus } from './commands/status.js';
 import { suggestNearCommands } from './commands/suggest.js';
+import { checkHome } from './config/home.js';
 import { type Context, type ContextOverrides, createContext, processIo, SANDBOX_NOTE } from './context.js';
 import { ExitCode, exitCodeAfterOutput, exitCodeFor, isCommanderError } from './errors.js';
 import { type GlobalOptions, guardOutput, type Io, type OutputState, outputSettled } from './io.js';
@@ -44,7 +45,7 @@ export function buildProgram(io: Io, app: App): Command {
     .configureOutput(output)
     .exitOverride();
 
-  registerArgvGuard(program);
+  registerArgvGuard(program, io.cwd);
   registerConfig(program, app);
   registerStatus(program, app);
   registerPay(program, app);
@@ -96,6 +97,8 @@ export async function main(
       async function (this: Command) {
         const globals = this.optsWithGlobals<GlobalOptions>();
         debug = Boolean(globals.debug);
+        // Before anything reads or writes it: a home that cannot work is refused (exit 4), not spun on.
+        checkHome(io.env, io.cwd);
         const c = createContext(io, globals, overrides);
         ctx = c;
         secrets = c.secrets;

@@ -95,6 +95,18 @@ export function terminalSafe(value: string): string {
 }
 
 /**
+ * A cell of a results file (CSV, .xlsx): terminalSafe's escapes, so that `cat results.csv` or a
+ * viewer cannot be driven by a cell that came from an input file or the gateway (issue 24). Line
+ * feeds, CRLF pairs and tabs are data a spreadsheet shows and stay; a lone CR (which would overwrite
+ * the line on a terminal), ESC and the rest of UNSAFE_IN_BLOCK are written `\x0d`, `\x1b`, `\u202e`.
+ */
+export function cellSafe(value: string): string {
+  return value.replace(UNSAFE_IN_BLOCK, (c, at: number, all: string) =>
+    c === '\r' && all.charCodeAt(at + 1) === 0x0a ? c : hexEscape(c),
+  );
+}
+
+/**
  * One value alone on its line, as data (an address printed for a pipe): like quote() without the
  * quotes — every character a terminal would act on escaped, line breaks included — but `"` and `\`
  * left as they are, since nothing marks where the value ends but the end of the line.

@@ -2,6 +2,7 @@
 // the command that resumes it — as text lines. Pure: callers hand them to the logger (stderr).
 // Names the user chose (the input file, the results file, the profile) are shown through quoteName:
 // as they are when plain, quoted and escaped when they hold spaces or escape sequences.
+import { DEFAULT_SETTLE_MS } from '../config/keys.js';
 import { SANDBOX_NOTE } from '../context.js';
 import { InputError } from '../errors.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
@@ -151,6 +152,12 @@ export function planLines(v: PlanView): string[] {
     lines.push(
       `  lost answers: asked at the gateway, again after ${wait}, then sent again — at most ${maxAttempts} request${maxAttempts === 1 ? '' : 's'} per row (--settle-time, --max-attempts)`,
     );
+    // A short settle time is allowed (a gateway known to commit at once), never silently: below
+    // the gateway's commit delay a lost request is sent again and its rows refunded twice.
+    if (settleMs < DEFAULT_SETTLE_MS)
+      lines.push(
+        `  caution: settle time ${wait} is below the default ${DEFAULT_SETTLE_MS / 1000}s: a gateway that applies a lost request later than that gets it a second time (a refund: money moved twice; docs/bulk.md §5)`,
+      );
   }
   if (v.note) lines.push(`  note: ${v.note}`);
   return fitLines(lines, v.columns);

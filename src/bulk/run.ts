@@ -32,6 +32,7 @@ import { type InputSource, inlineSource, inputRows, runInput } from './input.js'
 import { keepIfNothingMoved, type LookAhead, startLookAhead } from './look-ahead.js';
 import { OPERATIONS } from './operations.js';
 import { ownInput } from './own-input.js';
+import { readOncePath } from './pipe-input.js';
 import { type BulkPlan, parseMaxAmount, planBulk } from './plan.js';
 import { type PartlyRefunded, preflight } from './preflight.js';
 import { type ReadAs, readAsFrom, readAsOf, readAsText } from './read-as.js';
@@ -68,7 +69,8 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
     ctx.onClose(made.cleanup);
     source = { ...made.source, readAs: readAsFrom({ decimalComma: flags.decimalComma }, config.decimalMark) };
   } else {
-    const path = resolve(ctx.io.cwd, flags.file!);
+    // A pipe (a FIFO, `<(cat f.csv)`) is read once, into a copy (pipe-input.ts).
+    const path = await readOncePath(ctx, resolve(ctx.io.cwd, flags.file!), flags.file!);
     const given = readAsFrom(flags, config.decimalMark);
     // --resume reads the file as its run did, whatever is given now: the printed resume command
     // carries no --encoding, --sheet or --refund-reason, and must work as printed (issue 24).

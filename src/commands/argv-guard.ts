@@ -9,9 +9,14 @@ function rawArgsOf(cmd: Command): readonly string[] {
   return Array.isArray(raw) ? raw : [];
 }
 
-export function registerArgvGuard(program: Command): void {
+/** `cwd`: where relative paths are, so that an existing file's name is not taken for a card number. */
+export function registerArgvGuard(program: Command, cwd: string): void {
   program.hook('preSubcommand', async (root, sub) => {
-    const { refuseCardArguments } = await import('../argv-guard.js');
-    refuseCardArguments(rawArgsOf(root), sub.name());
+    const [{ refuseCardArguments }, { existsSync }, { resolve }] = await Promise.all([
+      import('../argv-guard.js'),
+      import('node:fs'),
+      import('node:path'),
+    ]);
+    refuseCardArguments(rawArgsOf(root), sub.name(), (p) => existsSync(resolve(cwd, p)));
   });
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { OPERATIONS, type OrderFlag } from '../bulk/operations.js';
 import { UsageError } from '../errors.js';
-import { type App, attempts, duration, positiveInt } from './app.js';
+import { type App, attempts, positiveInt, settleTime } from './app.js';
 import { defineCommand, type StringOption } from './define.js';
 
 /** The single-order flags any operation has, as typed flags; each command declares its own. */
@@ -90,7 +90,7 @@ export function registerBulk(program: Command, app: App): void {
           value: 'duration',
           description:
             "after a lost request, wait this long before concluding from the gateway that it was not applied and sending it again (default 30s, or the profile's settle_time)",
-          parse: duration,
+          parse: settleTime,
         },
         'max-attempts': {
           type: 'number',

@@ -1,8 +1,10 @@
 // The options every command accepts (design.md §2), declared like a command's own options. The
 // check at the end fails the type check when these declarations and GlobalOptions, which the rest
 // of payops reads, drift apart.
+
+import { MAX_CONCURRENCY, MAX_RATE } from '../config/keys.js';
 import type { GlobalOptions } from '../io.js';
-import { positiveInt, timeout } from './app.js';
+import { concurrency, rate, timeout } from './app.js';
 import type { OptionSpecs, OptionsOf } from './define.js';
 
 export const GLOBAL_OPTIONS = {
@@ -35,8 +37,8 @@ export const GLOBAL_OPTIONS = {
   concurrency: {
     type: 'number',
     value: 'n',
-    description: 'requests in flight at once (default 4)',
-    parse: positiveInt,
+    description: `requests in flight at once, 1–${MAX_CONCURRENCY} (default 4)`,
+    parse: concurrency,
   },
   timeout: {
     type: 'number',
@@ -47,8 +49,8 @@ export const GLOBAL_OPTIONS = {
   rate: {
     type: 'number',
     value: 'n',
-    description: 'at most N requests per second, retries included (profile key rate; default: no limit)',
-    parse: positiveInt,
+    description: `at most N requests per second (1–${MAX_RATE}), retries included (profile key rate; default: no limit)`,
+    parse: rate,
   },
   'base-url': { type: 'string', value: 'url', description: 'gateway base URL (env PAYOPS_BASE_URL)' },
   'merchant-id': { type: 'string', value: 'id', description: 'merchant id (env PAYOPS_MERCHANT_ID)' },

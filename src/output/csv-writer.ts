@@ -6,7 +6,7 @@
 // byte by byte, with no string built per line and no text to encode again when the block is written.
 
 import { outputRedactor } from '../redact.js';
-import { cellText, excelSafe, formulaStart } from './sanitize.js';
+import { cellSafe, cellText, excelSafe, formulaStart } from './sanitize.js';
 import { openSink } from './sink.js';
 
 export interface CsvWriter {
@@ -40,10 +40,11 @@ function needsQuotes(text: string): boolean {
   return false;
 }
 
-/** One cell's text as written: neutralised for spreadsheets, quoted when it must be. */
+/** One cell's text as written: control characters escaped (cellSafe), neutralised for spreadsheets, quoted when it must be. */
 function csvCell(value: unknown): string {
   let text = typeof value === 'string' ? value : cellText(value);
   if (text === '') return text;
+  text = cellSafe(text);
   if (formulaStart(text.charCodeAt(0))) text = excelSafe(text);
   return needsQuotes(text) ? `"${text.replace(QUOTE, '""')}"` : text;
 }
@@ -65,17 +66,18 @@ const FILE_BLOCK_BYTES = 256 * 1024;
 const STREAM_BLOCK_BYTES = 64 * 1024;
 
 /**
- * A cell's bytes at `at`; the offset after them. Room for 6 bytes per UTF-16 unit and 2 must be free
- * (3 bytes of UTF-8 each, doubled by quoting, and the quotes).
+ * A cell's bytes at `at`; the offset after them. Room for 12 bytes per UTF-16 unit and 2 must be
+ * free (a control character escaped as `\u202e` is 6 ASCII bytes, doubled by quoting, and the quotes).
  */
 function putCell(buf: Buffer, at: number, text: string): number {
   const n = text.length;
   if (n === 0) return at;
-  // A formula start, a character to quote or one beyond ASCII: the cell as csvCell writes it.
+  // A formula start, a character to quote, a control character or one beyond ASCII: the cell as
+  // csvCell writes it.
   if (formulaStart(text.charCodeAt(0))) return at + buf.write(csvCell(text), at, 'utf8');
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
-    if (c >= 0x80 || quotes(c)) return at + buf.write(csvCell(text), at, 'utf8');
+    if (c >= 0x7f || c < 0x20 || quotes(c)) return at + buf.write(csvCell(text), at, 'utf8');
     buf[at + i] = c;
   }
   return at + n;
@@ -118,7 +120,7 @@ export function createCsvWriter(
       let text = typeof value === 'string' ? value : cellText(value);
       const redact = redactors[i];
       if (redact !== undefined && text !== '') text = redact(text);
-      const room = 6 * text.length + 5;
+      const room = 12 * text.length + 5;
       if (used + room > block.length) {
         pending = flush() ?? pending;
         if (room > block.length) block = Buffer.allocUnsafe(room);

@@ -1,6 +1,9 @@
 // Streaming JSON array output: one object per line, valid JSON once end() has run, whatever the
-// number of records, without holding them. bigint values are written as decimal strings.
+// number of records, without holding them. bigint values are written as decimal strings. The
+// controls JSON.stringify leaves raw (DEL, C1, bidi) are written as `\uNNNN` (quote.ts
+// jsonTerminalSafe): the same data, and nothing in the file a terminal would act on (issue 24).
 
+import { jsonTerminalSafe } from '../quote.js';
 import { outputJsonReplacer } from '../redact.js';
 import { openSink } from './sink.js';
 
@@ -28,7 +31,7 @@ export function createJsonWriter(dest: NodeJS.WritableStream | string): JsonWrit
   return {
     ready: sink.ready,
     write(record) {
-      buffer += `${count === 0 ? '[\n' : ',\n'}${JSON.stringify(record, replacer)}`;
+      buffer += `${count === 0 ? '[\n' : ',\n'}${jsonTerminalSafe(JSON.stringify(record, replacer))}`;
       count++;
       return buffer.length >= 64 * 1024 ? flush() : undefined;
     },

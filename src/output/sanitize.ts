@@ -28,7 +28,7 @@ export function excelSafe(value: string): string {
 }
 
 // Text safe on a terminal: one definition for the whole program (src/quote.ts), used here for cells.
-export { terminalSafe } from '../quote.js';
+export { cellSafe, terminalSafe } from '../quote.js';
 
 /** Any value as cell text: bigint and numbers as their decimal text, null/undefined as empty. */
 export function cellText(value: unknown): string {

@@ -12,7 +12,7 @@ import { plainNumber, SPREADSHEET_DIGITS } from '../sheets/cell-number.js';
 import { columnLetters } from '../sheets/workbook.js';
 import { ZipWriter } from '../sheets/zip.js';
 import { blockBuffer } from './block-buffer.js';
-import { cellText } from './sanitize.js';
+import { cellSafe, cellText } from './sanitize.js';
 import { openSink } from './sink.js';
 
 export interface XlsxWriter {
@@ -143,7 +143,7 @@ export function createXlsxWriter(dest: string, columns: string[]): XlsxWriter {
       const number = cur >= 0 ? amountCell(ref, text, cellText(cells[cur]).trim()) : undefined;
       xml +=
         number ??
-        `<c r="${ref}" s="${TEXT_STYLE}" t="inlineStr"><is><t xml:space="preserve">${xmlText(text)}</t></is></c>`;
+        `<c r="${ref}" s="${TEXT_STYLE}" t="inlineStr"><is><t xml:space="preserve">${xmlText(cellSafe(text))}</t></is></c>`;
     }
     return `${xml}</row>`;
   };

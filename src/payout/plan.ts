@@ -137,11 +137,14 @@ export async function loadPayoutCsv(
   cwd: string,
   given?: ReadAs,
   sheet?: string,
+  /** Where the bytes are read from when not `file` itself: a pipe's copy (bulk/pipe-input.ts). */
+  readFrom?: string,
 ): Promise<PayoutPlan> {
   const file = resolve(cwd, fileArg);
+  const path = readFrom ?? file;
   const { readCsv } = await import('../bulk/csv-reader.js');
   const { amountStyle, DEFAULT_READ_AS, settleMark } = await import('../bulk/read-as.js');
-  const readAs = await settleMark(fileArg, file, given ?? DEFAULT_READ_AS, [
+  const readAs = await settleMark(fileArg, path, given ?? DEFAULT_READ_AS, [
     'payment_amount',
     'source_amount',
   ]);
@@ -149,7 +152,7 @@ export async function loadPayoutCsv(
   // A CSV file or an .xlsx workbook (csv-reader.ts tells them apart).
   const reader = readCsv({
     file: fileArg,
-    path: file,
+    path,
     encoding: readAs.encoding,
     decimalMark: style.mark,
     ...(sheet === undefined ? {} : { sheet }),

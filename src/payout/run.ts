@@ -96,7 +96,17 @@ export function payoutExitCode(rows: readonly PayoutResultRow[]): number {
 async function loadCsv(ctx: Context, opts: PayoutFlags): Promise<PayoutPlan> {
   const { readAsFrom } = await import('../bulk/read-as.js');
   const config = await ctx.config();
-  const plan = await loadPayoutCsv(opts.file!, ctx.io.cwd, readAsFrom(opts, config.decimalMark), opts.sheet);
+  const { readOncePath } = await import('../bulk/pipe-input.js');
+  const { resolve } = await import('node:path');
+  // A pipe (a FIFO, `<(cat f.csv)`) is read once, into a copy (bulk/pipe-input.ts).
+  const readFrom = await readOncePath(ctx, resolve(ctx.io.cwd, opts.file!), opts.file!);
+  const plan = await loadPayoutCsv(
+    opts.file!,
+    ctx.io.cwd,
+    readAsFrom(opts, config.decimalMark),
+    opts.sheet,
+    readFrom,
+  );
   const r = plan.readAs;
   if (r && (r.mark === ',' || r.established || r.encoding !== 'utf-8')) {
     const mark = r.mark === ',' ? 'decimal comma (12,50)' : 'decimal point (12.50)';

@@ -1,5 +1,6 @@
 // Implementations of `payops query` and `payops refunds search`: flags → Selection → core search →
 // output. Loaded only when one of these commands runs.
+import { resolve } from 'node:path';
 import type { Context } from '../context.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { ENDPOINTS } from '../gateway/endpoints.js';
@@ -21,10 +22,17 @@ export interface QueryFlags extends SearchFlags {
   withRefunds?: boolean;
 }
 
+/** The selectors of --file; a pipe (`<(cat ids.csv)`, a FIFO) read once (bulk/pipe-input.ts). */
+async function selectorsOf(ctx: Context, file: string) {
+  const { readOncePath } = await import('../bulk/pipe-input.js');
+  const readFrom = await readOncePath(ctx, resolve(ctx.io.cwd, file), file);
+  return readSelectorFile(file, ctx.io.cwd, undefined, readFrom);
+}
+
 /** Everything the user typed is checked (exit 2) before configuration is read or anything is sent. */
 async function selectionOf(ctx: Context, flags: SearchFlags): Promise<Selection> {
   await checkOutFile(ctx.io.cwd, ctx.globals.out, [{ flag: '--file', path: flags.file }], ctx.io.env);
-  const fromFile = flags.file === undefined ? undefined : await readSelectorFile(flags.file, ctx.io.cwd);
+  const fromFile = flags.file === undefined ? undefined : await selectorsOf(ctx, flags.file);
   const sel = buildSelection(flags, fromFile);
   if (flags.all) wholeRangeOf(sel, Date.now());
   if (sel.start || sel.end) {

@@ -61,7 +61,8 @@ interface CardOutcome {
   resultInfo: string;
   risk: 'ACCEPT' | 'REVIEW' | 'REJECT';
   riskScore: string;
-  riskReason: string;
+  /** One or more: risk_reasons is a list, signed `risk_reasons[0].name` (design.md §1.1). */
+  riskReasons: ReadonlyArray<{ name: string; status: string }>;
   threeds?: string;
 }
 
@@ -75,7 +76,7 @@ function cardOutcome(pan: string): CardOutcome {
         resultInfo: codedMessage('E3001'),
         risk: 'ACCEPT',
         riskScore: '20',
-        riskReason: 'issuer_decline',
+        riskReasons: [{ name: 'issuer_decline', status: 'ACCEPT' }],
       };
     case '4000000000009995':
       return {
@@ -84,7 +85,7 @@ function cardOutcome(pan: string): CardOutcome {
         resultInfo: codedMessage('E3002'),
         risk: 'ACCEPT',
         riskScore: '15',
-        riskReason: 'insufficient_funds',
+        riskReasons: [{ name: 'insufficient_funds', status: 'ACCEPT' }],
       };
     case '4000000000003220':
       return {
@@ -93,7 +94,7 @@ function cardOutcome(pan: string): CardOutcome {
         resultInfo: codedMessage('E3003'),
         risk: 'ACCEPT',
         riskScore: '30',
-        riskReason: 'sca_required',
+        riskReasons: [{ name: 'sca_required', status: 'ACCEPT' }],
         threeds: 'challenge required',
       };
     case '4000000000009235':
@@ -103,7 +104,11 @@ function cardOutcome(pan: string): CardOutcome {
         resultInfo: '0000:Held for review',
         risk: 'REVIEW',
         riskScore: '75',
-        riskReason: 'amount_velocity',
+        // Two reasons: the sandbox's example of a repeated element.
+        riskReasons: [
+          { name: 'amount_velocity', status: 'REVIEW' },
+          { name: 'ip_country_match', status: 'ACCEPT' },
+        ],
       };
     default:
       return {
@@ -112,7 +117,7 @@ function cardOutcome(pan: string): CardOutcome {
         resultInfo: '0000:Approved',
         risk: 'ACCEPT',
         riskScore: '10',
-        riskReason: 'ip_country_match',
+        riskReasons: [{ name: 'ip_country_match', status: 'ACCEPT' }],
       };
   }
 }
@@ -166,7 +171,7 @@ function cardXml(ctx: SandboxContext, body: Body, fields: Partial<Record<string,
     threeds_result: '',
     risk_action: '',
     risk_score: '',
-    risk_reasons: { name: '', status: '' },
+    risk_reasons: [{ name: '', status: '' }],
     encryption_data: '',
   };
   for (const [k, v] of Object.entries(fields)) if (v !== undefined) doc[k] = v;
@@ -237,7 +242,7 @@ function handleCard(ctx: SandboxContext, sent: Body): Reply {
     threeds_result: threeds,
     risk_action: outcome.risk,
     risk_score: outcome.riskScore,
-    risk_reasons: { name: outcome.riskReason, status: outcome.risk },
+    risk_reasons: outcome.riskReasons,
   });
 }
 

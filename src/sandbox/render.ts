@@ -16,7 +16,9 @@ export function escapeXml(text: string): string {
 /** HTML attribute/text escaping: the same five characters. */
 export const escapeHtml = escapeXml;
 
-export type XmlValue = string | { readonly [child: string]: string };
+type XmlGroup = { readonly [child: string]: string };
+/** A leaf, one element with children, or a list: the element repeated once per item (design.md §1.1). */
+export type XmlValue = string | XmlGroup | readonly XmlGroup[];
 
 /** `<?xml …?><respon>…</respon>`; children in the given order, one level of nesting at most. */
 export function respon(children: Readonly<Record<string, XmlValue>>): string {
@@ -25,9 +27,11 @@ export function respon(children: Readonly<Record<string, XmlValue>>): string {
     if (typeof value === 'string') {
       out += `<${name}>${escapeXml(value)}</${name}>`;
     } else {
-      out += `<${name}>`;
-      for (const [child, text] of Object.entries(value)) out += `<${child}>${escapeXml(text)}</${child}>`;
-      out += `</${name}>`;
+      for (const group of (Array.isArray(value) ? value : [value]) as readonly XmlGroup[]) {
+        out += `<${name}>`;
+        for (const [child, text] of Object.entries(group)) out += `<${child}>${escapeXml(text)}</${child}>`;
+        out += `</${name}>`;
+      }
     }
   }
   return `${out}</respon>\n`;

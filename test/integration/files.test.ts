@@ -303,7 +303,10 @@ describe('a PAYOPS_HOME payops cannot write', () => {
     const orders = await createOrders(sandbox.url, 2);
     const file = refundFile(dir, orders);
     const home = tempDir();
-    chmodSync(home, 0o555);
+    // A home anyone can write, its state folder read-only: the journal cannot be written.
+    chmodSync(home, 0o777);
+    mkdirSync(join(home, 'state'));
+    chmodSync(join(home, 'state'), 0o555);
     chmodSync(dir, 0o755);
     chmodSync(file, 0o644);
     const args = ['refund', '--file', file, '--yes'];
@@ -314,6 +317,13 @@ describe('a PAYOPS_HOME payops cannot write', () => {
     expect(r.code, r.stderr).toBe(4);
     expect(r.stderr).toContain(`cannot write the run journal in ${join(home, 'state')}`);
     expect(r.stderr).toMatch(/permission denied/);
+    // The home itself read-only: refused before anything is read or written (issue 24, config/home.ts).
+    chmodSync(home, 0o555);
+    const h = root ? await runAsNobody(args, dir, home) : await run(args, dir, home);
+    expect(h.code, h.stderr).toBe(4);
+    expect(h.stderr).toContain(
+      `PAYOPS_HOME ${home} cannot hold payops's configuration and runs: you cannot write to it`,
+    );
     expect(await refundsOf(orders)).toBe(0);
   });
 });

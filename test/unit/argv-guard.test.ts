@@ -251,3 +251,48 @@ describe('card fields by other names, other separators, inline JSON', () => {
     expect(`${e.message} ${e.hint}`).not.toContain('737');
   });
 });
+
+// issue 24: `--file refunds-4242424242424242.csv` was refused as a card number.
+describe('file-name arguments are not card numbers', () => {
+  const NUMBER = '4242424242424242';
+  const none = () => false;
+  const only =
+    (...paths: string[]) =>
+    (p: string) =>
+      paths.includes(p);
+
+  it('a path given to --file, --out, --request or --json: its digits are part of a name', () => {
+    for (const argv of [
+      ['refund', '--file', `refunds-${NUMBER}.csv`],
+      ['refund', `--file=${NUMBER}.csv`],
+      ['--out', `out/${NUMBER}`, 'refund', '--file', 'a.csv'],
+      ['pay', 'card', '--request', `req-${NUMBER}.json`],
+      ['call', '/v1/x', '--json', `bodies/${NUMBER}`],
+    ]) {
+      expect(findCardArguments(argv, none), argv.join(' ')).toEqual([]);
+    }
+  });
+
+  it('a file flag given the number alone is refused unless that file exists', () => {
+    expect(findCardArguments(['refund', '--file', NUMBER], none)).toEqual([
+      { index: 2, field: '--file', why: 'card number' },
+    ]);
+    expect(findCardArguments(['refund', '--file', NUMBER], only(NUMBER))).toEqual([]);
+  });
+
+  it('a bare argument passes only when it names something that exists', () => {
+    expect(findCardArguments(['refund', `${NUMBER}.csv`], none)).toEqual([{ index: 1, why: 'card number' }]);
+    expect(findCardArguments(['refund', `${NUMBER}.csv`], only(`${NUMBER}.csv`))).toEqual([]);
+    expect(findCardArguments(['pay', NUMBER], none)).toEqual([{ index: 1, why: 'card number' }]);
+  });
+
+  it('other flags are judged as before, whatever exists', () => {
+    const all = () => true;
+    expect(findCardArguments(['pay', 'card', '--note', `${NUMBER}.csv`], all)).toEqual([
+      { index: 3, field: '--note', why: 'card number' },
+    ]);
+    expect(findCardArguments(['config', 'set', 'note', NUMBER], all)).toEqual([
+      { index: 3, field: 'note', why: 'card number' },
+    ]);
+  });
+});

@@ -214,7 +214,8 @@ export interface CardPaymentResult {
   threeds_result?: string;
   risk_action?: string;
   risk_score?: string;
-  risk_reasons?: RiskReason | RiskReason[];
+  /** Always a list, even with one reason (design.md §1.1). */
+  risk_reasons?: RiskReason[];
   encryption_data: string;
 }
 

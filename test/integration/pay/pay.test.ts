@@ -45,6 +45,29 @@ describe('pay card: the test cards of design.md §1.5', { timeout: 90_000 }, () 
     expect(r.stderr).toContain(`order_no ${out.order_no} (generated)`);
   });
 
+  // design.md §1.1 (issue 24): risk_reasons is a list, signed `risk_reasons[0].name` even with one;
+  // the client verifies the sandbox's signature with one reason and with two.
+  it.each([
+    ['one risk reason', CARDS.approved, 0, [{ name: 'ip_country_match', status: 'ACCEPT' }]],
+    [
+      'two risk reasons',
+      CARDS.review,
+      3,
+      [
+        { name: 'amount_velocity', status: 'REVIEW' },
+        { name: 'ip_country_match', status: 'ACCEPT' },
+      ],
+    ],
+  ])('%s: signature verified, risk_reasons a list', async (_name, card, exit, reasons) => {
+    const r = await runCli(['--yes', '--output', 'json', 'pay', 'card', ...ORDER], {
+      env: sandbox.env,
+      input: `${card}\n123\n`,
+    });
+    expect(r.code, r.stderr).toBe(exit);
+    expect(JSON.parse(r.stdout).result.risk_reasons).toEqual(reasons);
+    expect(r.stderr).not.toMatch(/signature/i);
+  });
+
   it('a past expiry is declined with E3004', async () => {
     const r = await runCli(
       ['--yes', '--output', 'json', 'pay', 'card', '--amount', '5', '--currency', 'EUR', '--expiry', '01/20'],

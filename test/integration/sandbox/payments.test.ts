@@ -91,9 +91,13 @@ describe('direct card payment', () => {
       risk_action: 'ACCEPT',
     });
     expect(xml.risk_reasons).toEqual({ name: expect.any(String), status: 'ACCEPT' });
+    // design.md §1.1: a repeating element is signed as a list, even with one element.
+    const { risk_reasons: one, ...rest } = xml;
+    expect(signer.verify({ ...rest, risk_reasons: [one] }, xml.encryption_data as string)).toBe(true);
     expect(xml.transaction_id).toMatch(/^T\d{10}$/);
     expect(xml.risk_score).toMatch(/^\d+$/);
-    expect(signer.verify(xml, xml.encryption_data as string)).toBe(true);
+    // …and not as an object (`risk_reasons.name`).
+    expect(signer.verify(xml, xml.encryption_data as string)).toBe(false);
     expect(await statusOf(xml.transaction_id as string)).toBe('2000');
   });
 

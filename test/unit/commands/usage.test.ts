@@ -51,7 +51,7 @@ describe('the program', () => {
   it('a bad global value: exit 2, the flag named', async () => {
     const zero = await runMain(['--concurrency', '0', 'query', '--order-no', 'A']);
     expect(zero.code).toBe(2);
-    expect(zero.stderr).toContain('--concurrency must be a whole number ≥ 1, not "0"');
+    expect(zero.stderr).toContain('--concurrency must be a whole number from 1 to 64, not "0"');
     const timeout = await runMain(['--timeout', '30sec', 'query', '--order-no', 'A']);
     expect(timeout.code).toBe(2);
     expect(timeout.stderr).toContain(

@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../../src/errors.js';
+import { canonical, createSigner } from '../../../src/gateway/signer.js';
 import { parseRespon } from '../../../src/gateway/xml.js';
 
 describe('parseRespon', () => {
@@ -16,11 +18,11 @@ describe('parseRespon', () => {
     });
   });
 
-  it('gives one risk_reasons object, or an array when repeated', async () => {
+  it('gives risk_reasons as a list always, one element or several (design.md §1.1, issue 24)', async () => {
     expect(
       await parseRespon('<respon><risk_reasons><name>a</name><status>1</status></risk_reasons></respon>'),
     ).toEqual({
-      risk_reasons: { name: 'a', status: '1' },
+      risk_reasons: [{ name: 'a', status: '1' }],
     });
     const two = await parseRespon(
       '<respon><risk_reasons><name>a</name><status>1</status></risk_reasons><risk_reasons><name>b</name><status>0</status></risk_reasons></respon>',
@@ -29,6 +31,10 @@ describe('parseRespon', () => {
       { name: 'a', status: '1' },
       { name: 'b', status: '0' },
     ]);
+    // Only the elements the spec lists as repeating: another nested element stays an object.
+    expect(await parseRespon('<respon><other><name>a</name></other></respon>')).toEqual({
+      other: { name: 'a' },
+    });
   });
 
   it('rejects malformed XML and documents without a respon root', async () => {
@@ -63,6 +69,44 @@ describe('parseRespon: values exactly as the gateway wrote them (issue 16)', () 
     const data = await parseRespon(
       '<respon>\n <risk_reasons>\n  <name> a </name>\n  <status>1</status>\n </risk_reasons>\n</respon>',
     );
-    expect(data).toEqual({ risk_reasons: { name: ' a ', status: '1' } });
+    expect(data).toEqual({ risk_reasons: [{ name: ' a ', status: '1' }] });
+  });
+});
+
+// docs/contract.md's XML test vectors: a repeating element is signed as a list even with one element.
+describe('parseRespon + signer: the XML test vectors of docs/contract.md (issue 24)', () => {
+  const signer = createSigner('sandbox-sign-key');
+  const reason = (name: string, status: string) =>
+    `<risk_reasons><name>${name}</name><status>${status}</status></risk_reasons>`;
+  it.each([
+    [
+      'one risk reason',
+      reason('amount_velocity', 'REVIEW'),
+      'merchant_id=800001&order_no=O1&risk_reasons[0].name=amount_velocity&risk_reasons[0].status=REVIEW',
+      'f6bf6093d605a1e03b50961feba1fe991110391559a0fc87519af32a7721dd41',
+    ],
+    [
+      'two risk reasons',
+      reason('amount_velocity', 'REVIEW') + reason('ip_country_match', 'ACCEPT'),
+      'merchant_id=800001&order_no=O1&risk_reasons[0].name=amount_velocity&risk_reasons[0].status=REVIEW&risk_reasons[1].name=ip_country_match&risk_reasons[1].status=ACCEPT',
+      'd6242360f098c1c5ffe4eecd57ed35dda52a94046aba857e08c0448bbe21b7f6',
+    ],
+  ])('%s', async (_name, reasons, expectedCanonical, signature) => {
+    const xml = `<respon><merchant_id>800001</merchant_id><order_no>O1</order_no>${reasons}<encryption_data>${signature}</encryption_data></respon>`;
+    const data = await parseRespon(xml);
+    expect(canonical(data)).toBe(expectedCanonical);
+    expect(signer.sign(data)).toBe(signature);
+    expect(signer.verify(data, data.encryption_data as string)).toBe(true);
+  });
+
+  it('docs/contract.md carries the same vectors', () => {
+    const doc = readFileSync(new URL('../../../docs/contract.md', import.meta.url), 'utf8');
+    for (const text of [
+      'risk_reasons[0].name=amount_velocity&risk_reasons[0].status=REVIEW',
+      'f6bf6093d605a1e03b50961feba1fe991110391559a0fc87519af32a7721dd41',
+      'd6242360f098c1c5ffe4eecd57ed35dda52a94046aba857e08c0448bbe21b7f6',
+    ]) {
+      expect(doc).toContain(text);
+    }
   });
 });

@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/errors.js';
 import { createCsvWriter, csvLine, openCsvWriter } from '../../../src/output/csv-writer.js';
 import { excelSafe } from '../../../src/output/sanitize.js';
+import { cellSafe } from '../../../src/quote.js';
 import { capture } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'payops-csvw-'));
@@ -78,13 +79,14 @@ describe('createCsvWriter', () => {
   });
 
   it('neutralises every formula start, full-width ones included, and keeps amounts as numbers', async () => {
-    const risky = ['=1', '+cmd', '-cmd', '@SUM(A1)', '\tx', '\rx', '＝1', '＋1', '－1', '＠A'];
+    const risky = ['=1', '+cmd', '-cmd', '@SUM(A1)', '\tx', '＝1', '＋1', '－1', '＠A'];
     const out = capture();
     const w = createCsvWriter(out, ['v']);
-    for (const v of [...risky, '-12.50', '10.00']) w.writeCells([v]);
+    for (const v of [...risky, '\rx', '-12.50', '10.00']) w.writeCells([v]);
     await w.end();
     const back = (parse(out.text()) as string[][]).slice(1).map((r) => r[0]);
-    expect(back).toEqual([...risky.map((v) => `'${v}`), '-12.50', '10.00']);
+    // A leading lone CR is escaped (cellSafe), which no spreadsheet reads as a formula.
+    expect(back).toEqual([...risky.map((v) => `'${v}`), '\\x0dx', '-12.50', '10.00']);
   });
 
   it('writes cells given in column order exactly as the same record', async () => {
@@ -120,7 +122,7 @@ describe('createCsvWriter', () => {
           await w.end();
           const back = parse(out.text(), { relax_column_count: false }) as string[][];
           expect(back[0]).toEqual(['a', 'b', 'c']);
-          expect(back.slice(1)).toEqual(rows.map((r) => r.map(excelSafe)));
+          expect(back.slice(1)).toEqual(rows.map((r) => r.map((v) => excelSafe(cellSafe(v)))));
         },
       ),
       { numRuns: 200 },
@@ -144,9 +146,9 @@ describe('createCsvWriter', () => {
     await expect(openCsvWriter(join(dir, 'missing', 'x.csv'), ['a'])).rejects.toBeInstanceOf(UsageError);
   });
 
-  it('quotes a cell with a lone line feed or carriage return, so the row stays one record', () => {
-    expect(csvLine(['a\nb', 'c\rd', 'e'])).toBe('"a\nb","c\rd",e\r\n');
-    expect(parse(csvLine(['a\nb', 'c\rd', 'e']))).toEqual([['a\nb', 'c\rd', 'e']]);
+  it('quotes a cell with a line feed or a CRLF, so the row stays one record', () => {
+    expect(csvLine(['a\nb', 'c\r\nd', 'e'])).toBe('"a\nb","c\r\nd",e\r\n');
+    expect(parse(csvLine(['a\nb', 'c\r\nd', 'e']))).toEqual([['a\nb', 'c\r\nd', 'e']]);
   });
 
   it('writes exactly what csv-stringify writes (the reference), for cells without line breaks', () => {
@@ -158,7 +160,9 @@ describe('createCsvWriter', () => {
           { minLength: 1, maxLength: 6 },
         ),
         (cells) => {
-          expect(csvLine(cells)).toBe(stringify([cells.map(excelSafe)], { record_delimiter: 'windows' }));
+          expect(csvLine(cells)).toBe(
+            stringify([cells.map((v) => excelSafe(cellSafe(v)))], { record_delimiter: 'windows' }),
+          );
         },
       ),
     );
@@ -194,5 +198,25 @@ describe('createCsvWriter', () => {
 
   it('csvLine formats one line', () => {
     expect(csvLine(['a', '@x', 1n, undefined])).toBe("a,'@x,1,\r\n");
+  });
+
+  // issue 24: a raw ESC from an input cell drove the terminal of whoever ran `cat results.csv`.
+  it('writes control characters as the terminal-safe escapes of src/quote.ts; line feeds, CRLF and tabs stay', () => {
+    expect(csvLine(['a\x1b]0;owned\x07b', 'x\u009by', 'p\u202eq', 'del\x7f'])).toBe(
+      'a\\x1b]0;owned\\x07b,x\\x9by,p\\u202eq,del\\x7f\r\n',
+    );
+    expect(csvLine(['one\ntwo', 'w\r\nx', 'lone\rcr', 'tab\there'])).toBe(
+      '"one\ntwo","w\r\nx",lone\\x0dcr,tab\there\r\n',
+    );
+  });
+
+  it('the block writer neutralises them too (the ASCII fast path included)', async () => {
+    const out = capture();
+    const w = createCsvWriter(out, ['note']);
+    await w.writeCells(['plain\x1b[2Jascii']);
+    await w.writeCells(['\x1b[31mred']);
+    await w.end();
+    expect(out.text()).not.toMatch(/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/);
+    expect(out.text()).toBe('note\r\nplain\\x1b[2Jascii\r\n\\x1b[31mred\r\n');
   });
 });

@@ -40,4 +40,15 @@ describe('createJsonWriter', () => {
   it('fails early when the file cannot be created', async () => {
     await expect(openJsonWriter(join(dir, 'no', 'such', 'x.json'))).rejects.toBeInstanceOf(UsageError);
   });
+
+  // issue 24: the controls JSON.stringify leaves raw (DEL, C1, bidi) written as \u escapes; same data.
+  it('leaves no character a terminal acts on, and parses back to the same text', async () => {
+    const out = capture();
+    const w = createJsonWriter(out);
+    const note = 'a\x1b[2Jb\x7fc\u009bd\u202ee';
+    w.write({ note });
+    await w.end();
+    expect(out.text()).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e]/);
+    expect(JSON.parse(out.text())).toEqual([{ note }]);
+  });
 });

@@ -237,4 +237,18 @@ describe('results.xlsx round trip', () => {
     );
     expect(xml).toContain('<c r="C2" s="5"><v>1.5</v></c>'); // style 5: format 0.000
   });
+
+  // issue 24: text cells neutralised as the CSV's are (src/quote.ts cellSafe), not stored as _x001B_.
+  it('writes control characters in text cells as terminal-safe escapes', async () => {
+    const file = join(tempDir(), 'r.xlsx');
+    const w = createXlsxWriter(file, ['note']);
+    await w.ready;
+    await w.writeCells(['a\x1b[2Jb\u009bc']);
+    await w.end();
+    const { zipEntries, entryString } = await import('../../../src/sheets/zip.js');
+    const bytes = (await import('node:fs')).readFileSync(file);
+    const xml = await entryString(bytes, zipEntries(bytes).get('xl/worksheets/sheet1.xml')!);
+    expect(xml).toContain('<t xml:space="preserve">a\\x1b[2Jb\\x9bc</t>');
+    expect(xml).not.toContain('_x001B_');
+  });
 });
