@@ -1,7 +1,9 @@
 // `payops payout`: input → checked plan → request_ids (from the input, a previous run of the same
 // input, or new) journaled before anything is sent → confirmation → send → results. Loaded lazily
 // by src/commands/payout.ts.
+
 import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
 import { stateDir } from '../config/paths.js';
 import { assertMayMoveMoney } from '../config/resolve.js';
 import type { Context } from '../context.js';
@@ -226,6 +228,22 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
     prior = priorPayouts(records);
     settled = settledFromRecords(records);
     reusedFrom = { runId: run.runId, createdAt: run.header.createdAt };
+    // The run's own results file is written again, whole, unless another --out is given: left as
+    // it was, it said `unknown` for payouts the resume settled (issue 24, item 4).
+    const own = run.header.out;
+    if (ctx.globals.out === undefined && own !== undefined && !ctx.globals.dryRun) {
+      ctx.globals.out = own;
+      await checkOutFile(
+        ctx.io.cwd,
+        own,
+        [
+          { flag: '--file', path: opts.file },
+          { flag: '--request', path: opts.request },
+        ],
+        ctx.io.env,
+      );
+      ctx.log.info(`payops: the results go to ${own}, as the run's first process wrote them`);
+    }
   }
   // Every payout the other runs of this home at this gateway planned, newest run first: a payout
   // one of them had keeps its request_id (--force included), and an edited one is found.
@@ -319,6 +337,8 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
         ...(identity ? { gatewayIdentity: identity } : {}),
         rows: plan.items.length,
         inputKind: plan.kind,
+        // The results file, absolute: a resume writes it again (issue 24, item 4).
+        ...(ctx.globals.out ? { out: resolve(ctx.io.cwd, ctx.globals.out) } : {}),
         // How the CSV was read, so that `runs resume ID` reads it the same way.
         ...(plan.readAs ? { readAs: JSON.stringify(plan.readAs) } : {}),
       });

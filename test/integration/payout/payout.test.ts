@@ -257,6 +257,31 @@ describe('payout', { timeout: 90_000 }, () => {
     expect(nothingLeft.code).toBe(2);
   });
 
+  it("a resumed payout run writes the first process's --out again and says so (issue 24 item 4)", async () => {
+    await admin(sandbox.url, '/_sandbox/reset', {});
+    const home = tempDir();
+    const file = copySample('payouts.csv');
+    const out = join(tempDir(), 'payout-results.json');
+    await setFaults(sandbox.url, { mode: 'drop_after_commit', rate: 1, paths: ['/v1/payout'] });
+    try {
+      const lost = await runCli(['--yes', '--out', out, 'payout', '--file', file], {
+        env: sandbox.env,
+        home,
+      });
+      expect(lost.code, lost.stderr).toBe(3);
+    } finally {
+      await setFaults(sandbox.url, { mode: 'none' });
+    }
+    const outcomes = () =>
+      (JSON.parse(readFileSync(out, 'utf8')) as Array<{ outcome: string }>).map((r) => r.outcome);
+    expect(outcomes()).toEqual(['unknown', 'unknown', 'unknown']);
+    const resumed = await runCli(['--yes', 'payout', '--file', file, '--resume'], { env: sandbox.env, home });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain(`the results go to ${out}`);
+    expect(outcomes()).toEqual(['completed', 'completed', 'completed']);
+    expect(await payouts()).toHaveLength(3);
+  });
+
   it('payops runs show and runs resume ID work on payout runs', async () => {
     await admin(sandbox.url, '/_sandbox/reset', {});
     const home = tempDir();
