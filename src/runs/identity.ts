@@ -2,7 +2,7 @@
 // and the input lock: the gateway's base URL, merchant and account, by what they mean rather than
 // how they were typed. `HTTP://LocalHost:80/v1/` and `http://localhost/v1` are one gateway; another
 // path, host, port, merchant or account is another. The loopback names are one host: `localhost`,
-// `*.localhost`, `127.0.0.0/8` and `::1` reach the same machine, and two runs at once at
+// `*.localhost`, `127.0.0.0/8`, `::1` and the any-address `0.0.0.0` / `::` reach the same machine, and two runs at once at
 // `127.0.0.1:P` and `localhost:P` took two operation locks and refunded shared orders twice. Other
 // names are not resolved (DNS at lock time would make the identity depend on the network).
 import { randomBytes } from 'node:crypto';
@@ -41,7 +41,10 @@ function isLoopbackHost(hostname: string): boolean {
     h.endsWith('.localhost') ||
     /^127\.\d+\.\d+\.\d+$/.test(h) ||
     h === '[::1]' ||
-    h === '[::ffff:7f00:1]'
+    h === '[::ffff:7f00:1]' ||
+    // "Any address": a connection to it reaches this machine (Linux, macOS), so it is loopback too.
+    h === '0.0.0.0' ||
+    h === '[::]'
   );
 }
 

@@ -28,6 +28,8 @@ describe('normaliseBaseUrl: a base URL by meaning', () => {
     ['http://gw.localhost:8080', 'http://localhost:8080'],
     ['http://[::ffff:127.0.0.1]:8080', 'http://localhost:8080'],
     ['https://127.0.0.1', 'https://localhost'],
+    ['http://0.0.0.0:8080', 'http://localhost:8080'],
+    ['http://[::]:8080', 'http://localhost:8080'],
     // Not loopback: kept as written.
     ['http://128.0.0.1:8080', 'http://128.0.0.1:8080'],
     ['http://localhost.example.com:8080', 'http://localhost.example.com:8080'],
