@@ -26,16 +26,28 @@ export function payoutKey(request: Record<string, unknown>): string {
 /**
  * Every text value as a person reads it: Unicode NFC (`Müller` typed or pasted with a combining
  * diaeresis is one name), runs of white space as one space, trimmed — JSON values are not trimmed
- * on reading as CSV cells are. Two requests that differ only so get one key, so one request_id: the
+ * on reading as CSV cells are; account identifiers without spaces and codes upper-cased (below). Two requests that differ only so get one key, so one request_id: the
  * gateway then pays the first and refuses the other as a changed request, never pays both.
  */
-function byMeaning(value: unknown): unknown {
-  if (typeof value === 'string') return value.normalize('NFC').replace(/\s+/gu, ' ').trim();
-  if (Array.isArray(value)) return value.map(byMeaning);
+function byMeaning(value: unknown, key = ''): unknown {
+  if (typeof value === 'string') {
+    const text = value.normalize('NFC').replace(/\s+/gu, ' ').trim();
+    if (ACCOUNT_ID.test(key)) return text.replace(/\s/gu, '').toUpperCase();
+    return CODE.test(key) ? text.toUpperCase() : text;
+  }
+  if (Array.isArray(value)) return value.map((v) => byMeaning(v, key));
   if (value !== null && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, byMeaning(v)]));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, byMeaning(v, k)]));
   return value;
 }
+
+/**
+ * Account identifiers, written in groups or in lower case by people (`DE89 3704 …`, `de89…`): one
+ * identifier without its spaces, upper-cased — as "possibly done" (payoutMatch) reads an IBAN.
+ */
+const ACCOUNT_ID = /^(iban|swift_code|account_number)$/;
+/** Codes and enumerated values of the specification (`swift` is `SWIFT`, `de` is `DE`). */
+const CODE = /(_code|_currency|currency|_method|entity_type|_option|fee_paid_by|fund_source)$/;
 
 /** One payout as the file key sees it: its content key, and the request_id the file gives, if any. */
 export interface KeyedPayout {

@@ -40,6 +40,16 @@ describe('derivedRequestId', () => {
     expect(derivedRequestId('http://127.0.0.1:8080|M1|A2', key, 0)).not.toBe(id);
     expect(derivedRequestId(GATEWAY, payoutKey(payout('West Widgets Ltd.')), 0)).not.toBe(id);
     expect(derivedRequestId(GATEWAY, key, 1)).not.toBe(id);
+    // Account identifiers and codes as people type them: the IBAN grouped or in lower case, the
+    // method in lower case (another home derived another request_id and paid again).
+    const typed = (iban: string, method: string) =>
+      payoutKey({
+        ...payout('West Widgets Ltd'),
+        payment_method: method,
+        beneficiary: { bank_details: { account_name: 'West Widgets Ltd', iban } },
+      });
+    expect(typed('gb82west12345698765432', 'swift')).toBe(typed('GB82 WEST 1234 5698 7654 32', 'SWIFT'));
+    expect(typed('GB82WEST12345698765432', 'SWIFT')).not.toBe(typed('GB82WEST12345698765433', 'SWIFT'));
     // Text by meaning: NFD, padding and doubled spaces are the same payout.
     expect(payoutKey(payout(' West  Widgets Ltd '))).toBe(key);
     expect(payoutKey(payout('Müller GmbH'.normalize('NFD')))).toBe(payoutKey(payout('Müller GmbH')));
