@@ -133,7 +133,37 @@ export function isIdentifierField(name: string): boolean {
  * Runs of digit groups: groups joined by spaces, tabs, dots or dashes (one or more: "4242  4242",
  * "4242 - 4242", "4242.4242"), the whole not touching another digit.
  */
-const DIGIT_CHAIN = /(?<!\d)\d+(?:[ \t.-]+\d+)*(?!\d)/g;
+const DIGIT_CHAIN = /(?<!\d)\d+(?:[ \t.\u00a0\u2000-\u200a\u202f\u3000-]+\d+)*(?!\d)/g;
+
+/** One decimal digit of any script in the BMP (full-width `４`, Arabic-Indic `٤` …). */
+const OTHER_DIGIT = /\p{Nd}/u;
+
+/**
+ * `text` with every decimal digit of another script as its ASCII digit, one UTF-16 unit for one, so
+ * that positions stay the same: `４２４２…` is a card number to a person and to the gateway.
+ */
+function asciiDigits(text: string): string {
+  let out: string | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 128 || (c >= 0xd800 && c <= 0xdfff)) continue;
+    const ch = text[i]!;
+    if (!OTHER_DIGIT.test(ch)) continue;
+    const digit = digitValue(c);
+    if (digit === undefined) continue;
+    out ??= text;
+    out = out.slice(0, i) + String(digit) + out.slice(i + 1);
+  }
+  return out ?? text;
+}
+
+/** The value of a BMP decimal digit: Unicode puts each script's 0–9 in a run of ten. */
+function digitValue(code: number): number | undefined {
+  for (let zero = code; zero > code - 10; zero--) {
+    if (!OTHER_DIGIT.test(String.fromCharCode(zero - 1))) return code - zero;
+  }
+  return undefined;
+}
 
 interface Span {
   start: number;
@@ -146,7 +176,8 @@ interface Span {
  * prefix of a chain that is a card number counts, so "4242 4242 4242 4242 737" gives the card and
  * leaves the 737.
  */
-export function findCardNumbers(text: string): Span[] {
+export function findCardNumbers(original: string): Span[] {
+  const text = asciiDigits(original);
   const spans: Span[] = [];
   for (const m of text.matchAll(DIGIT_CHAIN)) {
     const chain = m[0];
@@ -192,9 +223,13 @@ export function mayHoldCardNumber(text: string): boolean {
   let digits = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c >= 48 && c <= 57 && ++digits >= 13) return true;
+    if (((c >= 48 && c <= 57) || (c > 127 && isOtherDigit(text, i))) && ++digits >= 13) return true;
   }
   return false;
+}
+
+function isOtherDigit(text: string, i: number): boolean {
+  return OTHER_DIGIT.test(text[i]!);
 }
 
 /**
@@ -242,10 +277,11 @@ export function containsCardNumber(text: string): boolean {
 export function maskCardNumbers(text: string): string {
   const spans = findCardNumbers(text);
   if (spans.length === 0) return text;
+  const ascii = asciiDigits(text);
   let out = '';
   let at = 0;
   for (const { start, end } of spans) {
-    out += text.slice(at, start) + maskPan(text.slice(start, end));
+    out += text.slice(at, start) + maskPan(ascii.slice(start, end));
     at = end;
   }
   return out + text.slice(at);
@@ -292,7 +328,7 @@ function redactOutputText(text: string): string {
   let label = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c >= 48 && c <= 57) {
+    if ((c >= 48 && c <= 57) || (c > 127 && isOtherDigit(text, i))) {
       if (++digits >= 13) return redactText(text);
     } else if ((c | 0x20) === 0x63 || (c | 0x20) === 0x73) label = true;
   }

@@ -2,12 +2,15 @@
 import { describe, expect, it } from 'vitest';
 import {
   cardFieldKind,
+  cellHoldsCardNumber,
+  containsCardNumber,
   isIdentifierField,
   longNumbersAsStrings,
   looksLikePan,
   luhnValid,
   maskPan,
   redactBody,
+  redactOutput,
   redactText,
   redactWireBody,
 } from '../../src/redact.js';
@@ -298,5 +301,26 @@ describe('output redaction, by column (issue 24)', () => {
     expect(json).toBe(
       '{"card":"555555******4444","note":"cvc: ***","order_no":"5555555555554444","n":"10","list":["411111******1111"]}',
     );
+  });
+});
+
+describe('card numbers written with other spaces and digits (found trying it: they passed every check)', () => {
+  it.each([
+    ['no-break spaces', 'cc 4242\u00a04242\u00a04242\u00a04242'],
+    ['narrow no-break spaces', 'card 5555\u202f5555\u202f5555\u202f4444 cvv 7391'],
+    ['full-width digits', 'cc ４２４２４２４２４２４２４２４２'],
+    ['full-width digits in groups', 'cc ４２４２ ４２４２ ４２４２ ４２４２'],
+  ])('%s: found, refused in a cell, and masked in output', (_name, text) => {
+    expect(containsCardNumber(text)).toBe(true);
+    expect(cellHoldsCardNumber('refund_reason', text)).toBe(true);
+    const shown = redactOutput('note', text);
+    expect(shown).not.toMatch(/4242.?4242|5555.?5555|４２４２４２/);
+    expect(shown).toMatch(/424242\*+4242|555555\*+4444/);
+    expect(shown).not.toContain('7391');
+  });
+
+  it('a run of full-width digits that is no card number is left as it is', () => {
+    expect(containsCardNumber('order ４２４２')).toBe(false);
+    expect(redactOutput('note', 'order ４２４２')).toBe('order ４２４２');
   });
 });
