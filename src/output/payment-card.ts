@@ -486,14 +486,19 @@ export function writePayoutSummary(
     const these = pending === 1 ? 'this payout' : 'these payouts';
     lines.push(
       `  ${pending} payout${plural(pending)} pending: the gateway has not finished ${these}; run`,
-      `  \`payops payout ${input} --resume\` later to get ${pending === 1 ? 'its' : 'their'} final status — it will not pay twice`,
-      '  (the same request_id is sent again, and the gateway pays a request_id once). Do not use --force for them.',
+      `  \`payops payout ${input} --resume --yes\` later to get ${pending === 1 ? 'its' : 'their'} final status — it will not pay twice`,
+      '  (the same request_id is sent again, and the gateway pays a request_id once). Do not use --new-request-ids for them.',
     );
   }
   if (unknown + unsent > 0) {
+    // Printed to be run as it stands, from a script too: --yes, as the bulk summary's resume line.
+    const what = [
+      ...(unknown > 0 ? [`${unknown} payout${plural(unknown)} without a definite answer`] : []),
+      ...(unsent > 0 ? [`${unsent} not sent yet`] : []),
+    ].join(' and ');
     lines.push(
-      `  ${unknown + unsent} payout${plural(unknown + unsent)} without a definite answer: send them safely (same request_ids) with`,
-      `  payops payout ${input} --resume`,
+      `  ${what}: send ${unknown + unsent === 1 ? 'it' : 'them'} safely (same request_ids) with`,
+      `  payops payout ${input} --resume --yes`,
     );
   }
   if (failed > 0) {

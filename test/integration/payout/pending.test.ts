@@ -75,7 +75,7 @@ describe('pending and unsigned payouts', { timeout: 90_000 }, () => {
     ]);
     expect(first.stderr).toMatch(/1 pending/);
     expect(first.stderr).toMatch(/the gateway has not finished this payout/);
-    expect(first.stderr).toContain(`payops payout --file ${file} --resume`);
+    expect(first.stderr).toContain(`payops payout --file ${file} --resume --yes`);
     const pendingId = rows[1]!.request_id;
 
     // `runs list` shows the run open (a second run of --resume finds it): unfinished, exit 3 — not

@@ -100,7 +100,7 @@ describe('a pending payout', () => {
     ]);
     expect(first.stderr).toMatch(/1 completed, 0 failed, 1 pending, 0 unknown/);
     expect(first.stderr).toMatch(/the gateway has not finished this payout/);
-    expect(first.stderr).toContain(`payops payout --file ${file} --resume`);
+    expect(first.stderr).toContain(`payops payout --file ${file} --resume --yes`);
     expect(first.stderr).toMatch(/it will not pay twice/);
     const pendingId = first.rows[1].request_id;
 
