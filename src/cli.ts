@@ -137,6 +137,8 @@ export async function main(
   const movedMoney = ctx?.movedMoney ?? false;
   // Refunds "succeeded" against the sandbox must never pass for real ones, even under --quiet.
   if (movedMoney && ctx?.usedSandbox && !ctx.sandboxNoted) ctx.log.warn(`payops: ${SANDBOX_NOTE}`);
+  // A signal asked to stop while nobody read stdout: waiting for the reader is what it asked not to.
+  if (ctx?.stdoutAbandoned && io.exitAtOnce) io.exitAtOnce(result);
   await outputSettled(io.stdout);
   return afterClosedOutput(result, stdout, movedMoney, io);
 }

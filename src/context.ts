@@ -31,6 +31,11 @@ export interface Context extends Invocation {
    * otherwise main() says so in a line of its own after any command that moved money there.
    */
   sandboxNoted: boolean;
+  /**
+   * Set by a run stopped by a signal while rows still waited for stdout's reader: main() then ends
+   * the process without waiting for that reader (the rows are in the journal; runs show has them).
+   */
+  stdoutAbandoned: boolean;
   close(): Promise<void>;
 }
 
@@ -68,6 +73,7 @@ export function processIo(): Io {
     stderr: process.stderr,
     env: process.env,
     cwd: process.cwd(),
+    exitAtOnce: (code) => process.exit(code),
   };
 }
 
@@ -132,6 +138,7 @@ export function createContext(io: Io, globals: GlobalOptions, overrides: Context
       return usedSandbox;
     },
     sandboxNoted: false,
+    stdoutAbandoned: false,
     noteMoneyMoving() {
       movedMoney = true;
     },

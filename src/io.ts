@@ -14,6 +14,12 @@ export interface Io {
   stderr: OutStream & NodeJS.WritableStream;
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /**
+   * Ends the process at once with `code`, dropping what stdout still holds for a reader: only the
+   * real process has it (context.ts processIo), for a run stopped by a signal while nobody read its
+   * results (they are all in the journal).
+   */
+  exitAtOnce?: (code: number) => void;
 }
 
 export type OutputFormat = 'table' | 'csv' | 'json';

@@ -177,7 +177,7 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
     });
   writeSkippedHidden(plan, layout, pump, totals);
   // Ctrl-C stays absorbed until the run is closed: results file renamed, terminal record written.
-  const { result, unwritten, unjournaled } = await whileInterruptible(
+  const { result, unwritten, unjournaled, unshown } = await whileInterruptible(
     ctx.log,
     'requests',
     async (signal, now, closing) => {
@@ -203,7 +203,7 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
         abandoned = now.aborted;
         progress.stop();
       }
-      closing();
+      const late = closing();
       if (signal.aborted) stoppedBy = signal.reason;
       const settled = totals.counts.unknown === 0 && totals.counts.not_sent === 0;
       // The journal is closed first: its terminal record never waits on a stdout nobody reads.
@@ -217,14 +217,23 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
         (err: unknown) => err,
       );
       // A results file that cannot be written does not keep the run from ending in its journal.
+      // A signal while stdout's reader takes nothing stops the wait (the rows are journaled).
+      let unshown = 0;
       const unwritten = await pump
-        .finish()
-        .then(() => sink.close({ interrupted: result.stopped === 'interrupted' }))
+        .finish(sink.file ? undefined : late)
+        .then((left) => {
+          unshown = left;
+          return left > 0 ? undefined : sink.close({ interrupted: result.stopped === 'interrupted' });
+        })
         .then(
           () => undefined,
           (err: unknown) => err,
         );
-      return { result, unwritten, unjournaled };
+      if (unshown > 0) {
+        stoppedBy = late.reason;
+        ctx.stdoutAbandoned = true;
+      }
+      return { result, unwritten, unjournaled, unshown };
     },
   );
 
@@ -248,6 +257,10 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
     else ctx.log.info(line);
   }
   if (a.config.sandbox) ctx.sandboxNoted = true;
+  if (unshown > 0)
+    ctx.log.warn(
+      `payops: ${unshown} result${unshown === 1 ? ' was' : 's were'} not written to stdout (its reader took none); every row is in the journal: payops runs show ${journal.runId}`,
+    );
   if (result.resent > 0 && op === 'refund') {
     // The one case no run can see for itself: a lost request applied later than the settle time.
     ctx.log.info(
@@ -260,7 +273,7 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
   if (unjournaled) throw unjournaled;
   if ((result.stopped === 'auth' || result.stopped === 'route') && result.error) throw result.error;
   if (unwritten) throw unwritten;
-  if (result.stopped === 'interrupted') return exitCodeForSignal(stoppedBy);
+  if (result.stopped === 'interrupted' || unshown > 0) return exitCodeForSignal(stoppedBy);
   if (result.stopped) return ExitCode.gateway;
   return exitCodeFor(totals);
 }

@@ -27,8 +27,11 @@ export interface ResultsPump {
   push(cells: readonly string[]): void;
   /** Rows queued and not yet written. */
   readonly waiting: number;
-  /** Resolves once every queued row is written (or, after a failure, rejects with it). */
-  finish(): Promise<void>;
+  /**
+   * Resolves once every queued row is written (or, after a failure, rejects with it), with 0; or,
+   * when `cut` aborts first, at once with the number of rows left unwritten (they are dropped).
+   */
+  finish(cut?: AbortSignal): Promise<number>;
 }
 
 export function startPump(o: PumpOptions): ResultsPump {
@@ -147,14 +150,31 @@ export function startPump(o: PumpOptions): ResultsPump {
     get waiting() {
       return waiting;
     },
-    async finish() {
+    async finish(cut) {
       finishing = true;
       wake?.();
-      await running;
+      if (cut && !cut.aborted) {
+        let onCut = () => {};
+        const stopped = new Promise<void>((r) => {
+          onCut = () => r();
+          cut.addEventListener('abort', onCut, { once: true });
+        });
+        await Promise.race([running, stopped]);
+        cut.removeEventListener('abort', onCut);
+      }
+      const left = waiting;
+      if (cut?.aborted && left > 0) {
+        // The loop may stay parked on a write nobody takes: it is left there, and the rows with it.
+        memory = [];
+        late = [];
+        spillRows = 0;
+        waiting = 0;
+      } else await running;
       try {
         closeSpill();
       } catch {}
       if (failure !== undefined) throw failure;
+      return cut?.aborted ? left : 0;
     },
   };
 }

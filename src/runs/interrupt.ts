@@ -20,13 +20,13 @@ export type StopSignal = (typeof STOP_SIGNALS)[number];
  * Runs `fn` with the signals of Ctrl-C: `stop` (the first: dispatch nothing more; its `reason` is
  * the signal's name), `now` (the second: hand it to the requests in flight, to abort them) and
  * `closing` (call it once the requests are over: a signal then only says that the run ends in a
- * moment). The handler is there until `fn` settles, so `fn` should close the run (results, terminal
+ * moment, and aborts the signal `closing` returns, for what would wait on a reader). The handler is there until `fn` settles, so `fn` should close the run (results, terminal
  * record) before it returns. `what` names what is in flight in the messages ("requests", "payouts").
  */
 export async function whileInterruptible<T>(
   log: Logger,
   what: string,
-  fn: (stop: AbortSignal, now: AbortSignal, closing: () => void) => Promise<T>,
+  fn: (stop: AbortSignal, now: AbortSignal, closing: () => AbortSignal) => Promise<T>,
 ): Promise<T> {
   const stop = new AbortController();
   const now = new AbortController();
@@ -35,6 +35,8 @@ export async function whileInterruptible<T>(
   setMaxListeners(0, stop.signal, now.signal);
   let closing = false;
   let toldClosing = false;
+  // A signal while the run is being closed: what waits on a reader (stdout's results) stops waiting.
+  const late = new AbortController();
   const onSignal = (name: StopSignal) => {
     // A hung-up terminal may not take these lines; they are best effort (the summary says it all).
     try {
@@ -42,6 +44,7 @@ export async function whileInterruptible<T>(
         if (!toldClosing)
           log.warn('\nthe run is ending: its results and journal are being written; it stops in a moment…');
         toldClosing = true;
+        if (!late.signal.aborted) late.abort(name);
       } else if (!stop.signal.aborted) {
         const by = name === 'SIGINT' ? '' : `${name}: `;
         // Two short lines: each fits an 80-column terminal.
@@ -64,6 +67,7 @@ export async function whileInterruptible<T>(
   try {
     return await fn(stop.signal, now.signal, () => {
       closing = true;
+      return late.signal;
     });
   } finally {
     for (const [name, h] of handlers) process.off(name, h);

@@ -121,18 +121,21 @@ describe('killed outright (issue 24, item 1: a row is journaled before it is sho
 });
 
 describe('a stdout nobody reads (issue 24, item 8)', () => {
-  it('never stalls the run: all 2,000 refunds sent and journaled while stdout is unread, then all of it comes', async () => {
-    // Rows of ~300 bytes: 600 KB of results, far more than a pipe (64 KiB) and the reading side's
-    // buffer hold, as with `| sleep 40`.
+  /**
+   * 2,000 refunds with stdout a pipe nobody reads; resolves once the ledger and the journal hold
+   * every one while the process still runs. Rows of ~300 bytes: 600 KB of results, far more than a
+   * pipe (64 KiB) and the reading side's buffer hold, as with `| sleep 40`.
+   */
+  async function stalledRun() {
     const file = await refundFile(2000, `customer request ${'x'.repeat(200)}`);
     const child: ChildProcess = spawn(
       process.execPath,
       [PAYOPS_BIN, 'refund', '--file', file, '--yes', '--output', 'csv'],
       { cwd: REPO_ROOT, env: suite.gw.env(suite.dir), stdio: ['ignore', 'pipe', 'pipe'] },
     );
-    let stderr = '';
+    const err = { text: '' };
     child.stderr!.setEncoding('utf8').on('data', (d: string) => {
-      stderr += d;
+      err.text += d;
     });
     const closed = new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
     // Nobody reads stdout (no listener: the pipe fills at 64 KiB). Wait on what can be seen.
@@ -149,15 +152,20 @@ describe('a stdout nobody reads (issue 24, item 8)', () => {
       if (Date.now() > deadline) break;
       await new Promise((r) => setTimeout(r, 100));
     }
-    expect(refundsByTransaction(await suite.gw.ledger()).size, stderr).toBe(2000);
-    expect(journaled, stderr).toBe(2000);
+    expect(refundsByTransaction(await suite.gw.ledger()).size, err.text).toBe(2000);
+    expect(journaled, err.text).toBe(2000);
     // Still running (its stdout unread), and no row of it read yet.
     expect(child.exitCode).toBeNull();
+    return { file, child, closed, err };
+  }
+
+  it('never stalls the run: all 2,000 refunds sent and journaled while stdout is unread, then all of it comes', async () => {
+    const { file, child, closed, err } = await stalledRun();
     let stdout = '';
     child.stdout!.setEncoding('utf8').on('data', (d: string) => {
       stdout += d;
     });
-    expect(await closed, stderr).toBe(0);
+    expect(await closed, err.text).toBe(0);
     const rows = parse(stdout, { columns: true }) as Record<string, string>[];
     expect(rows).toHaveLength(2000);
     expect(rows.every((x) => x.outcome === 'succeeded')).toBe(true);
@@ -165,6 +173,22 @@ describe('a stdout nobody reads (issue 24, item 8)', () => {
     // The rows that waited on disk are gone with the run.
     expect(existsSync(join(suite.dir, 'state', 'runs', onlyRunId(), 'results-waiting.jsonl'))).toBe(false);
     expect(readFileSync(file, 'utf8').split('\n').length).toBeGreaterThan(2000);
+  });
+
+  it('SIGTERM while the results wait for a reader: exit 143 at once, the rows not shown named by runs show', async () => {
+    // It waited for the reader to go away (docker stop kills after 10 s), then exited 0.
+    const { child, closed, err } = await stalledRun();
+    child.kill('SIGTERM');
+    const code = await Promise.race([
+      closed,
+      new Promise<string>((r) => setTimeout(() => r('still running 10 s after SIGTERM'), 10_000)),
+    ]);
+    if (typeof code === 'string') child.kill('SIGKILL');
+    expect(code, err.text).toBe(143);
+    expect(err.text).toMatch(/results .*not written to stdout.*payops runs show \S+/s);
+    const journal = await journalOutcomes(onlyRunId());
+    expect([...journal.values()].filter((o) => o === 'succeeded')).toHaveLength(2000);
+    expect(existsSync(join(suite.dir, 'state', 'runs', onlyRunId(), 'results-waiting.jsonl'))).toBe(false);
   });
 });
 
