@@ -1,5 +1,6 @@
 // Pass 2 of a bulk run, for a new run and a resumed one alike: the engine over the run's input
 // snapshot, one result per row to the results sink, the terminal record, the summary.
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { formatDuration } from '../config/keys.js';
@@ -81,9 +82,21 @@ function writeSkippedHidden(
 /** `keepOut` false where --out named another file (`runs show --out fix.csv`): never suggest writing over it. */
 export function resumeCommand(ctx: Context, header: RunHeader, keepOut = true): string {
   const profile = ctx.globals.profile ? ` --profile ${shellQuote(ctx.globals.profile)}` : '';
-  if (header.inline || !header.file) return `payops${profile} runs resume ${header.runId} --yes`;
+  // A pipe (`<(cat f.csv)`, a FIFO) was read once and is gone: only the run's own copy can go on.
+  if (header.inline || !header.file || wasPipe(header.file))
+    return `payops${profile} runs resume ${header.runId} --yes`;
   const out = keepOut && ctx.globals.out ? ` --out ${shellQuote(ctx.globals.out)}` : '';
   return `payops${profile} ${header.op} --file ${shellQuote(header.label ?? header.file)} --resume --yes${out}   (or: payops${profile} runs resume ${header.runId})`;
+}
+
+/** A path that names a pipe rather than a file one can read again (pipe-input.ts reads it once). */
+function wasPipe(path: string): boolean {
+  if (/^\/(dev\/fd|proc\/(self|\d+)\/fd)\//.test(path) || path === '/dev/stdin') return true;
+  try {
+    return statSync(path).isFIFO();
+  } catch {
+    return false;
+  }
 }
 
 export interface ExecuteArgs {

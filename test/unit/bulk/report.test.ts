@@ -1,6 +1,7 @@
 // The plan, summary and resume lines name files, profiles and runs a user chose (review of issue 13,
 // item 10): a name with escape sequences is shown quoted and escaped, a plain name as it is.
 import { describe, expect, it } from 'vitest';
+import { resumeCommand } from '../../../src/bulk/execute.js';
 import type { BulkPlan } from '../../../src/bulk/plan.js';
 import {
   confirmQuestion,
@@ -10,6 +11,8 @@ import {
   typedConfirmation,
 } from '../../../src/bulk/report.js';
 import { newTotals } from '../../../src/bulk/results.js';
+import type { Context } from '../../../src/context.js';
+import type { RunHeader } from '../../../src/runs/records.js';
 
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 const EVIL = 'evil\u001b]0;PWNED\u0007\u001b[2J.csv';
@@ -222,5 +225,21 @@ describe('plans that say exactly what will happen (issue 15)', () => {
     expect(summary).toContain(`  resume with: payops refund --file ${'x'.repeat(70)}.csv --resume --yes`);
     expect(summary).toContain('           or: payops runs resume 20261124-000125-4567 --yes');
     expect(summary.join('\n')).toContain('every row: payops runs show 20261124-000125-4567');
+  });
+});
+
+describe('the resume command of a run read from a pipe (found trying it)', () => {
+  const ctx = { globals: {} } as unknown as Context;
+  const header = (file: string) =>
+    ({ runId: '20261128-170000-abcd', op: 'refund', file, label: file }) as unknown as RunHeader;
+
+  it.each(['/dev/fd/63', '/proc/self/fd/12'])('%s: runs resume, since the pipe is gone', (file) => {
+    expect(resumeCommand(ctx, header(file))).toBe('payops runs resume 20261128-170000-abcd --yes');
+  });
+
+  it('a file: the command with --file, and runs resume beside it', () => {
+    expect(resumeCommand(ctx, header('/tmp/refunds.csv'))).toBe(
+      'payops refund --file /tmp/refunds.csv --resume --yes   (or: payops runs resume 20261128-170000-abcd)',
+    );
   });
 });
