@@ -83,7 +83,7 @@ function writeSkippedHidden(
 export function resumeCommand(ctx: Context, header: RunHeader, keepOut = true): string {
   const profile = ctx.globals.profile ? ` --profile ${shellQuote(ctx.globals.profile)}` : '';
   // A pipe (`<(cat f.csv)`, a FIFO) was read once and is gone: only the run's own copy can go on.
-  if (header.inline || !header.file || wasPipe(header.file))
+  if (header.inline || !header.file || wasPipe(header.label ?? header.file))
     return `payops${profile} runs resume ${header.runId} --yes`;
   const out = keepOut && ctx.globals.out ? ` --out ${shellQuote(ctx.globals.out)}` : '';
   return `payops${profile} ${header.op} --file ${shellQuote(header.label ?? header.file)} --resume --yes${out}   (or: payops${profile} runs resume ${header.runId})`;

@@ -230,8 +230,14 @@ describe('plans that say exactly what will happen (issue 15)', () => {
 
 describe('the resume command of a run read from a pipe (found trying it)', () => {
   const ctx = { globals: {} } as unknown as Context;
-  const header = (file: string) =>
-    ({ runId: '20261128-170000-abcd', op: 'refund', file, label: file }) as unknown as RunHeader;
+  // As a run records a pipe: read from its private copy, named as the user gave it.
+  const header = (label: string) =>
+    ({
+      runId: '20261128-170000-abcd',
+      op: 'refund',
+      file: label.startsWith('/dev/') || label.startsWith('/proc/') ? '/tmp/payops-pipe-x/input' : label,
+      label,
+    }) as unknown as RunHeader;
 
   it.each(['/dev/fd/63', '/proc/self/fd/12'])('%s: runs resume, since the pipe is gone', (file) => {
     expect(resumeCommand(ctx, header(file))).toBe('payops runs resume 20261128-170000-abcd --yes');
