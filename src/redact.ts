@@ -143,19 +143,17 @@ const OTHER_DIGIT = /\p{Nd}/u;
  * that positions stay the same: `４２４２…` is a card number to a person and to the gateway.
  */
 function asciiDigits(text: string): string {
-  let out: string | undefined;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 128 || (c >= 0xd800 && c <= 0xdfff)) continue;
-    const ch = text[i]!;
-    if (!OTHER_DIGIT.test(ch)) continue;
-    const digit = digitValue(c);
-    if (digit === undefined) continue;
-    out ??= text;
-    out = out.slice(0, i) + String(digit) + out.slice(i + 1);
-  }
-  return out ?? text;
+  // Without a u flag the pattern sees UTF-16 units, so an astral character's halves stay as they are.
+  return NON_ASCII.test(text)
+    ? text.replace(NON_ASCII_ALL, (ch) => {
+        const digit = OTHER_DIGIT.test(ch) ? digitValue(ch.charCodeAt(0)) : undefined;
+        return digit === undefined ? ch : String(digit);
+      })
+    : text;
 }
+
+const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII_ALL = /[^\x00-\x7f]/g;
 
 /** The value of a BMP decimal digit: Unicode puts each script's 0–9 in a run of ten. */
 function digitValue(code: number): number | undefined {
