@@ -308,11 +308,14 @@ describe('payout', { timeout: 90_000 }, () => {
     await expectEveryPayoutCompletedOnce(resumed);
   });
 
-  it('Ctrl-C stops after the payouts in flight (exit 130); --resume sends the rest once', async () => {
+  /**
+   * Ten payouts sent one at a time (400 ms each) with JSON results; `signal` once the gateway holds
+   * the first (polled from its ledger). Resolves with how payops ended and the payouts paid by then.
+   */
+  async function tenPayoutsStopped(signal: NodeJS.Signals) {
     await admin(sandbox.url, '/_sandbox/reset', {});
     const home = tempDir();
-    const dir = tempDir();
-    const file = join(dir, 'ten.csv');
+    const file = join(tempDir(), 'ten.csv');
     const header =
       'reference,payment_amount,payment_currency,payment_method,beneficiary.entity_type,beneficiary.bank_details.account_name,beneficiary.bank_details.iban,payer.entity_type';
     const rows = Array.from(
@@ -324,30 +327,34 @@ describe('payout', { timeout: 90_000 }, () => {
     try {
       const child = spawn(
         process.execPath,
-        [PAYOPS_BIN, '--yes', '--concurrency', '1', 'payout', '--file', file],
-        {
-          cwd: REPO_ROOT,
-          env: cliEnv(home, sandbox.env),
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
+        [PAYOPS_BIN, '--yes', '--concurrency', '1', '--output', 'json', 'payout', '--file', file],
+        { cwd: REPO_ROOT, env: cliEnv(home, sandbox.env), stdio: ['ignore', 'pipe', 'pipe'] },
       );
       let stderr = '';
+      let stdout = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => {
+        stdout += d;
+      });
       child.stderr.setEncoding('utf8').on('data', (d: string) => {
         stderr += d;
       });
       const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
       for (let i = 0; i < 200 && (await payouts()).length === 0; i++)
         await new Promise((r) => setTimeout(r, 50));
-      child.kill('SIGINT');
+      child.kill(signal);
       const code = await exited;
-      expect(code, stderr).toBe(130);
-      expect(stderr).toContain('--resume');
-      const partial = (await payouts()).length;
-      expect(partial).toBeGreaterThan(0);
-      expect(partial).toBeLessThan(10);
+      return { home, file, code, stdout, stderr, partial: (await payouts()).length };
     } finally {
       await setFaults(sandbox.url, { mode: 'none' });
     }
+  }
+
+  it('Ctrl-C stops after the payouts in flight (exit 130); --resume sends the rest once', async () => {
+    const { home, file, code, stderr, partial } = await tenPayoutsStopped('SIGINT');
+    expect(code, stderr).toBe(130);
+    expect(stderr).toContain('--resume');
+    expect(partial).toBeGreaterThan(0);
+    expect(partial).toBeLessThan(10);
     const resumed = await runCli(['--yes', '--output', 'json', 'payout', '--file', file, '--resume'], {
       env: sandbox.env,
       home,
@@ -365,52 +372,14 @@ describe('payout', { timeout: 90_000 }, () => {
   ] as const)(
     '%s stops like the first Ctrl-C (exit %i): JSON results closed, every one journaled; --resume sends the rest once',
     async (name, exit) => {
-      await admin(sandbox.url, '/_sandbox/reset', {});
-      const home = tempDir();
-      const dir = tempDir();
-      const file = join(dir, 'ten.csv');
-      const header =
-        'reference,payment_amount,payment_currency,payment_method,beneficiary.entity_type,beneficiary.bank_details.account_name,beneficiary.bank_details.iban,payer.entity_type';
-      const rows = Array.from(
-        { length: 10 },
-        (_, i) => `R-${i},${i + 1}.00,EUR,SWIFT,COMPANY,Supplier ${i},DE89370400440532013000,COMPANY`,
-      );
-      writeFileSync(file, [header, ...rows].join('\n'));
-      await setFaults(sandbox.url, { mode: 'none', rate: 0, latency_ms: 400, paths: ['/v1/payout'] });
-      try {
-        const child = spawn(
-          process.execPath,
-          [PAYOPS_BIN, '--yes', '--concurrency', '1', '--output', 'json', 'payout', '--file', file],
-          {
-            cwd: REPO_ROOT,
-            env: cliEnv(home, sandbox.env),
-            stdio: ['ignore', 'pipe', 'pipe'],
-          },
-        );
-        let stderr = '';
-        let stdout = '';
-        child.stdout.setEncoding('utf8').on('data', (d: string) => {
-          stdout += d;
-        });
-        child.stderr.setEncoding('utf8').on('data', (d: string) => {
-          stderr += d;
-        });
-        const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-        for (let i = 0; i < 200 && (await payouts()).length === 0; i++)
-          await new Promise((r) => setTimeout(r, 50));
-        child.kill(name);
-        const code = await exited;
-        expect(code, stderr).toBe(exit);
-        expect(stderr).toContain('--resume');
-        const partial = (await payouts()).length;
-        expect(partial).toBeGreaterThan(0);
-        expect(partial).toBeLessThan(10);
-        // The results shown are a whole JSON document, one per payout the gateway holds.
-        const shown = JSON.parse(stdout) as { outcome: string }[];
-        expect(shown.filter((r) => r.outcome === 'completed')).toHaveLength(partial);
-      } finally {
-        await setFaults(sandbox.url, { mode: 'none' });
-      }
+      const { home, file, code, stdout, stderr, partial } = await tenPayoutsStopped(name);
+      expect(code, stderr).toBe(exit);
+      expect(stderr).toContain('--resume');
+      expect(partial).toBeGreaterThan(0);
+      expect(partial).toBeLessThan(10);
+      // The results shown are a whole JSON document, one per payout the gateway holds.
+      const shown = JSON.parse(stdout) as { outcome: string }[];
+      expect(shown.filter((r) => r.outcome === 'completed')).toHaveLength(partial);
       const resumed = await runCli(['--yes', '--output', 'json', 'payout', '--file', file, '--resume'], {
         env: sandbox.env,
         home,
