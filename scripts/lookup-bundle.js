@@ -14,7 +14,7 @@ import { build } from 'esbuild';
 /** The shell's lazy imports that a look-up makes (src/ paths); the build stops if one is not lazy. */
 export const LOOKUP_ENTRIES = ['argv-guard.ts', 'config/load.ts', 'factory.ts', 'query/command.ts'];
 /** Imported dynamically on every look-up: in dist/lookup.js too. */
-const LOOKUP_ALSO = ['output/search-view.ts'];
+const LOOKUP_ALSO = ['query/search-view.ts'];
 
 const tsOf = (resolveDir, path) => resolve(resolveDir, path).replace(/\.js$/, '.ts');
 

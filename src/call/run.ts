@@ -6,10 +6,10 @@ import type { Context } from '../context.js';
 import { ExitCode, GatewayError, InputError, UnknownOutcomeError, UsageError } from '../errors.js';
 import { authError, errorOfBody, type RawResponse } from '../gateway/client.js';
 import { type Endpoint, endpointByPath } from '../gateway/endpoints.js';
-import { printPreparedRequest, printRawResponse } from '../output/call-view.js';
 import { confirmOrExit } from '../output/confirm.js';
 import { quote, quoteName, shownUrl } from '../quote.js';
 import { applyData, assertFlat, parseJsonBody } from './body.js';
+import { printPreparedRequest, printRawResponse } from './call-view.js';
 import { type CallAnswer, type CallRecord, recordCall } from './record.js';
 
 export interface CallOptions {

@@ -2,7 +2,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { printText } from '../output/call-view.js';
 import { completionScript, SHELLS, type Shell } from './scripts.js';
 import { describeTree } from './tree.js';
 
@@ -16,6 +15,7 @@ export async function runCompletion(ctx: Context, shell: string, cmd: Command): 
   if (!(SHELLS as readonly string[]).includes(shell)) {
     throw new UsageError(`unsupported shell "${shell}"`, { hint: `choose one of ${SHELLS.join(', ')}` });
   }
-  printText(ctx.io, completionScript(shell as Shell, describeTree(rootOf(cmd))));
+  // The script as it is, on stdout (a shell sources it).
+  ctx.io.stdout.write(completionScript(shell as Shell, describeTree(rootOf(cmd))));
   return 0;
 }

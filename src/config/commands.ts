@@ -2,7 +2,7 @@
 // beyond what src/output renders.
 import type { Context } from '../context.js';
 import { ConfigError, UsageError } from '../errors.js';
-import { type ProfileView, printConfigList, printValue } from '../output/config-view.js';
+import { type ProfileView, printConfigList, printValue } from '../setup/config-view.js';
 import { readStoredConfig } from './file.js';
 import {
   assertConfigKey,

@@ -159,3 +159,14 @@ export async function openCsvWriter(
   await w.ready;
   return w;
 }
+
+/** Whole records (header, then rows) through the shared Excel-safe writer, to a stream or a file. */
+export async function writeCsvRecords(
+  dest: NodeJS.WritableStream | string,
+  columns: readonly string[],
+  records: ReadonlyArray<Record<string, string>>,
+): Promise<void> {
+  const writer = await openCsvWriter(dest, [...columns]);
+  for (const r of records) await writer.write(r);
+  await writer.end();
+}

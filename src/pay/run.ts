@@ -6,7 +6,6 @@ import { assertMayMoveMoney } from '../config/resolve.js';
 import type { Context } from '../context.js';
 import { ExitCode, InputError } from '../errors.js';
 import { assertCanConfirm } from '../output/confirm.js';
-import { writePayPlan, writePayResult } from '../output/payment-card.js';
 import { checkOutFile } from '../output/safe-file.js';
 import { writeWholeFile } from '../output/sink.js';
 import { quote } from '../quote.js';
@@ -14,6 +13,7 @@ import { confirmCharge, readCardSecrets } from './card-input.js';
 import { flagFields, type PaymentKind } from './fields.js';
 import { openInBrowser, openUrl, writeTempPage } from './open-url.js';
 import { type PayResult, payByApm, payByCard, payByCheckout, payExitCode } from './pay.js';
+import { writePayPlan, writePayResult } from './payment-card.js';
 import {
   buildPaymentRequest,
   flagValues,

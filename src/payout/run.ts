@@ -9,12 +9,6 @@ import { assertMayMoveMoney } from '../config/resolve.js';
 import type { Context } from '../context.js';
 import { ExitCode, exitCodeForSignal, InputError, UsageError } from '../errors.js';
 import { resolveFormat } from '../output/format.js';
-import {
-  confirmPayouts,
-  writePayoutPlan,
-  writePayoutResults,
-  writePayoutSummary,
-} from '../output/payment-card.js';
 import { checkOutFile } from '../output/safe-file.js';
 import { decidePayoutRun } from '../runs/decide.js';
 import { payoutGatewayIdentity, sameGateway } from '../runs/identity.js';
@@ -23,6 +17,7 @@ import { openRun, type RunJournal } from '../runs/journal.js';
 import { beginRun, endRun, lockInput } from '../runs/lifecycle.js';
 import { isSameInput, listRuns, type RunInfo, readRun } from '../runs/read.js';
 import { derivedRequestId } from './meaning.js';
+import { confirmPayouts, writePayoutPlan, writePayoutResults, writePayoutSummary } from './payout-view.js';
 import {
   loadPayoutCsv,
   loadPayoutRequest,

@@ -100,7 +100,7 @@ export async function runQuery(ctx: Context, flags: QueryFlags): Promise<number>
   const { deps, labels } = await depsOf(ctx);
   // One order on a terminal is a card, which shows the order's refunds when it has any.
   const refundsForCard = !ctx.globals.out && resolveFormat(ctx.globals, ctx.io) === 'table';
-  const view = await import('../output/search-view.js');
+  const view = await import('./search-view.js');
   const outcome = await withProgress(
     flags.all ? view.wholeRangeProgress(ctx, 'orders') : undefined,
     deps,
@@ -119,7 +119,7 @@ export async function runRefundSearch(ctx: Context, flags: SearchFlags): Promise
   const sel = await selectionOf(ctx, flags);
   if (ctx.globals.dryRun) return dryRun(ctx, sel, 'refundSearch', flags);
   const { deps, labels } = await depsOf(ctx);
-  const view = await import('../output/search-view.js');
+  const view = await import('./search-view.js');
   const outcome = await withProgress(
     flags.all ? view.wholeRangeProgress(ctx, 'refunds') : undefined,
     deps,

@@ -2,7 +2,7 @@
 // The profile and where each setting came from (flag, environment, profile file, default), the
 // gateway and what it answers to two signed read-only look-ups (check.ts), whether the profile is
 // read-only, the journal folder, and the runs someone must act on, each with its command.
-// Sends nothing that can move money. Data only: src/output/status-view.ts renders it.
+// Sends nothing that can move money. Data only: src/status/status-view.ts renders it.
 import { configFile, stateDir } from '../config/paths.js';
 import type { ConfigSource, ResolvedConfig } from '../config/resolve.js';
 import type { Context } from '../context.js';
@@ -121,7 +121,7 @@ export function statusExitCode(r: StatusReport): number {
 
 export async function runStatus(ctx: Context): Promise<number> {
   const report = await gatherStatus(ctx);
-  const { printStatus } = await import('../output/status-view.js');
+  const { printStatus } = await import('./status-view.js');
   printStatus(ctx.io, report, ctx.globals.output === 'json' ? 'json' : 'text');
   return statusExitCode(report);
 }

@@ -203,7 +203,7 @@ describe('pending in a run', () => {
 
 describe('payout results on a terminal', () => {
   it('the table says what pending and unknown mean; CSV and JSON carry no note', async () => {
-    const { writePayoutResults } = await import('../../../src/output/payment-card.js');
+    const { writePayoutResults } = await import('../../../src/payout/payout-view.js');
     const { fakeIo } = await import('../output/helpers.js');
     const row = (line: number, outcome: PayoutResultRow['outcome'], status: string, reason = '', type = '') =>
       ({

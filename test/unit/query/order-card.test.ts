@@ -4,7 +4,7 @@ import {
   orderCardTitle,
   refundTotals,
   renderOrderCard,
-} from '../../../src/output/order-card.js';
+} from '../../../src/query/order-card.js';
 import { order, refund } from './fixtures.js';
 
 const saved = process.env.TZ;

@@ -3,7 +3,7 @@
 // terminal-safe; the sign key is never here (the report carries only "set" / "not set").
 import type { Io } from '../io.js';
 import { terminalSafe } from '../quote.js';
-import type { StatusReport } from '../status/types.js';
+import type { StatusReport } from './types.js';
 
 function lines(r: StatusReport): string[] {
   const out: string[] = [];

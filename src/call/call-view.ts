@@ -98,8 +98,3 @@ export function prettyXml(xml: string): string {
   }
   return `${lines.join('\n')}\n`;
 }
-
-/** Text data (a completion script) on stdout as it is. */
-export function printText(io: Context['io'], text: string): void {
-  io.stdout.write(text);
-}

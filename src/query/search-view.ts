@@ -3,8 +3,13 @@
 // The not-found list and notices go to stderr.
 import { resolve } from 'node:path';
 import type { Context } from '../context.js';
-import { columnsOf, flatten } from '../query/flatten.js';
-import type { StatusLabels } from '../query/labels.js';
+import { openCsvWriter } from '../output/csv-writer.js';
+import { formatForFile, type OutputFormat, resolveFormat } from '../output/format.js';
+import { openJsonWriter } from '../output/json-writer.js';
+import { fitLines } from '../output/summary.js';
+import { columnsOf, flatten } from './flatten.js';
+import type { StatusLabels } from './labels.js';
+import { renderOrderCard } from './order-card.js';
 import {
   type DataRow,
   notFoundLines,
@@ -13,13 +18,8 @@ import {
   refundDataRows,
   refundTable,
   type TableData,
-} from '../query/rows.js';
-import type { QueryOutcome, RefundSearchOutcome, Saturated } from '../query/search.js';
-import { openCsvWriter } from './csv-writer.js';
-import { formatForFile, type OutputFormat, resolveFormat } from './format.js';
-import { openJsonWriter } from './json-writer.js';
-import { renderOrderCard } from './order-card.js';
-import { fitLines } from './summary.js';
+} from './rows.js';
+import type { QueryOutcome, RefundSearchOutcome, Saturated } from './search.js';
 
 /**
  * Seconds `--all` could not prove complete: each held more records than one answer carries, and the
@@ -168,7 +168,7 @@ function formatOf(ctx: Context): OutputFormat {
 
 async function tableText(ctx: Context, t: TableData): Promise<string> {
   // cli-table3 loads only when a table is printed.
-  const { renderTable } = await import('./table.js');
+  const { renderTable } = await import('../output/table.js');
   const rows = t.rows.map((cells) => Object.fromEntries(t.head.map((h, i) => [h, cells[i] ?? ''])));
   const width = ctx.io.stdout.columns;
   const color = stdoutColor(ctx);

@@ -5,9 +5,9 @@
 import { parseGatewayTime } from '../gateway/time.js';
 import type { OrderRecord, RefundRecord } from '../gateway/types.js';
 import { formatMoney, parseAmount } from '../money/amount.js';
-import { formatIsoUtc, formatLocal } from '../query/dates.js';
-import { moneyText, type StatusLabels, statusText, successText, yesNo } from '../query/labels.js';
-import { type CardSection, renderCard } from './card.js';
+import { type CardSection, renderCard } from '../output/card.js';
+import { formatIsoUtc, formatLocal } from './dates.js';
+import { moneyText, type StatusLabels, statusText, successText, yesNo } from './labels.js';
 
 type CardRow = [label: string, value: string];
 
