@@ -1,6 +1,6 @@
 import { defineCommand, defineGroup } from './define.js';
 
-const impl = () => import('../config/commands.js');
+const impl = () => import('../setup/config-commands.js');
 
 export const registerConfig = defineGroup({
   name: 'config',

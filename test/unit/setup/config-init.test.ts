@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { configInit } from '../../../src/config/commands.js';
 import { createContext } from '../../../src/context.js';
 import type { Io } from '../../../src/io.js';
+import { configInit } from '../../../src/setup/config-commands.js';
 
 function fakeTerminal(env: NodeJS.ProcessEnv) {
   const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => stdin });

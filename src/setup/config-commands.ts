@@ -1,9 +1,7 @@
 // The `payops config` commands: turn arguments into store changes and views; no printing here
-// beyond what src/output renders.
-import type { Context } from '../context.js';
-import { ConfigError, UsageError } from '../errors.js';
-import { type ProfileView, printConfigList, printValue } from '../setup/config-view.js';
-import { readStoredConfig } from './file.js';
+// beyond what config-view.ts renders.
+
+import { readStoredConfig } from '../config/file.js';
 import {
   assertConfigKey,
   CONFIG_KEYS,
@@ -17,10 +15,13 @@ import {
   maskSecret,
   type ProfileValues,
   parseConfigValue,
-} from './keys.js';
-import { configFile } from './paths.js';
-import { selectProfile } from './resolve.js';
-import { assertProfileName, type ConfigStore, openStore } from './store.js';
+} from '../config/keys.js';
+import { configFile } from '../config/paths.js';
+import { selectProfile } from '../config/resolve.js';
+import { assertProfileName, type ConfigStore, openStore } from '../config/store.js';
+import type { Context } from '../context.js';
+import { ConfigError, UsageError } from '../errors.js';
+import { type ProfileView, printConfigList, printValue } from './config-view.js';
 
 function warnTightened(ctx: Context) {
   return (path: string) => ctx.log.warn(`warning: ${path} was readable by other users; its mode is now 0600`);
@@ -172,7 +173,7 @@ export async function configUse(ctx: Context, profileArg: string): Promise<numbe
 }
 
 export async function configInit(ctx: Context): Promise<number> {
-  return (await import('./init.js')).configInit(ctx, await store(ctx));
+  return (await import('./config-init.js')).configInit(ctx, await store(ctx));
 }
 
 /** A secret from a hidden prompt on a terminal, or the first line of stdin otherwise. */

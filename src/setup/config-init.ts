@@ -11,11 +11,7 @@
 //
 // Nothing is written before the last answer: Ctrl-C at any question leaves the config file as it
 // was (exit 130, "cancelled — nothing was saved", output/prompt.ts).
-import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
-import { ask, canAsk, declinedError } from '../output/prompt.js';
-import { SANDBOX_CREDENTIALS } from '../sandbox/accounts.js';
-import type { GatewayCheck } from '../status/check.js';
+
 import {
   DEFAULT_CONCURRENCY,
   DEFAULT_SETTLE_MS,
@@ -24,9 +20,14 @@ import {
   type ProfileValues,
   parseConfigValue,
   SANDBOX_BASE_URL,
-} from './keys.js';
-import { selectProfile } from './resolve.js';
-import { assertProfileName, type ConfigStore } from './store.js';
+} from '../config/keys.js';
+import { selectProfile } from '../config/resolve.js';
+import { assertProfileName, type ConfigStore } from '../config/store.js';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import { ask, canAsk, declinedError } from '../output/prompt.js';
+import { SANDBOX_CREDENTIALS } from '../sandbox/accounts.js';
+import type { GatewayCheck } from '../status/check.js';
 
 /** `true`, or the message a prompt shows under the answer. */
 function validation(check: () => unknown): true | string {
