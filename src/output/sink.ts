@@ -11,7 +11,7 @@ import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fsReason, LocalWriteError, UsageError } from '../errors.js';
-import { syncFolder } from './fs-sync.js';
+import { syncFolder } from '../runs/fs-sync.js';
 import { replaceProblem, tempPathFor } from './safe-file.js';
 
 export interface TextSink {

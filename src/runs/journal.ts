@@ -8,7 +8,7 @@
 // concurrent chunks cost one fsync per batch of records, not one per record.
 import { type FileHandle, mkdir, open, stat, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
-import { syncFolder } from '../output/fs-sync.js';
+import { syncFolder } from './fs-sync.js';
 import { lockRun } from './lock.js';
 import {
   assertRunExists,

@@ -6,7 +6,7 @@
 import { access, chmod, constants, copyFile, mkdir, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError, InputError } from '../errors.js';
-import { syncFolder } from '../output/fs-sync.js';
+import { syncFolder } from './fs-sync.js';
 import { runsDir, SNAPSHOT_FILE, stateWriteError } from './paths.js';
 import type { RunHeader } from './records.js';
 

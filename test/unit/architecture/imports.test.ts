@@ -41,7 +41,7 @@ const RULES: BoundaryRule[] = [
 /** Modules everything may import because they import nothing from src/ themselves. */
 const LEAVES = [
   'src/io.ts',
-  'src/output/fs-sync.ts',
+  'src/runs/fs-sync.ts',
   'src/redact.ts',
   'src/quote.ts',
   'src/sandbox/accounts.ts',
