@@ -56,7 +56,7 @@ export const SANDBOX_NOTE = 'built-in sandbox: no real money moved';
  * client: it belongs to the test.
  */
 export interface ContextOverrides {
-  /** Replaces config/load.ts's loadConfig (flags, environment, profile; the embedded sandbox). */
+  /** Replaces config/load.ts's loadConfig (flags, environment, profile) and factory.ts's startEmbeddedSandbox. */
   loadConfig?: (ctx: Context) => Promise<ResolvedConfig>;
   /** Replaces factory.ts's clientFromConfig; called once per invocation, with the loaded config. */
   clientFactory?: (ctx: Context, config: ResolvedConfig) => GatewayClient | Promise<GatewayClient>;
@@ -147,7 +147,11 @@ export function createContext(io: Io, globals: GlobalOptions, overrides: Context
       configPromise ??= (
         overrides.loadConfig
           ? overrides.loadConfig(ctx)
-          : import('./config/load.js').then((m) => m.loadConfig(ctx))
+          : import('./config/load.js')
+              .then((m) => m.loadConfig(ctx))
+              .then(async (config) =>
+                config.sandbox ? (await import('./factory.js')).startEmbeddedSandbox(ctx, config) : config,
+              )
       ).then((config) => {
         if (config.sandbox) usedSandbox = true;
         return config;

@@ -2,7 +2,9 @@
 // configuration can sign, registers the sign key as a secret, and wires transport + signer + client
 // (in the spirit of gh's cmdutil.Factory). It lives outside src/gateway/ so that the gateway knows
 // nothing of configuration or of the CLI; the Context loads it lazily, and tests replace it through
-// ContextOverrides.clientFactory (src/context.ts).
+// ContextOverrides.clientFactory (src/context.ts). It also starts the embedded sandbox when the
+// configuration asks for one, so that src/config/ (settings) does not import the sandbox's server.
+import { existsSync } from 'node:fs';
 import { type ResolvedConfig, setBaseUrlHint } from './config/resolve.js';
 import { ConfigError, UsageError } from './errors.js';
 import { createClient, type GatewayClient, type PreparedRequest, prepareRaw } from './gateway/client.js';
@@ -129,5 +131,39 @@ export function refuseMoneyMoving(client: GatewayClient): GatewayClient {
     raw: (path, body, opts) =>
       canMoveMoney({ kind: 'raw', path }) ? refused(path) : client.raw(path, body, opts),
     close: () => client.close(),
+  };
+}
+
+/**
+ * The in-process sandbox for a configuration that asks for it (config/load.ts leaves `sandbox` set
+ * and no base_url): started on a free loopback port, closed with the invocation, its demo
+ * credentials filled in.
+ */
+export async function startEmbeddedSandbox(ctx: Invocation, config: ResolvedConfig): Promise<ResolvedConfig> {
+  if (config.sandboxReason === 'unconfigured') {
+    ctx.log.warn(
+      'no gateway configured: using the built-in sandbox — run `payops config init` to set one up',
+    );
+  }
+  const { startSandbox, SANDBOX_CREDENTIALS, SANDBOX_SAMPLE_ORDERS } = await import('./sandbox/index.js');
+  const handle = await startSandbox({
+    port: 0,
+    ...(existsSync(SANDBOX_SAMPLE_ORDERS) ? { seedFiles: [SANDBOX_SAMPLE_ORDERS] } : {}),
+  });
+  ctx.onClose(() => handle.close());
+  ctx.log.verbose(`sandbox gateway listening on ${handle.url}`);
+  return {
+    ...config,
+    baseUrl: handle.url,
+    merchantId: SANDBOX_CREDENTIALS.merchantId,
+    accountId: SANDBOX_CREDENTIALS.accountId,
+    signKey: SANDBOX_CREDENTIALS.signKey,
+    sources: {
+      ...config.sources,
+      base_url: 'sandbox',
+      merchant_id: 'sandbox',
+      account_id: 'sandbox',
+      sign_key: 'sandbox',
+    },
   };
 }

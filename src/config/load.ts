@@ -1,7 +1,7 @@
-// Builds the invocation's configuration: reads the config file, resolves flag > env > profile, and
-// starts the in-process sandbox when asked to (--sandbox, base_url "sandbox") or when no gateway
-// is configured at all.
-import { existsSync } from 'node:fs';
+// Builds the invocation's configuration: reads the config file and resolves flag > env > profile.
+// A configuration that asks for the in-process sandbox (--sandbox, base_url "sandbox", or no gateway
+// configured at all) comes back with `sandbox` set and no base_url: the Context then starts the
+// sandbox (factory.ts startEmbeddedSandbox), so that settings never import the sandbox's server.
 import { ConfigError } from '../errors.js';
 import type { Invocation } from '../io.js';
 import { readStoredConfig } from './file.js';
@@ -27,35 +27,5 @@ export async function loadConfig(ctx: Invocation): Promise<ResolvedConfig> {
     });
   }
   ctx.addSecret(config.signKey);
-  if (!config.sandbox) return config;
-  return startEmbeddedSandbox(ctx, config);
-}
-
-async function startEmbeddedSandbox(ctx: Invocation, config: ResolvedConfig): Promise<ResolvedConfig> {
-  if (config.sandboxReason === 'unconfigured') {
-    ctx.log.warn(
-      'no gateway configured: using the built-in sandbox — run `payops config init` to set one up',
-    );
-  }
-  const { startSandbox, SANDBOX_CREDENTIALS, SANDBOX_SAMPLE_ORDERS } = await import('../sandbox/index.js');
-  const handle = await startSandbox({
-    port: 0,
-    ...(existsSync(SANDBOX_SAMPLE_ORDERS) ? { seedFiles: [SANDBOX_SAMPLE_ORDERS] } : {}),
-  });
-  ctx.onClose(() => handle.close());
-  ctx.log.verbose(`sandbox gateway listening on ${handle.url}`);
-  return {
-    ...config,
-    baseUrl: handle.url,
-    merchantId: SANDBOX_CREDENTIALS.merchantId,
-    accountId: SANDBOX_CREDENTIALS.accountId,
-    signKey: SANDBOX_CREDENTIALS.signKey,
-    sources: {
-      ...config.sources,
-      base_url: 'sandbox',
-      merchant_id: 'sandbox',
-      account_id: 'sandbox',
-      sign_key: 'sandbox',
-    },
-  };
+  return config;
 }
