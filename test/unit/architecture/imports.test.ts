@@ -1,7 +1,8 @@
 // The dependency rules of src/, checked on the real tree (docs/ARCHITECTURE.md): no import cycle,
 // type-only and lazy imports included; the gateway is the API contract and knows nothing of the
-// CLI around it; the sandbox is a gateway of its own and knows nothing of the CLI either; the leaf
-// modules import nothing from src/.
+// CLI around it; the sandbox is a gateway of its own and knows nothing of the CLI either; the shared
+// folders (output, config, runs, …) import no feature folder; the leaf modules import nothing from
+// src/.
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -9,6 +10,7 @@ import {
   type BoundaryRule,
   boundaryViolations,
   findCycles,
+  type ImportGraph,
   leafViolations,
   readImportGraph,
 } from './graph.js';
@@ -31,7 +33,46 @@ const CLI = [
   'src/payout/',
   'src/call/',
   'src/completion/',
+  'src/setup/',
+  'src/status/',
+  'src/history/',
 ];
+
+/**
+ * The features: what a command does, and the sandbox (a feature of the CLI from the client's view:
+ * `payops sandbox`, --sandbox). Each may use the shared folders below; none of those uses a feature.
+ */
+const FEATURES = [
+  'src/cli.ts',
+  'src/context.ts',
+  'src/factory.ts',
+  'src/commands/',
+  'src/bulk/',
+  'src/payout/',
+  'src/query/',
+  'src/pay/',
+  'src/call/',
+  'src/status/',
+  'src/history/',
+  'src/completion/',
+  'src/setup/',
+  'src/sandbox/',
+];
+
+/** What every feature uses: output, settings, the run lifecycle, the gateway, money, .xlsx (and the leaves). */
+const SHARED = ['src/output/', 'src/config/', 'src/runs/', 'src/gateway/', 'src/money/', 'src/sheets/'];
+
+/** Shared folders import no feature folder: an import "back up" the layers. */
+const LAYER_RULES: BoundaryRule[] = SHARED.map((from) => ({ from, forbidden: FEATURES }));
+
+/**
+ * The one import back up that stays, on purpose: resolving settings must recognise the sandbox's
+ * published demo credentials (set alone, with no base_url, they still mean "use the sandbox", where a
+ * real merchant id means "you forgot the gateway's address"), and they live in sandbox/accounts.ts, a
+ * leaf (it imports nothing) that the sandbox's handlers and its public face share. Moving them out of
+ * the sandbox would make the sandbox import from outside itself.
+ */
+const ALLOWED_BACK_UP = ['src/config/resolve.ts → src/sandbox/accounts.ts'];
 
 const RULES: BoundaryRule[] = [
   { from: 'src/gateway/', forbidden: [...CLI, 'src/sandbox/'] },
@@ -63,6 +104,30 @@ describe('the import graph of src/', () => {
 
   it('keeps the gateway free of the CLI and the sandbox free of the CLI', () => {
     expect(boundaryViolations(graph, RULES)).toEqual([]);
+  });
+
+  it('keeps the shared folders (output, config, runs, gateway, money, sheets) free of the features', () => {
+    const backUp = boundaryViolations(graph, LAYER_RULES);
+    expect(backUp.filter((v) => !ALLOWED_BACK_UP.some((edge) => v.startsWith(`${edge} (`)))).toEqual([]);
+    // The allowance names an edge that exists (else it is stale and must go).
+    for (const edge of ALLOWED_BACK_UP) {
+      const [from, to] = edge.split(' → ') as [string, string];
+      expect(graph.get(from)).toContain(to);
+    }
+  });
+
+  it('the layer rules report an import back up, lazy or type-only alike', () => {
+    const synthetic: ImportGraph = new Map([
+      ['src/output/view.ts', ['src/query/labels.ts']],
+      ['src/config/x.ts', ['src/setup/config-init.ts', 'src/factory.ts']],
+      ['src/runs/journal.ts', ['src/output/sink.ts', 'src/sandbox/index.ts']],
+    ]);
+    expect(boundaryViolations(synthetic, LAYER_RULES)).toEqual([
+      'src/output/view.ts → src/query/labels.ts (src/output/ must not import src/query/)',
+      'src/config/x.ts → src/setup/config-init.ts (src/config/ must not import src/setup/)',
+      'src/config/x.ts → src/factory.ts (src/config/ must not import src/factory.ts)',
+      'src/runs/journal.ts → src/sandbox/index.ts (src/runs/ must not import src/sandbox/)',
+    ]);
   });
 
   it('keeps the leaf modules leaves', () => {
