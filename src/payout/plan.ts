@@ -3,12 +3,12 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { SheetFacts } from '../bulk/csv-reader.js';
 import type { HiddenRows } from '../bulk/plan.js';
-import type { ReadAs } from '../bulk/read-as.js';
 import { InputError, type InputProblem } from '../errors.js';
 import { type AmountStyle, addToTotals, formatAmount, parseAmountText } from '../money/amount.js';
 import { currencyInfo } from '../money/currency.js';
+import type { SheetFacts } from '../tabular/csv-reader.js';
+import type { ReadAs } from '../tabular/read-as.js';
 import { mapColumns, rowToObject } from './columns.js';
 import { PAYOUT_SPEC } from './fields.js';
 import { duplicatePayouts, payoutFileKey, payoutKey, payoutMatch } from './meaning.js';
@@ -137,13 +137,13 @@ export async function loadPayoutCsv(
   cwd: string,
   given?: ReadAs,
   sheet?: string,
-  /** Where the bytes are read from when not `file` itself: a pipe's copy (bulk/pipe-input.ts). */
+  /** Where the bytes are read from when not `file` itself: a pipe's copy (tabular/pipe-input.ts). */
   readFrom?: string,
 ): Promise<PayoutPlan> {
   const file = resolve(cwd, fileArg);
   const path = readFrom ?? file;
-  const { readCsv } = await import('../bulk/csv-reader.js');
-  const { amountStyle, DEFAULT_READ_AS, settleMark } = await import('../bulk/read-as.js');
+  const { readCsv } = await import('../tabular/csv-reader.js');
+  const { amountStyle, DEFAULT_READ_AS, settleMark } = await import('../tabular/read-as.js');
   const readAs = await settleMark(fileArg, path, given ?? DEFAULT_READ_AS, [
     'payment_amount',
     'source_amount',

@@ -55,7 +55,7 @@ export interface PayoutFlags {
   newRequestIds?: boolean;
   /** With resume: this run (from `payops runs resume ID`) rather than the newest unfinished one. */
   runId?: string;
-  /** --file: amounts with a decimal comma; the file's encoding (bulk/read-as.ts). */
+  /** --file: amounts with a decimal comma; the file's encoding (tabular/read-as.ts). */
   decimalComma?: boolean;
   encoding?: string;
   /** A workbook's hidden rows and sheets: pay them too, or leave them out (bulk/report.ts hiddenLines). */
@@ -96,11 +96,11 @@ export function payoutExitCode(rows: readonly PayoutResultRow[]): number {
 
 /** A payout CSV, read as the flags and profile say; how it was read is shown when not the default. */
 async function loadCsv(ctx: Context, opts: PayoutFlags): Promise<PayoutPlan> {
-  const { readAsFrom } = await import('../bulk/read-as.js');
+  const { readAsFrom } = await import('../tabular/read-as.js');
   const config = await ctx.config();
-  const { readOncePath } = await import('../bulk/pipe-input.js');
+  const { readOncePath } = await import('../tabular/pipe-input.js');
   const { resolve } = await import('node:path');
-  // A pipe (a FIFO, `<(cat f.csv)`) is read once, into a copy (bulk/pipe-input.ts).
+  // A pipe (a FIFO, `<(cat f.csv)`) is read once, into a copy (tabular/pipe-input.ts).
   const readFrom = await readOncePath(ctx, resolve(ctx.io.cwd, opts.file!), opts.file!);
   const plan = await loadPayoutCsv(
     opts.file!,

@@ -1,12 +1,13 @@
 // Payout runs by id, for `payops runs show|resume ID`: results regenerated from the journal (nothing
 // sent), and resumption of an unfinished run from its input file.
-import { readAsOf } from '../bulk/read-as.js';
+
 import { stateDir } from '../config/paths.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { resolveFormat } from '../output/format.js';
 import { writePayoutResults } from '../output/payment-card.js';
 import { readRun } from '../runs/read.js';
+import { readAsOf } from '../tabular/read-as.js';
 import { type PayoutRecord, parsePayoutRecord } from './records.js';
 import { PAYOUT_OP, payoutExitCode, resultsByLine, runPayout } from './run.js';
 import type { PayoutResultRow } from './send.js';
