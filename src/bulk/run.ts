@@ -26,6 +26,7 @@ import { findRunsAt, findRunsByInput, isSameInput, type RunInfo, readRun } from 
 import type { RunHeader } from '../runs/records.js';
 import { checkedSnapshot, SNAPSHOT_FILE, snapshotIntact, stageInput } from '../runs/snapshot.js';
 import { sha256File } from '../tabular/csv-reader.js';
+import { hiddenRefusal } from '../tabular/hidden.js';
 import { readOncePath } from '../tabular/pipe-input.js';
 import { type ReadAs, readAsFrom, readAsOf, readAsText } from '../tabular/read-as.js';
 import { execute, keepOldGenerationSmall, type OpenedSink, openSink } from './execute.js';
@@ -37,7 +38,7 @@ import { ownInput } from './own-input.js';
 import { type BulkPlan, parseMaxAmount, planBulk } from './plan.js';
 import { type PartlyRefunded, preflight } from './preflight.js';
 import { type BulkRecord, type BulkRecordWritten, type PreflightRecord, parseBulkRecord } from './records.js';
-import { confirmQuestion, hiddenRefusal, type PlanView, planLines, typedConfirmation } from './report.js';
+import { confirmQuestion, type PlanView, planLines, typedConfirmation } from './report.js';
 import { fitsRowCache, RowCache } from './row-cache.js';
 import { chunkAction, type FoldedRun, foldRecords, sendsOf, skippedRows } from './run-state.js';
 import { showRun } from './show.js';
@@ -99,7 +100,7 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
     ahead,
   );
 
-  // A workbook's rows nobody sees never move money unseen (report.ts hiddenRefusal); a dry run lists them.
+  // A workbook's rows nobody sees never move money unseen (tabular/hidden.ts hiddenRefusal); a dry run lists them.
   const hiddenRefused = dryRun ? undefined : hiddenRefusal(plan.source.label, plan);
   if (hiddenRefused) throw hiddenRefused;
 

@@ -3,11 +3,11 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { HiddenRows } from '../bulk/plan.js';
 import { InputError, type InputProblem } from '../errors.js';
 import { type AmountStyle, addToTotals, formatAmount, parseAmountText } from '../money/amount.js';
 import { currencyInfo } from '../money/currency.js';
 import type { SheetFacts } from '../tabular/csv-reader.js';
+import type { HiddenRows } from '../tabular/hidden.js';
 import type { ReadAs } from '../tabular/read-as.js';
 import { mapColumns, rowToObject } from './columns.js';
 import { PAYOUT_SPEC } from './fields.js';
@@ -43,7 +43,7 @@ export interface PayoutPlan {
   readAs?: ReadAs;
   /** A workbook's sheet read (the plan names it). */
   sheet?: SheetFacts;
-  /** A workbook's rows a person does not see (bulk/plan.ts HiddenRows): refused unless a flag says. */
+  /** A workbook's rows a person does not see (tabular/hidden.ts HiddenRows): refused unless a flag says. */
   hidden?: HiddenRows;
 }
 
@@ -193,7 +193,7 @@ export async function loadPayoutCsv(
   const sha256 = problems.length >= MAX_PROBLEMS ? '' : await reader.sha256;
   const sheetRead = await reader.sheet;
   if (items.length === 0 && problems.length === 0 && hidden.rows.length > 0) {
-    const { everyRowHidden } = await import('../bulk/plan.js');
+    const { everyRowHidden } = await import('../tabular/hidden.js');
     throw everyRowHidden(fileArg, hidden.rows, readAs.hidden);
   }
   return {

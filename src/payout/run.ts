@@ -58,7 +58,7 @@ export interface PayoutFlags {
   /** --file: amounts with a decimal comma; the file's encoding (tabular/read-as.ts). */
   decimalComma?: boolean;
   encoding?: string;
-  /** A workbook's hidden rows and sheets: pay them too, or leave them out (bulk/report.ts hiddenLines). */
+  /** A workbook's hidden rows and sheets: pay them too, or leave them out (tabular/hidden.ts hiddenLines). */
   includeHidden?: boolean;
   skipHidden?: boolean;
 }
@@ -118,8 +118,8 @@ async function loadCsv(ctx: Context, opts: PayoutFlags): Promise<PayoutPlan> {
   }
   // The sheet read and the rows a person does not see, as for bulk files; a run refuses those
   // rows unless --include-hidden or --skip-hidden (a dry run lists them).
-  const { hiddenLines, hiddenRefusal } = await import('../bulk/report.js');
-  for (const line of hiddenLines(plan, 'payout')) ctx.log.info(line.trimStart());
+  const { hiddenLines, hiddenRefusal } = await import('../tabular/hidden.js');
+  for (const line of hiddenLines(plan, false)) ctx.log.info(line.trimStart());
   const refused = ctx.globals.dryRun ? undefined : hiddenRefusal(plan.displayFile, plan);
   if (refused) throw refused;
   return plan;
