@@ -10,8 +10,9 @@ import { runDir } from '../runs/paths.js';
 import type { RunHeader } from '../runs/records.js';
 import { checkedSnapshot } from '../runs/snapshot.js';
 import { type CsvRows, readCsv, type SheetFacts, sha256File } from '../tabular/csv-reader.js';
-import { amountStyle, type ReadAs, readAsOf } from '../tabular/read-as.js';
+import { amountStyle } from '../tabular/read-as.js';
 import { OPERATIONS } from './operations.js';
+import { type ReadAs, readAsOf } from './read-as.js';
 import { checkRow, type RowRules, requiredColumns, rowRules } from './row-check.js';
 import type { InputRow } from './types.js';
 

@@ -28,7 +28,7 @@ import { checkedSnapshot, SNAPSHOT_FILE, snapshotIntact, stageInput } from '../r
 import { sha256File } from '../tabular/csv-reader.js';
 import { hiddenRefusal } from '../tabular/hidden.js';
 import { readOncePath } from '../tabular/pipe-input.js';
-import { type ReadAs, readAsFrom, readAsOf, readAsText } from '../tabular/read-as.js';
+import { readAsText } from '../tabular/read-as.js';
 import { execute, keepOldGenerationSmall, type OpenedSink, openSink } from './execute.js';
 import { type BulkFlags, inlineOrder, type RetryPolicy, retryPolicy } from './flags.js';
 import { type InputSource, inlineSource, inputRows, runInput } from './input.js';
@@ -37,6 +37,7 @@ import { OPERATIONS } from './operations.js';
 import { ownInput } from './own-input.js';
 import { type BulkPlan, parseMaxAmount, planBulk } from './plan.js';
 import { type PartlyRefunded, preflight } from './preflight.js';
+import { type ReadAs, readAsFrom, readAsOf } from './read-as.js';
 import { type BulkRecord, type BulkRecordWritten, type PreflightRecord, parseBulkRecord } from './records.js';
 import { confirmQuestion, type PlanView, planLines, typedConfirmation } from './report.js';
 import { fitsRowCache, RowCache } from './row-cache.js';

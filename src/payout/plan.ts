@@ -8,7 +8,7 @@ import { type AmountStyle, addToTotals, formatAmount, parseAmountText } from '..
 import { currencyInfo } from '../money/currency.js';
 import type { SheetFacts } from '../tabular/csv-reader.js';
 import type { HiddenRows } from '../tabular/hidden.js';
-import type { ReadAs } from '../tabular/read-as.js';
+import type { TableReadAs } from '../tabular/read-as.js';
 import { mapColumns, rowToObject } from './columns.js';
 import { PAYOUT_SPEC } from './fields.js';
 import { duplicatePayouts, payoutFileKey, payoutKey, payoutMatch } from './meaning.js';
@@ -40,7 +40,7 @@ export interface PayoutPlan {
   items: PayoutItem[];
   totals: Map<string, bigint>;
   /** CSV: how it was read (decimal mark and why, encoding). */
-  readAs?: ReadAs;
+  readAs?: TableReadAs;
   /** A workbook's sheet read (the plan names it). */
   sheet?: SheetFacts;
   /** A workbook's rows a person does not see (tabular/hidden.ts HiddenRows): refused unless a flag says. */
@@ -135,7 +135,7 @@ const MAX_PROBLEMS = 1000;
 export async function loadPayoutCsv(
   fileArg: string,
   cwd: string,
-  given?: ReadAs,
+  given?: TableReadAs,
   sheet?: string,
   /** Where the bytes are read from when not `file` itself: a pipe's copy (tabular/pipe-input.ts). */
   readFrom?: string,

@@ -96,7 +96,7 @@ export function payoutExitCode(rows: readonly PayoutResultRow[]): number {
 
 /** A payout CSV, read as the flags and profile say; how it was read is shown when not the default. */
 async function loadCsv(ctx: Context, opts: PayoutFlags): Promise<PayoutPlan> {
-  const { readAsFrom } = await import('../tabular/read-as.js');
+  const { tableReadAsFrom } = await import('../tabular/read-as.js');
   const config = await ctx.config();
   const { readOncePath } = await import('../tabular/pipe-input.js');
   const { resolve } = await import('node:path');
@@ -105,7 +105,7 @@ async function loadCsv(ctx: Context, opts: PayoutFlags): Promise<PayoutPlan> {
   const plan = await loadPayoutCsv(
     opts.file!,
     ctx.io.cwd,
-    readAsFrom(opts, config.decimalMark),
+    tableReadAsFrom(opts, config.decimalMark),
     opts.sheet,
     readFrom,
   );

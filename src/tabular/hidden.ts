@@ -1,7 +1,7 @@
 // What a reader saw of a workbook that a person does not: rows hidden by hand, by a filter or a
 // zero height, and the sheet it read. The words every command that reads a file uses about them —
 // the plan's lines, the refusal when no flag says what to do with them, the refusal when every row
-// is hidden — so a bulk run and a payout say the same thing (each keeps its own plan).
+// is hidden — so every command that reads a file says the same thing (each keeps its own plan).
 import { InputError } from '../errors.js';
 import { formatCount, plural } from '../output/summary.js';
 import { quoteName } from '../quote.js';
@@ -14,7 +14,7 @@ export interface HiddenView {
 }
 
 const n = formatCount;
-/** Rows an InputError names, as a plan keeps its problems (bulk/plan.ts MAX_PROBLEMS_KEPT). */
+/** Rows an InputError names; beyond this only counted (as many as a plan keeps problems). */
 const ROWS_NAMED = 1000;
 
 /**
@@ -55,8 +55,8 @@ const HIDDEN_SHOWN = 20;
 
 /**
  * A workbook's sheet read, and its rows a person does not see with their cells: what --include-hidden
- * or --skip-hidden does with them, or that a run refuses them. `skippedReported`: rows left out are
- * reported `skipped` in the results (a bulk run; a payout has no row results).
+ * or --skip-hidden does with them, or that a run refuses them. `skippedReported`: the caller
+ * reports rows left out as `skipped` results.
  */
 export function hiddenLines(plan: HiddenView, skippedReported = true): string[] {
   const lines: string[] = [];

@@ -1,13 +1,13 @@
-// How a run reads its input file, beyond its columns: the encoding, the decimal mark of its
-// amounts (given, or detected from the file) and the refund reason for rows that have none. Settled
-// once in pass 1 and kept with the run (its header's `readAs`), so pass 2, --resume and
-// `runs resume` read the run's own copy exactly as pass 1 did.
+// How a table is read, beyond its columns: the encoding, the decimal mark of its amounts (given,
+// or detected from the file) and what to do with a workbook's hidden rows. Settled once, before the
+// rows are read, and kept by the caller with its run (a header's `readAs` JSON), so a later pass or
+// a resume reads the same copy exactly as the first did. A caller that reads more (a default for
+// one of its columns) extends TableReadAs and builds it from the parts below.
 import { UsageError } from '../errors.js';
 import type { AmountStyle, DecimalMark } from '../money/amount.js';
-import { hiddenTextProblem } from '../quote.js';
 import { ENCODINGS, type Encoding, type HiddenMode, normaliseEncoding, readCsv } from './csv-reader.js';
 
-export interface ReadAs {
+export interface TableReadAs {
   encoding: Encoding;
   /** `auto`: detected from the file in pass 1 (detectMark). */
   mark: DecimalMark | 'auto';
@@ -15,8 +15,6 @@ export interface ReadAs {
   established: boolean;
   /** Why this mark, for the plan: `--decimal-comma`, `profile decimal_mark`, `detected: …`. */
   why: string;
-  /** --refund-reason: the reason of refund rows that have none. */
-  refundReason?: string;
   /**
    * --include-hidden / --skip-hidden: a workbook's rows and sheets a person does not see. Kept with
    * the run, so pass 2 and a resume leave out exactly the rows pass 1 left out.
@@ -24,7 +22,7 @@ export interface ReadAs {
   hidden?: HiddenMode;
 }
 
-export const DEFAULT_READ_AS: ReadAs = Object.freeze({
+export const DEFAULT_READ_AS: TableReadAs = Object.freeze({
   encoding: 'utf-8',
   mark: 'auto',
   established: false,
@@ -32,15 +30,20 @@ export const DEFAULT_READ_AS: ReadAs = Object.freeze({
 });
 
 /** The flags and profile value that choose how a file is read. */
-export interface ReadFlags {
+export interface TableReadFlags {
   decimalComma?: boolean;
   encoding?: string;
-  refundReason?: string;
   includeHidden?: boolean;
   skipHidden?: boolean;
 }
 
-export function readAsFrom(flags: ReadFlags, profileMark: DecimalMark | undefined): ReadAs {
+/** How a file is read, from the flags and the profile's decimal mark; UsageError for a bad flag. */
+export function tableReadAsFrom(flags: TableReadFlags, profileMark: DecimalMark | undefined): TableReadAs {
+  return withHidden(encodingAndMark(flags, profileMark), flags);
+}
+
+/** --encoding (checked) and the decimal mark: --decimal-comma, else the profile's, else `auto`. */
+export function encodingAndMark(flags: TableReadFlags, profileMark: DecimalMark | undefined): TableReadAs {
   let encoding: Encoding = 'utf-8';
   if (flags.encoding !== undefined) {
     const e = normaliseEncoding(flags.encoding);
@@ -51,18 +54,15 @@ export function readAsFrom(flags: ReadFlags, profileMark: DecimalMark | undefine
     }
     encoding = e;
   }
-  const readAs: ReadAs = flags.decimalComma
+  return flags.decimalComma
     ? { encoding, mark: ',', established: true, why: '--decimal-comma' }
     : profileMark !== undefined
       ? { encoding, mark: profileMark, established: true, why: "the profile's decimal_mark" }
       : { encoding, mark: 'auto', established: false, why: '' };
-  if (flags.refundReason !== undefined) {
-    if (flags.refundReason.trim() === '')
-      throw new UsageError('--refund-reason is empty: give the reason text');
-    const hidden = hiddenTextProblem(flags.refundReason, 'reason');
-    if (hidden) throw new UsageError(`--refund-reason ${hidden}`);
-    readAs.refundReason = flags.refundReason;
-  }
+}
+
+/** --include-hidden or --skip-hidden (not both) set on `readAs`, which is returned. */
+export function withHidden<R extends TableReadAs>(readAs: R, flags: TableReadFlags): R {
   if (flags.includeHidden && flags.skipHidden) {
     throw new UsageError(
       '--include-hidden sends the rows a person cannot see and --skip-hidden leaves them out: give one of them',
@@ -73,18 +73,19 @@ export function readAsFrom(flags: ReadFlags, profileMark: DecimalMark | undefine
   return readAs;
 }
 
-/** The run header's `readAs` text (JSON) ⇄ ReadAs; an old header (none) reads as before. */
-export function readAsText(r: ReadAs): string {
+/** The run header's `readAs` text (JSON) ⇄ TableReadAs; an old header (none) reads as before. */
+export function readAsText(r: TableReadAs): string {
   return JSON.stringify(r);
 }
 
-export function readAsOf(text: string | undefined): ReadAs {
-  if (text === undefined) return { ...DEFAULT_READ_AS, mark: '.', why: 'default' };
-  const r = JSON.parse(text) as ReadAs;
+/** `R`: the caller's extension of TableReadAs that wrote the text; its own fields are kept as written. */
+export function tableReadAsOf<R extends TableReadAs = TableReadAs>(text: string | undefined): R {
+  if (text === undefined) return { ...DEFAULT_READ_AS, mark: '.', why: 'default' } as R;
+  const r = JSON.parse(text) as R;
   return { ...r, encoding: normaliseEncoding(r.encoding) ?? 'utf-8' };
 }
 
-export function amountStyle(r: ReadAs): AmountStyle {
+export function amountStyle(r: TableReadAs): AmountStyle {
   return { mark: r.mark === ',' ? ',' : '.', established: r.established };
 }
 
@@ -115,12 +116,12 @@ export function markOf(text: string): DecimalMark | undefined {
  * mixes them is read with the mark most use, so that validation refuses each amount of the other. A comma-separated file keeps the dot. Reads the
  * amount columns of the file once (only for `;` and tab files when nothing was given).
  */
-export async function settleMark(
+export async function settleMark<R extends TableReadAs>(
   file: string,
   path: string,
-  readAs: ReadAs,
+  readAs: R,
   amountColumns: readonly string[],
-): Promise<ReadAs> {
+): Promise<R> {
   if (readAs.mark !== 'auto') return readAs;
   // Only a CSV file's separator is looked at here: a workbook's hidden first sheet is not refused
   // by this look (the reading that follows, of the sheet chosen, refuses it).

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../../src/bulk/operations.js';
+import { readAsFrom } from '../../../src/bulk/read-as.js';
 import { reasonKey } from '../../../src/bulk/reason.js';
 import {
   type BulkOp,
@@ -14,7 +15,6 @@ import {
 import type { InputProblem } from '../../../src/errors.js';
 import { formatAmount, parseAmountText } from '../../../src/money/amount.js';
 import type { CsvRow } from '../../../src/tabular/csv-reader.js';
-import { readAsFrom } from '../../../src/tabular/read-as.js';
 
 const FILE = 'refunds.csv';
 let nextLine = 2;
