@@ -25,6 +25,7 @@ const CLI = [
   'src/config/',
   'src/output/',
   'src/bulk/',
+  'src/tabular/',
   'src/runs/',
   'src/query/',
   'src/pay/',
@@ -36,6 +37,19 @@ const CLI = [
 const RULES: BoundaryRule[] = [
   { from: 'src/gateway/', forbidden: [...CLI, 'src/sandbox/'] },
   { from: 'src/sandbox/', forbidden: CLI },
+];
+
+/**
+ * The table reader (CSV and .xlsx, input kind, pipes, read-as, hidden rows) is shared by bulk, payout
+ * and query and knows none of them; payout and query read tables through it, never through bulk.
+ */
+const TABULAR_RULES: BoundaryRule[] = [
+  {
+    from: 'src/tabular/',
+    forbidden: ['src/bulk/', 'src/payout/', 'src/query/', 'src/history/', 'src/commands/'],
+  },
+  { from: 'src/payout/', forbidden: ['src/bulk/'] },
+  { from: 'src/query/', forbidden: ['src/bulk/'] },
 ];
 
 /** Modules everything may import because they import nothing from src/ themselves. */
@@ -63,6 +77,13 @@ describe('the import graph of src/', () => {
 
   it('keeps the gateway free of the CLI and the sandbox free of the CLI', () => {
     expect(boundaryViolations(graph, RULES)).toEqual([]);
+  });
+
+  it('keeps the table reader free of the features that read tables, and payout and query out of bulk', () => {
+    expect(boundaryViolations(graph, TABULAR_RULES)).toEqual([]);
+    // The rules bite on the real tree: payout and query read tables (from src/tabular/).
+    expect(graph.get('src/payout/plan.ts')).toContain('src/tabular/csv-reader.ts');
+    expect(graph.get('src/query/selector-file.ts')).toContain('src/tabular/csv-reader.ts');
   });
 
   it('keeps the leaf modules leaves', () => {
