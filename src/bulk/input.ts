@@ -9,9 +9,10 @@ import type { BatchOperation } from '../gateway/endpoints.js';
 import { runDir } from '../runs/paths.js';
 import type { RunHeader } from '../runs/records.js';
 import { checkedSnapshot } from '../runs/snapshot.js';
-import { type CsvRows, readCsv, type SheetFacts, sha256File } from './csv-reader.js';
+import { type CsvRows, readCsv, type SheetFacts, sha256File } from '../tabular/csv-reader.js';
+import { amountStyle } from '../tabular/read-as.js';
 import { OPERATIONS } from './operations.js';
-import { amountStyle, type ReadAs, readAsOf } from './read-as.js';
+import { type ReadAs, readAsOf } from './read-as.js';
 import { checkRow, type RowRules, requiredColumns, rowRules } from './row-check.js';
 import type { InputRow } from './types.js';
 

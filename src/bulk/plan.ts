@@ -6,13 +6,15 @@ import { InputError, type InputProblem, UsageError } from '../errors.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
 import { addToTotals, formatMoney, parseAmount } from '../money/amount.js';
 import { currencyInfo, normaliseCurrency } from '../money/currency.js';
+import type { CsvRow, CsvRows, HiddenMode, SheetFacts } from '../tabular/csv-reader.js';
+import { everyRowHidden, type HiddenRow, type HiddenRows } from '../tabular/hidden.js';
+import { DEFAULT_READ_AS, settleMark } from '../tabular/read-as.js';
 import { chunkSize, requestCount } from './chunk.js';
 import { ContentKey } from './content-key.js';
-import type { CsvRow, CsvRows, HiddenMode, SheetFacts } from './csv-reader.js';
 import { asFlagProblem, type InputSource, openRows, rulesOf } from './input.js';
 import { OPERATIONS } from './operations.js';
 import { lookUpLimit } from './preflight.js';
-import { DEFAULT_READ_AS, type ReadAs, settleMark } from './read-as.js';
+import type { ReadAs } from './read-as.js';
 import type { RowCache } from './row-cache.js';
 import { checkRow, crossChecker, type RowRules } from './row-check.js';
 import type { ValidRow } from './types.js';
@@ -62,24 +64,6 @@ export interface BulkPlan {
   sheet?: SheetFacts;
   /** A workbook's rows a person does not see; absent when there are none. */
   hidden?: HiddenRows;
-}
-
-/**
- * Rows hidden by hand, by a filter or a zero height. Unless --include-hidden (they are sent, and
- * counted in the plan's rows) or --skip-hidden (left out: not validated, not sent, not in `rows`,
- * reported `skipped`), a run refuses the file (run.ts refuseHidden).
- */
-export interface HiddenRows {
-  mode: HiddenMode | undefined;
-  rows: HiddenRow[];
-}
-
-export interface HiddenRow {
-  line: number;
-  /** `Sheet1!A7`. */
-  ref: string;
-  /** The row's cells in column order, for its `skipped` result (--skip-hidden only). */
-  cells?: string[];
 }
 
 /** Warnings kept in full; beyond this only counted. */
@@ -377,23 +361,6 @@ class Tally {
     addToTotals(this.moving, this.runCurrency, this.runMoving);
     this.runCurrency = undefined;
   }
-}
-
-/** Every row is one a person does not see: nothing to send without --include-hidden. */
-export function everyRowHidden(
-  label: string,
-  hidden: readonly HiddenRow[],
-  mode: HiddenMode | undefined,
-): InputError {
-  return new InputError(
-    `every row of ${label} is hidden${mode === 'skip' ? ' and --skip-hidden left them all out' : ''}; nothing was sent`,
-    hidden
-      .slice(0, MAX_PROBLEMS_KEPT)
-      .map((h) => ({ file: `${label}:${h.ref}`, message: 'the row is hidden' })),
-    {
-      hint: '--include-hidden sends them, if they are meant to be sent; or show the rows in the spreadsheet and save it',
-    },
-  );
 }
 
 function enforceLimits(

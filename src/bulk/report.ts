@@ -4,11 +4,11 @@
 // as they are when plain, quoted and escaped when they hold spaces or escape sequences.
 import { DEFAULT_SETTLE_MS } from '../config/keys.js';
 import { SANDBOX_NOTE } from '../context.js';
-import { InputError } from '../errors.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
 import { formatMoney, formatMoneyTotals, parseAmount } from '../money/amount.js';
 import { fitLines, formatCount, plural, renderFacts, renderOutcomes } from '../output/summary.js';
 import { quoteName, shellQuote, shownUrl } from '../quote.js';
+import { hiddenLines } from '../tabular/hidden.js';
 import type { StopReason } from './engine.js';
 import { OPERATIONS } from './operations.js';
 import type { BulkPlan } from './plan.js';
@@ -183,77 +183,6 @@ function readingLines(plan: BulkPlan): string[] {
     lines.push(`  warning: ${where}${w.message}; the gateway check shows whether the order exists`);
   }
   return lines;
-}
-
-/** Hidden-row references listed in the plan; beyond this only counted. */
-const HIDDEN_SHOWN = 20;
-
-/**
- * A workbook's sheet read, and its rows a person does not see with their cells: what --include-hidden
- * or --skip-hidden does with them, or that a run refuses them.
- */
-export function hiddenLines(
-  plan: Pick<BulkPlan, 'sheet' | 'hidden'>,
-  kind: 'bulk' | 'payout' = 'bulk',
-): string[] {
-  const lines: string[] = [];
-  if (plan.sheet) lines.push(`  sheet read: ${sheetWords(plan.sheet)}`);
-  const hidden = plan.hidden;
-  if (hidden === undefined) return lines;
-  const count = hidden.rows.length;
-  const refs = hidden.rows.slice(0, HIDDEN_SHOWN).map((h) => h.ref);
-  if (count > refs.length) refs.push(`… and ${n(count - refs.length)} more`);
-  const filter = plan.sheet?.looks.autoFilter;
-  const by = filter ? ` (by hand or by the sheet's filter on ${filter})` : '';
-  const what =
-    hidden.mode === 'include'
-      ? `sent (--include-hidden), counted in the totals`
-      : hidden.mode === 'skip'
-        ? `left out (--skip-hidden)${kind === 'bulk' ? ', reported skipped' : ''}, not in the totals`
-        : 'not in the totals; a run refuses them unless --include-hidden or --skip-hidden';
-  lines.push(`  ${plural(count, 'row')} hidden${by}: ${what}: ${refs.join(', ')}`);
-  return lines;
-}
-
-/**
- * The refusal of a file with rows a person does not see and neither --include-hidden nor
- * --skip-hidden (exit 2, nothing sent), each row named by its cell; undefined when there is none.
- */
-export function hiddenRefusal(
-  label: string,
-  plan: Pick<BulkPlan, 'sheet' | 'hidden'>,
-): InputError | undefined {
-  const hidden = plan.hidden;
-  if (hidden === undefined || hidden.mode !== undefined || hidden.rows.length === 0) return undefined;
-  const filter = plan.sheet?.looks.autoFilter;
-  const count = hidden.rows.length;
-  const sheet = plan.sheet ? ` of the sheet ${quoteName(plan.sheet.name)}` : '';
-  return new InputError(
-    `${label}: ${plural(count, 'row')}${sheet} ${count === 1 ? 'is' : 'are'} hidden${filter ? ` (the sheet has a filter on ${filter}: rows it filters out are hidden rows)` : ''}; nothing was sent`,
-    hidden.rows.map((h) => ({
-      file: `${label}:${h.ref}`,
-      message: filter ? 'the row is hidden (filtered out, or hidden by hand)' : 'the row is hidden',
-    })),
-    {
-      hint: '--skip-hidden sends only the rows a person sees (the others are reported skipped); --include-hidden sends the hidden rows too',
-    },
-  );
-}
-
-/** `Refunds (the first of 2 sheets)`, `Old (hidden; --include-hidden)`, … */
-export function sheetWords(s: NonNullable<BulkPlan['sheet']>): string {
-  const notes: string[] = [];
-  if (s.state !== 'visible')
-    notes.push(
-      `${s.state === 'veryHidden' ? 'very hidden' : 'hidden'}${s.named ? ', named by --sheet' : ', read by --include-hidden'}`,
-    );
-  else if (s.named) notes.push('named by --sheet');
-  else if (s.passedOver.length > 0)
-    notes.push(
-      `the first visible sheet: --skip-hidden passed over the hidden ${s.passedOver.map((x) => quoteName(x)).join(', ')}`,
-    );
-  else notes.push(s.of === 1 ? 'its only sheet' : `the first of ${s.of} sheets; --sheet reads another`);
-  return `${quoteName(s.name)} (${notes.join('; ')})`;
 }
 
 export function confirmQuestion(v: PlanView): string {

@@ -3,7 +3,7 @@
 // only line, fields and cells.
 import type { InputProblem } from '../errors.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
-import type { CsvRow } from './csv-reader.js';
+import type { CsvRow } from '../tabular/csv-reader.js';
 import { OPERATIONS } from './operations.js';
 import { CrossRowChecker, NO_PROBLEMS, type RowRules, type ValidRow, validateRow } from './validate.js';
 

@@ -25,19 +25,21 @@ import { newRunId, runDir } from '../runs/paths.js';
 import { findRunsAt, findRunsByInput, isSameInput, type RunInfo, readRun } from '../runs/read.js';
 import type { RunHeader } from '../runs/records.js';
 import { checkedSnapshot, SNAPSHOT_FILE, snapshotIntact, stageInput } from '../runs/snapshot.js';
-import { sha256File } from './csv-reader.js';
+import { sha256File } from '../tabular/csv-reader.js';
+import { hiddenRefusal } from '../tabular/hidden.js';
+import { readOncePath } from '../tabular/pipe-input.js';
+import { readAsText } from '../tabular/read-as.js';
 import { execute, keepOldGenerationSmall, type OpenedSink, openSink } from './execute.js';
 import { type BulkFlags, inlineOrder, type RetryPolicy, retryPolicy } from './flags.js';
 import { type InputSource, inlineSource, inputRows, runInput } from './input.js';
 import { keepIfNothingMoved, type LookAhead, startLookAhead } from './look-ahead.js';
 import { OPERATIONS } from './operations.js';
 import { ownInput } from './own-input.js';
-import { readOncePath } from './pipe-input.js';
 import { type BulkPlan, parseMaxAmount, planBulk } from './plan.js';
 import { type PartlyRefunded, preflight } from './preflight.js';
-import { type ReadAs, readAsFrom, readAsOf, readAsText } from './read-as.js';
+import { type ReadAs, readAsFrom, readAsOf } from './read-as.js';
 import { type BulkRecord, type BulkRecordWritten, type PreflightRecord, parseBulkRecord } from './records.js';
-import { confirmQuestion, hiddenRefusal, type PlanView, planLines, typedConfirmation } from './report.js';
+import { confirmQuestion, type PlanView, planLines, typedConfirmation } from './report.js';
 import { fitsRowCache, RowCache } from './row-cache.js';
 import { chunkAction, type FoldedRun, foldRecords, sendsOf, skippedRows } from './run-state.js';
 import { showRun } from './show.js';
@@ -99,7 +101,7 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
     ahead,
   );
 
-  // A workbook's rows nobody sees never move money unseen (report.ts hiddenRefusal); a dry run lists them.
+  // A workbook's rows nobody sees never move money unseen (tabular/hidden.ts hiddenRefusal); a dry run lists them.
   const hiddenRefused = dryRun ? undefined : hiddenRefusal(plan.source.label, plan);
   if (hiddenRefused) throw hiddenRefused;
 

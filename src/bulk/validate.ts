@@ -7,7 +7,7 @@ import { type AmountStyle, formatAmount, parseAmountText } from '../money/amount
 import { type CurrencyInfo, currencyInfo } from '../money/currency.js';
 import { hiddenTextProblem, invisibleIdProblem, quote } from '../quote.js';
 import { cellHoldsCardNumber } from '../redact.js';
-import type { CsvRow } from './csv-reader.js';
+import type { CsvRow } from '../tabular/csv-reader.js';
 import { OPERATIONS } from './operations.js';
 import { DEFAULT_RULES, type RowRules } from './row-rules.js';
 import type { ValidRow } from './types.js';

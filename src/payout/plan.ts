@@ -3,12 +3,12 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { SheetFacts } from '../bulk/csv-reader.js';
-import type { HiddenRows } from '../bulk/plan.js';
-import type { ReadAs } from '../bulk/read-as.js';
 import { InputError, type InputProblem } from '../errors.js';
 import { type AmountStyle, addToTotals, formatAmount, parseAmountText } from '../money/amount.js';
 import { currencyInfo } from '../money/currency.js';
+import type { SheetFacts } from '../tabular/csv-reader.js';
+import type { HiddenRows } from '../tabular/hidden.js';
+import type { TableReadAs } from '../tabular/read-as.js';
 import { mapColumns, rowToObject } from './columns.js';
 import { PAYOUT_SPEC } from './fields.js';
 import { duplicatePayouts, payoutFileKey, payoutKey, payoutMatch } from './meaning.js';
@@ -40,10 +40,10 @@ export interface PayoutPlan {
   items: PayoutItem[];
   totals: Map<string, bigint>;
   /** CSV: how it was read (decimal mark and why, encoding). */
-  readAs?: ReadAs;
+  readAs?: TableReadAs;
   /** A workbook's sheet read (the plan names it). */
   sheet?: SheetFacts;
-  /** A workbook's rows a person does not see (bulk/plan.ts HiddenRows): refused unless a flag says. */
+  /** A workbook's rows a person does not see (tabular/hidden.ts HiddenRows): refused unless a flag says. */
   hidden?: HiddenRows;
 }
 
@@ -135,15 +135,15 @@ const MAX_PROBLEMS = 1000;
 export async function loadPayoutCsv(
   fileArg: string,
   cwd: string,
-  given?: ReadAs,
+  given?: TableReadAs,
   sheet?: string,
-  /** Where the bytes are read from when not `file` itself: a pipe's copy (bulk/pipe-input.ts). */
+  /** Where the bytes are read from when not `file` itself: a pipe's copy (tabular/pipe-input.ts). */
   readFrom?: string,
 ): Promise<PayoutPlan> {
   const file = resolve(cwd, fileArg);
   const path = readFrom ?? file;
-  const { readCsv } = await import('../bulk/csv-reader.js');
-  const { amountStyle, DEFAULT_READ_AS, settleMark } = await import('../bulk/read-as.js');
+  const { readCsv } = await import('../tabular/csv-reader.js');
+  const { amountStyle, DEFAULT_READ_AS, settleMark } = await import('../tabular/read-as.js');
   const readAs = await settleMark(fileArg, path, given ?? DEFAULT_READ_AS, [
     'payment_amount',
     'source_amount',
@@ -193,7 +193,7 @@ export async function loadPayoutCsv(
   const sha256 = problems.length >= MAX_PROBLEMS ? '' : await reader.sha256;
   const sheetRead = await reader.sheet;
   if (items.length === 0 && problems.length === 0 && hidden.rows.length > 0) {
-    const { everyRowHidden } = await import('../bulk/plan.js');
+    const { everyRowHidden } = await import('../tabular/hidden.js');
     throw everyRowHidden(fileArg, hidden.rows, readAs.hidden);
   }
   return {

@@ -50,10 +50,10 @@ export interface PayoutFlags {
   newRequestIds?: boolean;
   /** With resume: this run (from `payops runs resume ID`) rather than the newest unfinished one. */
   runId?: string;
-  /** --file: amounts with a decimal comma; the file's encoding (bulk/read-as.ts). */
+  /** --file: amounts with a decimal comma; the file's encoding (tabular/read-as.ts). */
   decimalComma?: boolean;
   encoding?: string;
-  /** A workbook's hidden rows and sheets: pay them too, or leave them out (bulk/report.ts hiddenLines). */
+  /** A workbook's hidden rows and sheets: pay them too, or leave them out (tabular/hidden.ts hiddenLines). */
   includeHidden?: boolean;
   skipHidden?: boolean;
 }
@@ -91,16 +91,16 @@ export function payoutExitCode(rows: readonly PayoutResultRow[]): number {
 
 /** A payout CSV, read as the flags and profile say; how it was read is shown when not the default. */
 async function loadCsv(ctx: Context, opts: PayoutFlags): Promise<PayoutPlan> {
-  const { readAsFrom } = await import('../bulk/read-as.js');
+  const { tableReadAsFrom } = await import('../tabular/read-as.js');
   const config = await ctx.config();
-  const { readOncePath } = await import('../bulk/pipe-input.js');
+  const { readOncePath } = await import('../tabular/pipe-input.js');
   const { resolve } = await import('node:path');
-  // A pipe (a FIFO, `<(cat f.csv)`) is read once, into a copy (bulk/pipe-input.ts).
+  // A pipe (a FIFO, `<(cat f.csv)`) is read once, into a copy (tabular/pipe-input.ts).
   const readFrom = await readOncePath(ctx, resolve(ctx.io.cwd, opts.file!), opts.file!);
   const plan = await loadPayoutCsv(
     opts.file!,
     ctx.io.cwd,
-    readAsFrom(opts, config.decimalMark),
+    tableReadAsFrom(opts, config.decimalMark),
     opts.sheet,
     readFrom,
   );
@@ -113,8 +113,8 @@ async function loadCsv(ctx: Context, opts: PayoutFlags): Promise<PayoutPlan> {
   }
   // The sheet read and the rows a person does not see, as for bulk files; a run refuses those
   // rows unless --include-hidden or --skip-hidden (a dry run lists them).
-  const { hiddenLines, hiddenRefusal } = await import('../bulk/report.js');
-  for (const line of hiddenLines(plan, 'payout')) ctx.log.info(line.trimStart());
+  const { hiddenLines, hiddenRefusal } = await import('../tabular/hidden.js');
+  for (const line of hiddenLines(plan, false)) ctx.log.info(line.trimStart());
   const refused = ctx.globals.dryRun ? undefined : hiddenRefusal(plan.displayFile, plan);
   if (refused) throw refused;
   return plan;

@@ -1,11 +1,12 @@
 // Payout runs by id, for `payops runs show|resume ID`: results regenerated from the journal (nothing
 // sent), and resumption of an unfinished run from its input file.
-import { readAsOf } from '../bulk/read-as.js';
+
 import { stateDir } from '../config/paths.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { resolveFormat } from '../output/format.js';
 import { readRun } from '../runs/read.js';
+import { tableReadAsOf } from '../tabular/read-as.js';
 import { writePayoutResults } from './payout-view.js';
 import { type PayoutRecord, parsePayoutRecord } from './records.js';
 import { PAYOUT_OP, payoutExitCode, resultsByLine, runPayout } from './run.js';
@@ -41,7 +42,7 @@ export async function resumePayoutRun(ctx: Context, runId: string): Promise<numb
   if (header.file === undefined) throw new UsageError(`run ${runId} does not name its input file`);
   const input = header.inputKind === 'json' ? { request: header.file } : { file: header.file };
   // Read as the run read it: its decimal mark and encoding.
-  const readAs = header.readAs === undefined ? undefined : readAsOf(header.readAs);
+  const readAs = header.readAs === undefined ? undefined : tableReadAsOf(header.readAs);
   const read = readAs ? { decimalComma: readAs.mark === ',', encoding: readAs.encoding } : {};
   return runPayout(ctx, { ...input, ...read, resume: true, runId });
 }

@@ -22,9 +22,9 @@ export interface QueryFlags extends SearchFlags {
   withRefunds?: boolean;
 }
 
-/** The selectors of --file; a pipe (`<(cat ids.csv)`, a FIFO) read once (bulk/pipe-input.ts). */
+/** The selectors of --file; a pipe (`<(cat ids.csv)`, a FIFO) read once (tabular/pipe-input.ts). */
 async function selectorsOf(ctx: Context, file: string) {
-  const { readOncePath } = await import('../bulk/pipe-input.js');
+  const { readOncePath } = await import('../tabular/pipe-input.js');
   const readFrom = await readOncePath(ctx, resolve(ctx.io.cwd, file), file);
   return readSelectorFile(file, ctx.io.cwd, undefined, readFrom);
 }

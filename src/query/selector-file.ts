@@ -16,10 +16,10 @@ export async function readSelectorFile(
   file: string,
   cwd: string,
   signal?: AbortSignal,
-  /** Where the bytes are read from when not the file itself: a pipe's copy (bulk/pipe-input.ts). */
+  /** Where the bytes are read from when not the file itself: a pipe's copy (tabular/pipe-input.ts). */
   readFrom?: string,
 ): Promise<FileSelectors> {
-  const { readCsv } = await import('../bulk/csv-reader.js');
+  const { readCsv } = await import('../tabular/csv-reader.js');
   const reader = readCsv({ file, path: readFrom ?? resolve(cwd, file), ...(signal ? { signal } : {}) });
   const header = await reader.header;
   const hasOrderNo = header.normalised.includes('order_no');

@@ -47,7 +47,10 @@ export interface NewRunHeader {
   sheet?: string;
   /** Payouts: whether the input was one JSON request or a CSV. */
   inputKind?: 'json' | 'csv';
-  /** How the input is read (encoding, decimal mark, refund reason): JSON of bulk/read-as.ts ReadAs. */
+  /**
+   * How the input is read (encoding, decimal mark, refund reason): JSON of bulk/read-as.ts ReadAs,
+   * a payout's of tabular/read-as.ts TableReadAs.
+   */
   readAs?: string;
   /** The results file (--out) the run was started with, absolute: a resume writes it again. */
   out?: string;

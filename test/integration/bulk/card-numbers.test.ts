@@ -4,7 +4,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readCsv } from '../../../src/bulk/csv-reader.js';
+import { readCsv } from '../../../src/tabular/csv-reader.js';
 import { eachElement, type OddGateway, startOddGateway } from '../../helpers/odd-gateway.js';
 import { filesUnder } from '../pay/support.js';
 import {

@@ -6,9 +6,9 @@
 import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readCsv } from '../../../src/bulk/csv-reader.js';
 import { parseAmount } from '../../../src/money/amount.js';
 import { createXlsxWriter } from '../../../src/output/xlsx-writer.js';
+import { readCsv } from '../../../src/tabular/csv-reader.js';
 import { REPO_ROOT, runCli, tempDir } from '../../helpers/run-cli.js';
 import { type TestSandbox, withSandbox } from '../../helpers/sandbox.js';
 import { ledger } from '../../helpers/sandbox-admin.js';

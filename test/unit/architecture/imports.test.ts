@@ -27,6 +27,7 @@ const CLI = [
   'src/config/',
   'src/output/',
   'src/bulk/',
+  'src/tabular/',
   'src/runs/',
   'src/query/',
   'src/pay/',
@@ -60,7 +61,7 @@ const FEATURES = [
 ];
 
 /** What every feature uses: output, settings, the run lifecycle, the gateway, money, .xlsx (and the leaves). */
-const SHARED = ['src/output/', 'src/config/', 'src/runs/', 'src/gateway/', 'src/money/', 'src/sheets/'];
+const SHARED = ['src/output/', 'src/config/', 'src/runs/', 'src/tabular/', 'src/gateway/', 'src/money/', 'src/sheets/'];
 
 /** Shared folders import no feature folder: an import "back up" the layers. */
 const LAYER_RULES: BoundaryRule[] = SHARED.map((from) => ({ from, forbidden: FEATURES }));
@@ -77,6 +78,19 @@ const ALLOWED_BACK_UP = ['src/config/resolve.ts → src/sandbox/accounts.ts'];
 const RULES: BoundaryRule[] = [
   { from: 'src/gateway/', forbidden: [...CLI, 'src/sandbox/'] },
   { from: 'src/sandbox/', forbidden: CLI },
+];
+
+/**
+ * The table reader (CSV and .xlsx, input kind, pipes, read-as, hidden rows) is shared by bulk, payout
+ * and query and knows none of them; payout and query read tables through it, never through bulk.
+ */
+const TABULAR_RULES: BoundaryRule[] = [
+  {
+    from: 'src/tabular/',
+    forbidden: ['src/bulk/', 'src/payout/', 'src/query/', 'src/history/', 'src/commands/'],
+  },
+  { from: 'src/payout/', forbidden: ['src/bulk/'] },
+  { from: 'src/query/', forbidden: ['src/bulk/'] },
 ];
 
 /** Modules everything may import because they import nothing from src/ themselves. */
@@ -128,6 +142,13 @@ describe('the import graph of src/', () => {
       'src/config/x.ts → src/factory.ts (src/config/ must not import src/factory.ts)',
       'src/runs/journal.ts → src/sandbox/index.ts (src/runs/ must not import src/sandbox/)',
     ]);
+  });
+
+  it('keeps the table reader free of the features that read tables, and payout and query out of bulk', () => {
+    expect(boundaryViolations(graph, TABULAR_RULES)).toEqual([]);
+    // The rules bite on the real tree: payout and query read tables (from src/tabular/).
+    expect(graph.get('src/payout/plan.ts')).toContain('src/tabular/csv-reader.ts');
+    expect(graph.get('src/query/selector-file.ts')).toContain('src/tabular/csv-reader.ts');
   });
 
   it('keeps the leaf modules leaves', () => {

@@ -5,13 +5,13 @@
 import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { HiddenMode } from '../../../src/bulk/csv-reader.js';
 import { type InputSource, inputRows } from '../../../src/bulk/input.js';
 import { planBulk } from '../../../src/bulk/plan.js';
-import { DEFAULT_READ_AS } from '../../../src/bulk/read-as.js';
-import { hiddenLines, hiddenRefusal } from '../../../src/bulk/report.js';
 import { InputError } from '../../../src/errors.js';
 import { ZipWriter } from '../../../src/sheets/zip.js';
+import type { HiddenMode } from '../../../src/tabular/csv-reader.js';
+import { hiddenLines, hiddenRefusal } from '../../../src/tabular/hidden.js';
+import { DEFAULT_READ_AS } from '../../../src/tabular/read-as.js';
 import { REPO_ROOT, tempDir } from '../../helpers/run-cli.js';
 
 const FIXTURES = join(REPO_ROOT, 'test/fixtures/xlsx');

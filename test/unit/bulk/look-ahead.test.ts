@@ -8,12 +8,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LookAhead } from '../../../src/bulk/look-ahead.js';
 import { planBulk } from '../../../src/bulk/plan.js';
 import { preflight } from '../../../src/bulk/preflight.js';
-import { DEFAULT_READ_AS } from '../../../src/bulk/read-as.js';
 import { RowCache } from '../../../src/bulk/row-cache.js';
 import { AuthError, InputError, TransportError } from '../../../src/errors.js';
 import { createClient } from '../../../src/gateway/client.js';
 import { createSigner } from '../../../src/gateway/signer.js';
 import { createTransport } from '../../../src/gateway/transport.js';
+import { DEFAULT_READ_AS } from '../../../src/tabular/read-as.js';
 import { startHostileServer } from '../../helpers/hostile-server.js';
 import { fakeGateway } from './fake-gateway.js';
 

@@ -9,10 +9,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { inputRows } from '../../../src/bulk/input.js';
 import { planBulk } from '../../../src/bulk/plan.js';
 import { LOOKUP_TRIES, lookUpConcurrency, persist, preflight } from '../../../src/bulk/preflight.js';
-import { DEFAULT_READ_AS } from '../../../src/bulk/read-as.js';
 import { RowCache } from '../../../src/bulk/row-cache.js';
 import { AuthError, GatewayError, GatewayRejectedError, TransportError } from '../../../src/errors.js';
 import type { BatchOperation } from '../../../src/gateway/endpoints.js';
+import { DEFAULT_READ_AS } from '../../../src/tabular/read-as.js';
 import { fakeGateway } from './fake-gateway.js';
 
 let dir: string;

@@ -5,9 +5,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chunkRows } from '../../../src/bulk/chunk.js';
 import { inputRows } from '../../../src/bulk/input.js';
 import { planBulk } from '../../../src/bulk/plan.js';
-import { DEFAULT_READ_AS } from '../../../src/bulk/read-as.js';
 import { RowCache } from '../../../src/bulk/row-cache.js';
 import type { BatchOperation } from '../../../src/gateway/endpoints.js';
+import { DEFAULT_READ_AS } from '../../../src/tabular/read-as.js';
 
 let dir: string;
 beforeEach(async () => {

@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { CsvRow } from '../../../src/bulk/csv-reader.js';
 import { OPERATIONS } from '../../../src/bulk/operations.js';
 import { readAsFrom } from '../../../src/bulk/read-as.js';
 import { reasonKey } from '../../../src/bulk/reason.js';
@@ -15,6 +14,7 @@ import {
 } from '../../../src/bulk/validate.js';
 import type { InputProblem } from '../../../src/errors.js';
 import { formatAmount, parseAmountText } from '../../../src/money/amount.js';
+import type { CsvRow } from '../../../src/tabular/csv-reader.js';
 
 const FILE = 'refunds.csv';
 let nextLine = 2;

@@ -3,8 +3,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { amountStyle, DEFAULT_READ_AS, settleMark } from '../../../src/bulk/read-as.js';
 import { parseAmountText } from '../../../src/money/amount.js';
+import { amountStyle, DEFAULT_READ_AS, settleMark } from '../../../src/tabular/read-as.js';
 import { tempDir } from '../../helpers/run-cli.js';
 
 const UNKNOWN = { mark: '.', established: false } as const;

@@ -5,10 +5,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type CsvRow, type HiddenMode, readCsv, type SheetFacts } from '../../../src/bulk/csv-reader.js';
 import { InputError } from '../../../src/errors.js';
 import { rowHidden } from '../../../src/sheets/workbook.js';
 import { ZipWriter } from '../../../src/sheets/zip.js';
+import { type CsvRow, type HiddenMode, readCsv, type SheetFacts } from '../../../src/tabular/csv-reader.js';
 import { REPO_ROOT, tempDir } from '../../helpers/run-cli.js';
 
 const FIXTURES = join(REPO_ROOT, 'test/fixtures/xlsx');

@@ -3,9 +3,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readCsv } from '../../../src/bulk/csv-reader.js';
 import { InputError } from '../../../src/errors.js';
 import { ZipWriter } from '../../../src/sheets/zip.js';
+import { readCsv } from '../../../src/tabular/csv-reader.js';
 import { fakeIo, runMain } from '../../helpers/in-process.js';
 import { tempDir } from '../../helpers/run-cli.js';
 

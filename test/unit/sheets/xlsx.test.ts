@@ -6,12 +6,12 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type CsvRow, readCsv } from '../../../src/bulk/csv-reader.js';
 import { InputError } from '../../../src/errors.js';
 import { parseAmount } from '../../../src/money/amount.js';
 import { createXlsxWriter } from '../../../src/output/xlsx-writer.js';
 import { plainNumber } from '../../../src/sheets/cell-number.js';
 import { ZipWriter } from '../../../src/sheets/zip.js';
+import { type CsvRow, readCsv } from '../../../src/tabular/csv-reader.js';
 import { REPO_ROOT, tempDir } from '../../helpers/run-cli.js';
 
 const FIXTURES = join(REPO_ROOT, 'test/fixtures/xlsx');

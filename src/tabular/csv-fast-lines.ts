@@ -1,4 +1,4 @@
-// A fast path in front of csv-parse: it costs ~4 µs a record, and most bulk files hold no quote
+// A fast path in front of csv-parse: it costs ~4 µs a record, and most input files hold no quote
 // at all. Lines before the first `"` (and no longer than the record limit) are split on the
 // delimiter here; from the line holding the first quote on, every byte goes to a csv-parse parser,
 // so quoting, relaxed quotes and every parse error stay exactly csv-parse's. Only csv-parse's

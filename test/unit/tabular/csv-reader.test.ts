@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type CsvRow, detectDelimiter, readCsv, sha256File } from '../../../src/bulk/csv-reader.js';
-import { fieldsMaker, trimmed } from '../../../src/bulk/csv-records.js';
 import { InputError } from '../../../src/errors.js';
+import { type CsvRow, detectDelimiter, readCsv, sha256File } from '../../../src/tabular/csv-reader.js';
+import { fieldsMaker, trimmed } from '../../../src/tabular/csv-records.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'payops-csv-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type CsvRow, readCsv } from '../../../src/bulk/csv-reader.js';
 import { InputError } from '../../../src/errors.js';
+import { type CsvRow, readCsv } from '../../../src/tabular/csv-reader.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'payops-csvprop-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

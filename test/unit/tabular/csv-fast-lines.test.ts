@@ -1,8 +1,8 @@
 import { Parser } from 'csv-parse';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { RecordBatch } from '../../../src/bulk/csv-fast-lines.js';
-import { recordParser } from '../../../src/bulk/csv-reader.js';
+import type { RecordBatch } from '../../../src/tabular/csv-fast-lines.js';
+import { recordParser } from '../../../src/tabular/csv-reader.js';
 
 const MAX = 24;
 

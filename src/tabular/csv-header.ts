@@ -1,6 +1,6 @@
-// The header line of a bulk CSV file: which delimiter it uses, its column names as written and
-// normalised, and the problems a person must fix before any row is read (a missing required
-// column, a name used twice).
+// The header line of a CSV file (or a sheet's first row): which delimiter it uses, its column
+// names as written and normalised, and the problems a person must fix before any row is read (a
+// missing required column, a name used twice).
 import { InputError, type InputProblem } from '../errors.js';
 import { quote, terminalLine } from '../quote.js';
 
