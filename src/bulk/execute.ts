@@ -18,6 +18,7 @@ import { chunkRows } from './chunk.js';
 import { runEngine } from './engine.js';
 import type { RetryPolicy } from './flags.js';
 import { type InputSource, inputRows } from './input.js';
+import { OPERATIONS } from './operations.js';
 import type { BulkPlan } from './plan.js';
 import type { BulkRecordWritten, PreflightRecord } from './records.js';
 import { shellQuote, summaryLines } from './report.js';
@@ -274,7 +275,7 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
     ctx.log.warn(
       `payops: ${unshown} result${unshown === 1 ? ' was' : 's were'} not written to stdout (its reader took none); every row is in the journal: payops runs show ${journal.runId}`,
     );
-  if (result.resent > 0 && op === 'refund') {
+  if (result.resent > 0 && OPERATIONS[op].verifiable) {
     // The one case no run can see for itself: a lost request applied later than the settle time.
     ctx.log.info(
       `  ${result.resent} row${result.resent === 1 ? ' was' : 's were'} sent again after the gateway showed no trace of ${result.resent === 1 ? 'its' : 'their'} first request ${formatDuration(a.policy.settleMs)} later; if your gateway can apply a request later than that, check with \`payops runs verify ${journal.runId}\` later`,

@@ -369,16 +369,12 @@ async function checkAtGateway(
 
 /**
  * --no-check is for the operations whose check is order query, which the gateway answers only from
- * registered IP addresses; a refund's check (refund search) is answered from anywhere, and a
- * refund is not refused a second time by the gateway's state machine as a capture is: it keeps it.
+ * registered IP addresses; an operation whose entry says the check is required (`checkRequired`:
+ * a refund, whose check is answered from anywhere and which the gateway applies twice) keeps it.
  */
 function assertNoCheckFits(op: BatchOperation, flags: BulkFlags): void {
-  if (op === 'refund') {
-    throw new UsageError(
-      '--no-check is not for refunds: their check uses refund search, which the gateway answers from any IP address, and a refund sent twice is two refunds; nothing was sent',
-      { hint: 'run it without --no-check' },
-    );
-  }
+  const required = OPERATIONS[op].checkRequired;
+  if (required !== undefined) throw new UsageError(required, { hint: 'run it without --no-check' });
   if (flags.skipDone) {
     throw new UsageError(
       '--skip-done needs the gateway check that --no-check leaves out: give one of them; nothing was sent',
