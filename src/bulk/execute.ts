@@ -2,7 +2,6 @@
 // snapshot, one result per row to the results sink, the terminal record, the summary.
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
 import { formatDuration } from '../config/keys.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { Context } from '../context.js';
@@ -17,6 +16,7 @@ import { SNAPSHOT_FILE } from '../runs/snapshot.js';
 import { chunkRows } from './chunk.js';
 import { runEngine } from './engine.js';
 import type { RetryPolicy } from './flags.js';
+import { keepOldGenerationSmall } from './heap.js';
 import { type InputSource, inputRows } from './input.js';
 import { OPERATIONS } from './operations.js';
 import type { BulkPlan } from './plan.js';
@@ -35,18 +35,6 @@ import { type ResultsPump, startPump } from './results-pump.js';
 import type { RowCache } from './row-cache.js';
 import { type FoldedRun, skippedRows } from './run-state.js';
 import { openResultSink, startProgress, stderrWidth } from './ui.js';
-
-/**
- * Sending allocates about 10 KB per order (request and answer text, parsed bodies), nearly all
- * short-lived; some survives into the old generation. V8 lets that generation grow up to 4x its live
- * size before collecting it, and on a busy machine, where its concurrent marking falls behind, a
- * 100,000-refund run peaked at 143 MB RSS instead of 119. Growing it by at most 1.5x keeps the peak
- * at ~120 MB, busy or not, for a few more (cheap) major collections. Read by V8 at each collection,
- * so setting it now takes effect.
- */
-export function keepOldGenerationSmall(): void {
-  setFlagsFromString('--heap-growing-percent=50');
-}
 
 export interface OpenedSink {
   layout: ReturnType<typeof resultLayout>;
