@@ -3,9 +3,10 @@
 // only line, fields and cells.
 import type { InputProblem } from '../errors.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
+import { CrossRowChecker } from './cross-row.js';
 import type { CsvRow } from './csv-reader.js';
 import { OPERATIONS } from './operations.js';
-import { CrossRowChecker, NO_PROBLEMS, type RowRules, type ValidRow, validateRow } from './validate.js';
+import { NO_PROBLEMS, type RowRules, type ValidRow, validateRow } from './validate.js';
 
 export { type RowRules, rowRules } from './validate.js';
 
