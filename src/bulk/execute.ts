@@ -2,7 +2,6 @@
 // snapshot, one result per row to the results sink, the terminal record, the summary.
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
 import { formatDuration } from '../config/keys.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { Context } from '../context.js';
@@ -17,7 +16,9 @@ import { SNAPSHOT_FILE } from '../runs/snapshot.js';
 import { chunkRows } from './chunk.js';
 import { runEngine } from './engine.js';
 import type { RetryPolicy } from './flags.js';
+import { keepOldGenerationSmall } from './heap.js';
 import { type InputSource, inputRows } from './input.js';
+import { OPERATIONS } from './operations.js';
 import type { BulkPlan } from './plan.js';
 import type { BulkRecordWritten, PreflightRecord } from './records.js';
 import { shellQuote, summaryLines } from './report.js';
@@ -34,18 +35,6 @@ import { type ResultsPump, startPump } from './results-pump.js';
 import type { RowCache } from './row-cache.js';
 import { type FoldedRun, skippedRows } from './run-state.js';
 import { openResultSink, startProgress, stderrWidth } from './ui.js';
-
-/**
- * Sending allocates about 10 KB per order (request and answer text, parsed bodies), nearly all
- * short-lived; some survives into the old generation. V8 lets that generation grow up to 4x its live
- * size before collecting it, and on a busy machine, where its concurrent marking falls behind, a
- * 100,000-refund run peaked at 143 MB RSS instead of 119. Growing it by at most 1.5x keeps the peak
- * at ~120 MB, busy or not, for a few more (cheap) major collections. Read by V8 at each collection,
- * so setting it now takes effect.
- */
-export function keepOldGenerationSmall(): void {
-  setFlagsFromString('--heap-growing-percent=50');
-}
 
 export interface OpenedSink {
   layout: ReturnType<typeof resultLayout>;
@@ -274,7 +263,7 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
     ctx.log.warn(
       `payops: ${unshown} result${unshown === 1 ? ' was' : 's were'} not written to stdout (its reader took none); every row is in the journal: payops runs show ${journal.runId}`,
     );
-  if (result.resent > 0 && op === 'refund') {
+  if (result.resent > 0 && OPERATIONS[op].verifiable) {
     // The one case no run can see for itself: a lost request applied later than the settle time.
     ctx.log.info(
       `  ${result.resent} row${result.resent === 1 ? ' was' : 's were'} sent again after the gateway showed no trace of ${result.resent === 1 ? 'its' : 'their'} first request ${formatDuration(a.policy.settleMs)} later; if your gateway can apply a request later than that, check with \`payops runs verify ${journal.runId}\` later`,

@@ -77,6 +77,20 @@ export interface OperationSpec extends BatchRules {
     done: string;
   };
   reconcile: ReconcileRule;
+  /**
+   * A request applied twice is two effects (a refund sent twice is two refunds), where the
+   * gateway's state machine refuses a second capture, cancel or review of an order. Such a run can
+   * be checked afterwards (`runs verify`: a lost request the gateway applied later than the settle
+   * time shows as a double), and its summary says so when rows were sent again.
+   */
+  verifiable: boolean;
+  /**
+   * Why `--no-check` is refused, when the check before a run cannot be left out; absent: the check
+   * may be left out (the gateway refuses a second application itself).
+   */
+  checkRequired?: string;
+  /** Each row approves (review_flag 1) or rejects (0): the plan counts and totals each side. */
+  approvesOrRejects: boolean;
 }
 
 const COLUMN_FLAGS: Readonly<Record<string, Omit<OrderFlag, 'column' | 'option'>>> = {
@@ -134,6 +148,8 @@ export const OPERATIONS: Readonly<Record<BatchOperation, OperationSpec>> = {
       moneyVerb: 'moves',
       done: 'captured',
     },
+    verifiable: false,
+    approvesOrRejects: false,
     reconcile: { by: 'query', done: [{ states: CAPTURED_OR_LATER }] },
   }),
   cancel: operation('cancel', {
@@ -150,6 +166,8 @@ export const OPERATIONS: Readonly<Record<BatchOperation, OperationSpec>> = {
       moneyVerb: 'moves',
       done: 'cancelled',
     },
+    verifiable: false,
+    approvesOrRejects: false,
     reconcile: { by: 'query', done: [{ states: [S.Cancelled] }] },
   }),
   review: operation('review', {
@@ -166,6 +184,8 @@ export const OPERATIONS: Readonly<Record<BatchOperation, OperationSpec>> = {
       moneyVerb: 'moves',
       done: 'reviewed',
     },
+    verifiable: false,
+    approvesOrRejects: true,
     reconcile: {
       by: 'query',
       // An approved order may have been captured (and refunded) since; a rejected one is cancelled.
@@ -192,6 +212,10 @@ export const OPERATIONS: Readonly<Record<BatchOperation, OperationSpec>> = {
       moneyVerb: 'refunds',
       done: 'refunded',
     },
+    verifiable: true,
+    checkRequired:
+      '--no-check is not for refunds: their check uses refund search, which the gateway answers from any IP address, and a refund sent twice is two refunds; nothing was sent',
+    approvesOrRejects: false,
     reconcile: { by: 'refundSearch' },
   }),
 };

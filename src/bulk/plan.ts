@@ -236,7 +236,7 @@ export async function planBulk(
     amounts,
     moving,
     orders,
-    ...(op === 'review' ? { reviews: tally.reviews } : {}),
+    ...(OPERATIONS[op].approvesOrRejects ? { reviews: tally.reviews } : {}),
     readAs,
     reasonFilled: rules.filled,
     warnings,

@@ -18,16 +18,23 @@ export interface LookUpBatch {
 export const DEFAULT_CACHE_CHARS = 24 * 1024 * 1024;
 
 /**
- * Whether a file is small enough that its rows fit the default budget: a dry run keeps its rows
- * only then (its look-ups read them from here instead of reading and checking the file again), so
+ * The row cache of pass 1, or none. A run keeps its rows (those that fit; pass 2 then reads nothing
+ * again). A dry run keeps them only when it will ask the gateway (its look-ups read them from here
+ * instead of reading and checking the file again) and the whole file fits the default budget, so
  * that a bigger file's dry run holds no rows at all and its memory stays flat however long it is.
  */
-export async function fitsRowCache(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).size <= DEFAULT_CACHE_CHARS;
-  } catch {
-    return false; // pass 1 reports the file
-  }
+export async function rowCacheFor(
+  path: string,
+  dryRun: boolean,
+  asksGateway: boolean,
+): Promise<RowCache | undefined> {
+  if (!dryRun) return new RowCache();
+  if (!asksGateway) return undefined;
+  const fits = await stat(path).then(
+    (s) => s.size <= DEFAULT_CACHE_CHARS,
+    () => false, // pass 1 reports the file
+  );
+  return fits ? new RowCache() : undefined;
 }
 
 const SEP = '\u0000';

@@ -4,8 +4,9 @@
 import type { InputProblem } from '../errors.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
 import type { CsvRow } from '../tabular/csv-reader.js';
+import { CrossRowChecker } from './cross-row.js';
 import { OPERATIONS } from './operations.js';
-import { CrossRowChecker, NO_PROBLEMS, type RowRules, type ValidRow, validateRow } from './validate.js';
+import { NO_PROBLEMS, type RowRules, type ValidRow, validateRow } from './validate.js';
 
 export { type RowRules, rowRules } from './validate.js';
 

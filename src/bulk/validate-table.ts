@@ -1,4 +1,4 @@
-// Compact per-transaction memory for CrossRowChecker: a million transactions in tens of MB.
+// Compact per-transaction memory for CrossRowChecker (cross-row.ts): a million transactions in tens of MB.
 // A JS Map<string, object> costs ~200 bytes per entry; here an entry is ~25 bytes (33 for refunds) in typed arrays,
 // keyed by a 64-bit hash of the transaction_id. A hash collision can only make two different
 // transactions look like one, which produces a (false) problem, never a missed one, and at 64 bits

@@ -54,7 +54,7 @@ export function compare(
 export async function verifyRun(ctx: Context, header: RunHeader): Promise<number> {
   const { runId } = header;
   const op = header.op as BatchOperation;
-  if (op !== 'refund') {
+  if (!OPERATIONS[op].verifiable) {
     // A capture, cancel or review moves an order from one state to the next: it cannot be applied
     // twice, and the order's state now may have moved on for other reasons.
     ctx.log.info(`run ${runId} is a ${op} run: an order's ${op} cannot be applied twice; nothing to verify`);

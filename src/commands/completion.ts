@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { App } from './app.js';
-import { addAllOptions, defineCommand } from './define.js';
+import { defineCommand } from './define.js';
+import { addAllOptions } from './on-demand.js';
 import { addAllPayFieldFlags } from './pay.js';
 
 export const registerCompletion = defineCommand({

@@ -10,15 +10,12 @@
 // commander's camelCase (`opts.maxOrders`). This module is part of the start-up shell: it imports
 // commander only, and does nothing until a command is registered.
 //
-// A command's options become commander Options only when that command is about to run or show its
-// help (a preSubcommand hook on its parent, or its own beforeHelp event), as the pay commands'
-// generated flags always did. Building all ~90 at every start cost ~1.3 ms of CPU more than the
-// chained `.option()` calls this replaced; built on demand, `payops --help` costs what it did.
-// completion, which lists every option, calls addAllOptions first. A group's subcommands are made
-// on demand the same way (defineGroup).
-import { Argument, type Command, Help, Option } from 'commander';
+// Options and a group's subcommands are built only when their command is about to run or show
+// its help: on-demand.ts, a start-up saving (~1.3 ms and ~2 ms) kept out of the declarations.
+import { Argument, type Command, Option } from 'commander';
 import type { Context } from '../context.js';
 import { type App, collect } from './app.js';
+import { deferOptions, deferSubcommands } from './on-demand.js';
 
 interface OptionBase {
   description: string;
@@ -138,68 +135,11 @@ export function addOptions(cmd: Command, options: OptionSpecs): Command {
   return cmd;
 }
 
-/** Declarations of commands not yet about to run, by command. */
-const deferred = new WeakMap<Command, OptionSpecs>();
-/** Parents whose subcommands get their options on dispatch. */
-const hooked = new WeakSet<Command>();
-
-/** Adds `cmd`'s declared options if they are still waiting; a no-op afterwards. */
-export function addDeferredOptions(cmd: Command): void {
-  const options = deferred.get(cmd);
-  if (options === undefined) return;
-  deferred.delete(cmd);
-  addOptions(cmd, options);
-}
-
-/** Groups whose subcommands are not made yet, with what makes them. */
-const unbuilt = new WeakMap<Command, () => void>();
-
-/** Makes `group`'s subcommands if they are still waiting; a no-op afterwards. */
-export function addDeferredCommands(group: Command): void {
-  const build = unbuilt.get(group);
-  if (build === undefined) return;
-  unbuilt.delete(group);
-  build();
-}
-
-/** A command that holds subcommands (`payops runs`), whether they are made yet or not. */
-export function isGroup(cmd: Command): boolean {
-  return cmd.commands.length > 0 || unbuilt.has(cmd);
-}
-
-/** Makes every subcommand under `root` and adds every declared option (`payops completion`, tests). */
-export function addAllOptions(root: Command): void {
-  addDeferredCommands(root);
-  addDeferredOptions(root);
-  for (const sub of root.commands) addAllOptions(sub);
-}
-
-/** Before `parent` hands over to a subcommand, that subcommand gets its options (and subcommands). */
-function addOptionsOnDispatch(parent: Command): void {
-  if (hooked.has(parent)) return;
-  hooked.add(parent);
-  parent.hook('preSubcommand', (_parent, sub) => {
-    addDeferredCommands(sub);
-    addDeferredOptions(sub);
-  });
-  // The parent's list of subcommands says "[options]" for one with options, as commander would
-  // once they are added. Subcommands created from here on inherit this configuration.
-  parent.configureHelp({
-    ...parent.configureHelp(),
-    subcommandTerm(this: Help, cmd: Command): string {
-      const term = Help.prototype.subcommandTerm.call(this, cmd);
-      if (cmd.options.length > 0 || !deferred.has(cmd)) return term;
-      return `${cmd.name()} [options]${term.slice(cmd.name().length)}`;
-    },
-  });
-}
-
 export function defineCommand<
   const O extends OptionSpecs = Record<never, never>,
   const A extends ArgSpecs = Record<never, never>,
 >(spec: CommandSpec<O, A>): Register {
   return (parent, app) => {
-    addOptionsOnDispatch(parent);
     const cmd = parent.command(spec.name).description(spec.description);
     const argNames = Object.keys(spec.args ?? {});
     for (const [name, a] of Object.entries(spec.args ?? {})) {
@@ -207,11 +147,8 @@ export function defineCommand<
       const arg = new Argument(a.optional ? `[${name}${dots}]` : `<${name}${dots}>`, a.description);
       cmd.addArgument(a.choices ? arg.choices(a.choices) : arg);
     }
-    if (spec.options && Object.keys(spec.options).length > 0) {
-      deferred.set(cmd, spec.options);
-      // `payops help refund` shows the help without dispatching to refund.
-      cmd.on('beforeHelp', () => addDeferredOptions(cmd));
-    }
+    const options = spec.options;
+    if (options && Object.keys(options).length > 0) deferOptions(parent, cmd, () => addOptions(cmd, options));
     if (spec.help !== undefined) cmd.addHelpText('after', spec.help);
     return cmd.action(
       app.action((ctx, c) => {
@@ -241,22 +178,16 @@ export interface GroupSpec {
 
 /**
  * A command that only holds subcommands (`payops config set`). They are made when the group is
- * about to run or show its help, like options (above): `payops --help` and the other commands
- * do not build them (~2 ms of every start). addAllOptions makes them all.
+ * about to run or show its help, like options (on-demand.ts). addAllOptions makes them all.
  */
 export function defineGroup(spec: GroupSpec): Register {
   return (parent, app) => {
-    addOptionsOnDispatch(parent);
     const group = parent.command(spec.name).description(spec.description);
     if (spec.help !== undefined) group.addHelpText('after', spec.help);
-    unbuilt.set(group, () => {
-      // Before setup's hooks: the declared options come first, as they did when added at once.
-      addOptionsOnDispatch(group);
+    deferSubcommands(parent, group, () => {
       spec.setup?.(group);
       for (const register of spec.commands) register(group, app);
     });
-    // `payops help runs` shows the help without dispatching to runs.
-    group.on('beforeHelp', () => addDeferredCommands(group));
     return group;
   };
 }

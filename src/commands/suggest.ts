@@ -3,7 +3,7 @@
 // flag it knows there (`--profile`). A group that is sent a flag or a word it does not know, and
 // that has a sibling command one or two letters away, suggests that command instead.
 import type { Command } from 'commander';
-import { isGroup } from './define.js';
+import { isGroup } from './on-demand.js';
 
 /** Edit distance (insert, delete, substitute), small words only. */
 function distance(a: string, b: string): number {

@@ -2,6 +2,9 @@
 // the environment, the plain-http guard, the retry policy, what each failure means for the caller,
 // and the --verbose/--debug request log. One exchange (its deadline and size cap) is exchange.ts.
 // Tests inject an undici MockAgent through `dispatcher`.
+// One file at ~450 lines: createTransport is one closure over the pools, the proxies, the rate
+// limiter and the log, which every step of a request (dispatch, retry, what a failure means) reads;
+// split, each part would take them all as arguments.
 import { setFlagsFromString } from 'node:v8';
 import type { Dispatcher } from 'undici';
 import {

@@ -3,6 +3,8 @@
 // from the inflated XML text row by row (never a DOM of the sheet: a 100,000-row sheet is ~10 MB of
 // XML). The markup is what every spreadsheet program writes (SpreadsheetML), read with a few
 // patterns, including element prefixes (`<x:row>`) that some libraries write.
+// One file, though a little long: one reader of one format, whose parts (relations, shared strings,
+// rows and cells) share the same few XML patterns and entity decoding.
 import { entryString, entryText, type ZipEntry, ZipFormatError, zipEntries } from './zip.js';
 
 export interface SheetInfo {

@@ -61,7 +61,15 @@ const FEATURES = [
 ];
 
 /** What every feature uses: output, settings, the run lifecycle, the gateway, money, .xlsx (and the leaves). */
-const SHARED = ['src/output/', 'src/config/', 'src/runs/', 'src/tabular/', 'src/gateway/', 'src/money/', 'src/sheets/'];
+const SHARED = [
+  'src/output/',
+  'src/config/',
+  'src/runs/',
+  'src/tabular/',
+  'src/gateway/',
+  'src/money/',
+  'src/sheets/',
+];
 
 /** Shared folders import no feature folder: an import "back up" the layers. */
 const LAYER_RULES: BoundaryRule[] = SHARED.map((from) => ({ from, forbidden: FEATURES }));

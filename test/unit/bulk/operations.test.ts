@@ -75,6 +75,19 @@ describe('OPERATIONS', () => {
     }
   });
 
+  it.each(SPECS)(
+    '%s: a plan tallies approvals and rejections only where rows carry review_flag',
+    (_op, spec) => {
+      expect(spec.approvesOrRejects).toBe(spec.elementFields.includes('review_flag'));
+    },
+  );
+
+  it.each(SPECS)('%s: --no-check is refused where a request applied twice is two effects', (_op, spec) => {
+    // Without the check, nothing but the gateway's state machine keeps a row from being applied twice.
+    if (spec.verifiable) expect(spec.checkRequired).toMatch(/--no-check .*nothing was sent$/);
+    else expect(spec.checkRequired).toBeUndefined();
+  });
+
   it('lists every single-order flag once, in column order', () => {
     expect(ALL_ORDER_FLAGS).toEqual([
       'transactionId',

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { CrossRowChecker } from '../../../src/bulk/cross-row.js';
 import { OPERATIONS } from '../../../src/bulk/operations.js';
 import { readAsFrom } from '../../../src/bulk/read-as.js';
 import { reasonKey } from '../../../src/bulk/reason.js';
 import {
   type BulkOp,
-  CrossRowChecker,
   idProblem,
   orderKey,
   rowRules,

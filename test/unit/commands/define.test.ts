@@ -4,14 +4,9 @@
 import { Command, CommanderError } from 'commander';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { type App, positiveInt } from '../../../src/commands/app.js';
-import {
-  addAllOptions,
-  defineCommand,
-  defineGroup,
-  isGroup,
-  type OptionsOf,
-} from '../../../src/commands/define.js';
+import { defineCommand, defineGroup, type OptionsOf } from '../../../src/commands/define.js';
 import type { GLOBAL_OPTIONS } from '../../../src/commands/globals.js';
+import { addAllOptions, isGroup } from '../../../src/commands/on-demand.js';
 import { type Context, createContext } from '../../../src/context.js';
 import type { GlobalOptions } from '../../../src/io.js';
 import { fakeIo } from '../../helpers/in-process.js';

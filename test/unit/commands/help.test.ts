@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../../src/cli.js';
 import type { App } from '../../../src/commands/app.js';
-import { addAllOptions } from '../../../src/commands/define.js';
+import { addAllOptions } from '../../../src/commands/on-demand.js';
 import { fakeIo, runMain } from '../../helpers/in-process.js';
 import { expectCleanProcess } from './support.js';
 
