@@ -9,8 +9,8 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { Context } from '../context.js';
 import { InputError } from '../errors.js';
+import type { Invocation } from '../io.js';
 import { quoteName } from '../quote.js';
 
 /** What `path` is, when it is not something the reader opens as it stands. */
@@ -25,7 +25,7 @@ function kindOf(st: Stats): 'pipe' | 'device' | undefined {
  * of everything it carried (removed when the command ends). Throws InputError (exit 2) for a device.
  */
 export async function readOncePath(
-  ctx: Context,
+  ctx: Pick<Invocation, 'onClose' | 'log'>,
   path: string,
   label: string,
   flag = '--file',
