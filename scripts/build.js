@@ -4,7 +4,7 @@
 // - the shell, dist/cli.cjs: src/cli.ts, the command files and commander in ONE CommonJS file
 //   (a CommonJS file loads ~10 ms faster than the same code as ES modules);
 // - the implementations, dist/<area>-<module>.js: every module the shell imports lazily
-//   (`await import('../bulk/run.js')`), as ES modules with shared chunks, loaded only by the
+//   (`await import('../bulk/run-bulk.js')`), as ES modules with shared chunks, loaded only by the
 //   command that runs. The shell's dynamic imports are rewritten to point at them.
 // Both halves share one copy of src/errors.ts, dist/errors.cjs, so `instanceof PayopsError` holds
 // for an error thrown by either half.
@@ -27,7 +27,7 @@ const pkg = (await import('../package.json', { with: { type: 'json' } })).defaul
 const bundled = new Set(['commander', 'undici']);
 const external = Object.keys(pkg.dependencies).filter((name) => !bundled.has(name));
 
-/** src/bulk/run.ts → bulk-run */
+/** src/bulk/run-bulk.ts → bulk-run-bulk */
 const entryName = (file) =>
   relative(src, file)
     .replace(/\.[cm]?[jt]s$/, '')

@@ -205,7 +205,7 @@ export class InterruptedError extends PayopsError {
 }
 
 /**
- * The exit code of a run stopped cleanly by a signal (runs/interrupt.ts): 128 + its number, as the
+ * The exit code of a run stopped cleanly by a signal (lifecycle/interrupt.ts): 128 + its number, as the
  * shell reports a process the signal ended, though the run first closed its results and journal.
  */
 export function exitCodeForSignal(signal: unknown): ExitCodeValue {

@@ -3,7 +3,7 @@
 // a BOM, extra columns or how an amount was spelled. Two files with the same key ask for the same
 // money movements. Used to hold one process per content at a time (the input lock), so that two
 // copies of one file saved differently cannot be sent at once, and recorded in a run's header to
-// match later runs of the same rows (runs/read.ts isSameInput: the re-run guard and --resume).
+// match later runs of the same rows (lifecycle/read.ts isSameInput: the re-run guard and --resume).
 //
 // Each row's text is hashed with 64-bit FNV-1a (two 32-bit halves) and the hashes are added modulo
 // 2^64: cheap enough for a million rows, and order-independent. A collision can only make two

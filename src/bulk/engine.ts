@@ -5,8 +5,8 @@
 import type { GatewayClient } from '../gateway/client.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
 import { wrapClient } from '../gateway/wrap-client.js';
+import type { RunJournal } from '../lifecycle/journal.js';
 import { type Dispatch, runOrderedPool } from '../ordered-pool.js';
-import type { RunJournal } from '../runs/journal.js';
 import { ChunkProtocol, type Prepared, rowsToSend, type StopReason } from './protocol.js';
 import type { BulkRecordWritten } from './records.js';
 import { journaledOutcomes, withSkipped } from './replay.js';

@@ -8,14 +8,14 @@ import type { Context } from '../context.js';
 import { ExitCode, exitCodeForSignal } from '../errors.js';
 import type { GatewayClient } from '../gateway/client.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
-import { whileInterruptible } from '../runs/interrupt.js';
-import type { RunJournal } from '../runs/journal.js';
-import { endRun } from '../runs/lifecycle.js';
-import type { RunHeader } from '../runs/records.js';
-import { SNAPSHOT_FILE } from '../runs/snapshot.js';
+import { whileInterruptible } from '../lifecycle/interrupt.js';
+import type { RunJournal } from '../lifecycle/journal.js';
+import type { RunHeader } from '../lifecycle/records.js';
+import { SNAPSHOT_FILE } from '../lifecycle/snapshot.js';
+import { endRun } from '../lifecycle/steps.js';
 import { chunkRows } from './chunk.js';
 import { runEngine } from './engine.js';
-import type { RetryPolicy } from './flags.js';
+import type { ResendPolicy } from './flags.js';
 import { keepOldGenerationSmall } from './heap.js';
 import { type InputSource, inputRows } from './input.js';
 import { OPERATIONS } from './operations.js';
@@ -24,7 +24,7 @@ import type { BulkRecordWritten, PreflightRecord } from './records.js';
 import { shellQuote, summaryLines } from './report.js';
 import {
   addToRunTotals,
-  exitCodeFor,
+  exitCodeForTotals,
   newTotals,
   resultCells,
   resultLayout,
@@ -42,7 +42,11 @@ export interface OpenedSink {
 }
 
 /** The results sink for a run's rows; opened before the run exists, so a bad --out leaves no run. */
-export async function openSink(ctx: Context, op: BatchOperation, columns: string[]): Promise<OpenedSink> {
+export async function openRunResultsSink(
+  ctx: Context,
+  op: BatchOperation,
+  columns: string[],
+): Promise<OpenedSink> {
   const layout = resultLayout(op, columns);
   return {
     layout,
@@ -102,7 +106,7 @@ export interface ExecuteArgs {
   cache?: RowCache | undefined;
   sink: OpenedSink;
   /** --settle-time and --max-attempts (a resumed run by id takes the profile's and the defaults). */
-  policy: RetryPolicy;
+  policy: ResendPolicy;
 }
 
 export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
@@ -277,5 +281,5 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
   if (unwritten) throw unwritten;
   if (result.stopped === 'interrupted' || unshown > 0) return exitCodeForSignal(stoppedBy);
   if (result.stopped) return ExitCode.gateway;
-  return exitCodeFor(totals);
+  return exitCodeForTotals(totals);
 }

@@ -34,18 +34,18 @@ export interface BulkFlags {
   skipHidden?: boolean;
 }
 
-/** How a run retries rows whose requests were lost: from the flags, else the profile, else defaults. */
-export interface RetryPolicy {
+/** How a run sends again rows whose requests were lost (not the transport's RetryPolicy): from the flags, else the profile, else defaults. */
+export interface ResendPolicy {
   settleMs: number;
   maxAttempts: number;
 }
 
 export const DEFAULT_MAX_ATTEMPTS = 3;
 
-export function retryPolicy(
+export function resendPolicy(
   flags: Pick<BulkFlags, 'settleTime' | 'maxAttempts'>,
   settleMs: number,
-): RetryPolicy {
+): ResendPolicy {
   return { settleMs: flags.settleTime ?? settleMs, maxAttempts: flags.maxAttempts ?? DEFAULT_MAX_ATTEMPTS };
 }
 

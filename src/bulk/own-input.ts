@@ -1,7 +1,7 @@
 // The input a resumed bulk run goes on from, when the run was found by what its file means
-// (runs/read.ts isSameInput) rather than by its bytes.
+// (lifecycle/read.ts isSameInput) rather than by its bytes.
 import type { Context } from '../context.js';
-import type { RunInfo } from '../runs/read.js';
+import type { RunInfo } from '../lifecycle/read.js';
 import { runInput } from './input.js';
 import { type BulkPlan, planBulk } from './plan.js';
 import { RowCache } from './row-cache.js';

@@ -5,14 +5,14 @@ import type { ResolvedConfig } from '../config/resolve.js';
 import type { Context } from '../context.js';
 import { ExitCode } from '../errors.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
-import { beginRun, resumeRunJournal } from '../runs/lifecycle.js';
-import { newRunId } from '../runs/paths.js';
-import { type RunInfo, readRun } from '../runs/read.js';
-import { checkedSnapshot, SNAPSHOT_FILE, snapshotIntact, stageInput } from '../runs/snapshot.js';
+import { newRunId } from '../lifecycle/paths.js';
+import { type RunInfo, readRun } from '../lifecycle/read.js';
+import { checkedSnapshot, SNAPSHOT_FILE, snapshotIntact, stageInput } from '../lifecycle/snapshot.js';
+import { beginRun, resumeRunJournal } from '../lifecycle/steps.js';
 import { sha256File } from '../tabular/csv-reader.js';
 import { readAsText } from '../tabular/read-as.js';
-import { execute, type OpenedSink, openSink } from './execute.js';
-import type { RetryPolicy } from './flags.js';
+import { execute, type OpenedSink, openRunResultsSink } from './execute.js';
+import type { ResendPolicy } from './flags.js';
 import { recheckUntouched } from './gateway-check.js';
 import type { BulkPlan } from './plan.js';
 import type { PartlyRefunded } from './preflight.js';
@@ -42,7 +42,7 @@ export interface Proceed {
   /** --no-check given to a resume: no look-ups before sending (a run started so makes none anyway). */
   noCheck?: boolean;
   note?: string;
-  policy: RetryPolicy;
+  policy: ResendPolicy;
 }
 
 /** Show the plan, confirm, open the run (new or resumed), execute: the one path for both. */
@@ -107,7 +107,7 @@ export async function proceed(ctx: Context, p: Proceed): Promise<number> {
       }
       // Opened once the gateway has been asked: a resume that stops there leaves the results of
       // the earlier process in --out as they were.
-      sink = await openSink(ctx, op, plan.columns);
+      sink = await openRunResultsSink(ctx, op, plan.columns);
     } catch (err) {
       await opened.journal.close();
       throw err;
@@ -127,7 +127,7 @@ export async function proceed(ctx: Context, p: Proceed): Promise<number> {
   }
   const start = p.start!;
   // Opened before the run exists: an --out that cannot be written leaves no half-started run.
-  const sink = await openSink(ctx, op, plan.columns);
+  const sink = await openRunResultsSink(ctx, op, plan.columns);
   // The copy is made and checked before the run exists, so a file edited since pass 1 leaves no run.
   const input = await stageInput(state, runId, plan.source, plan.sha256, sha256File);
   const journal = await beginRun<BulkRecordWritten>(

@@ -21,7 +21,7 @@ import { assertAccepted } from '../gateway/client.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
 import { backoffMs, DEFAULT_RETRY_POLICY, isRefusal } from '../gateway/retry.js';
 import type { BatchOrderOf } from '../gateway/types.js';
-import type { RunJournal } from '../runs/journal.js';
+import type { RunJournal } from '../lifecycle/journal.js';
 import { chunkLines, matchResults, sameOutcome, wireElement } from './chunk.js';
 import { OPERATIONS } from './operations.js';
 import { toOutcomeTable } from './outcome-table.js';

@@ -9,7 +9,7 @@ import {
   type RawRecord,
   RecordShapeError,
   str,
-} from '../runs/records.js';
+} from '../lifecycle/records.js';
 import { type OutcomeTable, outcomeRows } from './outcome-table.js';
 import type { RowOutcome, WireElement } from './types.js';
 

@@ -97,7 +97,7 @@ export function addToRunTotals(t: RunTotals, op: BatchOperation, row: InputRow, 
 }
 
 /** 0 all succeeded · 1 some failed · 3 some unknown, not sent (resumable) or duplicated (loudly). */
-export function exitCodeFor(t: RunTotals): 0 | 1 | 3 {
+export function exitCodeForTotals(t: RunTotals): 0 | 1 | 3 {
   if (t.counts.unknown > 0 || t.counts.not_sent > 0 || t.counts.duplicated > 0) return 3;
   if (t.counts.failed > 0) return 1;
   return 0;

@@ -4,20 +4,20 @@ import { stateDir } from '../config/paths.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
+import { runDir } from '../lifecycle/paths.js';
+import { readRun } from '../lifecycle/read.js';
+import type { RunHeader } from '../lifecycle/records.js';
 import { resolveFormat } from '../output/format.js';
 import { formatCount } from '../output/summary.js';
-import { runDir } from '../runs/paths.js';
-import { readRun } from '../runs/read.js';
-import type { RunHeader } from '../runs/records.js';
 import { chunkRows } from './chunk.js';
-import { openSink, resumeCommand } from './execute.js';
+import { openRunResultsSink, resumeCommand } from './execute.js';
 import { inputRows, runInput, skippedHiddenRows } from './input.js';
 import { parseBulkRecord } from './records.js';
 import { replayRun } from './replay.js';
 import { summaryLines } from './report.js';
 import {
   addToRunTotals,
-  exitCodeFor,
+  exitCodeForTotals,
   newTotals,
   OUTCOMES,
   resultCells,
@@ -34,9 +34,9 @@ import { openResultSink, stderrWidth } from './ui.js';
  * and run again as it is; a terminal table still shows each row's outcome and reason. The summary
  * and the exit code are the whole run's.
  */
-export async function showRun(ctx: Context, runId: string, only?: ReadonlySet<Outcome>): Promise<number> {
+export async function showBulkRun(ctx: Context, runId: string, only?: ReadonlySet<Outcome>): Promise<number> {
   const { header, records } = await readRun(stateDir(ctx.io.env), runId, parseBulkRecord);
-  return exitCodeFor(await replayToSink(ctx, header, foldRecords(records), undefined, only));
+  return exitCodeForTotals(await replayToSink(ctx, header, foldRecords(records), undefined, only));
 }
 
 /** `--only a,b` → the outcomes, each known; a usage error names the ones that are not. */
@@ -76,7 +76,7 @@ export async function replayToSink(
   const asInput = only !== undefined && resolveFormat(ctx.globals, ctx.io) !== 'table';
   const { layout, sink: out } = asInput
     ? { layout: resultLayout(op, inputColumns), sink: await openResultSink(ctx, inputColumns) }
-    : await openSink(ctx, op, inputColumns);
+    : await openRunResultsSink(ctx, op, inputColumns);
   let written = 0;
   const totals = newTotals();
   const snapshot = await runInput(state, header);

@@ -91,7 +91,7 @@ export async function openResultSink(
     async close(opts) {
       // An interrupted run's rows are mostly not_sent: the summary says where to see them.
       if (opts?.interrupted) return;
-      const [{ renderTable }, { openSink }] = await Promise.all([
+      const [{ renderTable }, { openTextSink }] = await Promise.all([
         import('../output/table.js'),
         import('../output/sink.js'),
       ]);
@@ -123,7 +123,7 @@ export async function openResultSink(
       // The table fits by itself; the footer is wrapped at spaces.
       if (width) text = fitLines(text.split('\n'), width).join('\n');
       text = table + text;
-      const sink = openSink(dest);
+      const sink = openTextSink(dest);
       await sink.ready;
       await sink.write(text);
       await sink.end();

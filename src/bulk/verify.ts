@@ -8,13 +8,13 @@ import type { Context } from '../context.js';
 import { ExitCode } from '../errors.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
 import { ENDPOINTS } from '../gateway/endpoints.js';
-import { readRun } from '../runs/read.js';
-import type { RunHeader } from '../runs/records.js';
+import { readRun } from '../lifecycle/read.js';
+import type { RunHeader } from '../lifecycle/records.js';
 import { wireElement } from './chunk.js';
 import { OPERATIONS } from './operations.js';
 import { reconcile } from './reconcile.js';
 import { parseBulkRecord } from './records.js';
-import { exitCodeFor } from './results.js';
+import { exitCodeForTotals } from './results.js';
 import { foldRecords, sendsOf } from './run-state.js';
 import { replayToSink } from './show.js';
 import type { RowOutcome } from './types.js';
@@ -51,7 +51,7 @@ export function compare(
   return { row: reported };
 }
 
-export async function verifyRun(ctx: Context, header: RunHeader): Promise<number> {
+export async function verifyBulkRun(ctx: Context, header: RunHeader): Promise<number> {
   const { runId } = header;
   const op = header.op as BatchOperation;
   if (!OPERATIONS[op].verifiable) {
@@ -115,5 +115,5 @@ export async function verifyRun(ctx: Context, header: RunHeader): Promise<number
       `payops: ${unchecked} row${unchecked === 1 ? '' : 's'} could not be checked: the gateway could not be asked (${firstProblem}); run \`payops runs verify ${runId}\` again later`,
     );
   }
-  return findings.length > 0 || unchecked > 0 ? ExitCode.gateway : exitCodeFor(totals);
+  return findings.length > 0 || unchecked > 0 ? ExitCode.gateway : exitCodeForTotals(totals);
 }

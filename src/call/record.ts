@@ -8,8 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stateDir } from '../config/paths.js';
+import { writingState } from '../lifecycle/paths.js';
 import { redactBody } from '../redact.js';
-import { writingState } from '../runs/paths.js';
 
 export const CALLS_FILE = 'calls.jsonl';
 

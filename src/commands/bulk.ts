@@ -143,7 +143,7 @@ Examples:
         // commander keeps `--no-check` as `check: false`.
         const { check, ...rest } = opts as typeof opts & { check?: boolean };
         const flags = { ...rest, ...(check === false ? { noCheck: true } : {}) };
-        return (await import('../bulk/run.js')).runBulk(ctx, op, withFileArg(flags, args.csv));
+        return (await import('../bulk/run-bulk.js')).runBulk(ctx, op, withFileArg(flags, args.csv));
       },
     })(program, app);
   }

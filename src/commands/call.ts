@@ -29,5 +29,5 @@ Examples:
   payops --dry-run call /v1/refund --json body.json
   payops call /v1/retrievalTrans --data order_no=ORD-1,ORD-2
   payops call /v1/subscription/cancel --data recurring_id=R-17 --data reason.text=moved`,
-  run: async (ctx, opts, { path }) => (await import('../call/run.js')).runCall(ctx, path, opts),
+  run: async (ctx, opts, { path }) => (await import('../call/run-call.js')).runCall(ctx, path, opts),
 });

@@ -22,7 +22,7 @@ Install:
     // shell's own commander.
     addAllOptions(cmd.parent!);
     await addAllPayFieldFlags(cmd.parent!);
-    return (await import('../completion/run.js')).runCompletion(ctx, shell, cmd);
+    return (await import('../completion/run-completion.js')).runCompletion(ctx, shell, cmd);
   },
 });
 

@@ -27,7 +27,7 @@ the last answer; Ctrl-C at any question saves nothing (exit 130).
 Examples:
   payops config init
   payops config init --profile live`,
-      run: async (ctx) => (await impl()).configInit(ctx),
+      run: async (ctx) => (await impl()).runConfigInit(ctx),
     }),
     defineCommand({
       name: 'set',

@@ -79,7 +79,8 @@ them from stdin, one per line. Exit 0 approved, 1 declined, 3 pending (3-D Secur
 Examples:
   payops pay card --amount 12.50 --currency USD --expiry 12/2030 --shopper-email a@example.com
   printf '%s\\n%s\\n' "$CARD" "$CVC" | payops pay card --request samples/card-request.json --expiry 12/2030 --output json --yes`,
-      run: async (ctx, opts, _args, cmd) => (await import('../pay/run.js')).runPay('card', ctx, opts, cmd),
+      run: async (ctx, opts, _args, cmd) =>
+        (await import('../pay/run-pay.js')).runPay('card', ctx, opts, cmd),
     }),
     defineCommand({
       name: 'apm',
@@ -98,7 +99,7 @@ The issuer_url is printed on stdout. Exit 0 when it came back, 3 when the answer
 Examples:
   payops pay apm --payment-method PIX --amount 50.00 --currency BRL --person-email a@example.com
   payops pay apm --request samples/apm-request.json --open`,
-      run: async (ctx, opts, _args, cmd) => (await import('../pay/run.js')).runPay('apm', ctx, opts, cmd),
+      run: async (ctx, opts, _args, cmd) => (await import('../pay/run-pay.js')).runPay('apm', ctx, opts, cmd),
     }),
     defineCommand({
       name: 'checkout',
@@ -119,7 +120,7 @@ Examples:
   payops pay checkout --request samples/checkout-request.json --out checkout.html
   payops pay checkout --request samples/checkout-request.json --open`,
       run: async (ctx, opts, _args, cmd) =>
-        (await import('../pay/run.js')).runPay('checkout', ctx, opts, cmd),
+        (await import('../pay/run-pay.js')).runPay('checkout', ctx, opts, cmd),
     }),
   ],
 });

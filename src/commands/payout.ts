@@ -66,5 +66,5 @@ Examples:
   payops payout samples/payouts.csv --dry-run
   payops payout samples/payouts.csv --yes --output csv --out payout-results.csv`,
   run: async (ctx, opts, args) =>
-    (await import('../payout/run.js')).runPayout(ctx, withFileArg(opts, args.csv)),
+    (await import('../payout/run-payout.js')).runPayout(ctx, withFileArg(opts, args.csv)),
 });

@@ -25,7 +25,7 @@ Examples:
 Examples:
   payops runs list
   payops runs list --output csv --out runs.csv`,
-      run: async (ctx) => (await import('../history/list.js')).listRunsCommand(ctx),
+      run: async (ctx) => (await import('../runs/list.js')).listRunsCommand(ctx),
     }),
     defineCommand({
       name: 'show',
@@ -48,8 +48,8 @@ Examples:
   payops runs show 20261123-175049-cd1f --output csv --out results.csv
   payops runs show 20261123-175049-cd1f --only failed,not_sent,unknown --out fix.csv`,
       run: async (ctx, opts, { id }) => {
-        const runId = id ?? (await (await import('../history/latest.js')).latestRunId(ctx));
-        return (await import('../history/runs.js')).showRun(ctx, runId, opts.only);
+        const runId = id ?? (await (await import('../runs/latest.js')).latestRunId(ctx));
+        return (await import('../runs/dispatch.js')).showRunById(ctx, runId, opts.only);
       },
     }),
     defineCommand({
@@ -61,7 +61,7 @@ Examples:
 Examples:
   payops runs verify 20261123-175049-cd1f
   payops runs verify 20261123-175049-cd1f --output csv --out checked.csv`,
-      run: async (ctx, _opts, { id }) => (await import('../history/runs.js')).verifyRun(ctx, id),
+      run: async (ctx, _opts, { id }) => (await import('../runs/dispatch.js')).verifyRunById(ctx, id),
     }),
     defineCommand({
       name: 'resume',
@@ -75,8 +75,8 @@ Examples:
   payops runs resume
   payops runs resume 20261123-175049-cd1f --yes`,
       run: async (ctx, _opts, { id }) => {
-        const runId = id ?? (await (await import('../history/latest.js')).unfinishedRunId(ctx));
-        return (await import('../history/runs.js')).resumeRun(ctx, runId);
+        const runId = id ?? (await (await import('../runs/latest.js')).unfinishedRunId(ctx));
+        return (await import('../runs/dispatch.js')).resumeRunById(ctx, runId);
       },
     }),
   ],

@@ -62,5 +62,5 @@ export const registerSandbox = defineCommand({
     },
   },
   help: '\nPrints the base URL on stdout (for scripts) and the demo credentials on stderr.\nSee docs/sandbox.md.',
-  run: async (ctx, opts) => (await import('../sandbox/run.js')).runSandbox(ctx, opts),
+  run: async (ctx, opts) => (await import('../sandbox/run-sandbox.js')).runSandbox(ctx, opts),
 });

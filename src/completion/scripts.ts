@@ -2,15 +2,15 @@
 // finds the command path typed so far (skipping options), then offers that command's subcommands
 // and options plus the program's global options; after an option that takes a value it offers
 // the option's choices or file names, and profile names and run ids from `payops __complete`.
-import { type CommandSpec, flatten, type OptionSpec } from './tree.js';
+import { type CompletionCommand, type CompletionOption, everyCommand } from './tree.js';
 
 export type Shell = 'bash' | 'zsh' | 'fish';
 export const SHELLS: readonly Shell[] = ['bash', 'zsh', 'fish'];
 
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-const names = (o: OptionSpec) => [o.long, o.short].filter((n): n is string => Boolean(n));
+const names = (o: CompletionOption) => [o.long, o.short].filter((n): n is string => Boolean(n));
 
-function words(spec: CommandSpec, root: CommandSpec): string[] {
+function words(spec: CompletionCommand, root: CompletionCommand): string[] {
   const own = [
     ...spec.subcommands.map((c) => c.name),
     ...(spec.argChoices ?? []),
@@ -21,9 +21,9 @@ function words(spec: CommandSpec, root: CommandSpec): string[] {
 }
 
 /** Options taking a value, by command path ('*' for the global ones). */
-function valueOptions(root: CommandSpec): Array<{ path: string; option: OptionSpec }> {
-  const out: Array<{ path: string; option: OptionSpec }> = [];
-  for (const spec of flatten(root)) {
+function valueOptions(root: CompletionCommand): Array<{ path: string; option: CompletionOption }> {
+  const out: Array<{ path: string; option: CompletionOption }> = [];
+  for (const spec of everyCommand(root)) {
     for (const option of spec.options) {
       if (option.takesValue) out.push({ path: spec === root ? '*' : spec.path, option });
     }
@@ -31,8 +31,8 @@ function valueOptions(root: CommandSpec): Array<{ path: string; option: OptionSp
   return out;
 }
 
-export function bashScript(root: CommandSpec): string {
-  const all = flatten(root);
+export function bashScript(root: CompletionCommand): string {
+  const all = everyCommand(root);
   const paths = all.filter((s) => s !== root).map((s) => s.path);
   const prog = root.name;
   const fn = `_${prog}_complete`;
@@ -85,8 +85,8 @@ complete -o default -F ${fn} ${prog}
 `;
 }
 
-export function zshScript(root: CommandSpec): string {
-  const all = flatten(root);
+export function zshScript(root: CompletionCommand): string {
+  const all = everyCommand(root);
   const prog = root.name;
   const paths = all.filter((s) => s !== root).map((s) => s.path);
   const esc = (s: string) => s.replace(/:/g, '\\:');
@@ -151,8 +151,8 @@ fi
 `;
 }
 
-export function fishScript(root: CommandSpec): string {
-  const all = flatten(root);
+export function fishScript(root: CompletionCommand): string {
+  const all = everyCommand(root);
   const prog = root.name;
   const paths = all.filter((s) => s !== root).map((s) => s.path);
   const fn = `__${prog}_path`;
@@ -170,7 +170,7 @@ export function fishScript(root: CommandSpec): string {
     'end',
     `complete -c ${prog} -f`,
   ];
-  const optionLine = (o: OptionSpec, condition?: string) => {
+  const optionLine = (o: CompletionOption, condition?: string) => {
     const parts = [`complete -c ${prog}`];
     if (condition) parts.push(`-n ${q(condition)}`);
     if (o.long) parts.push(`-l ${o.long.replace(/^--/, '')}`);
@@ -206,6 +206,6 @@ export function fishScript(root: CommandSpec): string {
   return `${lines.join('\n')}\n`;
 }
 
-export function completionScript(shell: Shell, root: CommandSpec): string {
+export function completionScript(shell: Shell, root: CompletionCommand): string {
   return shell === 'bash' ? bashScript(root) : shell === 'zsh' ? zshScript(root) : fishScript(root);
 }

@@ -2,7 +2,7 @@
 // command, subcommand and option, with the values an option or argument accepts.
 import type { Command, Option } from 'commander';
 
-export interface OptionSpec {
+export interface CompletionOption {
   long?: string;
   short?: string;
   description: string;
@@ -17,13 +17,13 @@ export interface OptionSpec {
 /** What a command's positional argument completes to: local values or file names. */
 export type ArgKind = 'profiles' | 'runs' | 'files';
 
-export interface CommandSpec {
+export interface CompletionCommand {
   /** Space-free path from the root: '' for the program, 'config/set' for `config set`. */
   path: string;
   name: string;
   description: string;
-  options: OptionSpec[];
-  subcommands: CommandSpec[];
+  options: CompletionOption[];
+  subcommands: CompletionCommand[];
   /** Choices of the first positional argument, if it has any. */
   argChoices?: readonly string[];
   /** What the first positional argument completes to, when not choices. */
@@ -35,7 +35,7 @@ const ARG_KINDS: Record<string, ArgKind> = { profile: 'profiles', id: 'runs', cs
 
 const FILE_VALUE = /file|csv|dir|path|json/i;
 
-function optionSpec(o: Option): OptionSpec {
+function optionSpec(o: Option): CompletionOption {
   const takesValue = o.required || o.optional;
   return {
     ...(o.long ? { long: o.long } : {}),
@@ -48,10 +48,10 @@ function optionSpec(o: Option): OptionSpec {
   };
 }
 
-export function describeTree(cmd: Command, parentPath = ''): CommandSpec {
+export function describeTree(cmd: Command, parentPath = ''): CompletionCommand {
   const path = parentPath === undefined ? '' : parentPath;
   const firstArg = cmd.registeredArguments[0];
-  const helpOption: OptionSpec = {
+  const helpOption: CompletionOption = {
     long: '--help',
     short: '-h',
     description: 'show help',
@@ -73,6 +73,6 @@ export function describeTree(cmd: Command, parentPath = ''): CommandSpec {
   };
 }
 
-export function flatten(spec: CommandSpec): CommandSpec[] {
-  return [spec, ...spec.subcommands.flatMap(flatten)];
+export function everyCommand(spec: CompletionCommand): CompletionCommand[] {
+  return [spec, ...spec.subcommands.flatMap(everyCommand)];
 }

@@ -6,7 +6,7 @@ import { readdir } from 'node:fs/promises';
 import { readStoredConfig } from '../config/file.js';
 import { stateDir } from '../config/paths.js';
 import type { Context } from '../context.js';
-import { isRunId, runsDir } from '../runs/paths.js';
+import { isRunId, runsDir } from '../lifecycle/paths.js';
 
 export const VALUE_KINDS = ['profiles', 'runs'] as const;
 export type ValueKind = (typeof VALUE_KINDS)[number];

@@ -7,7 +7,7 @@
 
 import { outputRedactor } from '../redact.js';
 import { cellSafe, cellText, excelSafe, formulaStart } from './sanitize.js';
-import { openSink } from './sink.js';
+import { openTextSink } from './sink.js';
 
 export interface CsvWriter {
   /** Resolves once the destination is open (a file); rejects with a UsageError if it cannot be. */
@@ -92,7 +92,7 @@ export function createCsvWriter(
   columns: string[],
   opts: CsvWriterOptions = {},
 ): CsvWriter {
-  const sink = openSink(dest);
+  const sink = openTextSink(dest);
   const header = (opts.bom ? '\uFEFF' : '') + csvLine(columns);
   let started = false;
   const width = columns.length;

@@ -5,7 +5,7 @@
 
 import { jsonTerminalSafe } from '../quote.js';
 import { outputJsonReplacer } from '../redact.js';
-import { openSink } from './sink.js';
+import { openTextSink } from './sink.js';
 
 export interface JsonWriter {
   ready: Promise<void>;
@@ -20,7 +20,7 @@ export interface JsonWriter {
 const replacer = outputJsonReplacer;
 
 export function createJsonWriter(dest: NodeJS.WritableStream | string): JsonWriter {
-  const sink = openSink(dest);
+  const sink = openTextSink(dest);
   let count = 0;
   let buffer = '';
   const flush = () => {

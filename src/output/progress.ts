@@ -96,7 +96,7 @@ export function createProgress(io: Io, globals: GlobalOptions, total: number, la
     clear();
     out.write('\u001b[?25h');
   };
-  // Registered before the run's own Ctrl-C handler (src/runs/interrupt.ts), so this runs first: the
+  // Registered before the run's own Ctrl-C handler (src/lifecycle/interrupt.ts), so this runs first: the
   // line is gone before "stopping after the requests in flight…" is written.
   const onSigint = () => {
     stop();

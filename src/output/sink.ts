@@ -11,7 +11,7 @@ import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fsReason, LocalWriteError, UsageError } from '../errors.js';
-import { syncFolder } from '../runs/fs-sync.js';
+import { syncFolder } from '../lifecycle/fs-sync.js';
 import { replaceProblem, tempPathFor } from './safe-file.js';
 
 export interface TextSink {
@@ -28,13 +28,13 @@ export interface TextSink {
   discard(): Promise<void>;
 }
 
-export function openSink(dest: NodeJS.WritableStream | string): TextSink {
+export function openTextSink(dest: NodeJS.WritableStream | string): TextSink {
   return typeof dest === 'string' ? fileSink(dest) : streamSink(dest);
 }
 
 /** `text` as the whole of the file at `path`, the same way: temporary file, then rename. */
 export async function writeWholeFile(path: string, text: string): Promise<void> {
-  const sink = openSink(path);
+  const sink = openTextSink(path);
   await sink.ready;
   await sink.write(text);
   await sink.end();

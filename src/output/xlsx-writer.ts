@@ -13,7 +13,7 @@ import { columnLetters } from '../sheets/workbook.js';
 import { ZipWriter } from '../sheets/zip.js';
 import { blockBuffer } from './block-buffer.js';
 import { cellSafe, cellText } from './sanitize.js';
-import { openSink } from './sink.js';
+import { openTextSink } from './sink.js';
 
 export interface XlsxWriter {
   ready: Promise<void>;
@@ -88,7 +88,7 @@ function amountCell(ref: string, text: string, currency: string): string | undef
 }
 
 export function createXlsxWriter(dest: string, columns: string[]): XlsxWriter {
-  const sink = openSink(dest);
+  const sink = openTextSink(dest);
   const zip = new ZipWriter((bytes) => sink.write(bytes));
   const letters = columns.map((_, i) => columnLetters(i));
   const amounts = amountColumns(columns);

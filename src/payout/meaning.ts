@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { InputProblem } from '../errors.js';
 import { canonical } from '../gateway/signer.js';
-import { normaliseIdentity } from '../runs/identity.js';
+import { normaliseIdentity } from '../lifecycle/identity.js';
 
 /**
  * A payout's content, request_id aside: the SHA-256 (first 128 bits, hex) of the signature's
@@ -72,7 +72,7 @@ const NAMESPACE = Buffer.from('7c1e4f0a5b2d4c8e9f3a6b1d2e4f5a60', 'hex');
 
 /**
  * A request_id from what the payout means: an RFC 4122 version 5 UUID (SHA-1, name-based) in the
- * namespace above, over `payops payout`, the gateway identity in normal form (runs/identity.ts:
+ * namespace above, over `payops payout`, the gateway identity in normal form (lifecycle/identity.ts:
  * base URL, merchant, account), the payout's content key and its occurrence among payouts of the
  * same key in the file (0 for the first; duplicate rows are refused, so it is 0 today), one per line.
  * The same payout sent to the same gateway and account from any machine or PAYOPS_HOME gets the

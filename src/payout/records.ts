@@ -8,7 +8,7 @@ import {
   parseCommonRecord,
   type RawRecord,
   RecordShapeError,
-} from '../runs/records.js';
+} from '../lifecycle/records.js';
 
 /**
  * completed: status COMPLETED · failed: the gateway refused it or reported a failure · pending: the

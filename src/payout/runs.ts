@@ -4,12 +4,12 @@
 import { stateDir } from '../config/paths.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
+import { readRun } from '../lifecycle/read.js';
 import { resolveFormat } from '../output/format.js';
-import { readRun } from '../runs/read.js';
 import { tableReadAsOf } from '../tabular/read-as.js';
 import { writePayoutResults } from './payout-view.js';
 import { type PayoutRecord, parsePayoutRecord } from './records.js';
-import { PAYOUT_OP, payoutExitCode, resultsByLine, runPayout } from './run.js';
+import { PAYOUT_OP, payoutExitCode, resultsByLine, runPayout } from './run-payout.js';
 import type { PayoutResultRow } from './send.js';
 
 /** The last result of each line, in line order. */

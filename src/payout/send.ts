@@ -6,8 +6,8 @@
 import { AuthError, ConfigError, GatewayError, TransportError, UnknownOutcomeError } from '../errors.js';
 import type { GatewayClient } from '../gateway/client.js';
 import type { PayoutResponse } from '../gateway/types.js';
+import type { RunJournal } from '../lifecycle/journal.js';
 import { redactOutput } from '../redact.js';
-import type { RunJournal } from '../runs/journal.js';
 import { answerProblem, payoutOutcome } from './answer.js';
 import type { PayoutItem } from './plan.js';
 import type { PayoutJournalRecord, PayoutOutcome, PayoutResultRow } from './records.js';

@@ -172,7 +172,7 @@ export async function configUse(ctx: Context, profileArg: string): Promise<numbe
   return 0;
 }
 
-export async function configInit(ctx: Context): Promise<number> {
+export async function runConfigInit(ctx: Context): Promise<number> {
   return (await import('./config-init.js')).configInit(ctx, await store(ctx));
 }
 

@@ -7,10 +7,10 @@ import { configFile, stateDir } from '../config/paths.js';
 import type { ConfigSource, ResolvedConfig } from '../config/resolve.js';
 import type { Context } from '../context.js';
 import { ExitCode } from '../errors.js';
-import { runsNeedingAttention } from '../history/latest.js';
+import { runsDir } from '../lifecycle/paths.js';
+import { listRunsChecked } from '../lifecycle/read.js';
 import { shownUrl } from '../quote.js';
-import { runsDir } from '../runs/paths.js';
-import { listRunsChecked } from '../runs/read.js';
+import { runsNeedingAttention } from '../runs/latest.js';
 import { checkGateway, type GatewayCheck } from './check.js';
 import type { SettingView, StatusReport } from './types.js';
 

@@ -1,6 +1,6 @@
 // What `payops status` found (status.ts gathers it, status-view.ts renders it): apart, so
 // that the view and the service do not import each other.
-import type { AttentionRun } from '../history/latest.js';
+import type { AttentionRun } from '../runs/latest.js';
 import type { GatewayCheck } from './check.js';
 
 export interface SettingView {

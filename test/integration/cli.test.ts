@@ -66,12 +66,12 @@ describe('payops command line', () => {
     expect(text('cli.cjs')).toContain('require("./errors.cjs")');
     // The implementations reach it through a stand-in that requires it (not an import of CommonJS,
     // which node would scan again): one in dist/lookup.js, one in a chunk of the rest, which
-    // bulk-run.js, for one, imports.
+    // bulk-run-bulk.js, for one, imports.
     const requirers = files.filter((f) => f.endsWith('.js') && text(f).includes('("./errors.cjs")'));
     expect(requirers).toHaveLength(2);
     expect(requirers).toContain('lookup.js');
     const chunk = requirers.find((f) => f !== 'lookup.js');
-    expect(text('bulk-run.js')).toContain(`"./${chunk}"`);
+    expect(text('bulk-run-bulk.js')).toContain(`"./${chunk}"`);
 
     // An ES module importing the file the shell has required gets the very same classes.
     const errors = join(dist, 'errors.cjs');

@@ -397,7 +397,7 @@ describe('payout', { timeout: 90_000 }, () => {
     const home = tempDir();
     const file = copySample('payouts.csv');
     // Another payops holds the input: taken here the way a running one takes it.
-    const { lockInput } = await import('../../../src/runs/lifecycle.js');
+    const { lockInput } = await import('../../../src/lifecycle/steps.js');
     const { stateDir } = await import('../../../src/config/paths.js');
     const identity = `${sandbox.url.replace(/\/+$/, '')}|${sandbox.env.PAYOPS_MERCHANT_ID}|${sandbox.env.PAYOPS_ACCOUNT_ID}`;
     // The lock is held on what the payouts mean (issue 23), so a copy saved with CRLF waits too.

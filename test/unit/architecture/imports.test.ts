@@ -28,7 +28,7 @@ const CLI = [
   'src/output/',
   'src/bulk/',
   'src/tabular/',
-  'src/runs/',
+  'src/lifecycle/',
   'src/query/',
   'src/pay/',
   'src/payout/',
@@ -36,7 +36,7 @@ const CLI = [
   'src/completion/',
   'src/setup/',
   'src/status/',
-  'src/history/',
+  'src/runs/',
 ];
 
 /**
@@ -54,7 +54,7 @@ const FEATURES = [
   'src/pay/',
   'src/call/',
   'src/status/',
-  'src/history/',
+  'src/runs/',
   'src/completion/',
   'src/setup/',
   'src/sandbox/',
@@ -64,7 +64,7 @@ const FEATURES = [
 const SHARED = [
   'src/output/',
   'src/config/',
-  'src/runs/',
+  'src/lifecycle/',
   'src/tabular/',
   'src/gateway/',
   'src/money/',
@@ -95,7 +95,7 @@ const RULES: BoundaryRule[] = [
 const TABULAR_RULES: BoundaryRule[] = [
   {
     from: 'src/tabular/',
-    forbidden: ['src/bulk/', 'src/payout/', 'src/query/', 'src/history/', 'src/commands/'],
+    forbidden: ['src/bulk/', 'src/payout/', 'src/query/', 'src/runs/', 'src/commands/'],
   },
   { from: 'src/payout/', forbidden: ['src/bulk/'] },
   { from: 'src/query/', forbidden: ['src/bulk/'] },
@@ -104,7 +104,7 @@ const TABULAR_RULES: BoundaryRule[] = [
 /** Modules everything may import because they import nothing from src/ themselves. */
 const LEAVES = [
   'src/io.ts',
-  'src/runs/fs-sync.ts',
+  'src/lifecycle/fs-sync.ts',
   'src/redact.ts',
   'src/quote.ts',
   'src/sandbox/accounts.ts',
@@ -142,13 +142,13 @@ describe('the import graph of src/', () => {
     const synthetic: ImportGraph = new Map([
       ['src/output/view.ts', ['src/query/labels.ts']],
       ['src/config/x.ts', ['src/setup/config-init.ts', 'src/factory.ts']],
-      ['src/runs/journal.ts', ['src/output/sink.ts', 'src/sandbox/index.ts']],
+      ['src/lifecycle/journal.ts', ['src/output/sink.ts', 'src/sandbox/index.ts']],
     ]);
     expect(boundaryViolations(synthetic, LAYER_RULES)).toEqual([
       'src/output/view.ts → src/query/labels.ts (src/output/ must not import src/query/)',
       'src/config/x.ts → src/setup/config-init.ts (src/config/ must not import src/setup/)',
       'src/config/x.ts → src/factory.ts (src/config/ must not import src/factory.ts)',
-      'src/runs/journal.ts → src/sandbox/index.ts (src/runs/ must not import src/sandbox/)',
+      'src/lifecycle/journal.ts → src/sandbox/index.ts (src/lifecycle/ must not import src/sandbox/)',
     ]);
   });
 

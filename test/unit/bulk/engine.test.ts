@@ -8,7 +8,7 @@ import { CHUNK_REFUSALS } from '../../../src/bulk/protocol.js';
 import { type BulkRecordWritten, parseBulkRecord } from '../../../src/bulk/records.js';
 import { foldRecords } from '../../../src/bulk/run-state.js';
 import type { BulkRow, RowOutcome } from '../../../src/bulk/types.js';
-import { createRun, openRun, readRun } from '../../../src/runs/journal.js';
+import { createRun, openRun, readRun } from '../../../src/lifecycle/journal.js';
 import { type Fault, fakeGateway } from './fake-gateway.js';
 
 let root: string;

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { inlineCsv } from '../../../src/bulk/input.js';
 import { parseMaxAmount, planBulk } from '../../../src/bulk/plan.js';
-import { exitCodeFor, newTotals, resultCells, resultLayout } from '../../../src/bulk/results.js';
+import { exitCodeForTotals, newTotals, resultCells, resultLayout } from '../../../src/bulk/results.js';
 import { RowCache } from '../../../src/bulk/row-cache.js';
 import { InputError, UsageError } from '../../../src/errors.js';
 
@@ -215,10 +215,10 @@ describe('result rows', () => {
 
   it('maps outcomes to exit codes: unknown or unsent beat failed', () => {
     const t = newTotals();
-    expect(exitCodeFor(t)).toBe(0);
+    expect(exitCodeForTotals(t)).toBe(0);
     t.counts.failed = 1;
-    expect(exitCodeFor(t)).toBe(1);
+    expect(exitCodeForTotals(t)).toBe(1);
     t.counts.not_sent = 1;
-    expect(exitCodeFor(t)).toBe(3);
+    expect(exitCodeForTotals(t)).toBe(3);
   });
 });

@@ -19,7 +19,7 @@ import { createClient, type GatewayClient } from '../../../src/gateway/client.js
 import { createSigner } from '../../../src/gateway/signer.js';
 import { createTransport } from '../../../src/gateway/transport.js';
 import { wrapClient } from '../../../src/gateway/wrap-client.js';
-import { createRun, openRun, readRun } from '../../../src/runs/journal.js';
+import { createRun, openRun, readRun } from '../../../src/lifecycle/journal.js';
 import { type Fault, fakeGateway } from './fake-gateway.js';
 
 let root: string;

@@ -12,7 +12,7 @@ import {
 } from '../../../src/bulk/report.js';
 import { newTotals } from '../../../src/bulk/results.js';
 import type { Context } from '../../../src/context.js';
-import type { RunHeader } from '../../../src/runs/records.js';
+import type { RunHeader } from '../../../src/lifecycle/records.js';
 
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 const EVIL = 'evil\u001b]0;PWNED\u0007\u001b[2J.csv';

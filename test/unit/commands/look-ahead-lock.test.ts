@@ -22,7 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-/** Whether some process holds an input lock under PAYOPS_HOME `home` (runs/lifecycle.ts lockInput). */
+/** Whether some process holds an input lock under PAYOPS_HOME `home` (lifecycle/steps.ts lockInput). */
 function inputLocked(home: string): boolean {
   try {
     return readdirSync(join(home, 'state', 'runs')).some((n) => n.startsWith('.input-'));

@@ -1,4 +1,4 @@
-// Every request of a run listens to the run's two Ctrl-C signals (runs/interrupt.ts). With more
+// Every request of a run listens to the run's two Ctrl-C signals (lifecycle/interrupt.ts). With more
 // than ten in flight (--concurrency up to 64) node printed "MaxListenersExceededWarning … abort
 // listeners added to [AbortSignal]" on the operator's terminal in the middle of the run.
 import { afterAll, beforeAll, expect, it } from 'vitest';

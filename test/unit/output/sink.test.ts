@@ -26,7 +26,7 @@ import { checkOutFile, replaceProblem } from '../../../src/output/safe-file.js';
 /** A PAYOPS_HOME that none of these paths is in. */
 const elsewhere = { PAYOPS_HOME: '/nonexistent/payops-home' };
 
-import { openSink, writeWholeFile } from '../../../src/output/sink.js';
+import { openTextSink, writeWholeFile } from '../../../src/output/sink.js';
 
 const root = mkdtempSync(join(tmpdir(), 'payops-sink-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -46,7 +46,7 @@ describe('a results file', () => {
     const dest = join(dir, 'results.csv');
     writeFileSync(dest, 'old\n');
     chmodSync(dest, 0o644);
-    const sink = openSink(dest);
+    const sink = openTextSink(dest);
     await sink.ready;
     await sink.write('a,b\r\n');
     // While it is written, the old file is as it was and the rows are in `.results.csv.payops-….tmp`.
@@ -64,7 +64,7 @@ describe('a results file', () => {
     const dir = folder();
     const dest = join(dir, 'results.csv');
     writeFileSync(dest, 'old\n');
-    const sink = openSink(dest);
+    const sink = openTextSink(dest);
     await sink.ready;
     await sink.write('new\n');
     await sink.discard();
@@ -77,7 +77,7 @@ describe('a results file', () => {
     const dir = folder();
     writeFileSync(join(dir, 'victim.txt'), 'keep\n');
     symlinkSync('victim.txt', join(dir, 'link.csv'));
-    const sink = openSink(join(dir, 'link.csv'));
+    const sink = openTextSink(join(dir, 'link.csv'));
     await expect(sink.ready).rejects.toBeInstanceOf(UsageError);
     await expect(sink.ready).rejects.toThrow(/is a symbolic link \(to victim\.txt\)/);
     expect(readFileSync(join(dir, 'victim.txt'), 'utf8')).toBe('keep\n');
@@ -88,7 +88,7 @@ describe('a results file', () => {
     const dir = folder();
     const dest = join(dir, 'results.csv');
     writeFileSync(join(dir, 'victim.txt'), 'keep\n');
-    const sink = openSink(dest);
+    const sink = openTextSink(dest);
     await sink.ready;
     await sink.write('rows\n');
     symlinkSync('victim.txt', dest);

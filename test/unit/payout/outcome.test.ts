@@ -3,13 +3,13 @@
 // (settled rows), the journal and the "changed since" guard.
 import { describe, expect, it } from 'vitest';
 import type { PayoutResponse } from '../../../src/gateway/types.js';
+import type { RawRecord } from '../../../src/lifecycle/records.js';
 import { answerProblem, payoutOutcome } from '../../../src/payout/answer.js';
 import type { PayoutItem } from '../../../src/payout/plan.js';
 import { parsePayoutRecord } from '../../../src/payout/records.js';
 import { payoutKey, priorPayouts, reuseRequestIds } from '../../../src/payout/reuse.js';
-import { payoutExitCode, settledFromRecords } from '../../../src/payout/run.js';
+import { payoutExitCode, settledFromRecords } from '../../../src/payout/run-payout.js';
 import { type PayoutResultRow, rowFromAnswer } from '../../../src/payout/send.js';
-import type { RawRecord } from '../../../src/runs/records.js';
 
 const ID = '6f1d2c3b-4a59-4e8f-9b7a-0c1d2e3f4a5b';
 

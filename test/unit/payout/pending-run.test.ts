@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli.js';
 import type { GatewayClient } from '../../../src/gateway/client.js';
-import { listRuns } from '../../../src/runs/read.js';
+import { listRuns } from '../../../src/lifecycle/read.js';
 import { fakeIo } from '../output/helpers.js';
 
 let home: string | undefined;

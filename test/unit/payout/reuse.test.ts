@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { RawRecord } from '../../../src/lifecycle/records.js';
 import type { PayoutItem } from '../../../src/payout/plan.js';
 import { parsePayoutRecord } from '../../../src/payout/records.js';
 import { payoutKey, priorPayouts, reuseRequestIds } from '../../../src/payout/reuse.js';
-import type { RawRecord } from '../../../src/runs/records.js';
 
 const item = (line: number, amount: string, id?: string): PayoutItem => ({
   line,

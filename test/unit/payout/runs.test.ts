@@ -5,8 +5,8 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createContext } from '../../../src/context.js';
 import type { Io } from '../../../src/io.js';
+import { createRun } from '../../../src/lifecycle/journal.js';
 import { showPayoutRun } from '../../../src/payout/runs.js';
-import { createRun } from '../../../src/runs/journal.js';
 
 function capture() {
   let text = '';

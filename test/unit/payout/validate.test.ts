@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { InputProblem } from '../../../src/errors.js';
+import type { RawRecord } from '../../../src/lifecycle/records.js';
 import { parsePayoutRecord } from '../../../src/payout/records.js';
-import { payoutExitCode, settledFromRecords } from '../../../src/payout/run.js';
-import type { RawRecord } from '../../../src/runs/records.js';
+import { payoutExitCode, settledFromRecords } from '../../../src/payout/run-payout.js';
 
 /** Journal records as a payout run reads them back. */
 const parsed = (r: object) => parsePayoutRecord(r as RawRecord)!;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { announcement } from '../../../src/sandbox/run.js';
+import { announcement } from '../../../src/sandbox/run-sandbox.js';
 
 // Tryout finding (issue 15): the plain sandbox's example command was ~105 columns, cut by an
 // 80-column terminal in the middle of the line a newcomer copies.

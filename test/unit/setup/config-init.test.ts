@@ -7,7 +7,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createContext } from '../../../src/context.js';
 import type { Io } from '../../../src/io.js';
-import { configInit } from '../../../src/setup/config-commands.js';
+import { runConfigInit } from '../../../src/setup/config-commands.js';
 
 function fakeTerminal(env: NodeJS.ProcessEnv) {
   const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => stdin });
@@ -41,7 +41,7 @@ describe('config init', () => {
     const home = mkdtempSync(join(tmpdir(), 'payops-init-'));
     const term = fakeTerminal({ PAYOPS_HOME: home });
     const ctx = createContext(term.io, {});
-    const done = configInit(ctx);
+    const done = runConfigInit(ctx);
     const answers: Array<[prompt: string, answer: string]> = [
       ['Profile name', 'ops'],
       ['built-in sandbox', 'n'],

@@ -277,7 +277,7 @@ export function isSameInput(header: RunHeader, input: InputIdentity): boolean {
   return header.sha256 !== undefined && header.sha256 === input.sha256;
 }
 
-/** Runs of `op` at this gateway (identities compared by meaning: runs/identity.ts), newest first. */
+/** Runs of `op` at this gateway (identities compared by meaning: lifecycle/identity.ts), newest first. */
 export async function findRunsAt(stateDir: string, op: string, gatewayIdentity: string): Promise<RunInfo[]> {
   return (await listRuns(stateDir)).filter(
     (r) => r.header.op === op && sameGateway(r.header.gatewayIdentity, gatewayIdentity),

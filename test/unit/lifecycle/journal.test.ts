@@ -13,8 +13,8 @@ import {
   openRun,
   readRecords,
   readRun,
-} from '../../../src/runs/journal.js';
-import { listRunsChecked } from '../../../src/runs/read.js';
+} from '../../../src/lifecycle/journal.js';
+import { listRunsChecked } from '../../../src/lifecycle/read.js';
 
 let root: string;
 beforeEach(async () => {

@@ -1,5 +1,5 @@
 // `payops capture|cancel|review|refund` and `payops runs resume ID` for those runs: plan (pass 1),
-// decide which run this is (runs/decide.ts), then proceed.ts: show the plan and confirm, start or
+// decide which run this is (lifecycle/decide.ts), then proceed.ts: show the plan and confirm, start or
 // reopen the run's journal, execute (pass 2, execute.ts). The check at the gateway is
 // gateway-check.ts; what only makes a run faster sits behind one call each (rowCacheFor,
 // lookAheadFor, keepIfNothingMoved; the heap bound in heap.ts). Loaded lazily by the commands.
@@ -10,17 +10,17 @@ import { assertMayMoveMoney, type ResolvedConfig } from '../config/resolve.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { BatchOperation } from '../gateway/endpoints.js';
+import { decideRun } from '../lifecycle/decide.js';
+import { gatewayIdentity, sameGateway } from '../lifecycle/identity.js';
+import { runDir } from '../lifecycle/paths.js';
+import { findRunsAt, findRunsByInput, isSameInput } from '../lifecycle/read.js';
+import type { RunHeader } from '../lifecycle/records.js';
+import { SNAPSHOT_FILE } from '../lifecycle/snapshot.js';
+import { lockInput, lockOperation } from '../lifecycle/steps.js';
 import { checkOutFile } from '../output/safe-file.js';
-import { decideRun } from '../runs/decide.js';
-import { gatewayIdentity, sameGateway } from '../runs/identity.js';
-import { lockInput, lockOperation } from '../runs/lifecycle.js';
-import { runDir } from '../runs/paths.js';
-import { findRunsAt, findRunsByInput, isSameInput } from '../runs/read.js';
-import type { RunHeader } from '../runs/records.js';
-import { SNAPSHOT_FILE } from '../runs/snapshot.js';
 import { hiddenRefusal } from '../tabular/hidden.js';
 import { readOncePath } from '../tabular/pipe-input.js';
-import { type BulkFlags, inlineOrder, retryPolicy } from './flags.js';
+import { type BulkFlags, inlineOrder, resendPolicy } from './flags.js';
 import { assertNoCheckFits, checkAtGateway } from './gateway-check.js';
 import { type InputSource, inlineSource, runInput } from './input.js';
 import { keepIfNothingMoved, lookAheadFor } from './look-ahead.js';
@@ -30,7 +30,7 @@ import { proceed } from './proceed.js';
 import { readAsFrom, readAsOf } from './read-as.js';
 import { noteReadAsOfRun, runToResume } from './resume-read-as.js';
 import { rowCacheFor } from './row-cache.js';
-import { showRun } from './show.js';
+import { showBulkRun } from './show.js';
 
 export type { BulkFlags };
 
@@ -82,7 +82,7 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
     ctx.onClose(await lockOperation(state, op, identity));
   }
   // Earlier runs of this operation at this gateway, and among them those of this input by what it
-  // means (runs/read.ts isSameInput). A run folder without its input copy was cut off before
+  // means (lifecycle/read.ts isSameInput). A run folder without its input copy was cut off before
   // anything could be sent: not a run.
   const here = (await findRunsAt(state, op, identity)).filter((r) =>
     existsSync(join(r.dir, r.header.snapshot ?? SNAPSHOT_FILE)),
@@ -106,7 +106,7 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
       throw decision.error;
     case 'show':
       ctx.log.info(decision.note);
-      return showRun(ctx, decision.run.runId);
+      return showBulkRun(ctx, decision.run.runId);
     case 'resume': {
       const own = await ownInput(ctx, state, decision.run, plan, cache, dryRun);
       return proceed(ctx, {
@@ -116,7 +116,7 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
         dryRun,
         resumeFrom: decision.run,
         ...own,
-        policy: retryPolicy(flags, config.settleMs),
+        policy: resendPolicy(flags, config.settleMs),
         ...(flags.noCheck ? { noCheck: true } : {}),
       });
     }
@@ -137,7 +137,7 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
           ...(checked ? { preflight: checked.record, partly: checked.partly } : {}),
           ...(flags.noCheck ? { noCheck: true } : {}),
         },
-        policy: retryPolicy(flags, config.settleMs),
+        policy: resendPolicy(flags, config.settleMs),
         ...(decision.note ? { note: decision.note } : {}),
       });
     }
@@ -181,7 +181,7 @@ export async function resumeBulkRun(ctx: Context, header: RunHeader): Promise<nu
     );
   }
   const identity = gatewayIdentity(config);
-  // By meaning (runs/identity.ts): a header written with another spelling of this URL still matches.
+  // By meaning (lifecycle/identity.ts): a header written with another spelling of this URL still matches.
   if (!sameGateway(identity, header.gatewayIdentity)) {
     throw new UsageError(
       `run ${runId} was made at ${header.baseUrl} (merchant ${header.merchantId}, account ${header.accountId}), not at the gateway configured now`,
@@ -203,7 +203,7 @@ export async function resumeBulkRun(ctx: Context, header: RunHeader): Promise<nu
   );
   if (info?.state === 'finished') {
     ctx.log.info(`run ${runId} is already finished: its results follow.`);
-    return showRun(ctx, runId);
+    return showBulkRun(ctx, runId);
   }
   const snapshot = await runInput(state, header);
   const cache = await rowCacheFor(snapshot.path, dryRun, false);
@@ -217,6 +217,6 @@ export async function resumeBulkRun(ctx: Context, header: RunHeader): Promise<nu
     cache,
     dryRun,
     resumeFrom,
-    policy: retryPolicy({}, config.settleMs),
+    policy: resendPolicy({}, config.settleMs),
   });
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/errors.js';
-import { decidePayoutRun, decideRun, type RunDecision } from '../../../src/runs/decide.js';
-import type { RunInfo, RunState } from '../../../src/runs/read.js';
+import { decidePayoutRun, decideRun, type RunDecision } from '../../../src/lifecycle/decide.js';
+import type { RunInfo, RunState } from '../../../src/lifecycle/read.js';
 
 function run(runId: string, state: RunState, op = 'refund', more: Partial<RunInfo['header']> = {}): RunInfo {
   return {

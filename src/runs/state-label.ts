@@ -1,5 +1,5 @@
 // The words for a run's state, shared by `runs list` and `payops status` so both say the same.
-import type { RunInfo } from '../runs/read.js';
+import type { RunInfo } from '../lifecycle/read.js';
 
 // Why a run that did not finish stopped, in the words of its end record (src/bulk/engine.ts).
 const STOPPED: Record<string, string> = {

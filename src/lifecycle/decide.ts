@@ -1,5 +1,5 @@
 // Which run a command works on, given the earlier runs of the same input at the same gateway: pure
-// functions, so that the whole policy is one table (test/unit/runs/decide.test.ts) and the commands
+// functions, so that the whole policy is one table (test/unit/lifecycle/decide.test.ts) and the commands
 // only carry it out.
 import { UsageError } from '../errors.js';
 import type { RunInfo } from './read.js';
@@ -15,7 +15,7 @@ export type RunDecision =
   | { action: 'refuse'; error: UsageError };
 
 export interface BulkRunQuestion {
-  /** Earlier runs of this input (by meaning, runs/read.ts isSameInput), operation and gateway, newest first. */
+  /** Earlier runs of this input (by meaning, lifecycle/read.ts isSameInput), operation and gateway, newest first. */
   earlier: readonly RunInfo[];
   /**
    * The other runs of the same operation at the same gateway, newest first: named when `--resume`

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { stateLabel } from '../../../src/history/list.js';
-import type { RunInfo } from '../../../src/runs/read.js';
+import type { RunInfo } from '../../../src/lifecycle/read.js';
+import { stateLabel } from '../../../src/runs/list.js';
 
 const run = (state: RunInfo['state'], reason?: string, ended = true): RunInfo =>
   ({

@@ -7,7 +7,7 @@
 import { stateDir } from '../config/paths.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { listRuns, type RunInfo } from '../runs/read.js';
+import { listRuns, type RunInfo } from '../lifecycle/read.js';
 import { stateLabel } from './state-label.js';
 
 /** Outcomes a finished run can still have rows in that someone must look at. */

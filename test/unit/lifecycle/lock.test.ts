@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/errors.js';
-import { acquireLock, isLocked, processStart } from '../../../src/runs/lock.js';
+import { acquireLock, isLocked, processStart } from '../../../src/lifecycle/lock.js';
 
 const linux = existsSync('/proc/self/stat') && existsSync('/proc/sys/kernel/random/boot_id');
 const boot = linux ? readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() : '';
@@ -167,7 +167,7 @@ describe('racing to take over one stale lock', () => {
     // The lock module built for plain node, so the racers are real processes.
     const bundle = join(dir, 'lock.mjs');
     await build({
-      entryPoints: [fileURLToPath(new URL('../../../src/runs/lock.ts', import.meta.url))],
+      entryPoints: [fileURLToPath(new URL('../../../src/lifecycle/lock.ts', import.meta.url))],
       bundle: true,
       format: 'esm',
       platform: 'node',

@@ -6,7 +6,7 @@ import {
   normaliseIdentity,
   payoutGatewayIdentity,
   sameGateway,
-} from '../../../src/runs/identity.js';
+} from '../../../src/lifecycle/identity.js';
 
 function config(baseUrl: string, merchantId = '800001', accountId = '800001001', sandbox = false) {
   return { baseUrl, merchantId, accountId, sandbox } as ResolvedConfig;

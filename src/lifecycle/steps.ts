@@ -82,7 +82,7 @@ export async function beginRun<W extends JournalRecord>(
 ): Promise<RunJournal<W>> {
   try {
     const journal = await createRun<W>(stateDir, header, opts.runId ? { runId: opts.runId } : {});
-    // A run folder left without its input copy is not a run (bulk/run.ts): nothing was sent.
+    // A run folder left without its input copy is not a run (bulk/run-bulk.ts): nothing was sent.
     await opts.input?.commit(journal.dir).catch(async (err: unknown) => {
       await journal.close();
       throw err;

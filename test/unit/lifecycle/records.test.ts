@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type OutcomeRecord, parseBulkRecord } from '../../../src/bulk/records.js';
+import { createRun, readRun } from '../../../src/lifecycle/journal.js';
+import { parseHeader, type RawRecord } from '../../../src/lifecycle/records.js';
 import { parsePayoutRecord } from '../../../src/payout/records.js';
-import { createRun, readRun } from '../../../src/runs/journal.js';
-import { parseHeader, type RawRecord } from '../../../src/runs/records.js';
 
 let root: string;
 beforeEach(async () => {

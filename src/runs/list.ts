@@ -4,7 +4,7 @@ import { openResultSink } from '../bulk/ui.js';
 import { stateDir } from '../config/paths.js';
 import type { Context } from '../context.js';
 import { ExitCode } from '../errors.js';
-import { listRunsChecked } from '../runs/read.js';
+import { listRunsChecked } from '../lifecycle/read.js';
 import { stateLabel } from './state-label.js';
 
 export { stateLabel };

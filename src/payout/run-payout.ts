@@ -8,14 +8,14 @@ import { stateDir } from '../config/paths.js';
 import { assertMayMoveMoney } from '../config/resolve.js';
 import type { Context } from '../context.js';
 import { ExitCode, exitCodeForSignal, InputError, UsageError } from '../errors.js';
+import { decidePayoutRun } from '../lifecycle/decide.js';
+import { payoutGatewayIdentity, sameGateway } from '../lifecycle/identity.js';
+import { whileInterruptible } from '../lifecycle/interrupt.js';
+import { openRun, type RunJournal } from '../lifecycle/journal.js';
+import { isSameInput, listRuns, type RunInfo, readRun } from '../lifecycle/read.js';
+import { beginRun, endRun, lockInput } from '../lifecycle/steps.js';
 import { resolveFormat } from '../output/format.js';
 import { checkOutFile } from '../output/safe-file.js';
-import { decidePayoutRun } from '../runs/decide.js';
-import { payoutGatewayIdentity, sameGateway } from '../runs/identity.js';
-import { whileInterruptible } from '../runs/interrupt.js';
-import { openRun, type RunJournal } from '../runs/journal.js';
-import { beginRun, endRun, lockInput } from '../runs/lifecycle.js';
-import { isSameInput, listRuns, type RunInfo, readRun } from '../runs/read.js';
 import { derivedRequestId } from './meaning.js';
 import { confirmPayouts, writePayoutPlan, writePayoutResults, writePayoutSummary } from './payout-view.js';
 import {
@@ -187,7 +187,7 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
   let reusedFrom: { runId: string; createdAt: string } | undefined;
 
   // Payout runs at this gateway and account, newest first (the runs folder is read once); the
-  // gateway compared by meaning (runs/identity.ts), so runs recorded under another spelling count.
+  // gateway compared by meaning (lifecycle/identity.ts), so runs recorded under another spelling count.
   const here = identity
     ? (await listRuns(state)).filter(
         (r) => r.header.op === PAYOUT_OP && sameGateway(r.header.gatewayIdentity, identity),
@@ -351,7 +351,7 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
     }
 
     let sent: PayoutResultRow[] = [];
-    // The signal that stopped the run (runs/interrupt.ts), if one did: its own exit code.
+    // The signal that stopped the run (lifecycle/interrupt.ts), if one did: its own exit code.
     let stoppedBy: unknown;
     const rows = () => [...settled.values(), ...sent].sort((a, b) => a.line - b.line);
     // Ctrl-C stays absorbed until the run is closed (its terminal record written). A journal that

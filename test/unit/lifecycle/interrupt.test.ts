@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { whileInterruptible } from '../../../src/runs/interrupt.js';
+import { whileInterruptible } from '../../../src/lifecycle/interrupt.js';
 
 function logger() {
   const warnings: string[] = [];

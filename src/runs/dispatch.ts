@@ -4,8 +4,8 @@ import { stateDir } from '../config/paths.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { BATCH_OPERATIONS } from '../gateway/endpoints.js';
-import { readRunHeader } from '../runs/read.js';
-import type { RunHeader } from '../runs/records.js';
+import { readRunHeader } from '../lifecycle/read.js';
+import type { RunHeader } from '../lifecycle/records.js';
 
 async function headerOf(ctx: Context, runId: string): Promise<RunHeader> {
   // Only the header is needed here; the module that owns the run reads its records.
@@ -17,7 +17,7 @@ async function headerOf(ctx: Context, runId: string): Promise<RunHeader> {
 }
 
 /** Results of a run regenerated from its journal; sends nothing. */
-export async function showRun(ctx: Context, runId: string, only?: string): Promise<number> {
+export async function showRunById(ctx: Context, runId: string, only?: string): Promise<number> {
   const header = await headerOf(ctx, runId);
   if (header.op === 'payout') {
     if (only !== undefined) {
@@ -28,23 +28,23 @@ export async function showRun(ctx: Context, runId: string, only?: string): Promi
     return (await import('../payout/runs.js')).showPayoutRun(ctx, runId);
   }
   const show = await import('../bulk/show.js');
-  return show.showRun(ctx, runId, only === undefined ? undefined : show.parseOnly(only));
+  return show.showBulkRun(ctx, runId, only === undefined ? undefined : show.parseOnly(only));
 }
 
 /** What the gateway shows now for every row a refund run sent, against what it reported. */
-export async function verifyRun(ctx: Context, runId: string): Promise<number> {
+export async function verifyRunById(ctx: Context, runId: string): Promise<number> {
   const header = await headerOf(ctx, runId);
   if (header.op === 'payout') {
     throw new UsageError(
       `run ${runId} is a payout run: payouts are idempotent on request_id; see \`payops runs show ${runId}\``,
     );
   }
-  return (await import('../bulk/verify.js')).verifyRun(ctx, header);
+  return (await import('../bulk/verify.js')).verifyBulkRun(ctx, header);
 }
 
 /** Continue an unfinished run against the same gateway. */
-export async function resumeRun(ctx: Context, runId: string): Promise<number> {
+export async function resumeRunById(ctx: Context, runId: string): Promise<number> {
   const header = await headerOf(ctx, runId);
   if (header.op === 'payout') return (await import('../payout/runs.js')).resumePayoutRun(ctx, runId);
-  return (await import('../bulk/run.js')).resumeBulkRun(ctx, header);
+  return (await import('../bulk/run-bulk.js')).resumeBulkRun(ctx, header);
 }

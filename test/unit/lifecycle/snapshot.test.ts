@@ -4,8 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, InputError } from '../../../src/errors.js';
-import type { RunHeader } from '../../../src/runs/records.js';
-import { checkedSnapshot, SNAPSHOT_FILE, snapshotIntact, stageInput } from '../../../src/runs/snapshot.js';
+import type { RunHeader } from '../../../src/lifecycle/records.js';
+import {
+  checkedSnapshot,
+  SNAPSHOT_FILE,
+  snapshotIntact,
+  stageInput,
+} from '../../../src/lifecycle/snapshot.js';
 
 let root: string;
 beforeEach(async () => {
