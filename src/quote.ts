@@ -42,7 +42,7 @@ export function quote(value: string): string {
  * spaces, a BOM, soft hyphens, bidi controls, tags), the other default-ignorable ones (combining
  * grapheme joiner, variation selectors, Hangul fillers), the braille blank and the spaces other
  * than U+0020. Harmless to a terminal, but a quoted value must show everything it holds, or two
- * different ids read the same in a message; and no id holds one (bulk/validate.ts, query).
+ * different ids read the same in a message; and no id holds one (bulk/plan/validate.ts, query).
  */
 const INVISIBLE_CHAR =
   /[\p{Cf}\p{Default_Ignorable_Code_Point}\u2800\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]/u;
@@ -50,7 +50,7 @@ const INVISIBLE = new RegExp(INVISIBLE_CHAR.source, 'gu');
 
 /**
  * Why an id is refused for holding an invisible character, named as `U+200B`; undefined when it
- * holds none. The bulk checks (bulk/validate.ts) and query's selection both say it with these words.
+ * holds none. The bulk checks (bulk/plan/validate.ts) and query's selection both say it with these words.
  */
 export function invisibleIdProblem(value: string): string | undefined {
   const found = INVISIBLE_CHAR.exec(value);
@@ -62,7 +62,7 @@ export function invisibleIdProblem(value: string): string | undefined {
 /**
  * What a reason never holds: control characters (C0, DEL, C1, a line or paragraph separator) and
  * the invisible characters of ids but the spaces (a reason may hold a no-break or an ideographic
- * space; compared by meaning, bulk/reason.ts, they are spaces).
+ * space; compared by meaning, bulk/plan/reason.ts, they are spaces).
  */
 const HIDDEN_IN_TEXT =
   /[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Cf}\p{Default_Ignorable_Code_Point}\u2800]/u;

@@ -12,8 +12,8 @@ import { checkedSnapshot } from '../lifecycle/snapshot.js';
 import { type CsvRows, readCsv, type SheetFacts, sha256File } from '../tabular/csv-reader.js';
 import { amountStyle } from '../tabular/read-as.js';
 import { OPERATIONS } from './operations.js';
+import { checkRow, type RowRules, requiredColumns, rowRules } from './plan/row-check.js';
 import { type ReadAs, readAsOf } from './read-as.js';
-import { checkRow, type RowRules, requiredColumns, rowRules } from './row-check.js';
 import type { InputRow } from './types.js';
 
 /** A run's own copy of its input, checked against its SHA-256, under the name the user gave. */

@@ -3,8 +3,8 @@
 import type { Context } from '../context.js';
 import type { RunInfo } from '../lifecycle/read.js';
 import { runInput } from './input.js';
-import { type BulkPlan, planBulk } from './plan.js';
-import { RowCache } from './row-cache.js';
+import { type BulkPlan, planBulk } from './plan/plan.js';
+import { RowCache } from './plan/row-cache.js';
 
 /**
  * What a run found by `--resume` goes on from: its own input copy, whose line numbers its journal

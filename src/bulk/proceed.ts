@@ -11,16 +11,21 @@ import { checkedSnapshot, SNAPSHOT_FILE, snapshotIntact, stageInput } from '../l
 import { beginRun, resumeRunJournal } from '../lifecycle/steps.js';
 import { sha256File } from '../tabular/csv-reader.js';
 import { readAsText } from '../tabular/read-as.js';
-import { execute, type OpenedSink, openRunResultsSink } from './execute.js';
+import { recheckUntouched } from './check/gateway-check.js';
+import type { PartlyRefunded } from './check/preflight.js';
+import { execute, type OpenedSink, openRunResultsSink } from './engine/execute.js';
+import {
+  type BulkRecord,
+  type BulkRecordWritten,
+  type PreflightRecord,
+  parseBulkRecord,
+} from './engine/records.js';
+import { chunkAction, type FoldedRun, foldRecords } from './engine/run-state.js';
 import type { ResendPolicy } from './flags.js';
-import { recheckUntouched } from './gateway-check.js';
-import type { BulkPlan } from './plan.js';
-import type { PartlyRefunded } from './preflight.js';
-import { type BulkRecord, type BulkRecordWritten, type PreflightRecord, parseBulkRecord } from './records.js';
-import { confirmQuestion, type PlanView, planLines, typedConfirmation } from './report.js';
-import type { RowCache } from './row-cache.js';
-import { chunkAction, type FoldedRun, foldRecords } from './run-state.js';
-import { confirmRun, stderrWidth } from './ui.js';
+import type { BulkPlan } from './plan/plan.js';
+import type { RowCache } from './plan/row-cache.js';
+import { confirmQuestion, type PlanView, planLines, typedConfirmation } from './report/report.js';
+import { confirmRun, stderrWidth } from './report/ui.js';
 
 export interface Proceed {
   op: BatchOperation;

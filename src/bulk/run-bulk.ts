@@ -20,17 +20,17 @@ import { lockInput, lockOperation } from '../lifecycle/steps.js';
 import { checkOutFile } from '../output/safe-file.js';
 import { hiddenRefusal } from '../tabular/hidden.js';
 import { readOncePath } from '../tabular/pipe-input.js';
+import { assertNoCheckFits, checkAtGateway } from './check/gateway-check.js';
+import { keepIfNothingMoved, lookAheadFor } from './check/look-ahead.js';
 import { type BulkFlags, inlineOrder, resendPolicy } from './flags.js';
-import { assertNoCheckFits, checkAtGateway } from './gateway-check.js';
 import { type InputSource, inlineSource, runInput } from './input.js';
-import { keepIfNothingMoved, lookAheadFor } from './look-ahead.js';
 import { ownInput } from './own-input.js';
-import { parseMaxAmount, planBulk } from './plan.js';
+import { parseMaxAmount, planBulk } from './plan/plan.js';
+import { rowCacheFor } from './plan/row-cache.js';
 import { proceed } from './proceed.js';
 import { readAsFrom, readAsOf } from './read-as.js';
+import { showBulkRun } from './report/show.js';
 import { noteReadAsOfRun, runToResume } from './resume-read-as.js';
-import { rowCacheFor } from './row-cache.js';
-import { showBulkRun } from './show.js';
 
 export type { BulkFlags };
 

@@ -5,7 +5,7 @@
 // (temporarily unavailable, a whole-request answer with no per-order result) mean the gateway turned
 // the request away without processing it: it was definitely not processed, so any request, money-moving
 // included, is sent again after a wait (Retry-After when given, else backoff with jitter), on a budget
-// of its own (REFUSAL_ATTEMPTS). The transport does this for 429; a bulk run (src/bulk/protocol.ts)
+// of its own (REFUSAL_ATTEMPTS). The transport does this for 429; a bulk run (src/bulk/engine/protocol.ts)
 // re-sends a chunk refused with E9001 or past that budget. A 5xx without such an answer is not a
 // refusal: a money-moving request then has an unknown outcome, settled by asking (never re-sent blindly).
 // A proxy asking for credentials is never retried: it would ask again.

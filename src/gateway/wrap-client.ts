@@ -11,7 +11,7 @@ export type ClientCall =
 /**
  * The same client, with `before` told of each request as it is handed over; the options it returns
  * (a signal, say) are the ones the request goes with. Used to abort a run's requests on a second
- * Ctrl-C (bulk/engine.ts) and to note the money-moving ones (factory.ts).
+ * Ctrl-C (bulk/engine/engine.ts) and to note the money-moving ones (factory.ts).
  */
 export function wrapClient(
   client: GatewayClient,

@@ -261,7 +261,7 @@ export async function listRuns(stateDir: string): Promise<RunInfo[]> {
 
 /** What a run's input is, to match it with earlier runs. */
 export interface InputIdentity {
-  /** What the input means (bulk runs: bulk/content-key.ts), when the caller knows it. */
+  /** What the input means (bulk runs: bulk/plan/content-key.ts), when the caller knows it. */
   content?: string | undefined;
   /** SHA-256 of its bytes: matched only against headers written before `content` existed. */
   sha256: string;

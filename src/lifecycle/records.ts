@@ -24,7 +24,7 @@ export interface NewRunHeader {
   inline?: boolean;
   /** SHA-256 (hex) of the input's bytes. */
   sha256?: string;
-  /** What the input means, whatever its bytes (bulk runs: bulk/content-key.ts). */
+  /** What the input means, whatever its bytes (bulk runs: bulk/plan/content-key.ts). */
   content?: string;
   profile?: string;
   baseUrl?: string;

@@ -27,7 +27,7 @@ export async function showRunById(ctx: Context, runId: string, only?: string): P
     }
     return (await import('../payout/runs.js')).showPayoutRun(ctx, runId);
   }
-  const show = await import('../bulk/show.js');
+  const show = await import('../bulk/report/show.js');
   return show.showBulkRun(ctx, runId, only === undefined ? undefined : show.parseOnly(only));
 }
 
@@ -39,7 +39,7 @@ export async function verifyRunById(ctx: Context, runId: string): Promise<number
       `run ${runId} is a payout run: payouts are idempotent on request_id; see \`payops runs show ${runId}\``,
     );
   }
-  return (await import('../bulk/verify.js')).verifyBulkRun(ctx, header);
+  return (await import('../bulk/report/verify.js')).verifyBulkRun(ctx, header);
 }
 
 /** Continue an unfinished run against the same gateway. */

@@ -1,6 +1,6 @@
 // `payops runs list`: every run (bulk and payout), newest first, with its counts when it recorded them.
 
-import { openResultSink } from '../bulk/ui.js';
+import { openResultSink } from '../bulk/report/ui.js';
 import { stateDir } from '../config/paths.js';
 import type { Context } from '../context.js';
 import { ExitCode } from '../errors.js';

@@ -1,7 +1,7 @@
 // The words for a run's state, shared by `runs list` and `payops status` so both say the same.
 import type { RunInfo } from '../lifecycle/read.js';
 
-// Why a run that did not finish stopped, in the words of its end record (src/bulk/engine.ts).
+// Why a run that did not finish stopped, in the words of its end record (src/bulk/engine/engine.ts).
 const STOPPED: Record<string, string> = {
   unreachable: 'stopped: gateway unreachable',
   auth: 'stopped: credentials refused',

@@ -390,7 +390,7 @@ export function journalStats(home: string): {
           }
           const type = rec.type ?? '?';
           records[type] = (records[type] ?? 0) + 1;
-          // Journal tables are [line, outcome, detail, …fields] (src/bulk/outcome-table.ts).
+          // Journal tables are [line, outcome, detail, …fields] (src/bulk/engine/outcome-table.ts).
           for (const row of rec.table ?? []) {
             if (row[1] === 'not_sent' && typeof row[2] === 'string' && row[2].endsWith(': sent again')) {
               resends++;

@@ -5,7 +5,11 @@
 /** The members of each layer row of the "Layers" table: `| features | `src/a/` `src/b.ts` … |`. */
 export function layersOf(doc: string): Record<string, string[]> {
   const out: Record<string, string[]> = {};
-  const section = between(doc, '<!-- layers: read by test/unit/architecture/imports.test.ts -->', '<!-- /layers -->');
+  const section = between(
+    doc,
+    '<!-- layers: read by test/unit/architecture/imports.test.ts -->',
+    '<!-- /layers -->',
+  );
   for (const line of section.split('\n')) {
     const cells = line.split('|').map((c) => c.trim());
     const name = cells[1];

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { layersOf } from './doc.js';
 import {
   type BoundaryRule,
   boundaryViolations,
@@ -15,7 +16,6 @@ import {
   leafViolations,
   readImportGraph,
 } from './graph.js';
-import { layersOf } from './doc.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const { graph, unresolved } = readImportGraph(ROOT);

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { chunkRows, chunkSize, matchResults, requestCount, wireElement } from '../../../src/bulk/chunk.js';
+import {
+  chunkRows,
+  chunkSize,
+  matchResults,
+  requestCount,
+  wireElement,
+} from '../../../src/bulk/engine/chunk.js';
 import type { BulkRow } from '../../../src/bulk/types.js';
 
 const row = (i: number, extra: Partial<BulkRow> = {}): BulkRow => ({

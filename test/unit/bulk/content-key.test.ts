@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ContentKey } from '../../../src/bulk/content-key.js';
-import { reasonKey } from '../../../src/bulk/reason.js';
+import { ContentKey } from '../../../src/bulk/plan/content-key.js';
+import { reasonKey } from '../../../src/bulk/plan/reason.js';
 import type { BulkRow } from '../../../src/bulk/types.js';
 
 const row = (tx: string, refund: bigint, reason = 'r'): BulkRow => ({

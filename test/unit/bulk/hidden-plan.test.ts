@@ -6,7 +6,7 @@ import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type InputSource, inputRows } from '../../../src/bulk/input.js';
-import { planBulk } from '../../../src/bulk/plan.js';
+import { planBulk } from '../../../src/bulk/plan/plan.js';
 import { InputError } from '../../../src/errors.js';
 import { ZipWriter } from '../../../src/sheets/zip.js';
 import type { HiddenMode } from '../../../src/tabular/csv-reader.js';

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { wireElement } from '../../../src/bulk/chunk.js';
+import { wireElement } from '../../../src/bulk/engine/chunk.js';
 import { ALL_ORDER_FLAGS, OPERATIONS } from '../../../src/bulk/operations.js';
 import { allowedFrom, BATCH_RULES, elementMatches } from '../../../src/gateway/batch-rules.js';
 import { BATCH_OPERATIONS, ENDPOINTS } from '../../../src/gateway/endpoints.js';

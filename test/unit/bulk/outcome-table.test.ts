@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { outcomeRows, toOutcomeTable } from '../../../src/bulk/outcome-table.js';
+import { outcomeRows, toOutcomeTable } from '../../../src/bulk/engine/outcome-table.js';
 import type { RowOutcome } from '../../../src/bulk/types.js';
 
 const FIELDS = ['refund_status', 'refund_message', 'refund_reference', 'refund_reference_id'];

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { inlineCsv } from '../../../src/bulk/input.js';
-import { parseMaxAmount, planBulk } from '../../../src/bulk/plan.js';
-import { exitCodeForTotals, newTotals, resultCells, resultLayout } from '../../../src/bulk/results.js';
-import { RowCache } from '../../../src/bulk/row-cache.js';
+import { parseMaxAmount, planBulk } from '../../../src/bulk/plan/plan.js';
+import { RowCache } from '../../../src/bulk/plan/row-cache.js';
+import { exitCodeForTotals, newTotals, resultCells, resultLayout } from '../../../src/bulk/report/results.js';
 import { InputError, UsageError } from '../../../src/errors.js';
 
 let dir: string;

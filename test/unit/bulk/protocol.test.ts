@@ -5,15 +5,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Dispatcher } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { wireElement } from '../../../src/bulk/chunk.js';
+import { wireElement } from '../../../src/bulk/engine/chunk.js';
 import {
   CHUNK_REFUSALS,
   ChunkProtocol,
   type ProtocolOptions,
   type StopReason,
-} from '../../../src/bulk/protocol.js';
-import { type BulkRecord, type BulkRecordWritten, parseBulkRecord } from '../../../src/bulk/records.js';
-import { type ChunkState, chunkAction, foldRecords, sendsOf } from '../../../src/bulk/run-state.js';
+} from '../../../src/bulk/engine/protocol.js';
+import {
+  type BulkRecord,
+  type BulkRecordWritten,
+  parseBulkRecord,
+} from '../../../src/bulk/engine/records.js';
+import { type ChunkState, chunkAction, foldRecords, sendsOf } from '../../../src/bulk/engine/run-state.js';
 import type { BulkRow, Chunk } from '../../../src/bulk/types.js';
 import { createClient, type GatewayClient } from '../../../src/gateway/client.js';
 import { createSigner } from '../../../src/gateway/signer.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { reasonEchoes, reasonKey, sameReason } from '../../../src/bulk/reason.js';
+import { reasonEchoes, reasonKey, sameReason } from '../../../src/bulk/plan/reason.js';
 
 describe('reasons by meaning', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reconcile } from '../../../src/bulk/reconcile.js';
+import { reconcile } from '../../../src/bulk/engine/reconcile.js';
 import type { GatewayClient } from '../../../src/gateway/client.js';
 
 function el(id: string, refund: string, reason = 'damaged') {

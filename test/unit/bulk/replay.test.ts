@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { replayRun } from '../../../src/bulk/replay.js';
-import type { ChunkState } from '../../../src/bulk/run-state.js';
+import { replayRun } from '../../../src/bulk/engine/replay.js';
+import type { ChunkState } from '../../../src/bulk/engine/run-state.js';
 import type { BulkRow, Chunk, RowOutcome } from '../../../src/bulk/types.js';
 
 function chunk(index: number, lines: number[]): Chunk<BulkRow> {

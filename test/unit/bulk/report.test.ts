@@ -1,16 +1,16 @@
 // The plan, summary and resume lines name files, profiles and runs a user chose (review of issue 13,
 // item 10): a name with escape sequences is shown quoted and escaped, a plain name as it is.
 import { describe, expect, it } from 'vitest';
-import { resumeCommand } from '../../../src/bulk/execute.js';
-import type { BulkPlan } from '../../../src/bulk/plan.js';
+import { resumeCommand } from '../../../src/bulk/engine/execute.js';
+import type { BulkPlan } from '../../../src/bulk/plan/plan.js';
 import {
   confirmQuestion,
   type PlanView,
   planLines,
   summaryLines,
   typedConfirmation,
-} from '../../../src/bulk/report.js';
-import { newTotals } from '../../../src/bulk/results.js';
+} from '../../../src/bulk/report/report.js';
+import { newTotals } from '../../../src/bulk/report/results.js';
 import type { Context } from '../../../src/context.js';
 import type { RunHeader } from '../../../src/lifecycle/records.js';
 

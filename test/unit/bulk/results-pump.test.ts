@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startPump, WAITING_FILE } from '../../../src/bulk/results-pump.js';
+import { startPump, WAITING_FILE } from '../../../src/bulk/engine/results-pump.js';
 
 const dirs: string[] = [];
 afterEach(() => {

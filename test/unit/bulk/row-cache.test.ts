@@ -2,10 +2,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { chunkRows } from '../../../src/bulk/chunk.js';
+import { chunkRows } from '../../../src/bulk/engine/chunk.js';
 import { inputRows } from '../../../src/bulk/input.js';
-import { planBulk } from '../../../src/bulk/plan.js';
-import { RowCache } from '../../../src/bulk/row-cache.js';
+import { planBulk } from '../../../src/bulk/plan/plan.js';
+import { RowCache } from '../../../src/bulk/plan/row-cache.js';
 import type { BatchOperation } from '../../../src/gateway/endpoints.js';
 import { DEFAULT_READ_AS } from '../../../src/tabular/read-as.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { resultLayout } from '../../../src/bulk/results.js';
-import { openResultSink, TABLE_ROWS } from '../../../src/bulk/ui.js';
+import { resultLayout } from '../../../src/bulk/report/results.js';
+import { openResultSink, TABLE_ROWS } from '../../../src/bulk/report/ui.js';
 import type { Context } from '../../../src/context.js';
 import { fakeIo } from '../output/helpers.js';
 

@@ -5,8 +5,8 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { planBulk } from '../../../src/bulk/plan.js';
-import type { BulkOp } from '../../../src/bulk/validate.js';
+import { planBulk } from '../../../src/bulk/plan/plan.js';
+import type { BulkOp } from '../../../src/bulk/plan/validate.js';
 import { InputError } from '../../../src/errors.js';
 
 const CORPUS = join(import.meta.dirname, '../../fixtures/bad-csv');

@@ -1,9 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CrossRowChecker } from '../../../src/bulk/cross-row.js';
 import { OPERATIONS } from '../../../src/bulk/operations.js';
-import { readAsFrom } from '../../../src/bulk/read-as.js';
-import { reasonKey } from '../../../src/bulk/reason.js';
+import { CrossRowChecker } from '../../../src/bulk/plan/cross-row.js';
+import { reasonKey } from '../../../src/bulk/plan/reason.js';
 import {
   type BulkOp,
   idProblem,
@@ -11,7 +10,8 @@ import {
   rowRules,
   type ValidRow,
   validateRow,
-} from '../../../src/bulk/validate.js';
+} from '../../../src/bulk/plan/validate.js';
+import { readAsFrom } from '../../../src/bulk/read-as.js';
 import type { InputProblem } from '../../../src/errors.js';
 import { formatAmount, parseAmountText } from '../../../src/money/amount.js';
 import type { CsvRow } from '../../../src/tabular/csv-reader.js';
@@ -614,7 +614,7 @@ describe('the quick paths of validation decide as the full checks do', () => {
 
 describe('transaction hashing', () => {
   it('the one-pass hash equals the two separate ones', async () => {
-    const { hashA, hashB, TxTable } = await import('../../../src/bulk/validate-table.js');
+    const { hashA, hashB, TxTable } = await import('../../../src/bulk/plan/validate-table.js');
     const t = new TxTable(false) as unknown as { hashBoth(s: string): number; kb: number };
     fc.assert(
       fc.property(fc.string(), (s) => {
@@ -625,7 +625,7 @@ describe('transaction hashing', () => {
   });
 
   it('a refund is keyed by the hash of its amount and reason (by meaning) as one text', async () => {
-    const { hashA, TxTable } = await import('../../../src/bulk/validate-table.js');
+    const { hashA, TxTable } = await import('../../../src/bulk/plan/validate-table.js');
     const t = new TxTable(true) as unknown as {
       findOrInsert(r: ValidRow): unknown;
       firstRefund: { get(e: number): number };

@@ -1,4 +1,4 @@
-// The gateway check of a new run starts while pass 1 reads the file (bulk/look-ahead.ts), which is
+// The gateway check of a new run starts while pass 1 reads the file (bulk/check/look-ahead.ts), which is
 // before this process holds the input lock. Another process of the same file may still be sending
 // then: what the look-ups saw before the lock must not decide which rows are done. Driven through
 // main(argv, io) against the real sandbox; its ledger says what was sent.

@@ -2,7 +2,7 @@ import { appendFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type OutcomeRecord, parseBulkRecord } from '../../../src/bulk/records.js';
+import { type OutcomeRecord, parseBulkRecord } from '../../../src/bulk/engine/records.js';
 import { createRun, readRun } from '../../../src/lifecycle/journal.js';
 import { parseHeader, type RawRecord } from '../../../src/lifecycle/records.js';
 import { parsePayoutRecord } from '../../../src/payout/records.js';

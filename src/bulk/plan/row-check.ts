@@ -1,11 +1,11 @@
 // The one place the bulk engine calls row validation (validate.ts), so the planner and pass 2 see
 // rows the same way. Rows from another reader (an .xlsx sheet) come through here too: a CsvRow is
 // only line, fields and cells.
-import type { InputProblem } from '../errors.js';
-import type { BatchOperation } from '../gateway/endpoints.js';
-import type { CsvRow } from '../tabular/csv-reader.js';
+import type { InputProblem } from '../../errors.js';
+import type { BatchOperation } from '../../gateway/endpoints.js';
+import type { CsvRow } from '../../tabular/csv-reader.js';
+import { OPERATIONS } from '../operations.js';
 import { CrossRowChecker } from './cross-row.js';
-import { OPERATIONS } from './operations.js';
 import { NO_PROBLEMS, type RowRules, type ValidRow, validateRow } from './validate.js';
 
 export { type RowRules, rowRules } from './validate.js';

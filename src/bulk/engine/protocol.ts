@@ -15,21 +15,21 @@ import {
   RouteError,
   TransportError,
   UnknownOutcomeError,
-} from '../errors.js';
-import type { GatewayClient } from '../gateway/client.js';
-import { assertAccepted } from '../gateway/client.js';
-import type { BatchOperation } from '../gateway/endpoints.js';
-import { backoffMs, DEFAULT_RETRY_POLICY, isRefusal } from '../gateway/retry.js';
-import type { BatchOrderOf } from '../gateway/types.js';
-import type { RunJournal } from '../lifecycle/journal.js';
+} from '../../errors.js';
+import type { GatewayClient } from '../../gateway/client.js';
+import { assertAccepted } from '../../gateway/client.js';
+import type { BatchOperation } from '../../gateway/endpoints.js';
+import { backoffMs, DEFAULT_RETRY_POLICY, isRefusal } from '../../gateway/retry.js';
+import type { BatchOrderOf } from '../../gateway/types.js';
+import type { RunJournal } from '../../lifecycle/journal.js';
+import { OPERATIONS } from '../operations.js';
+import type { BulkRow, Chunk, RowOutcome, WireElement } from '../types.js';
 import { chunkLines, matchResults, sameOutcome, wireElement } from './chunk.js';
-import { OPERATIONS } from './operations.js';
 import { toOutcomeTable } from './outcome-table.js';
 import { type ReconcileItem, type ReconcileOptions, reconcile } from './reconcile.js';
 import type { BulkRecordWritten, IntentRecord } from './records.js';
 import { journaledOutcomes, mergeOutcomes, notSent, pending } from './replay.js';
 import { type ChunkState, sendsOf } from './run-state.js';
-import type { BulkRow, Chunk, RowOutcome, WireElement } from './types.js';
 
 /** `route`: a redirect or a proxy refusing the tunnel — the address is wrong, not the credentials. */
 /**

@@ -1,16 +1,16 @@
 // Rows → chunks of the operation's limit → wire elements; gateway results → per-row outcomes,
 // matched by transaction_id + order_no and the amounts in minor units (by position only where each
 // result answers its row's element).
-import { ORDER_FIELDS } from '../gateway/batch-rules.js';
-import { type BatchOperation, ENDPOINTS } from '../gateway/endpoints.js';
-import { splitCodedMessage } from '../gateway/types.js';
-import { formatAmount, parseAmount } from '../money/amount.js';
-import { quote } from '../quote.js';
-import { redactOutput } from '../redact.js';
-import { OPERATIONS } from './operations.js';
-import { reasonEchoes, reasonKey, sameReason } from './reason.js';
+import { ORDER_FIELDS } from '../../gateway/batch-rules.js';
+import { type BatchOperation, ENDPOINTS } from '../../gateway/endpoints.js';
+import { splitCodedMessage } from '../../gateway/types.js';
+import { formatAmount, parseAmount } from '../../money/amount.js';
+import { quote } from '../../quote.js';
+import { redactOutput } from '../../redact.js';
+import { OPERATIONS } from '../operations.js';
+import { reasonEchoes, reasonKey, sameReason } from '../plan/reason.js';
+import type { BulkRow, Chunk, RowOutcome, WireElement } from '../types.js';
 import { sameMoney } from './reconcile.js';
-import type { BulkRow, Chunk, RowOutcome, WireElement } from './types.js';
 
 /** Orders per request for a bulk operation, from the endpoints table. */
 export function chunkSize(op: BatchOperation): number {
@@ -83,7 +83,8 @@ function extrasOf(op: BatchOperation): Extras {
     extras = { fields: fields.slice(ORDER_FIELDS.length), values: [] };
     for (const f of extras.fields) {
       const value = EXTRA_VALUE[f];
-      if (value === undefined) throw new Error(`${op}: bulk/chunk.ts does not know how a row gives ${f}`);
+      if (value === undefined)
+        throw new Error(`${op}: bulk/engine/chunk.ts does not know how a row gives ${f}`);
       extras.values.push(value);
     }
     extrasByOp.set(op, extras);

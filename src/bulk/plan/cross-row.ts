@@ -1,8 +1,8 @@
 // The checks across the rows of a file, fed in file order after each row's own (validate.ts): the
 // same transaction twice, and partial refunds adding up to more than the order amount.
-import type { InputProblem } from '../errors.js';
-import { formatAmount } from '../money/amount.js';
-import { OPERATIONS } from './operations.js';
+import type { InputProblem } from '../../errors.js';
+import { formatAmount } from '../../money/amount.js';
+import { OPERATIONS } from '../operations.js';
 import { type BulkOp, NO_PROBLEMS, type ValidRow } from './validate.js';
 import { TxTable } from './validate-table.js';
 

@@ -2,18 +2,18 @@
 // the command that resumes it — as text lines. Pure: callers hand them to the logger (stderr).
 // Names the user chose (the input file, the results file, the profile) are shown through quoteName:
 // as they are when plain, quoted and escaped when they hold spaces or escape sequences.
-import { DEFAULT_SETTLE_MS } from '../config/keys.js';
-import { SANDBOX_NOTE } from '../context.js';
-import type { BatchOperation } from '../gateway/endpoints.js';
-import { formatMoney, formatMoneyTotals, parseAmount } from '../money/amount.js';
-import { fitLines, formatCount, plural, renderFacts, renderOutcomes } from '../output/summary.js';
-import { quoteName, shellQuote, shownUrl } from '../quote.js';
-import { hiddenLines } from '../tabular/hidden.js';
-import type { StopReason } from './engine.js';
-import { OPERATIONS } from './operations.js';
-import type { BulkPlan } from './plan.js';
+import { DEFAULT_SETTLE_MS } from '../../config/keys.js';
+import { SANDBOX_NOTE } from '../../context.js';
+import type { BatchOperation } from '../../gateway/endpoints.js';
+import { formatMoney, formatMoneyTotals, parseAmount } from '../../money/amount.js';
+import { fitLines, formatCount, plural, renderFacts, renderOutcomes } from '../../output/summary.js';
+import { quoteName, shellQuote, shownUrl } from '../../quote.js';
+import { hiddenLines } from '../../tabular/hidden.js';
+import type { StopReason } from '../engine/engine.js';
+import { OPERATIONS } from '../operations.js';
+import type { BulkPlan } from '../plan/plan.js';
+import type { Outcome, RunTotals } from '../types.js';
 import { OUTCOMES } from './results.js';
-import type { Outcome, RunTotals } from './types.js';
 
 export interface PlanView {
   plan: BulkPlan;
@@ -356,4 +356,4 @@ export function summaryLines(v: SummaryView): string[] {
 }
 
 // Quoting an argument of the resume command for a shell: one definition, with the other quoting.
-export { shellQuote } from '../quote.js';
+export { shellQuote } from '../../quote.js';

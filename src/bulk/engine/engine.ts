@@ -2,16 +2,16 @@
 // in-order emit) and, for each, the per-chunk protocol (protocol.ts): send a new chunk, settle one
 // an earlier process left open, or pass one the journal already settled. Showing a finished run
 // sends nothing and does not come here (replay.ts).
-import type { GatewayClient } from '../gateway/client.js';
-import type { BatchOperation } from '../gateway/endpoints.js';
-import { wrapClient } from '../gateway/wrap-client.js';
-import type { RunJournal } from '../lifecycle/journal.js';
-import { type Dispatch, runOrderedPool } from '../ordered-pool.js';
+import type { GatewayClient } from '../../gateway/client.js';
+import type { BatchOperation } from '../../gateway/endpoints.js';
+import { wrapClient } from '../../gateway/wrap-client.js';
+import type { RunJournal } from '../../lifecycle/journal.js';
+import { type Dispatch, runOrderedPool } from '../../ordered-pool.js';
+import type { BulkRow, Chunk, RowOutcome } from '../types.js';
 import { ChunkProtocol, type Prepared, rowsToSend, type StopReason } from './protocol.js';
 import type { BulkRecordWritten } from './records.js';
 import { journaledOutcomes, withSkipped } from './replay.js';
 import { type ChunkAction, type ChunkState, chunkAction } from './run-state.js';
-import type { BulkRow, Chunk, RowOutcome } from './types.js';
 
 export type { StopReason };
 

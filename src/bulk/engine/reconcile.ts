@@ -5,19 +5,19 @@
 // or for older runs dated after the intent), each record used once, and a row sent more than once
 // that matches two new records is `duplicated`; capture/cancel/review are decided by the order's
 // payment_status now.
-import { allowedFrom, elementMatches } from '../gateway/batch-rules.js';
-import type { GatewayClient } from '../gateway/client.js';
-import { assertAccepted } from '../gateway/client.js';
-import type { BatchOperation } from '../gateway/endpoints.js';
-import { ENDPOINTS } from '../gateway/endpoints.js';
-import { PAYMENT_STATUS_LABELS } from '../gateway/status.js';
-import { formatGatewayTime, parseGatewayTime } from '../gateway/time.js';
-import type { RefundRecord } from '../gateway/types.js';
-import { parseAmount } from '../money/amount.js';
-import { quote } from '../quote.js';
-import { type DoneRule, OPERATIONS } from './operations.js';
-import { reasonEchoes, reasonKey, sameReason } from './reason.js';
-import type { RowOutcome, WireElement } from './types.js';
+import { allowedFrom, elementMatches } from '../../gateway/batch-rules.js';
+import type { GatewayClient } from '../../gateway/client.js';
+import { assertAccepted } from '../../gateway/client.js';
+import type { BatchOperation } from '../../gateway/endpoints.js';
+import { ENDPOINTS } from '../../gateway/endpoints.js';
+import { PAYMENT_STATUS_LABELS } from '../../gateway/status.js';
+import { formatGatewayTime, parseGatewayTime } from '../../gateway/time.js';
+import type { RefundRecord } from '../../gateway/types.js';
+import { parseAmount } from '../../money/amount.js';
+import { quote } from '../../quote.js';
+import { type DoneRule, OPERATIONS } from '../operations.js';
+import { reasonEchoes, reasonKey, sameReason } from '../plan/reason.js';
+import type { RowOutcome, WireElement } from '../types.js';
 
 export interface ReconcileItem {
   line: number;

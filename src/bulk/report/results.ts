@@ -1,10 +1,10 @@
 // One result record per input row: the input's columns untouched, the gateway's per-order fields,
 // `outcome` and `outcome_detail`; plus the run's counts and totals per outcome and currency, and the
 // exit code they mean. Data only: src/output/ renders it.
-import type { BatchOperation } from '../gateway/endpoints.js';
-import { addToTotals } from '../money/amount.js';
-import { OPERATIONS } from './operations.js';
-import type { InputRow, Outcome, RowOutcome, RunTotals } from './types.js';
+import type { BatchOperation } from '../../gateway/endpoints.js';
+import { addToTotals } from '../../money/amount.js';
+import { OPERATIONS } from '../operations.js';
+import type { InputRow, Outcome, RowOutcome, RunTotals } from '../types.js';
 
 export const OUTCOMES: readonly Outcome[] = [
   'succeeded',

@@ -1,23 +1,23 @@
 // The check at the gateway around a run (preflight.ts does the look-ups): before a new run, which
 // rows are already done (refused unless --skip-done or --force); before a resumed run sends rows
 // no process of it has sent, which were done meanwhile; and whether --no-check may leave it out.
-import type { ResolvedConfig } from '../config/resolve.js';
-import type { Context } from '../context.js';
-import { AuthError, ConfigError, InputError, PayopsError, UsageError, withHint } from '../errors.js';
-import type { GatewayClient } from '../gateway/client.js';
-import type { BatchOperation } from '../gateway/endpoints.js';
-import type { BulkFlags } from './flags.js';
-import { keepOldGenerationSmall } from './heap.js';
-import { inputRows } from './input.js';
+import type { ResolvedConfig } from '../../config/resolve.js';
+import type { Context } from '../../context.js';
+import { AuthError, ConfigError, InputError, PayopsError, UsageError, withHint } from '../../errors.js';
+import type { GatewayClient } from '../../gateway/client.js';
+import type { BatchOperation } from '../../gateway/endpoints.js';
+import { keepOldGenerationSmall } from '../engine/heap.js';
+import type { PreflightRecord } from '../engine/records.js';
+import { type FoldedRun, sendsOf, skippedRows } from '../engine/run-state.js';
+import type { BulkFlags } from '../flags.js';
+import { inputRows } from '../input.js';
+import { OPERATIONS } from '../operations.js';
+import type { BulkPlan } from '../plan/plan.js';
+import type { RowCache } from '../plan/row-cache.js';
+import { showChecking } from '../report/ui.js';
+import type { BulkRow } from '../types.js';
 import type { LookAhead } from './look-ahead.js';
-import { OPERATIONS } from './operations.js';
-import type { BulkPlan } from './plan.js';
 import { type PartlyRefunded, preflight } from './preflight.js';
-import type { PreflightRecord } from './records.js';
-import type { RowCache } from './row-cache.js';
-import { type FoldedRun, sendsOf, skippedRows } from './run-state.js';
-import type { BulkRow } from './types.js';
-import { showChecking } from './ui.js';
 
 /**
  * Preflight (preflight.ts): which rows the gateway already shows done. A run refuses such rows

@@ -1,8 +1,9 @@
 // What a journal says about each chunk of a bulk run, folded from its records in order. Decides
 // what a resumed run does with a chunk: skip it (done), reconcile it (its bytes may have left), or
 // send the rows of it that certainly never took effect.
+
+import type { RowOutcome } from '../types.js';
 import type { BulkRecord, IntentRecord, PreflightRecord } from './records.js';
-import type { RowOutcome } from './types.js';
 
 export interface ChunkState {
   /** The latest intent (its lines may be a subset of the chunk when only some rows were re-sent). */

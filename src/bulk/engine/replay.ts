@@ -1,9 +1,10 @@
 // What the journal alone says about each chunk, without the gateway: the outcomes a settled chunk
 // recorded, `unknown` for rows sent without an answer, `not_sent` for the rest. Used by `runs show`
 // (which sends nothing: there is no send path here at all) and by the engine for chunks it passes.
+
+import type { BulkRow, Chunk, RowOutcome } from '../types.js';
 import { chunkLines } from './chunk.js';
 import type { ChunkState } from './run-state.js';
-import type { BulkRow, Chunk, RowOutcome } from './types.js';
 
 export const NOT_SENT_DETAIL = 'not sent: the run stopped before this row; resume it to send';
 export const PENDING_DETAIL =

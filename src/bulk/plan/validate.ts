@@ -2,16 +2,16 @@
 // says what is wrong and what would be right, so an operator can fix the whole file in one go.
 // The checks across rows (the same transaction twice, refunds past the amount) are cross-row.ts.
 
-import type { InputProblem } from '../errors.js';
-import type { BatchOperation } from '../gateway/endpoints.js';
-import { type AmountStyle, formatAmount, parseAmountText } from '../money/amount.js';
-import { type CurrencyInfo, currencyInfo } from '../money/currency.js';
-import { hiddenTextProblem, invisibleIdProblem, quote } from '../quote.js';
-import { cellHoldsCardNumber } from '../redact.js';
-import type { CsvRow } from '../tabular/csv-reader.js';
-import { OPERATIONS } from './operations.js';
+import type { InputProblem } from '../../errors.js';
+import type { BatchOperation } from '../../gateway/endpoints.js';
+import { type AmountStyle, formatAmount, parseAmountText } from '../../money/amount.js';
+import { type CurrencyInfo, currencyInfo } from '../../money/currency.js';
+import { hiddenTextProblem, invisibleIdProblem, quote } from '../../quote.js';
+import { cellHoldsCardNumber } from '../../redact.js';
+import type { CsvRow } from '../../tabular/csv-reader.js';
+import { OPERATIONS } from '../operations.js';
+import type { ValidRow } from '../types.js';
 import { DEFAULT_RULES, type RowRules } from './row-rules.js';
-import type { ValidRow } from './types.js';
 
 export type BulkOp = BatchOperation;
 export { type RowRules, rowRules } from './row-rules.js';

@@ -1,19 +1,21 @@
 // `payops runs show ID` for a bulk run: its results regenerated from the journal and the run's input
 // snapshot. Sends nothing: it replays what the journal says (replay.ts), with no gateway at all.
-import { stateDir } from '../config/paths.js';
-import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
-import type { BatchOperation } from '../gateway/endpoints.js';
-import { runDir } from '../lifecycle/paths.js';
-import { readRun } from '../lifecycle/read.js';
-import type { RunHeader } from '../lifecycle/records.js';
-import { resolveFormat } from '../output/format.js';
-import { formatCount } from '../output/summary.js';
-import { chunkRows } from './chunk.js';
-import { openRunResultsSink, resumeCommand } from './execute.js';
-import { inputRows, runInput, skippedHiddenRows } from './input.js';
-import { parseBulkRecord } from './records.js';
-import { replayRun } from './replay.js';
+import { stateDir } from '../../config/paths.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import type { BatchOperation } from '../../gateway/endpoints.js';
+import { runDir } from '../../lifecycle/paths.js';
+import { readRun } from '../../lifecycle/read.js';
+import type { RunHeader } from '../../lifecycle/records.js';
+import { resolveFormat } from '../../output/format.js';
+import { formatCount } from '../../output/summary.js';
+import { chunkRows } from '../engine/chunk.js';
+import { openRunResultsSink, resumeCommand } from '../engine/execute.js';
+import { parseBulkRecord } from '../engine/records.js';
+import { replayRun } from '../engine/replay.js';
+import { type FoldedRun, foldRecords, skippedRows } from '../engine/run-state.js';
+import { inputRows, runInput, skippedHiddenRows } from '../input.js';
+import type { Chunk, InputRow, Outcome, RowOutcome, RunTotals } from '../types.js';
 import { summaryLines } from './report.js';
 import {
   addToRunTotals,
@@ -24,8 +26,6 @@ import {
   resultLayout,
   skippedHidden,
 } from './results.js';
-import { type FoldedRun, foldRecords, skippedRows } from './run-state.js';
-import type { Chunk, InputRow, Outcome, RowOutcome, RunTotals } from './types.js';
 import { openResultSink, stderrWidth } from './ui.js';
 
 /**

@@ -2,10 +2,10 @@
 // (table / CSV / JSON, to --out or stdout), the confirmation and the progress bar. The renderers
 // load lazily: a CSV run never loads the table library, a piped run never the progress bar.
 import { resolve } from 'node:path';
-import type { Context } from '../context.js';
-import { resolveFormat } from '../output/format.js';
-import type { Progress } from '../output/progress.js';
-import { fitLines, formatCount } from '../output/summary.js';
+import type { Context } from '../../context.js';
+import { resolveFormat } from '../../output/format.js';
+import type { Progress } from '../../output/progress.js';
+import { fitLines, formatCount } from '../../output/summary.js';
 
 export interface ResultSink {
   /** Where the results went: a file path, or undefined for stdout. */
@@ -43,8 +43,8 @@ export async function openResultSink(
   if (format === 'csv') {
     // --out results.xlsx: a workbook, ids as text and amounts as numbers (loaded only for one).
     const writer = file?.toLowerCase().endsWith('.xlsx')
-      ? await (await import('../output/xlsx-writer.js')).openXlsxWriter(file, columns)
-      : await (await import('../output/csv-writer.js')).openCsvWriter(dest, columns);
+      ? await (await import('../../output/xlsx-writer.js')).openXlsxWriter(file, columns)
+      : await (await import('../../output/csv-writer.js')).openCsvWriter(dest, columns);
     // Not closed by the end of the command: the run never began, and --out stays as it was.
     ctx.onClose(() => writer.discard());
     return {
@@ -55,7 +55,7 @@ export async function openResultSink(
     };
   }
   if (format === 'json') {
-    const writer = await (await import('../output/json-writer.js')).openJsonWriter(dest);
+    const writer = await (await import('../../output/json-writer.js')).openJsonWriter(dest);
     ctx.onClose(() => writer.discard());
     return {
       file,
@@ -92,8 +92,8 @@ export async function openResultSink(
       // An interrupted run's rows are mostly not_sent: the summary says where to see them.
       if (opts?.interrupted) return;
       const [{ renderTable }, { openTextSink }] = await Promise.all([
-        import('../output/table.js'),
-        import('../output/sink.js'),
+        import('../../output/table.js'),
+        import('../../output/sink.js'),
       ]);
       const onlyProblems = total > TABLE_ROWS && outcomeAt >= 0;
       const kept = onlyProblems ? problems : all;
@@ -139,17 +139,17 @@ export async function confirmRun(
   typed?: { rows: number; why: string },
 ): Promise<void> {
   if (typed) {
-    const { confirmTypedOrExit } = await import('../output/confirm-typed.js');
+    const { confirmTypedOrExit } = await import('../../output/confirm-typed.js');
     return confirmTypedOrExit(ctx.io, ctx.globals, question, typed);
   }
-  const { confirmOrExit } = await import('../output/confirm.js');
+  const { confirmOrExit } = await import('../../output/confirm.js');
   await confirmOrExit(ctx.io, ctx.globals, question);
 }
 
 /** A progress bar on a terminal's stderr; nothing otherwise or with --quiet. */
 export async function startProgress(ctx: Context, total: number, label: string): Promise<Progress> {
   if (ctx.globals.quiet || !ctx.io.stderr.isTTY) return { tick() {}, stop() {} };
-  const { createProgress } = await import('../output/progress.js');
+  const { createProgress } = await import('../../output/progress.js');
   const progress = createProgress(ctx.io, ctx.globals, total, label);
   // Every message while the line is up is written on a cleared line, never over it (--verbose's
   // request lines, warnings); the line is drawn again below it until stop() puts the logger back.

@@ -3,8 +3,8 @@
 // reads the run's input copy as before. Safe because the copy is byte-identical to what pass 1 read
 // (same SHA-256), so both passes would yield the same rows.
 import { stat } from 'node:fs/promises';
+import type { Chunk, InputRow } from '../types.js';
 import type { ContentKey } from './content-key.js';
-import type { Chunk, InputRow } from './types.js';
 import type { ValidRow } from './validate.js';
 
 /** One look-up of the gateway check: rows [from, to) and their distinct transaction ids, joined by commas. */

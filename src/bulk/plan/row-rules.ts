@@ -1,6 +1,6 @@
 // How the rows of one file are read beyond their columns (validate.ts): kept apart so that
 // validation stays one readable file.
-import { type AmountStyle, DOT_DEFAULT } from '../money/amount.js';
+import { type AmountStyle, DOT_DEFAULT } from '../../money/amount.js';
 
 /**
  * How the rows of one file are read, beyond their columns: the decimal mark (money/amount.ts

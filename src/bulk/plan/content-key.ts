@@ -16,8 +16,9 @@
 // (`tx NUL order NUL CURRENCY NUL amountMinor NUL refundMinor NUL reason NUL flag`) is hashed field
 // by field, as if it had been written out: building it cost a string (flattened before hashing),
 // two bigint-to-text conversions and an upper-casing per row.
+
+import type { BulkRow } from '../types.js';
 import { reasonKey } from './reason.js';
-import type { BulkRow } from './types.js';
 
 const TWO32 = 2 ** 32;
 /** Minor units up to this are exact as a double, and written by Number's own (cached) conversion. */

@@ -2,7 +2,7 @@
 // once, then one array per row — rather than an object per row that repeats every key. Half the
 // bytes, and JSON.stringify of arrays is cheaper than of objects: the journal's outcome records were
 // 21 MB and a tenth of a 100,000-refund run's CPU. Older journals hold `rows` as objects; both read.
-import type { Outcome, RowOutcome } from './types.js';
+import type { Outcome, RowOutcome } from '../types.js';
 
 /** The journal form: `[line, outcome, detail, ...values of fields]`, null for an absent field. */
 export interface OutcomeTable {

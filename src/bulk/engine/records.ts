@@ -9,9 +9,9 @@ import {
   type RawRecord,
   RecordShapeError,
   str,
-} from '../lifecycle/records.js';
+} from '../../lifecycle/records.js';
+import type { RowOutcome, WireElement } from '../types.js';
 import { type OutcomeTable, outcomeRows } from './outcome-table.js';
-import type { RowOutcome, WireElement } from './types.js';
 
 /** Written, durably, before a chunk's request may leave: which rows it sends, and when. */
 export interface IntentRecord {

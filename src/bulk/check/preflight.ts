@@ -9,23 +9,23 @@
 // kept in the journal: reconciliation then knows a refund as this run's by it being new, not by
 // comparing clocks. Read-only requests only; they may be retried freely.
 
-import { GatewayError, GatewayRejectedError, TransportError } from '../errors.js';
-import { elementMatches } from '../gateway/batch-rules.js';
-import type { GatewayClient } from '../gateway/client.js';
-import { assertAccepted } from '../gateway/client.js';
-import { ENDPOINTS } from '../gateway/endpoints.js';
-import { PAYMENT_STATUS_LABELS } from '../gateway/status.js';
-import { parseGatewayTime } from '../gateway/time.js';
-import type { OrderRecord, RefundRecord } from '../gateway/types.js';
-import { formatMoney, parseAmount } from '../money/amount.js';
-import { runOrderedPool } from '../ordered-pool.js';
-import { quote } from '../quote.js';
-import { wireElement } from './chunk.js';
-import { OPERATIONS } from './operations.js';
-import { sameReason } from './reason.js';
-import { sameMoney } from './reconcile.js';
-import type { LookUpBatch } from './row-cache.js';
-import type { BatchOperation, BulkRow } from './types.js';
+import { GatewayError, GatewayRejectedError, TransportError } from '../../errors.js';
+import { elementMatches } from '../../gateway/batch-rules.js';
+import type { GatewayClient } from '../../gateway/client.js';
+import { assertAccepted } from '../../gateway/client.js';
+import { ENDPOINTS } from '../../gateway/endpoints.js';
+import { PAYMENT_STATUS_LABELS } from '../../gateway/status.js';
+import { parseGatewayTime } from '../../gateway/time.js';
+import type { OrderRecord, RefundRecord } from '../../gateway/types.js';
+import { formatMoney, parseAmount } from '../../money/amount.js';
+import { runOrderedPool } from '../../ordered-pool.js';
+import { quote } from '../../quote.js';
+import { wireElement } from '../engine/chunk.js';
+import { sameMoney } from '../engine/reconcile.js';
+import { OPERATIONS } from '../operations.js';
+import { sameReason } from '../plan/reason.js';
+import type { LookUpBatch } from '../plan/row-cache.js';
+import type { BatchOperation, BulkRow } from '../types.js';
 
 /** Tries per look-up, over and above the transport's own retries of a read. */
 export const LOOKUP_TRIES = 5;

@@ -11,16 +11,16 @@
 import { setMaxListeners } from 'node:events';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { stateDir } from '../config/paths.js';
-import type { ResolvedConfig } from '../config/resolve.js';
-import type { Context } from '../context.js';
-import type { GatewayClient } from '../gateway/client.js';
-import { JOURNAL_FILE, runsDir } from '../lifecycle/paths.js';
-import type { RunInfo } from '../lifecycle/read.js';
-import { keepOldGenerationSmall } from './heap.js';
+import { stateDir } from '../../config/paths.js';
+import type { ResolvedConfig } from '../../config/resolve.js';
+import type { Context } from '../../context.js';
+import type { GatewayClient } from '../../gateway/client.js';
+import { JOURNAL_FILE, runsDir } from '../../lifecycle/paths.js';
+import type { RunInfo } from '../../lifecycle/read.js';
+import { keepOldGenerationSmall } from '../engine/heap.js';
+import type { LookUpBatch, RowCache } from '../plan/row-cache.js';
+import type { BatchOperation } from '../types.js';
 import { lookUpConcurrency, lookUpLimit, type PreflightResult, preflight } from './preflight.js';
-import type { LookUpBatch, RowCache } from './row-cache.js';
-import type { BatchOperation } from './types.js';
 
 /** Thrown into a look-up waiting to try again once the look-ahead is stopped: it ends there. */
 class Stopped extends Error {}

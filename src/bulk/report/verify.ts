@@ -3,21 +3,21 @@
 // journal is not changed). It exists because a gateway may apply a lost request later than the
 // settle time: the run cannot see that, a check made afterwards can — a row refunded twice is
 // reported `duplicated` here, and a row reported done that the gateway does not show is named.
-import { stateDir } from '../config/paths.js';
-import type { Context } from '../context.js';
-import { ExitCode } from '../errors.js';
-import type { BatchOperation } from '../gateway/endpoints.js';
-import { ENDPOINTS } from '../gateway/endpoints.js';
-import { readRun } from '../lifecycle/read.js';
-import type { RunHeader } from '../lifecycle/records.js';
-import { wireElement } from './chunk.js';
-import { OPERATIONS } from './operations.js';
-import { reconcile } from './reconcile.js';
-import { parseBulkRecord } from './records.js';
+import { stateDir } from '../../config/paths.js';
+import type { Context } from '../../context.js';
+import { ExitCode } from '../../errors.js';
+import type { BatchOperation } from '../../gateway/endpoints.js';
+import { ENDPOINTS } from '../../gateway/endpoints.js';
+import { readRun } from '../../lifecycle/read.js';
+import type { RunHeader } from '../../lifecycle/records.js';
+import { wireElement } from '../engine/chunk.js';
+import { reconcile } from '../engine/reconcile.js';
+import { parseBulkRecord } from '../engine/records.js';
+import { foldRecords, sendsOf } from '../engine/run-state.js';
+import { OPERATIONS } from '../operations.js';
+import type { RowOutcome } from '../types.js';
 import { exitCodeForTotals } from './results.js';
-import { foldRecords, sendsOf } from './run-state.js';
 import { replayToSink } from './show.js';
-import type { RowOutcome } from './types.js';
 
 /** What the gateway shows for a row, against what the run reported: the row to print, and a finding. */
 export function compare(

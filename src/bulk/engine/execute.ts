@@ -2,26 +2,23 @@
 // snapshot, one result per row to the results sink, the terminal record, the summary.
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { formatDuration } from '../config/keys.js';
-import type { ResolvedConfig } from '../config/resolve.js';
-import type { Context } from '../context.js';
-import { ExitCode, exitCodeForSignal } from '../errors.js';
-import type { GatewayClient } from '../gateway/client.js';
-import type { BatchOperation } from '../gateway/endpoints.js';
-import { whileInterruptible } from '../lifecycle/interrupt.js';
-import type { RunJournal } from '../lifecycle/journal.js';
-import type { RunHeader } from '../lifecycle/records.js';
-import { SNAPSHOT_FILE } from '../lifecycle/snapshot.js';
-import { endRun } from '../lifecycle/steps.js';
-import { chunkRows } from './chunk.js';
-import { runEngine } from './engine.js';
-import type { ResendPolicy } from './flags.js';
-import { keepOldGenerationSmall } from './heap.js';
-import { type InputSource, inputRows } from './input.js';
-import { OPERATIONS } from './operations.js';
-import type { BulkPlan } from './plan.js';
-import type { BulkRecordWritten, PreflightRecord } from './records.js';
-import { shellQuote, summaryLines } from './report.js';
+import { formatDuration } from '../../config/keys.js';
+import type { ResolvedConfig } from '../../config/resolve.js';
+import type { Context } from '../../context.js';
+import { ExitCode, exitCodeForSignal } from '../../errors.js';
+import type { GatewayClient } from '../../gateway/client.js';
+import type { BatchOperation } from '../../gateway/endpoints.js';
+import { whileInterruptible } from '../../lifecycle/interrupt.js';
+import type { RunJournal } from '../../lifecycle/journal.js';
+import type { RunHeader } from '../../lifecycle/records.js';
+import { SNAPSHOT_FILE } from '../../lifecycle/snapshot.js';
+import { endRun } from '../../lifecycle/steps.js';
+import type { ResendPolicy } from '../flags.js';
+import { type InputSource, inputRows } from '../input.js';
+import { OPERATIONS } from '../operations.js';
+import type { BulkPlan } from '../plan/plan.js';
+import type { RowCache } from '../plan/row-cache.js';
+import { shellQuote, summaryLines } from '../report/report.js';
 import {
   addToRunTotals,
   exitCodeForTotals,
@@ -30,11 +27,14 @@ import {
   resultLayout,
   skippedHidden,
   totalsJson,
-} from './results.js';
+} from '../report/results.js';
+import { openResultSink, startProgress, stderrWidth } from '../report/ui.js';
+import { chunkRows } from './chunk.js';
+import { runEngine } from './engine.js';
+import { keepOldGenerationSmall } from './heap.js';
+import type { BulkRecordWritten, PreflightRecord } from './records.js';
 import { type ResultsPump, startPump } from './results-pump.js';
-import type { RowCache } from './row-cache.js';
 import { type FoldedRun, skippedRows } from './run-state.js';
-import { openResultSink, startProgress, stderrWidth } from './ui.js';
 
 export interface OpenedSink {
   layout: ReturnType<typeof resultLayout>;

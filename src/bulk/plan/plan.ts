@@ -2,22 +2,22 @@
 // plan — rows, requests, totals per currency, the file's SHA-256 — or an InputError listing every
 // problem found (nothing is sent). Safety limits (--max-orders, --max-amount) are enforced here.
 
-import { InputError, type InputProblem, UsageError } from '../errors.js';
-import type { BatchOperation } from '../gateway/endpoints.js';
-import { addToTotals, formatMoney, parseAmount } from '../money/amount.js';
-import { currencyInfo, normaliseCurrency } from '../money/currency.js';
-import type { CsvRow, CsvRows, HiddenMode, SheetFacts } from '../tabular/csv-reader.js';
-import { everyRowHidden, type HiddenRow, type HiddenRows } from '../tabular/hidden.js';
-import { DEFAULT_READ_AS, settleMark } from '../tabular/read-as.js';
-import { chunkSize, requestCount } from './chunk.js';
+import { InputError, type InputProblem, UsageError } from '../../errors.js';
+import type { BatchOperation } from '../../gateway/endpoints.js';
+import { addToTotals, formatMoney, parseAmount } from '../../money/amount.js';
+import { currencyInfo, normaliseCurrency } from '../../money/currency.js';
+import type { CsvRow, CsvRows, HiddenMode, SheetFacts } from '../../tabular/csv-reader.js';
+import { everyRowHidden, type HiddenRow, type HiddenRows } from '../../tabular/hidden.js';
+import { DEFAULT_READ_AS, settleMark } from '../../tabular/read-as.js';
+import { lookUpLimit } from '../check/preflight.js';
+import { chunkSize, requestCount } from '../engine/chunk.js';
+import { asFlagProblem, type InputSource, openRows, rulesOf } from '../input.js';
+import { OPERATIONS } from '../operations.js';
+import type { ReadAs } from '../read-as.js';
+import type { ValidRow } from '../types.js';
 import { ContentKey } from './content-key.js';
-import { asFlagProblem, type InputSource, openRows, rulesOf } from './input.js';
-import { OPERATIONS } from './operations.js';
-import { lookUpLimit } from './preflight.js';
-import type { ReadAs } from './read-as.js';
 import type { RowCache } from './row-cache.js';
 import { checkRow, crossChecker, type RowRules } from './row-check.js';
-import type { ValidRow } from './types.js';
 
 export interface MaxAmount {
   currency: string;

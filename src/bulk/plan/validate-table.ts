@@ -4,8 +4,8 @@
 // transactions look like one, which produces a (false) problem, never a missed one, and at 64 bits
 // is vanishingly unlikely (~3e-8 for a million ids).
 
+import type { ValidRow } from '../types.js';
 import { reasonKey } from './reason.js';
-import type { ValidRow } from './types.js';
 
 export function hashA(s: string): number {
   return fmix(fnvA(0x811c9dc5, s));
