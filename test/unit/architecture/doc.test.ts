@@ -39,7 +39,7 @@ describe('the doc readers', () => {
     expect(layoutPaths(sample)).toEqual([
       'src/cli.ts',
       'src/bulk/',
-      'src/bulk/plan/plan.ts',
+      'src/bulk/plan.ts',
       'src/bulk/a.ts',
       'src/bulk/b.ts',
       'src/bulk/types/',
