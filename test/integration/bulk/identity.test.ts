@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import {
   intentsWritten,
+  MID_RUN_LATENCY_MS,
   type Order,
   payops,
   REFUND_HEADER,
@@ -149,7 +150,7 @@ describe('the gateway by its normalised URL (case 3)', () => {
     const spelled = suite.gw.env(suite.dir, { PAYOPS_BASE_URL: `HTTP://127.0.0.1:${port}/` });
     const plain = suite.gw.env(suite.dir, { PAYOPS_BASE_URL: `http://127.0.0.1:${port}` });
     // Interrupted mid-way under one spelling (Ctrl-C once the first of two chunks is on its way)…
-    await suite.gw.faults({ mode: 'none', latency_ms: 300, paths: ['/v1/refund'] });
+    await suite.gw.faults({ mode: 'none', latency_ms: MID_RUN_LATENCY_MS, paths: ['/v1/refund'] });
     const first = await payops(['refund', '--file', file, '--yes', '--concurrency', '1'], {
       env: spelled,
       signal: { name: 'SIGINT', afterMs: 0, when: () => intentsWritten(suite.dir) >= 1 },

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   intentsWritten,
+  MID_RUN_LATENCY_MS,
   payops,
   REFUND_HEADER,
   readResults,
@@ -237,7 +238,7 @@ describe('a resumed run asks again before sending what it has not sent', () => {
     const rows = refundRows(orders).map((r) => [...r.slice(0, 4), '1.00', 'part']);
     const file = writeCsv(join(suite.dir, 'resume.csv'), REFUND_HEADER, rows);
     const env = suite.gw.env(suite.dir);
-    await suite.gw.faults({ mode: 'none', latency_ms: 150, paths: ['/v1/refund'] });
+    await suite.gw.faults({ mode: 'none', latency_ms: MID_RUN_LATENCY_MS, paths: ['/v1/refund'] });
     const first = await payops(['refund', '--file', file, '--yes', '--output', 'csv', '--concurrency', '1'], {
       env,
       signal: { name: 'SIGINT', afterMs: 0, when: () => intentsWritten(suite.dir) >= 1 },

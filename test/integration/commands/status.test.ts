@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   intentsWritten,
+  MID_RUN_LATENCY_MS,
   payops,
   REFUND_HEADER,
   refundRows,
@@ -84,7 +85,7 @@ describe('payops status', () => {
   it('lists an interrupted run with its resume command; `runs resume` alone takes it', async () => {
     const orders = await suite.gw.createOrders(200);
     const file = writeCsv(join(suite.dir, 'refunds.csv'), REFUND_HEADER, refundRows(orders));
-    await suite.gw.faults({ mode: 'none', latency_ms: 100 });
+    await suite.gw.faults({ mode: 'none', latency_ms: MID_RUN_LATENCY_MS });
     const env = suite.gw.env(suite.dir);
     const cut = await payops(['refund', file, '--yes', '--output', 'csv', '--concurrency', '1'], {
       env,
