@@ -63,8 +63,9 @@ describe('a re-saved file after a SIGKILL: --resume continues the same run (case
   it.each(RESAVES)('saved again %s: same run id, exit 0, each order refunded once', async (_, resave) => {
     const { file, ids } = await partialFile(100);
     const env = suite.gw.env(suite.dir);
-    // Slow answers, one request at a time: the kill lands once the first chunk is at the gateway.
-    await suite.gw.faults({ mode: 'none', latency_ms: 400, paths: ['/v1/refund'] });
+    // Slow answers, one request at a time: the kill lands once the first chunk is at the gateway,
+    // seconds before the second can be (MID_RUN_LATENCY_MS), however loaded the machine.
+    await suite.gw.faults({ mode: 'none', latency_ms: MID_RUN_LATENCY_MS, paths: ['/v1/refund'] });
     let halfway = false;
     const watch = (async () => {
       while (!halfway) {
