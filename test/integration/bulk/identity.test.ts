@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import {
-  intentsWritten,
   MID_RUN_LATENCY_MS,
   type Order,
   payops,
@@ -154,7 +153,7 @@ describe('the gateway by its normalised URL (case 3)', () => {
     await suite.gw.faults({ mode: 'none', latency_ms: MID_RUN_LATENCY_MS, paths: ['/v1/refund'] });
     const first = await payops(['refund', '--file', file, '--yes', '--concurrency', '1'], {
       env: spelled,
-      signal: { name: 'SIGINT', afterMs: 0, when: () => intentsWritten(suite.dir) >= 1 },
+      signal: { name: 'SIGINT', afterMs: 0, when: async () => (await suite.gw.ledgerCount()) >= 1 },
     });
     await suite.gw.faults({ mode: 'none' });
     expect(first.code, first.stderr).toBe(130);

@@ -5,7 +5,6 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  intentsWritten,
   MID_RUN_LATENCY_MS,
   payops,
   REFUND_HEADER,
@@ -243,7 +242,7 @@ describe('a resumed run asks again before sending what it has not sent', () => {
     await suite.gw.faults({ mode: 'none', latency_ms: MID_RUN_LATENCY_MS, paths: ['/v1/refund'] });
     const first = await payops(['refund', '--file', file, '--yes', '--output', 'csv', '--concurrency', '1'], {
       env,
-      signal: { name: 'SIGINT', afterMs: 0, when: () => intentsWritten(suite.dir) >= 1 },
+      signal: { name: 'SIGINT', afterMs: 0, when: async () => (await suite.gw.ledgerCount()) >= 1 },
     });
     await suite.gw.faults({ mode: 'none' });
     expect(first.code, first.stderr).toBe(130);

@@ -257,8 +257,10 @@ describe('SIGKILL at several moments, then --resume', () => {
     // killed process writes before the signal lands (400 rows ran out of chunks on a fast machine).
     const { file, ids } = await refundFile(800);
     const out = join(suite.dir, 'results.csv');
-    // Slow every answer a little so that kills land in the middle of the run.
-    await suite.gw.faults({ mode: 'none', latency_ms: 40 });
+    // Slow every answer so that kills land in the middle of the run: a chunk (250 ms) outlasts the
+    // time a loaded machine takes to see an intent and deliver the kill, so each run leaves chunks
+    // for the next step's intents (at 40 ms a late kill could find the run done: fewer kills).
+    await suite.gw.faults({ mode: 'none', latency_ms: 250 });
     // One kill during start-up, then kills after a few more intents each time: mid-run, between an
     // intent and its answer, while resuming and reconciling.
     const steps = [0, 2, 1, 3, 2, 1];
@@ -358,7 +360,7 @@ describe('a damaged input copy (issue 12, case 9)', () => {
     await suite.gw.faults({ mode: 'none', latency_ms: MID_RUN_LATENCY_MS });
     const r = await payops(['refund', '--file', file, '--yes', '--output', 'csv', '--concurrency', '1'], {
       env: suite.gw.env(suite.dir),
-      signal: { name: 'SIGINT', afterMs: 0, when: () => intentsWritten(suite.dir) >= 1 },
+      signal: { name: 'SIGINT', afterMs: 0, when: async () => (await suite.gw.ledgerCount()) >= 1 },
     });
     expect(r.code, r.stderr).toBe(130);
     await suite.gw.faults({ mode: 'none' });

@@ -43,7 +43,11 @@ export interface Result {
  */
 export const MID_RUN_LATENCY_MS = 2_000;
 
-/** Intent records written so far in every journal under PAYOPS_HOME `home`. */
+/**
+ * Intent records written so far in every journal under PAYOPS_HOME `home`. Not a sign that a
+ * request has left: intents are written up to 3×16 chunks ahead of their sends (engine.ts), so a
+ * test that needs a request at the gateway waits on the sandbox (ledgerCount) instead.
+ */
 export function intentsWritten(home: string): number {
   return journalRecords(home, 'intent');
 }

@@ -6,7 +6,6 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  intentsWritten,
   MID_RUN_LATENCY_MS,
   payops,
   REFUND_HEADER,
@@ -89,7 +88,7 @@ describe('payops status', () => {
     const env = suite.gw.env(suite.dir);
     const cut = await payops(['refund', file, '--yes', '--output', 'csv', '--concurrency', '1'], {
       env,
-      signal: { name: 'SIGINT', afterMs: 0, when: () => intentsWritten(suite.dir) >= 2 },
+      signal: { name: 'SIGINT', afterMs: 0, when: async () => (await suite.gw.ledgerCount()) >= 1 },
     });
     expect(cut.code, cut.stderr).toBe(130);
     await suite.gw.faults({ mode: 'none' });
