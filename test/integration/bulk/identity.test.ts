@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import {
-  intentsWritten,
+  MID_RUN_LATENCY_MS,
   type Order,
   payops,
   REFUND_HEADER,
@@ -62,8 +62,9 @@ describe('a re-saved file after a SIGKILL: --resume continues the same run (case
   it.each(RESAVES)('saved again %s: same run id, exit 0, each order refunded once', async (_, resave) => {
     const { file, ids } = await partialFile(100);
     const env = suite.gw.env(suite.dir);
-    // Slow answers, one request at a time: the kill lands once the first chunk is at the gateway.
-    await suite.gw.faults({ mode: 'none', latency_ms: 400, paths: ['/v1/refund'] });
+    // Slow answers, one request at a time: the kill lands once the first chunk is at the gateway,
+    // seconds before the second can be (MID_RUN_LATENCY_MS), however loaded the machine.
+    await suite.gw.faults({ mode: 'none', latency_ms: MID_RUN_LATENCY_MS, paths: ['/v1/refund'] });
     let halfway = false;
     const watch = (async () => {
       while (!halfway) {
@@ -149,10 +150,10 @@ describe('the gateway by its normalised URL (case 3)', () => {
     const spelled = suite.gw.env(suite.dir, { PAYOPS_BASE_URL: `HTTP://127.0.0.1:${port}/` });
     const plain = suite.gw.env(suite.dir, { PAYOPS_BASE_URL: `http://127.0.0.1:${port}` });
     // Interrupted mid-way under one spelling (Ctrl-C once the first of two chunks is on its way)…
-    await suite.gw.faults({ mode: 'none', latency_ms: 300, paths: ['/v1/refund'] });
+    await suite.gw.faults({ mode: 'none', latency_ms: MID_RUN_LATENCY_MS, paths: ['/v1/refund'] });
     const first = await payops(['refund', '--file', file, '--yes', '--concurrency', '1'], {
       env: spelled,
-      signal: { name: 'SIGINT', afterMs: 0, when: () => intentsWritten(suite.dir) >= 1 },
+      signal: { name: 'SIGINT', afterMs: 0, when: async () => (await suite.gw.ledgerCount()) >= 1 },
     });
     await suite.gw.faults({ mode: 'none' });
     expect(first.code, first.stderr).toBe(130);

@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PAYOPS_BIN, REPO_ROOT } from '../../helpers/run-cli.js';
 import {
-  intentsWritten,
   payops,
   REFUND_HEADER,
   readResults,
@@ -22,8 +21,15 @@ const suite = useBulkSuite();
 
 /** How long the gateway takes to answer a money-moving request: far beyond the bound below. */
 const LATENCY_MS = 8_000;
-/** The second Ctrl-C must end payops well before the requests in flight would have been answered. */
+/**
+ * The second Ctrl-C must end payops well before the requests in flight would have been answered.
+ * Measured from the moment the test sends the second SIGINT (an event, not a guess) to the exit;
+ * ~0.3 s on an idle machine, so 4 s leaves room for a loaded 2-core one (start of the results
+ * file, journal sync) and still fails if payops waited for the 8 s answers.
+ */
 const BOUND_MS = 4_000;
+/** The line the first Ctrl-C prints once payops has handled it. */
+const FIRST_HANDLED = 'press Ctrl-C again to stop now';
 
 interface Twice {
   code: number | null;
@@ -32,8 +38,13 @@ interface Twice {
   afterSecond: number;
 }
 
-/** Runs payops; once `ready()` holds, Ctrl-C, then Ctrl-C again 300 ms later. */
-function interruptTwice(args: string[], env: NodeJS.ProcessEnv, ready: () => boolean | Promise<boolean>) {
+/**
+ * Runs payops; once `ready()` holds (a request has reached the sandbox), Ctrl-C; once payops says
+ * it heard it, Ctrl-C again. Each step waits on what it can observe, never on a delay: the first
+ * signal before a request left would end the run with nothing in flight, and a second signal
+ * before the first was handled would be taken as the first.
+ */
+function interruptTwice(args: string[], env: NodeJS.ProcessEnv, ready: () => Promise<boolean>) {
   return new Promise<Twice>((resolve, reject) => {
     const child: ChildProcess = spawn(process.execPath, [PAYOPS_BIN, ...args], {
       cwd: REPO_ROOT,
@@ -41,26 +52,30 @@ function interruptTwice(args: string[], env: NodeJS.ProcessEnv, ready: () => boo
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
+    let first = false;
+    let second = 0;
     child.stderr!.setEncoding('utf8').on('data', (d: string) => {
       stderr += d;
-    });
-    let second = 0;
-    let fired = false;
-    const safety = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    // Polls overlap when ready() is slow (a ledger fetch on a loaded machine): only the first that
-    // sees it ready may start the two Ctrl-Cs, or a second pair ends payops before `second` is set.
-    const poll = setInterval(async () => {
-      if (fired || !(await ready()) || fired) return;
-      fired = true;
-      clearInterval(poll);
-      // The requests of the first chunks have left by now (their intents are written just before).
-      setTimeout(() => {
+      if (first && !second && stderr.includes(FIRST_HANDLED)) {
+        second = performance.now();
         child.kill('SIGINT');
-        setTimeout(() => {
-          second = performance.now();
+      }
+    });
+    const safety = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    // One check at a time: a slow ledger fetch on a loaded machine is not overlapped by the next.
+    let checking = false;
+    const poll = setInterval(async () => {
+      if (checking || first) return;
+      checking = true;
+      try {
+        if (await ready()) {
+          first = true;
+          clearInterval(poll);
           child.kill('SIGINT');
-        }, 300);
-      }, 300);
+        }
+      } finally {
+        checking = false;
+      }
     }, 20);
     child.on('error', reject);
     child.on('close', (code) => {
@@ -81,7 +96,8 @@ describe('Ctrl-C twice', () => {
     const r = await interruptTwice(
       ['refund', '--file', file, '--yes', '--out', out, '--concurrency', '2'],
       env,
-      () => intentsWritten(suite.dir) >= 1,
+      // A refund in the ledger: its request reached the sandbox, which holds the answer 8 s.
+      async () => (await suite.gw.ledger()).some((e) => e.kind === 'refund'),
     );
     await suite.gw.faults({ mode: 'none' });
     expect(r.code, r.stderr).toBe(130);

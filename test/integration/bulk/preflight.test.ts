@@ -5,7 +5,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  intentsWritten,
+  MID_RUN_LATENCY_MS,
   payops,
   REFUND_HEADER,
   readResults,
@@ -150,10 +150,11 @@ describe('preflight: rows the gateway already shows done', () => {
     const file = writeCsv(join(suite.dir, 'edited.csv'), REFUND_HEADER, refundRows(orders));
     const home = join(suite.dir, 'edited-home');
     const runs = join(home, 'state', 'runs');
-    await suite.gw.faults({ latency_ms: 1500, paths: ['/v1/retrievalRefund'] });
+    // The look-up answers after 6 s: the edit below lands inside that on a loaded machine too.
+    await suite.gw.faults({ latency_ms: 6000, paths: ['/v1/retrievalRefund'] });
     const running = payops(['refund', '--file', file, '--yes'], { env: suite.gw.env(home) });
     // Pass 1 is over and the run decided (its operation lock is taken); the look-up still waits.
-    const deadline = Date.now() + 20_000;
+    const deadline = Date.now() + 60_000; // a safety net: the wait is on the lock file
     const decided = () => {
       try {
         return readdirSync(runs).some((n) => n.startsWith('.op-'));
@@ -163,8 +164,9 @@ describe('preflight: rows the gateway already shows done', () => {
     };
     while (!decided() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     expect(decided()).toBe(true);
-    // Well inside the 1.5 s the look-up waits, and long after anything the run does at once.
-    await new Promise((r) => setTimeout(r, 400));
+    // What the run does at once after taking its lock (copying the file) has no outward sign, so
+    // this one waits on time: 1 s is long after it, and well inside the 6 s the look-up waits.
+    await new Promise((r) => setTimeout(r, 1000));
     writeCsv(file, REFUND_HEADER, refundRows(orders.slice(0, 1)));
     const r = await running;
     await suite.gw.faults({ mode: 'none' });
@@ -237,10 +239,10 @@ describe('a resumed run asks again before sending what it has not sent', () => {
     const rows = refundRows(orders).map((r) => [...r.slice(0, 4), '1.00', 'part']);
     const file = writeCsv(join(suite.dir, 'resume.csv'), REFUND_HEADER, rows);
     const env = suite.gw.env(suite.dir);
-    await suite.gw.faults({ mode: 'none', latency_ms: 150, paths: ['/v1/refund'] });
+    await suite.gw.faults({ mode: 'none', latency_ms: MID_RUN_LATENCY_MS, paths: ['/v1/refund'] });
     const first = await payops(['refund', '--file', file, '--yes', '--output', 'csv', '--concurrency', '1'], {
       env,
-      signal: { name: 'SIGINT', afterMs: 0, when: () => intentsWritten(suite.dir) >= 1 },
+      signal: { name: 'SIGINT', afterMs: 0, when: async () => (await suite.gw.ledgerCount()) >= 1 },
     });
     await suite.gw.faults({ mode: 'none' });
     expect(first.code, first.stderr).toBe(130);

@@ -6,6 +6,7 @@ import {
   expectHonest,
   intentsWritten,
   journalRecords,
+  MID_RUN_LATENCY_MS,
   payops,
   REFUND_HEADER,
   type Result,
@@ -115,8 +116,9 @@ describe('fault modes at rate 0.3, resumed until done', () => {
         expect(journalRecords(suite.dir, 'unknown'), last.stderr).toBeGreaterThan(0);
       const results = readResults(out);
       expect(results.map((r) => r.transaction_id)).toEqual(ids);
-      // Wait out late commits still pending, then judge by the ledger: each order once.
-      if (mode === 'commit_late') await new Promise((res) => setTimeout(res, 500));
+      // Late commits still pending land first (the sandbox's count, not a sleep), then judge by the
+      // ledger: each order once.
+      await suite.gw.lateCommitsDone();
       const honest = expectHonest(results, await suite.gw.ledger());
       expect(honest.problems).toEqual([]);
       // Lost requests are payops's to settle: every row succeeded, exit 0, no new file.
@@ -144,8 +146,8 @@ describe('a gateway that commits late (commit_late: HTTP 500 at once, the refund
     const results = readResults(out);
     expect(results.map((x) => x.transaction_id)).toEqual(ids);
     expect(results.every((x) => x.outcome === 'succeeded')).toBe(true);
-    // Wait out any commit still pending, then count: each order once.
-    await new Promise((res) => setTimeout(res, 500));
+    // Any commit still pending lands first (the sandbox's count, not a sleep), then count: each order once.
+    await suite.gw.lateCommitsDone();
     const moved = refundsByTransaction(await suite.gw.ledger());
     expect(ids.every((id) => moved.get(id)?.length === 1)).toBe(true);
   });
@@ -163,8 +165,9 @@ describe('a gateway that commits late (commit_late: HTTP 500 at once, the refund
     // Neither request was seen applied within 200 ms: left for a resumed run, not reported done.
     expect(first.code, first.stderr).toBe(3);
     expect(readResults(out).every((x) => x.outcome === 'not_sent')).toBe(true);
-    // Both requests land later; the resumed run asks before it sends and finds both.
-    await new Promise((res) => setTimeout(res, 2500));
+    // Both requests land later (waited for by the sandbox's count); the resumed run asks before it
+    // sends and finds both.
+    await suite.gw.lateCommitsDone();
     const resumed = await payops(['refund', '--file', half, '--yes', '--out', out, '--resume'], {
       env: suite.gw.env(suite.dir),
     });
@@ -202,7 +205,7 @@ describe('payops runs verify: what the gateway shows now, against what a run rep
       /sent again after the gateway showed no trace .* 200ms later; .*`payops runs verify/,
     );
     const runId = /refund run (\S+):/.exec(run.stderr)![1]!;
-    await new Promise((res) => setTimeout(res, 2000));
+    await suite.gw.lateCommitsDone();
     const twice = [...refundsByTransaction(await suite.gw.ledger())]
       .filter(([, l]) => l.length > 1)
       .map(([id]) => id);
@@ -254,8 +257,10 @@ describe('SIGKILL at several moments, then --resume', () => {
     // killed process writes before the signal lands (400 rows ran out of chunks on a fast machine).
     const { file, ids } = await refundFile(800);
     const out = join(suite.dir, 'results.csv');
-    // Slow every answer a little so that kills land in the middle of the run.
-    await suite.gw.faults({ mode: 'none', latency_ms: 40 });
+    // Slow every answer so that kills land in the middle of the run: a chunk (250 ms) outlasts the
+    // time a loaded machine takes to see an intent and deliver the kill, so each run leaves chunks
+    // for the next step's intents (at 40 ms a late kill could find the run done: fewer kills).
+    await suite.gw.faults({ mode: 'none', latency_ms: 250 });
     // One kill during start-up, then kills after a few more intents each time: mid-run, between an
     // intent and its answer, while resuming and reconciling.
     const steps = [0, 2, 1, 3, 2, 1];
@@ -279,7 +284,8 @@ describe('SIGKILL at several moments, then --resume', () => {
           env: suite.gw.env(suite.dir),
           signal:
             step === 0
-              ? { name: 'SIGKILL', afterMs: 60 }
+              ? // Any moment of start-up will do, none is aimed at: a kill that lands later is still a kill.
+                { name: 'SIGKILL', afterMs: 60 }
               : { name: 'SIGKILL', afterMs: 0, when: () => intentsWritten(suite.dir) >= target },
         },
       );
@@ -307,7 +313,7 @@ describe('SIGINT', () => {
   it('stops after the requests in flight, exits 130 with the resume command, and resumes', async () => {
     const { file } = await refundFile(500);
     const out = join(suite.dir, 'results.csv');
-    await suite.gw.faults({ mode: 'none', latency_ms: 100 });
+    await suite.gw.faults({ mode: 'none', latency_ms: MID_RUN_LATENCY_MS });
     const r = await payops(['refund', '--file', file, '--yes', '--out', out, '--concurrency', '1'], {
       env: suite.gw.env(suite.dir),
       // Once the gateway has applied a refund: intents of several chunks share one fsync and are
@@ -351,10 +357,10 @@ describe('SIGINT', () => {
 describe('a damaged input copy (issue 12, case 9)', () => {
   it('is never read as the run: runs resume and runs show refuse (exit 4); --resume with the file restores it', async () => {
     const { file } = await refundFile(150);
-    await suite.gw.faults({ mode: 'none', latency_ms: 100 });
+    await suite.gw.faults({ mode: 'none', latency_ms: MID_RUN_LATENCY_MS });
     const r = await payops(['refund', '--file', file, '--yes', '--output', 'csv', '--concurrency', '1'], {
       env: suite.gw.env(suite.dir),
-      signal: { name: 'SIGINT', afterMs: 0, when: () => intentsWritten(suite.dir) >= 1 },
+      signal: { name: 'SIGINT', afterMs: 0, when: async () => (await suite.gw.ledgerCount()) >= 1 },
     });
     expect(r.code, r.stderr).toBe(130);
     await suite.gw.faults({ mode: 'none' });

@@ -34,7 +34,20 @@ export interface Result {
   stderr: string;
 }
 
-/** Intent records written so far in every journal under PAYOPS_HOME `home`. */
+/**
+ * `latency_ms` for tests that signal a run mid-way: each answer takes this long, so a run of a few
+ * chunks is still going seconds after the event the test waits on (a refund in the ledger, an
+ * intent in the journal), however late a loaded machine delivers the signal. 100–300 ms left well
+ * under a second there, and a run could end before its Ctrl-C (issue 25 item 8). A test pays for
+ * it only once: the signalled run waits out the one request in flight.
+ */
+export const MID_RUN_LATENCY_MS = 2_000;
+
+/**
+ * Intent records written so far in every journal under PAYOPS_HOME `home`. Not a sign that a
+ * request has left: intents are written up to 3×16 chunks ahead of their sends (engine.ts), so a
+ * test that needs a request at the gateway waits on the sandbox (ledgerCount) instead.
+ */
 export function intentsWritten(home: string): number {
   return journalRecords(home, 'intent');
 }
@@ -97,6 +110,27 @@ export class Gateway {
 
   async reset(): Promise<void> {
     await this.admin('POST', 'reset', {});
+  }
+
+  /** Money movements committed so far: GET /_sandbox/health's count, cheaper to poll than the ledger. */
+  async ledgerCount(): Promise<number> {
+    return ((await this.admin('GET', 'health')) as { ledger: number }).ledger;
+  }
+
+  /**
+   * Resolves once the sandbox has no commit_late commit pending: the ledger is then final. Polls the
+   * sandbox's own count instead of sleeping out the delay (a loaded machine runs timers late); the
+   * deadline is only a safety net against a sandbox that never commits.
+   */
+  async lateCommitsDone(safetyMs = 30_000): Promise<void> {
+    const deadline = Date.now() + safetyMs;
+    for (;;) {
+      const { late_commits } = (await this.admin('GET', 'health')) as { late_commits: number };
+      if (late_commits === 0) return;
+      if (Date.now() > deadline)
+        throw new Error(`${late_commits} late commits still pending after ${safetyMs} ms`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
   }
 
   close(): Promise<void> {

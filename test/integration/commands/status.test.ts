@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  intentsWritten,
+  MID_RUN_LATENCY_MS,
   payops,
   REFUND_HEADER,
   refundRows,
@@ -84,11 +84,11 @@ describe('payops status', () => {
   it('lists an interrupted run with its resume command; `runs resume` alone takes it', async () => {
     const orders = await suite.gw.createOrders(200);
     const file = writeCsv(join(suite.dir, 'refunds.csv'), REFUND_HEADER, refundRows(orders));
-    await suite.gw.faults({ mode: 'none', latency_ms: 100 });
+    await suite.gw.faults({ mode: 'none', latency_ms: MID_RUN_LATENCY_MS });
     const env = suite.gw.env(suite.dir);
     const cut = await payops(['refund', file, '--yes', '--output', 'csv', '--concurrency', '1'], {
       env,
-      signal: { name: 'SIGINT', afterMs: 0, when: () => intentsWritten(suite.dir) >= 2 },
+      signal: { name: 'SIGINT', afterMs: 0, when: async () => (await suite.gw.ledgerCount()) >= 1 },
     });
     expect(cut.code, cut.stderr).toBe(130);
     await suite.gw.faults({ mode: 'none' });

@@ -69,7 +69,7 @@ describe('pay card: card data in a signed answer is masked in every output (issu
 });
 
 /** Resolves once `path` exists (the opener runs detached, after payops may have exited). */
-async function fileAppears(path: string, ms = 10_000): Promise<string> {
+async function fileAppears(path: string, ms = 30_000): Promise<string> {
   const until = Date.now() + ms;
   while (!existsSync(path)) {
     if (Date.now() > until) throw new Error(`${path} never appeared`);

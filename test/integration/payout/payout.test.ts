@@ -309,8 +309,9 @@ describe('payout', { timeout: 90_000 }, () => {
   });
 
   /**
-   * Ten payouts sent one at a time (400 ms each) with JSON results; `signal` once the gateway holds
-   * the first (polled from its ledger). Resolves with how payops ended and the payouts paid by then.
+   * Ten payouts sent one at a time (1 s each: the nine after the first outlast a late signal on a
+   * loaded machine) with JSON results; `signal` once the gateway holds the first (polled from its
+   * ledger, with a safety deadline only). Resolves with how payops ended and the payouts paid by then.
    */
   async function tenPayoutsStopped(signal: NodeJS.Signals) {
     await admin(sandbox.url, '/_sandbox/reset', {});
@@ -323,7 +324,7 @@ describe('payout', { timeout: 90_000 }, () => {
       (_, i) => `R-${i},${i + 1}.00,EUR,SWIFT,COMPANY,Supplier ${i},DE89370400440532013000,COMPANY`,
     );
     writeFileSync(file, [header, ...rows].join('\n'));
-    await setFaults(sandbox.url, { mode: 'none', rate: 0, latency_ms: 400, paths: ['/v1/payout'] });
+    await setFaults(sandbox.url, { mode: 'none', rate: 0, latency_ms: 1000, paths: ['/v1/payout'] });
     try {
       const child = spawn(
         process.execPath,
@@ -339,8 +340,9 @@ describe('payout', { timeout: 90_000 }, () => {
         stderr += d;
       });
       const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-      for (let i = 0; i < 200 && (await payouts()).length === 0; i++)
-        await new Promise((r) => setTimeout(r, 50));
+      const deadline = Date.now() + 60_000;
+      while ((await payouts()).length === 0 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
       child.kill(signal);
       const code = await exited;
       return { home, file, code, stdout, stderr, partial: (await payouts()).length };

@@ -1,7 +1,7 @@
 // The admin API (design.md §1.5) and fault injection.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SandboxHandle } from '../../../src/sandbox/index.js';
-import { type Client, type Json, signatureValid, signed, withSandbox } from './helpers.js';
+import { type Client, type Json, signatureValid, signed, waitUntil, withSandbox } from './helpers.js';
 
 let sandbox: SandboxHandle;
 let client: Client;
@@ -225,7 +225,14 @@ describe('shutdown', () => {
       body: '{}',
       headers: { 'content-type': 'application/json' },
     }).catch((e: unknown) => e);
-    await new Promise((r) => setTimeout(r, 50));
+    // Once the sandbox has taken the request in (its pace counts every gateway request it decides
+    // on), not after a guessed 50 ms: a close before that would test a refused connection instead.
+    await waitUntil(async () => {
+      const pace = (await (await fetch(`${s.url}/_sandbox/pace`)).json()) as {
+        per_second: Record<string, number>;
+      };
+      return Object.values(pace.per_second).some((n) => n > 0);
+    });
     const started = Date.now();
     await s.close();
     expect(Date.now() - started).toBeLessThan(1000);

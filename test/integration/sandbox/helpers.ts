@@ -80,8 +80,11 @@ export class Client {
   }
 }
 
-/** Poll `check` until it holds (or throw after `timeoutMs`): for effects that land later by design. */
-export async function waitUntil(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+/**
+ * Poll `check` until it holds (or throw after `timeoutMs`, a safety net generous for a loaded
+ * machine): for effects that land later by design.
+ */
+export async function waitUntil(check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`not true within ${timeoutMs} ms`);

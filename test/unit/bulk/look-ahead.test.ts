@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LookAhead } from '../../../src/bulk/check/look-ahead.js';
-import { preflight } from '../../../src/bulk/check/preflight.js';
+import { lookUpConcurrency, preflight } from '../../../src/bulk/check/preflight.js';
 import { planBulk } from '../../../src/bulk/plan/plan.js';
 import { RowCache } from '../../../src/bulk/plan/row-cache.js';
 import { AuthError, InputError, TransportError } from '../../../src/errors.js';
@@ -54,6 +54,15 @@ function refundedAlready(gw: ReturnType<typeof fakeGateway>, ns: number[]) {
       refund_reference_id: `${id(n)}-01`,
       refund_date: '20261123101502',
     });
+  }
+}
+
+/** Polls `check` every 10 ms until it holds; the 30 s deadline is only a safety net. */
+async function until(check: () => boolean): Promise<void> {
+  const deadline = performance.now() + 30_000;
+  while (!check()) {
+    if (performance.now() > deadline) throw new Error('not true within 30 s');
+    await new Promise((r) => setTimeout(r, 10));
   }
 }
 
@@ -140,10 +149,12 @@ describe('look-ahead', () => {
     const cache = new RowCache();
     const ahead = new LookAhead('refund', unreachable, cache, 4);
     await planBulk('refund', source, {}, cache, ahead);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(tries).toBeGreaterThan(0);
+    // Once a look-up has been tried (not after a guessed 50 ms); the deadline is a safety net.
+    await until(() => tries > 0);
     ahead.stop();
     const atStop = tries;
+    // Nothing to observe for "no more tries": wait past the 250 ms pause (a timer set before this
+    // one, so it fires first however late a loaded machine runs timers).
     await new Promise((r) => setTimeout(r, 700));
     expect(tries).toBe(atStop);
     expect(await ahead.finish()).toBeUndefined();
@@ -184,11 +195,11 @@ describe('look-ahead', () => {
       const cache = new RowCache();
       const ahead = new LookAhead('refund', client, cache, 4);
       await planBulk('refund', source, {}, cache, ahead);
-      for (let i = 0; i < 100 && server.requests.length === 0; i++)
-        await new Promise((r) => setTimeout(r, 50));
-      expect(server.requests.length).toBeGreaterThan(0);
-      await new Promise((r) => setTimeout(r, 300)); // every look-up in flight has reached the server
+      // Every look-up the pool lets fly has reached the server (it never answers, so no more
+      // follow): counted there, not guessed from 300 ms.
+      await until(() => server.requests.length >= lookUpConcurrency(4));
       const asked = server.requests.length;
+      expect(asked).toBe(lookUpConcurrency(4));
       // The run will not start new (refused, say): the look-ahead is stopped with look-ups in flight.
       ahead.stop();
       expect(await ahead.finish()).toBeUndefined();
@@ -196,6 +207,7 @@ describe('look-ahead', () => {
       const started = performance.now();
       await client.close();
       expect(performance.now() - started).toBeLessThan(20_000);
+      // A request begun after the stop would arrive within ms over loopback: none may.
       await new Promise((r) => setTimeout(r, 300));
       expect(server.requests.length).toBe(asked);
       expect(warnings).toEqual([]);

@@ -67,9 +67,14 @@ describe('a trickling answer (one byte at a time, each well within the timeout)'
     const { server, transport } = await setup((_r, res, t) => t.trickle(res, 100), { timeoutMs: 60_000 });
     for (const kind of ['readOnly', 'moneyMoving'] as const) {
       const ctl = new AbortController();
+      const from = server.bytesWritten;
       const pending = transport.request(req(server.url, { kind, signal: ctl.signal }));
-      // Well into the body: the headers came long ago.
-      await new Promise((r) => setTimeout(r, 500));
+      // Well into the body, as the server counts it (not a guessed 500 ms): headers long sent, then
+      // three bytes of the trickle. The deadline is only a safety net.
+      const deadline = performance.now() + 30_000;
+      while (server.bytesWritten < from + 3 && performance.now() < deadline)
+        await new Promise((r) => setTimeout(r, 10));
+      // A bound on "at once", measured from the abort: microseconds in fact, 1 s for a loaded machine.
       const aborted = performance.now();
       ctl.abort();
       const err = await pending.catch((e) => e);

@@ -34,6 +34,13 @@ afterEach(async () => {
   mock = undefined;
 });
 
+/** Resolves once the mock gateway has taken every request it was told to expect (safety net 30 s). */
+async function dispatched(): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (mock!.pendingInterceptors().length > 0 && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 5));
+}
+
 async function setup(extra: { log?: Logger } = {}) {
   const agent = new MockAgent();
   agent.disableNetConnect();
@@ -234,7 +241,9 @@ describe('transport answers', () => {
     pool.intercept({ path, method: 'POST' }).reply(200, '{}').delay(5_000);
     const ctl = new AbortController();
     const waiting = transport.request(capture({ path, kind: 'readOnly', signal: ctl.signal }));
-    setTimeout(() => ctl.abort(), 20);
+    // Aborted once the request is at the (mock) gateway, not after a guessed 20 ms.
+    await dispatched();
+    ctl.abort();
     const started = performance.now();
     await expect(waiting).rejects.toBeInstanceOf(InterruptedError);
     expect(performance.now() - started).toBeLessThan(2_000);
@@ -242,7 +251,9 @@ describe('transport answers', () => {
     pool.intercept({ path: '/v1/capture', method: 'POST' }).reply(200, '{}').delay(5_000);
     const ctl2 = new AbortController();
     const sending = transport.request(capture({ signal: ctl2.signal }));
-    setTimeout(() => ctl2.abort(), 20);
+    // In flight, so its outcome is unknown: aborted once the mock gateway has taken it.
+    await dispatched();
+    ctl2.abort();
     const err = await sending.catch((e) => e);
     expect(err).toBeInstanceOf(UnknownOutcomeError);
     expect((err as UnknownOutcomeError).reason).toBe('aborted');

@@ -127,8 +127,11 @@ describe('journal', () => {
       expect(spy).toHaveBeenCalledTimes(1);
       // Enough lazy text to be written on its own (256 KB): written, not fsync'd.
       j.appendLazy({ type: 'outcome', chunk: 0, pad: 'x'.repeat(300 * 1024) });
-      await new Promise((r) => setTimeout(r, 50));
-      expect((await readRun(root, j.runId)).records.map((r) => r.type)).toEqual(['intent', 'outcome']);
+      // Once it is in the file (read back, not assumed after 50 ms); 30 s is only a safety net.
+      const types = async () => (await readRun(root, j.runId)).records.map((r) => r.type);
+      const deadline = Date.now() + 30_000;
+      while ((await types()).length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      expect(await types()).toEqual(['intent', 'outcome']);
       expect(spy).toHaveBeenCalledTimes(1);
       await j.close();
       expect(spy).toHaveBeenCalledTimes(2);

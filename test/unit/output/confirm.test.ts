@@ -3,6 +3,18 @@ import { InterruptedError, UsageError } from '../../../src/errors.js';
 import { confirmOrExit } from '../../../src/output/confirm.js';
 import { fakeIo } from './helpers.js';
 
+/**
+ * Types `keys` once the question is drawn on stderr (the prompt then listens), not after a guessed
+ * delay: loading the prompt library can take longer than that on a loaded machine.
+ */
+function answerWhenAsked(stderr: { text(): string }, stdin: NodeJS.WritableStream, keys: string): void {
+  const poll = setInterval(() => {
+    if (!stderr.text().includes('?')) return;
+    clearInterval(poll);
+    stdin.write(keys);
+  }, 5);
+}
+
 describe('confirmOrExit', () => {
   it('--yes goes ahead without asking', async () => {
     const { io, stderr } = fakeIo();
@@ -23,32 +35,32 @@ describe('confirmOrExit', () => {
   it('asks on stderr and goes ahead on yes', async () => {
     const { io, stdin, stderr, stdout } = fakeIo({ stdinTTY: true, stderrTTY: true });
     const answer = confirmOrExit(io, {}, 'Refund 3 orders (USD 30.00)?');
-    setTimeout(() => stdin.write('y\r'), 50);
+    answerWhenAsked(stderr, stdin, 'y\r');
     await expect(answer).resolves.toBeUndefined();
     expect(stderr.text()).toContain('Refund 3 orders (USD 30.00)?');
     expect(stdout.text()).toBe('');
   });
 
   it('defaults to no and aborts with exit 2', async () => {
-    const { io, stdin } = fakeIo({ stdinTTY: true, stderrTTY: true });
+    const { io, stdin, stderr } = fakeIo({ stdinTTY: true, stderrTTY: true });
     const answer = confirmOrExit(io, {}, 'Refund?');
-    setTimeout(() => stdin.write('\r'), 50);
+    answerWhenAsked(stderr, stdin, '\r');
     const err = await answer.catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UsageError);
     expect((err as Error).message).toBe('nothing was sent');
   });
 
   it('treats n as no', async () => {
-    const { io, stdin } = fakeIo({ stdinTTY: true, stderrTTY: true });
+    const { io, stdin, stderr } = fakeIo({ stdinTTY: true, stderrTTY: true });
     const answer = confirmOrExit(io, {}, 'Refund?');
-    setTimeout(() => stdin.write('n\r'), 50);
+    answerWhenAsked(stderr, stdin, 'n\r');
     await expect(answer).rejects.toThrow('nothing was sent');
   });
 
   it('Ctrl-C at the prompt is exit 130, "cancelled — nothing was sent"', async () => {
-    const { io, stdin } = fakeIo({ stdinTTY: true, stderrTTY: true });
+    const { io, stdin, stderr } = fakeIo({ stdinTTY: true, stderrTTY: true });
     const answer = confirmOrExit(io, {}, 'Refund?');
-    setTimeout(() => stdin.write('\x03'), 50);
+    answerWhenAsked(stderr, stdin, '\x03');
     const err = await answer.catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InterruptedError);
     expect((err as InterruptedError).exitCode).toBe(130);

@@ -138,7 +138,9 @@ describe('rate_limit (issue 16)', () => {
 describe('drainedOrClosed', () => {
   it('a response already gone (its client left, close already told) ends the wait at once', async () => {
     let waited: string | undefined;
+    let arrived = false;
     const server = createServer(async (req, res) => {
+      arrived = true;
       req.resume();
       await new Promise((r) => res.once('close', r));
       // A write to a gone response is refused; its 'close' will not come again.
@@ -154,8 +156,12 @@ describe('drainedOrClosed', () => {
       const req = request({ host: '127.0.0.1', port, method: 'POST' });
       req.on('error', () => {});
       req.end('a');
-      setTimeout(() => req.destroy(), 100);
-      for (let i = 0; i < 100 && waited === undefined; i++) await new Promise((r) => setTimeout(r, 50));
+      // The client leaves once the server has its request (not after a guessed 100 ms: before it
+      // arrives there is no response to wait on); the 30 s deadline is only a safety net.
+      const deadline = Date.now() + 30_000;
+      while (!arrived && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      req.destroy();
+      while (waited === undefined && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
       expect(waited).toBe('ended');
     } finally {
       server.closeAllConnections();
