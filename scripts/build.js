@@ -177,7 +177,12 @@ const knownPackages = {
       // Entry points and the build's own stand-ins (namespaces of their own) are not imports.
       if (args.kind === 'entry-point' || args.namespace !== 'file') return undefined;
       const name = packageOf(args.path);
-      if (name.startsWith('node:') || builtins.has(name) || BUNDLED.includes(name) || external.includes(name)) {
+      if (
+        name.startsWith('node:') ||
+        builtins.has(name) ||
+        BUNDLED.includes(name) ||
+        external.includes(name)
+      ) {
         return undefined;
       }
       return {
