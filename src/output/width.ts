@@ -7,22 +7,31 @@
 // Intl.Segmenter, whose first use loads ICU data (~17 ms).
 import { eastAsianWidth } from 'get-east-asian-width';
 
-// Signs like ARABIC NUMBER SIGN are Format characters but visible: one column each.
-const PREPENDED_MARKS = '\\u{600}-\\u{605}\\u{6DD}\\u{890}\\u{891}\\u{8E2}\\u{110BD}\\u{110CD}';
-// The `v` flag (set operations, \p{RGI_Emoji}): node 20 has it, TypeScript's ES2022 target does not
-// know it, so these are built with `new RegExp`.
-const V = 'v';
-const VISIBLE = new RegExp(
-  `[^\\p{Default_Ignorable_Code_Point}\\p{Control}\\p{Enclosing_Mark}\\p{Nonspacing_Mark}[\\p{Format}--[${PREPENDED_MARKS}]]]`,
-  V,
-);
+// Characters that take no column: marks, joiners, variation selectors, controls, other invisibles.
+// Literals, compiled at first use: a `v`-flag pattern with \p{RGI_Emoji}, as string-width uses, costs
+// 100-300 ms to construct, at every start.
+const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Cc}\p{Me}\p{Mn}\p{Cf}]/u;
 /** A character that may join the one before it (or the next) into one glyph. */
 const JOINS =
   /[\p{M}\p{Default_Ignorable_Code_Point}\p{Emoji_Modifier}\p{Regional_Indicator}\u{1100}-\u{11FF}\u{A960}-\u{A97F}\u{D7B0}-\u{D7FF}\u{600}-\u{605}\u{6DD}\u{890}\u{891}\u{8E2}\u{110BD}\u{110CD}\u{FF9E}\u{FF9F}\u{E0020}-\u{E007F}]/u;
-const EMOJI_START = new RegExp('^(?:\\p{RGI_Emoji}|\\p{Regional_Indicator}{1,2}|[\\d#*]\\u{FE0F})', V);
+const EMOJI_PRESENTATION = /\p{Emoji_Presentation}/u;
+const EMOJI = /\p{Emoji}/u;
+const MODIFIER_BASE = /\p{Emoji_Modifier_Base}/u;
+const MODIFIER = /\p{Emoji_Modifier}/u;
 const EMOJI_ZWJ = /\u{200D}\p{Extended_Pictographic}/u;
-const TEXT_STYLE_EMOJI = new RegExp('^[\\p{Emoji_Presentation}--[\\u{10000}-\\u{10FFFF}]]\\u{FE0E}', V);
 const REGIONAL_INDICATOR = /\p{Regional_Indicator}/u;
+
+/** Signs like ARABIC NUMBER SIGN: Format characters, but drawn, one column each. */
+const isPrependedMark = (cp: number) =>
+  (cp >= 0x600 && cp <= 0x605) ||
+  cp === 0x6dd ||
+  cp === 0x890 ||
+  cp === 0x891 ||
+  cp === 0x8e2 ||
+  cp === 0x110bd ||
+  cp === 0x110cd;
+
+const isVisible = (ch: string) => !INVISIBLE.test(ch) || isPrependedMark(ch.codePointAt(0)!);
 
 /** Columns one character (code point) takes: 0, 1 or 2. */
 export function charWidth(ch: string): number {
@@ -31,7 +40,7 @@ export function charWidth(ch: string): number {
   if (cp < 0x300) return cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || cp === 0xad ? 0 : 1;
   // Common Han and Hangul syllables.
   if ((cp >= 0x4e00 && cp <= 0x9fff) || (cp >= 0xac00 && cp <= 0xd7a3)) return 2;
-  if (!VISIBLE.test(ch)) return 0;
+  if (!isVisible(ch)) return 0;
   // A lone regional indicator is drawn as a wide letter in a box.
   return REGIONAL_INDICATOR.test(ch) ? 2 : eastAsianWidth(cp);
 }
@@ -42,23 +51,42 @@ const isHangul = (cp: number) =>
   (cp >= 0xac00 && cp <= 0xd7a3) ||
   (cp >= 0xd7b0 && cp <= 0xd7fb);
 
+/**
+ * Whether a cluster of several characters, from its first visible one `chars[0]`, is drawn as one
+ * emoji (two columns): an emoji shown as such, an emoji with VS16 (keycaps too), a flag, a
+ * skin-tone modifier sequence, or emoji joined by ZWJ.
+ */
+function isEmojiCluster(chars: string[], text: string): boolean {
+  const [first, second] = chars;
+  return (
+    EMOJI_PRESENTATION.test(first!) ||
+    (second === '\ufe0f' && EMOJI.test(first!)) ||
+    REGIONAL_INDICATOR.test(first!) ||
+    (second !== undefined && MODIFIER_BASE.test(first!) && MODIFIER.test(second)) ||
+    EMOJI_ZWJ.test(text)
+  );
+}
+
 /** Columns one grapheme cluster takes. */
 function clusterWidth(cluster: string): number {
   if (cluster.length === 1 || (cluster.length === 2 && cluster.codePointAt(0)! > 0xffff)) {
     return charWidth(cluster);
   }
-  const at = cluster.search(VISIBLE);
+  const all = [...cluster];
+  const at = all.findIndex(isVisible);
   if (at === -1) return 0;
-  const visible = cluster.slice(at);
+  const chars = all.slice(at);
+  const first = chars[0]!.codePointAt(0)!;
   // A syllable block built from jamo: as wide as its first one.
   if (isHangul(cluster.codePointAt(0)!)) return eastAsianWidth(cluster.codePointAt(0)!);
-  if (TEXT_STYLE_EMOJI.test(visible)) return 1;
-  if (EMOJI_START.test(visible) || EMOJI_ZWJ.test(visible)) return 2;
+  // An emoji asked for in its text style (VS15): one column.
+  if (chars[1] === '\ufe0e' && first <= 0xffff && EMOJI_PRESENTATION.test(chars[0]!)) return 1;
+  if (isEmojiCluster(chars, cluster)) return 2;
   // A base and its spacing marks, each visible character its own width; after a joiner, nothing.
   let w = 0;
-  for (const ch of visible) {
+  for (const ch of chars) {
     if (ch === '\u200d') break;
-    if (VISIBLE.test(ch)) w += charWidth(ch);
+    if (isVisible(ch)) w += charWidth(ch);
   }
   return w;
 }
