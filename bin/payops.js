@@ -6,14 +6,36 @@
 'use strict';
 
 const args = process.argv.slice(2);
-if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+const isVersion = (word) => word === '--version' || word === '-V';
+if (args.length === 1 && isVersion(args[0])) {
   process.stdout.write(`${require('../package.json').version}\n`);
+} else if (args.length === 2 && args.some(isVersion) && args.includes('--verbose')) {
+  versionVerbose();
 } else if (!(args.length === 1 && (args[0] === '--help' || args[0] === '-h') && helpFromBuild())) {
   shell()
     .main(args)
     .then((code) => {
       process.exitCode = code;
     });
+}
+
+/**
+ * `payops --version --verbose`: the version, node's, and the packages bundled inside dist/ with the
+ * versions the build recorded (dist/bundled.json): an audit of node_modules does not see those.
+ */
+function versionVerbose() {
+  const lines = [`payops ${require('../package.json').version}`, `node ${process.version}`];
+  let bundled;
+  try {
+    bundled = require('../dist/bundled.json');
+  } catch {
+    lines.push('bundled packages: unknown (not built: run `npm run build`)');
+  }
+  if (bundled) {
+    lines.push('bundled packages (inside dist/; a fix in one ships with a new payops release):');
+    for (const [name, version] of Object.entries(bundled)) lines.push(`  ${name} ${version}`);
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
 }
 
 /** The shell; a checkout that was never built says so instead of a stack trace (exit 4). */

@@ -11,10 +11,14 @@
 // - undici, bundled into ONE CommonJS file, dist/undici.cjs: from node_modules it is ~500 files,
 //   whose resolving and reading cost a query more than its request (issue 15). The implementations
 //   import it through a stand-in that loads that file.
-// Dependencies other than commander and undici stay external. Type checking is `npm run typecheck`.
+// Which packages ship how (package.json): `dependencies` are exactly the packages dist/ loads at run
+// time, left external; the packages in BUNDLED are copied into dist/ here, so they are
+// devDependencies (the installed copies never run) and their versions are recorded in
+// dist/bundled.json for `payops --version --verbose`. A bare import that is neither stops the build.
+// Type checking is `npm run typecheck`.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { builtinModules, createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -24,8 +28,14 @@ import { checkUndiciParts, LLHTTP_FALLBACK, undiciParts } from './undici-parts.j
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const src = resolve(root, 'src');
 const pkg = (await import('../package.json', { with: { type: 'json' } })).default;
-const bundled = new Set(['commander', 'undici']);
-const external = Object.keys(pkg.dependencies).filter((name) => !bundled.has(name));
+/** Bundled into dist/ (devDependencies): a security fix in one reaches users by a new build and release. */
+const BUNDLED = ['commander', 'undici', 'get-east-asian-width'];
+const external = Object.keys(pkg.dependencies);
+for (const name of BUNDLED) {
+  if (!pkg.devDependencies[name] || pkg.dependencies[name]) {
+    throw new Error(`${name} is bundled into dist/: list it in devDependencies, not dependencies`);
+  }
+}
 
 /** src/bulk/run-bulk.ts → bulk-run-bulk */
 const entryName = (file) =>
@@ -151,6 +161,41 @@ const sharedUndici = {
   },
 };
 
+/** `lodash/fp` → lodash, `@scope/name/x` → @scope/name. */
+const packageOf = (specifier) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
+const builtins = new Set(builtinModules);
+// A bare import must name a dependency (external) or a BUNDLED package: anything else would be
+// bundled silently, and its version shown nowhere.
+const knownPackages = {
+  name: 'known-packages',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) => {
+      // Entry points and the build's own stand-ins (namespaces of their own) are not imports.
+      if (args.kind === 'entry-point' || args.namespace !== 'file') return undefined;
+      const name = packageOf(args.path);
+      if (
+        name.startsWith('node:') ||
+        builtins.has(name) ||
+        BUNDLED.includes(name) ||
+        external.includes(name)
+      ) {
+        return undefined;
+      }
+      return {
+        errors: [
+          {
+            text: `${relative(root, args.importer)} imports '${args.path}': add ${name} to dependencies (loaded at run time) or to BUNDLED in scripts/build.js and devDependencies`,
+          },
+        ],
+      };
+    });
+  },
+};
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -178,7 +223,7 @@ await build({
   entryPoints: [resolve(src, 'cli.ts')],
   outfile: resolve(fresh, 'cli.cjs'),
   format: 'cjs',
-  plugins: [lazyImports, lazyChildProcess, sharedErrors],
+  plugins: [knownPackages, lazyImports, lazyChildProcess, sharedErrors],
   // version.ts finds package.json from its own URL; in CommonJS that is the file's path.
   define: { 'import.meta.url': '__payopsUrl' },
   banner: { js: "const __payopsUrl = require('node:url').pathToFileURL(__filename).href;" },
@@ -215,7 +260,7 @@ await build({
   outfile: resolve(fresh, 'undici.cjs'),
   format: 'cjs',
   external: [],
-  plugins: [undiciParts(), lazyHttp2],
+  plugins: [knownPackages, undiciParts(), lazyHttp2],
 });
 await build({
   ...common,
@@ -235,7 +280,7 @@ await buildImplementations({
   outdir: fresh,
   lazy,
   entryName,
-  options: { ...common, plugins: [sharedErrorsEsm, sharedUndici] },
+  options: { ...common, plugins: [knownPackages, sharedErrorsEsm, sharedUndici] },
 });
 
 // The top-level help as the shell prints it into a pipe (no terminal width to fit): the launcher
@@ -254,6 +299,15 @@ if (help.status !== 0 || !help.stdout.startsWith('Usage: payops')) {
   throw new Error(`payops --help from the new build failed (${help.status}): ${help.stderr}`);
 }
 writeFileSync(resolve(fresh, 'help.txt'), help.stdout);
+
+// The versions of the packages inside dist/, as built (`payops --version --verbose`).
+const bundledVersions = Object.fromEntries(
+  BUNDLED.map((name) => [
+    name,
+    JSON.parse(readFileSync(resolve(root, 'node_modules', name, 'package.json'), 'utf8')).version,
+  ]),
+);
+writeFileSync(resolve(fresh, 'bundled.json'), `${JSON.stringify(bundledVersions, null, 2)}\n`);
 
 try {
   renameSync(dist, stale);

@@ -1,5 +1,5 @@
-// Reading the config file for a command that only needs its values: plain fs and JSON, so that
-// running a query does not pay for loading `conf` (config commands write through `conf`, store.ts).
+// Reading the config file for a command that only needs its values: plain fs and JSON (the config
+// commands write it through store.ts and json-file.ts).
 import { chmodSync, readFileSync, statSync } from 'node:fs';
 import { ConfigError } from '../errors.js';
 import type { StoredConfig } from './keys.js';

@@ -1,7 +1,8 @@
-// Writing the config file through `conf` (atomic writes, file mode 0600), for the config commands.
-import { chmodSync, mkdirSync } from 'node:fs';
+// Writing the config file for the config commands (atomically, file mode 0600: json-file.ts).
+import { mkdirSync } from 'node:fs';
 import { ConfigError, UsageError } from '../errors.js';
 import { CONFIG_DIR_MODE, CONFIG_FILE_MODE, readStoredConfig } from './file.js';
+import { writeJsonAtomic } from './json-file.js';
 import type { ConfigKey, ProfileValues, StoredConfig } from './keys.js';
 import { configDir, configFile } from './paths.js';
 
@@ -39,22 +40,10 @@ export async function openStore(
       hint: 'point PAYOPS_HOME at a folder you can write to',
     });
   }
-  const { default: Conf } = await import('conf');
-  const conf = new Conf<StoredConfig>({
-    projectName: 'payops',
-    cwd: dir,
-    configName: 'config',
-    configFileMode: CONFIG_FILE_MODE,
-    // Profile names are keys of `profiles`; we never want conf to read dots in them as paths.
-    accessPropertiesByDotNotation: false,
-  });
-
-  const write = (next: StoredConfig) => {
-    conf.store = next;
-    // An existing file keeps its mode across an atomic rename on some systems: make sure.
-    if (process.platform !== 'win32') chmodSync(path, CONFIG_FILE_MODE);
-  };
-  const read = (): StoredConfig => ({ ...conf.store });
+  // A failure to write propagates as it is, as it did when `conf` wrote the file.
+  const write = (next: StoredConfig) => writeJsonAtomic(path, next, CONFIG_FILE_MODE);
+  // Read again before each change: another payops may have written it meanwhile.
+  const read = (): StoredConfig => ({ ...readStoredConfig(env) });
 
   return {
     path,

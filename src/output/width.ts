@@ -1,58 +1,127 @@
-// How many terminal columns text takes: East Asian wide and full-width characters and emoji take
-// two, combining marks and joiners none. Hand-written (no Intl.Segmenter: its first use loads ICU
-// data, ~17 ms of every command); good for the text payops prints — ids, amounts, names, reasons.
+// How many terminal columns text takes, as string-width counts them (the test compares): a
+// character's width is its Unicode East Asian Width (get-east-asian-width, bundled: ambiguous ones
+// narrow), marks, joiners and other invisible characters none; a grapheme cluster (👍🏽, 👨‍👩‍👧, a
+// flag, e + ◌́) counts as the one glyph a terminal draws. Two fast paths, because the shell loads this
+// at every start and tables call it for every cell: printable ASCII is its length, and text with no
+// character that can join a cluster is summed per character. Only the rest goes through
+// Intl.Segmenter, whose first use loads ICU data (~17 ms).
+import { eastAsianWidth } from 'get-east-asian-width';
 
-// Marks, joiners and variation selectors (all Mn or Cf) take no column.
-const ZERO = /[\p{Mn}\p{Me}\p{Cf}]/u;
-const EMOJI = /\p{Extended_Pictographic}/u;
+// Characters that take no column: marks, joiners, variation selectors, controls, other invisibles.
+// Literals, compiled at first use: a `v`-flag pattern with \p{RGI_Emoji}, as string-width uses, costs
+// 100-300 ms to construct, at every start.
+const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Cc}\p{Me}\p{Mn}\p{Cf}]/u;
+/** A character that may join the one before it (or the next) into one glyph. */
+const JOINS =
+  /[\p{M}\p{Default_Ignorable_Code_Point}\p{Emoji_Modifier}\p{Regional_Indicator}\u{1100}-\u{11FF}\u{A960}-\u{A97F}\u{D7B0}-\u{D7FF}\u{600}-\u{605}\u{6DD}\u{890}\u{891}\u{8E2}\u{110BD}\u{110CD}\u{FF9E}\u{FF9F}\u{E0020}-\u{E007F}]/u;
+const EMOJI_PRESENTATION = /\p{Emoji_Presentation}/u;
+const EMOJI = /\p{Emoji}/u;
+const MODIFIER_BASE = /\p{Emoji_Modifier_Base}/u;
+const MODIFIER = /\p{Emoji_Modifier}/u;
+const EMOJI_ZWJ = /\u{200D}\p{Extended_Pictographic}/u;
+const REGIONAL_INDICATOR = /\p{Regional_Indicator}/u;
 
-function isWide(cp: number): boolean {
+/** Signs like ARABIC NUMBER SIGN: Format characters, but drawn, one column each. */
+const isPrependedMark = (cp: number) =>
+  (cp >= 0x600 && cp <= 0x605) ||
+  cp === 0x6dd ||
+  cp === 0x890 ||
+  cp === 0x891 ||
+  cp === 0x8e2 ||
+  cp === 0x110bd ||
+  cp === 0x110cd;
+
+const isVisible = (ch: string) => !INVISIBLE.test(ch) || isPrependedMark(ch.codePointAt(0)!);
+
+/** Columns one character (code point) takes: 0, 1 or 2. */
+export function charWidth(ch: string): number {
+  const cp = ch.codePointAt(0)!;
+  // Latin, Greek and the like: no wide character below U+0300, and only the soft hyphen invisible.
+  if (cp < 0x300) return cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || cp === 0xad ? 0 : 1;
+  // Common Han and Hangul syllables.
+  if ((cp >= 0x4e00 && cp <= 0x9fff) || (cp >= 0xac00 && cp <= 0xd7a3)) return 2;
+  if (!isVisible(ch)) return 0;
+  // A lone regional indicator is drawn as a wide letter in a box.
+  return REGIONAL_INDICATOR.test(ch) ? 2 : eastAsianWidth(cp);
+}
+
+const isHangul = (cp: number) =>
+  (cp >= 0x1100 && cp <= 0x11ff) ||
+  (cp >= 0xa960 && cp <= 0xa97c) ||
+  (cp >= 0xac00 && cp <= 0xd7a3) ||
+  (cp >= 0xd7b0 && cp <= 0xd7fb);
+
+/**
+ * Whether a cluster of several characters, from its first visible one `chars[0]`, is drawn as one
+ * emoji (two columns): an emoji shown as such, an emoji with VS16 (keycaps too), a flag, a
+ * skin-tone modifier sequence, or emoji joined by ZWJ.
+ */
+function isEmojiCluster(chars: string[], text: string): boolean {
+  const [first, second] = chars;
   return (
-    (cp >= 0x1100 && cp <= 0x115f) || // Hangul Jamo
-    (cp >= 0x2e80 && cp <= 0x303e) || // CJK radicals, punctuation
-    (cp >= 0x3041 && cp <= 0x33ff) || // kana, CJK compatibility
-    (cp >= 0x3400 && cp <= 0x4dbf) ||
-    (cp >= 0x4e00 && cp <= 0x9fff) || // CJK unified ideographs
-    (cp >= 0xa000 && cp <= 0xa4cf) ||
-    (cp >= 0xac00 && cp <= 0xd7a3) || // Hangul syllables
-    (cp >= 0xf900 && cp <= 0xfaff) ||
-    (cp >= 0xfe30 && cp <= 0xfe4f) ||
-    (cp >= 0xff00 && cp <= 0xff60) || // full-width forms
-    (cp >= 0xffe0 && cp <= 0xffe6) ||
-    (cp >= 0x1f300 && cp <= 0x1f64f) || // pictographs, emoticons
-    (cp >= 0x1f900 && cp <= 0x1f9ff) ||
-    (cp >= 0x20000 && cp <= 0x3fffd)
+    EMOJI_PRESENTATION.test(first!) ||
+    (second === '\ufe0f' && EMOJI.test(first!)) ||
+    REGIONAL_INDICATOR.test(first!) ||
+    (second !== undefined && MODIFIER_BASE.test(first!) && MODIFIER.test(second)) ||
+    EMOJI_ZWJ.test(text)
   );
 }
 
-/** Columns one character takes: 0, 1 or 2. */
-export function charWidth(ch: string): number {
-  const cp = ch.codePointAt(0)!;
-  if (cp < 0x300) return cp < 0x20 || (cp >= 0x7f && cp < 0xa0) ? 0 : 1;
-  if (ZERO.test(ch)) return 0;
-  if (isWide(cp) || (cp >= 0x1f000 && EMOJI.test(ch))) return 2;
-  return 1;
+/** Columns one grapheme cluster takes. */
+function clusterWidth(cluster: string): number {
+  if (cluster.length === 1 || (cluster.length === 2 && cluster.codePointAt(0)! > 0xffff)) {
+    return charWidth(cluster);
+  }
+  const all = [...cluster];
+  const at = all.findIndex(isVisible);
+  if (at === -1) return 0;
+  const chars = all.slice(at);
+  const first = chars[0]!.codePointAt(0)!;
+  // A syllable block built from jamo: as wide as its first one.
+  if (isHangul(cluster.codePointAt(0)!)) return eastAsianWidth(cluster.codePointAt(0)!);
+  // An emoji asked for in its text style (VS15): one column.
+  if (chars[1] === '\ufe0e' && first <= 0xffff && EMOJI_PRESENTATION.test(chars[0]!)) return 1;
+  if (isEmojiCluster(chars, cluster)) return 2;
+  // A base and its spacing marks, each visible character its own width; after a joiner, nothing.
+  let w = 0;
+  for (const ch of chars) {
+    if (ch === '\u200d') break;
+    if (isVisible(ch)) w += charWidth(ch);
+  }
+  return w;
+}
+
+let segmenter: Intl.Segmenter | undefined;
+
+/** `s` as the units a terminal draws, each with its width: clusters only when a character may join. */
+function* glyphs(s: string): Generator<[string, number]> {
+  if (!JOINS.test(s)) {
+    for (const ch of s) yield [ch, charWidth(ch)];
+    return;
+  }
+  segmenter ??= new Intl.Segmenter();
+  for (const { segment } of segmenter.segment(s)) yield [segment, clusterWidth(segment)];
 }
 
 /** Columns a one-line string takes on a terminal. */
 export function displayWidth(s: string): number {
-  let w = 0;
   // ASCII fast path: most cells are ids, amounts and dates.
   if (/^[\x20-\x7e]*$/.test(s)) return s.length;
-  for (const ch of s) w += charWidth(ch);
+  let w = 0;
+  if (!JOINS.test(s)) for (const ch of s) w += charWidth(ch);
+  else for (const [, cw] of glyphs(s)) w += cw;
   return w;
 }
 
-/** `s` cut to at most `width` columns, ending in `…` when something was cut. */
+/** `s` cut to at most `width` columns, ending in `…` when something was cut; never inside a glyph. */
 export function cutToWidth(s: string, width: number): string {
   if (displayWidth(s) <= width) return s;
   if (width <= 0) return '';
   let out = '';
   let w = 0;
-  for (const ch of s) {
-    const cw = charWidth(ch);
+  for (const [glyph, cw] of glyphs(s)) {
     if (w + cw > width - 1) break;
-    out += ch;
+    out += glyph;
     w += cw;
   }
   return `${out}…`;

@@ -130,7 +130,7 @@ async function table(
   records: Array<Record<string, string>>,
   color: boolean,
 ) {
-  // cli-table3 is loaded only when a table is actually shown.
+  // The table renderer (output/table.ts) is loaded only when a table is actually shown.
   const { renderTable } = await import('../output/table.js');
   return renderTable([...columns], records, {
     color,

@@ -167,7 +167,7 @@ function formatOf(ctx: Context): OutputFormat {
 }
 
 async function tableText(ctx: Context, t: TableData): Promise<string> {
-  // cli-table3 loads only when a table is printed.
+  // The table renderer (output/table.ts) loads only when a table is printed.
   const { renderTable } = await import('../output/table.js');
   const rows = t.rows.map((cells) => Object.fromEntries(t.head.map((h, i) => [h, cells[i] ?? ''])));
   const width = ctx.io.stdout.columns;
