@@ -1,7 +1,17 @@
 // The config file as payops writes it since it stopped using the `conf` package: the same text
 // (tab-indented JSON, no final newline) at the same path, so files written before read the same and
 // look the same after a change; replaced whole (no temporary file left), mode 0600.
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,6 +21,25 @@ import { openStore } from '../../../src/config/store.js';
 const mode = (path: string) => statSync(path).mode & 0o777;
 
 describe('the config file writer', () => {
+  it.skipIf(process.platform === 'win32')(
+    'writes through a config.json that is a link (a dotfiles repo), as conf did',
+    () => {
+      const dir = mkdtempSync(join(tmpdir(), 'payops-json-'));
+      mkdirSync(join(dir, 'home'));
+      mkdirSync(join(dir, 'dot'));
+      const target = join(dir, 'dot', 'payops.json');
+      writeFileSync(target, '{"current":"default"}', { mode: 0o600 });
+      const link = join(dir, 'home', 'config.json');
+      symlinkSync('../dot/payops.json', link);
+      writeJsonAtomic(link, { current: 'default', merchant_id: '42' }, 0o600);
+      expect(lstatSync(link).isSymbolicLink()).toBe(true);
+      expect(JSON.parse(readFileSync(target, 'utf8'))).toEqual({ current: 'default', merchant_id: '42' });
+      expect(mode(target)).toBe(0o600);
+      expect(readdirSync(join(dir, 'home'))).toEqual(['config.json']);
+      expect(readdirSync(join(dir, 'dot'))).toEqual(['payops.json']);
+    },
+  );
+
   it('writes the text conf wrote: tab-indented JSON, no final newline', () => {
     const dir = mkdtempSync(join(tmpdir(), 'payops-json-'));
     const path = join(dir, 'config.json');
