@@ -3,9 +3,11 @@
 // file is a workbook. Cells become the text a CSV would hold: strings as they are, numbers as the
 // exact decimal they store (sheets/cell-number.ts), never via a float. What a sheet can hold and a
 // CSV cannot is checked here, in the columns the command reads: error cells (#N/A), formulas saved
-// without their result, and numbers with more than 15 significant digits (an id the spreadsheet
-// rounded, or an amount a calculation left inexact, e.g. 0.30000000000000004). Problems name the
-// cell as a spreadsheet does: `refunds.xlsx:Sheet1!C7`.
+// without their result, and numbers with more than 15 significant digits outside amount columns
+// (an id the spreadsheet rounded or a calculation left inexact). An amount column's number is read
+// as the sheet shows it, 15 significant digits (Excel stores a typed 10.2 as 10.199999999999999),
+// and validation then checks it against the currency's minor units. Problems name the cell as a
+// spreadsheet does: `refunds.xlsx:Sheet1!C7`.
 //
 // One file, though at the limit: the sheet's rows and the checks of what a cell holds read as one
 // pass over the sheet XML (issue 26's cell rules land here and may split it by job).
@@ -16,7 +18,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { InputError, type InputProblem } from '../errors.js';
-import { quote } from '../quote.js';
+import { quote, terminalSafe } from '../quote.js';
 import { plainNumber, SPREADSHEET_DIGITS, shownNumber } from '../sheets/cell-number.js';
 import {
   columnLetters,
@@ -414,9 +416,11 @@ function cellProblem(
     };
   }
   if (noResult(c)) {
-    const f = c.formula ? ` (=${c.formula.length > 40 ? `${c.formula.slice(0, 40)}…` : c.formula})` : '';
+    const f = c.formula
+      ? ` (=${terminalSafe(c.formula.length > 40 ? `${c.formula.slice(0, 40)}…` : c.formula)})`
+      : '';
     return {
-      message: `the cell holds a formula${f} with no saved result (the program that wrote the file does not compute formulas)`,
+      message: `the cell holds a formula${f} with no saved result (the program that wrote the file saved it without computing it)`,
       expected: 'a value: opening and saving the file in a spreadsheet program computes it',
     };
   }
@@ -425,11 +429,17 @@ function cellProblem(
   if (n === undefined)
     return { message: `the cell holds ${quote(c.value ?? '')}, not a number`, expected: 'a number' };
   if (n.integerDigits > SPREADSHEET_DIGITS) {
-    return {
-      message: `the cell holds the number ${n.text}: a spreadsheet keeps only ${SPREADSHEET_DIGITS} digits of a number, so a longer id was rounded`,
-      expected: 'ids stored as text: format the column as Text and enter or import the ids again',
-    };
+    return shown
+      ? {
+          message: `the cell holds the number ${n.text}: a spreadsheet keeps only ${SPREADSHEET_DIGITS} digits of a number, so this amount was rounded`,
+          expected: `an amount of at most ${SPREADSHEET_DIGITS} digits, or the amount as text`,
+        }
+      : {
+          message: `the cell holds the number ${n.text}: a spreadsheet keeps only ${SPREADSHEET_DIGITS} digits of a number, so a longer id was rounded`,
+          expected: 'ids stored as text: format the column as Text and enter or import the ids again',
+        };
   }
+  // Only outside amount columns: an amount was rounded to what the sheet shows (shownNumber).
   if (n.significant > SPREADSHEET_DIGITS) {
     return {
       message: `the cell holds ${n.text}, a number that is not exact (a calculation's binary rounding)`,
