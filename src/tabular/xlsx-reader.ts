@@ -316,7 +316,7 @@ function cellText(
   switch (c.type) {
     case 's':
       // `<v/>` is an empty cell, not shared string 0; an index that is no number names no string.
-      return /^\d+$/.test(v) ? (strings.get(Number(v)) ?? '') : '';
+      return v.trim() === '' || !Number.isInteger(+v) ? '' : (strings.get(+v) ?? '');
     case 'n': {
       // Plain decimal text has no thousands groups: its one dot is the decimal point.
       const text = (shown ? shownNumber(v) : plainNumber(v))?.text;
@@ -442,8 +442,8 @@ function cellProblem(
   // Only outside amount columns: an amount was rounded to what the sheet shows (shownNumber).
   if (n.significant > SPREADSHEET_DIGITS) {
     return {
-      message: `the cell holds ${n.text}, a number that is not exact (a calculation's binary rounding)`,
-      expected: "the amount rounded in the sheet to the currency's decimals, e.g. =ROUND(B2;2)",
+      message: `the cell holds ${n.text}, a number that is not exact (a calculation's binary rounding): a spreadsheet shows only ${SPREADSHEET_DIGITS} of its digits`,
+      expected: 'the value as text (format the column as Text and enter the value again), or a whole number',
     };
   }
   return undefined;
