@@ -274,8 +274,11 @@ export class SharedStrings {
   private readonly pages: string[] = [];
   private readonly offsets: Uint32Array[] = [];
   private current: string[] = [];
+  /** Strings in the table. */
+  size = 0;
 
   add(s: string): void {
+    this.size++;
     this.current.push(s);
     if (this.current.length === PAGE) this.seal();
   }

@@ -352,7 +352,7 @@ async function* toRows(
     for (const c of r.cells) {
       const shown = money[c.col] === true;
       const text = cellText(c, strings, mark, shown);
-      if (text === '' && c.type !== 'e' && !noResult(c)) continue;
+      if (text === '' && c.type !== 'e' && !noResult(c) && !unknownString(c, strings)) continue;
       any = true;
       const ref = `${label}:${sheet}!${columnLetters(c.col)}${r.row}`;
       if (c.col >= width) {
@@ -367,7 +367,13 @@ async function* toRows(
       cells[c.col] = text;
       if (!check[c.col]) continue;
       const field = header.normalised[c.col]!;
-      const problem = cellProblem(c, text, shown);
+      const problem = unknownString(c, strings)
+        ? {
+            message: `the cell names shared string ${quote(c.value!.slice(0, 20))}, but the workbook's shared strings hold ${strings.size} string${strings.size === 1 ? '' : 's'} (a damaged file)`,
+            expected:
+              'a cell whose text is in the workbook: open the file in the spreadsheet program and save it again',
+          }
+        : cellProblem(c, text, shown);
       if (problem !== undefined) {
         problems ??= [];
         problems.push({ file: ref, field, ...problem });
@@ -393,6 +399,13 @@ async function* toRows(
   } catch (err) {
     throw unreadable(label, err);
   }
+}
+
+/** A text cell (`t="s"`) whose index the shared strings table does not hold: its text is lost, never empty. */
+function unknownString(c: RawCell, strings: SharedStrings): boolean {
+  const v = c.value;
+  if (c.type !== 's' || v === undefined || v.trim() === '') return false;
+  return !Number.isInteger(+v) || strings.get(+v) === undefined;
 }
 
 /**

@@ -333,6 +333,13 @@ describe('item 7: cells as other readers read them', () => {
     expect(r!.fields.refund_reason).toBe('one\ntwo <3');
   });
 
+  it('a shared-string index the table does not hold is refused, not read as empty', async () => {
+    const rows = `${HEADER}${refundRow(2, { B: '<c r="B2" t="s"><v>5</v></c>' })}`;
+    const [r] = await rowsOf(book({ rows, strings: ['<t>O-9</t>'] }));
+    expect(r!.problems?.[0]).toMatchObject({ file: 'in.xlsx:Sheet1!B2', field: 'order_no' });
+    expect(r!.problems?.[0]?.message).toMatch(/shared string "5".*hold 1 string\b/);
+  });
+
   it('a shared-strings part named in another case than its link is found', async () => {
     const rows = `${HEADER}${refundRow(2, { B: '<c r="B2" t="s"><v>0</v></c>' })}`;
     const [r] = await rowsOf(
