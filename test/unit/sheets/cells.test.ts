@@ -202,6 +202,9 @@ describe('item 1: a number cell is the value the sheet shows (15 significant dig
     expect(plainNumber('10.199999999999999')?.text).toBe('10.199999999999999');
   });
 
+  // The domain is every cent from 0.01 to 100,000.00 (10,000,000 amounts); each run samples 20,000
+  // of them and the edges. Why it holds for all: a typed amount of at most 15 digits is within one
+  // ulp (≤ 2.3e-16 of its size) of any text of its double, far inside half a 15-digit step.
   it('every two-decimal amount 0.01 … 100,000.00 as Excel, openpyxl and JS store it reads back as typed', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 10_000_000 }), (cents) => {
