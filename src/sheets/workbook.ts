@@ -38,8 +38,11 @@ export interface RawCell {
   type: string;
   /** The value's text (a shared string's index for `s`); undefined when the cell stores none. */
   value: string | undefined;
-  /** The cell holds a formula (its value is the result saved with the file). */
-  formula: boolean;
+  /**
+   * The cell's formula, when it holds one (its value is the result saved with the file); '' for
+   * a formula written elsewhere (a shared formula's other cells).
+   */
+  formula?: string;
 }
 
 export interface RawRow {
@@ -52,6 +55,16 @@ export interface RawRow {
 
 /** Workbook structure problems that are not ZIP problems (no workbook part, an ODS file). */
 export class WorkbookError extends Error {}
+
+/** A file of a kind payops does not read (an .xlsb), with what to do instead. */
+export class UnsupportedWorkbook extends WorkbookError {
+  constructor(
+    message: string,
+    readonly hint: string,
+  ) {
+    super(message);
+  }
+}
 
 /**
  * The most text held while waiting for the end of one shared string or one row. A cell holds at
@@ -101,16 +114,42 @@ function xmlChar(ref: string, cp: number): string {
   return String.fromCodePoint(cp);
 }
 
-export function decodeXml(s: string): string {
+/**
+ * Character data as an XML parser hands it over: line ends normalised (CR LF and a lone CR are a
+ * line feed, XML 1.0 §2.11; a CR written `&#13;` stays), CDATA sections taken literally, the rest's
+ * references decoded; then OOXML's `_xHHHH_` escapes (they are of the string, not of the XML).
+ */
+export function xmlText(s: string): string {
+  let raw = s;
+  if (raw.includes('\r')) raw = raw.replace(/\r\n?/g, '\n');
+  if (!raw.includes('<![CDATA[')) return decodeXml(raw);
+  let out = '';
+  let at = 0;
+  for (;;) {
+    const open = raw.indexOf('<![CDATA[', at);
+    if (open < 0) break;
+    const close = raw.indexOf(']]>', open + 9);
+    if (close < 0) break;
+    out += decodeXml(raw.slice(at, open), false) + raw.slice(open + 9, close);
+    at = close + 3;
+  }
+  return unescapeOoxml(out + decodeXml(raw.slice(at), false));
+}
+
+function unescapeOoxml(s: string): string {
+  return s.includes('_x')
+    ? s.replace(OOXML_ESCAPE, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)))
+    : s;
+}
+
+export function decodeXml(s: string, ooxml = true): string {
   let out = s;
   if (out.includes('&')) {
     out = out.replace(ENTITY, (m, hex: string, dec: string, name: string) =>
       name ? NAMED[name]! : xmlChar(m, Number.parseInt(hex ?? dec, hex ? 16 : 10)),
     );
   }
-  if (out.includes('_x'))
-    out = out.replace(OOXML_ESCAPE, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
-  return out;
+  return ooxml ? unescapeOoxml(out) : out;
 }
 
 /** Resolve a relationship target against the folder of the part that names it. */
@@ -124,12 +163,25 @@ function resolveTarget(base: string, target: string): string {
   return parts.join('/');
 }
 
+/**
+ * A part's ZIP entry. Part names are case-insensitive (OPC, ECMA-376 part 2 §6.2.2.3): writers
+ * link `xl/sharedStrings.xml` and store `xl/SharedStrings.xml`, so a name not found as written is
+ * looked up in any case (zip.ts already reads a backslash in a name as `/`).
+ */
+export function findEntry(entries: Map<string, ZipEntry>, name: string): ZipEntry | undefined {
+  const exact = entries.get(name);
+  if (exact !== undefined) return exact;
+  const lower = name.toLowerCase();
+  for (const [n, e] of entries) if (n.toLowerCase() === lower) return e;
+  return undefined;
+}
+
 async function part(
   bytes: Uint8Array,
   entries: Map<string, ZipEntry>,
   name: string,
 ): Promise<string | undefined> {
-  const e = entries.get(name);
+  const e = findEntry(entries, name);
   return e === undefined ? undefined : entryString(bytes, e);
 }
 
@@ -157,6 +209,13 @@ export async function openWorkbook(bytes: Uint8Array): Promise<Workbook> {
   const root = await relations(bytes, entries, '');
   const office = [...root.values()].find((r) => r.type.endsWith('/officeDocument'));
   const workbookPath = office?.target ?? 'xl/workbook.xml';
+  // An .xlsb is a ZIP too, but its parts are binary records: say so rather than find no sheets.
+  if (/\.bin$/i.test(workbookPath) || findEntry(entries, 'xl/workbook.bin') !== undefined) {
+    throw new UnsupportedWorkbook(
+      'it is an Excel binary workbook: .xlsb is not supported: save as .xlsx',
+      'in Excel use File › Save As › "Excel Workbook (*.xlsx)"',
+    );
+  }
   const xml = await part(bytes, entries, workbookPath);
   if (xml === undefined) {
     const mimetype = await part(bytes, entries, 'mimetype');
@@ -215,8 +274,11 @@ export class SharedStrings {
   private readonly pages: string[] = [];
   private readonly offsets: Uint32Array[] = [];
   private current: string[] = [];
+  /** Strings in the table. */
+  size = 0;
 
   add(s: string): void {
+    this.size++;
     this.current.push(s);
     if (this.current.length === PAGE) this.seal();
   }
@@ -244,8 +306,12 @@ const PAGE = 1024;
 export async function sharedStrings(wb: Workbook): Promise<SharedStrings> {
   const out = new SharedStrings();
   if (wb.sharedStringsPath === undefined) return out;
-  const entry = wb.entries.get(wb.sharedStringsPath);
-  if (entry === undefined) return out;
+  const entry = findEntry(wb.entries, wb.sharedStringsPath);
+  // Every text cell would read as empty: a damaged file, refused.
+  if (entry === undefined)
+    throw new WorkbookError(
+      `its shared strings (${wb.sharedStringsPath}, where the workbook's text cells are) are missing`,
+    );
   let buf = '';
   // <si>…</si> holds one string: a <t>, or rich-text runs <r><t>…</t></r>; phonetic runs (<rPh>) are not text.
   const SI = /<(?:[\w.-]+:)?si\b[^>]*?(?:\/>|>([\s\S]*?)<\/(?:[\w.-]+:)?si>)/g;
@@ -256,7 +322,7 @@ export async function sharedStrings(wb: Workbook): Promise<SharedStrings> {
     SI.lastIndex = 0;
     let end = 0;
     for (let m = SI.exec(buf); m !== null; m = SI.exec(buf)) {
-      out.add(decodeXml(siText(m[1], PHONETIC, T)));
+      out.add(siText(m[1], PHONETIC, T));
       end = SI.lastIndex;
     }
     buf = buf.slice(end);
@@ -273,17 +339,17 @@ function siText(body: string | undefined, phonetic: RegExp, t: RegExp): string {
   if (body.startsWith('<t') && nameEnds(body, 2) && body.endsWith('</t>')) {
     const gt = body.indexOf('>');
     const inner = body.slice(gt + 1, -4);
-    if (body.charCodeAt(gt - 1) !== 47 && !inner.includes('<')) return inner;
+    if (body.charCodeAt(gt - 1) !== 47 && !inner.includes('<')) return xmlText(inner);
   }
   let s = '';
-  for (const x of body.replace(phonetic, '').matchAll(t)) s += x[1] ?? '';
+  for (const x of body.replace(phonetic, '').matchAll(t)) s += xmlText(x[1] ?? '');
   return s;
 }
 
-/** Column letters (`C`, `AA`) → 0-based index. */
+/** Column letters (`C`, `AA`; some writers write `c`, `aa`) → 0-based index. */
 export function columnIndex(letters: string): number {
   let n = 0;
-  for (let i = 0; i < letters.length; i++) n = n * 26 + (letters.charCodeAt(i) - 64);
+  for (let i = 0; i < letters.length; i++) n = n * 26 + ((letters.charCodeAt(i) & ~32) - 64);
   return n - 1;
 }
 
@@ -302,7 +368,7 @@ export async function* sheetRows(
   /** Filled as the sheet is read: its autofilter (written after the rows) once the end is read. */
   looks: SheetLooks = {},
 ): AsyncGenerator<RawRow[]> {
-  const entry = wb.entries.get(sheet.path);
+  const entry = findEntry(wb.entries, sheet.path);
   if (entry === undefined) throw new ZipFormatError(`the sheet ${sheet.name} is missing from the file`);
   let buf = '';
   // Rows hidden unless they say otherwise (<sheetFormatPr zeroHeight="1">, written before the rows).
@@ -348,6 +414,7 @@ export async function* sheetRows(
         vClose: `</${prefix}v>`,
         text: new RegExp(`<${p}t\\b[^>]*?(?:/>|>([\\s\\S]*?)</${p}t>)`, 'g'),
         formula: new RegExp(`<${p}f[\\s>/]`),
+        fClose: `</${prefix}f>`,
       };
     }
     const rows: RawRow[] = [];
@@ -400,7 +467,7 @@ const FILTER_TAG_MAX = 256;
 /** Columns a sheet can have (A … XFD). */
 export const MAX_COLUMNS = 16_384;
 
-const R_ATTR = /(?:^|\s)r\s*=\s*["']([A-Z]+)\d+["']/;
+const R_ATTR = /(?:^|\s)r\s*=\s*["']([A-Za-z]+)\d+["']/;
 const T_ATTR = /(?:^|\s)t\s*=\s*["'](\w+)["']/;
 
 /** Whether the character at `i` ends an element name (so `<c` is not `<col`). */
@@ -417,7 +484,7 @@ function cellValue(inner: string, vOpen: string, vClose: string): string | undef
   const gt = inner.indexOf('>', s);
   if (gt < 0 || inner.charCodeAt(gt - 1) === 47) return gt < 0 ? undefined : '';
   const e = inner.indexOf(vClose, gt);
-  return e < 0 ? undefined : decodeXml(inner.slice(gt + 1, e));
+  return e < 0 ? undefined : xmlText(inner.slice(gt + 1, e));
 }
 
 function parseCells(body: string, tags: CellTags): RawCell[] {
@@ -455,17 +522,30 @@ function parseCells(body: string, tags: CellTags): RawCell[] {
     if (type === 'inlineStr') {
       let text: string | undefined;
       tags.text.lastIndex = 0;
-      for (const x of inner.matchAll(tags.text)) text = (text ?? '') + (x[1] ?? '');
-      value = text === undefined ? undefined : decodeXml(text);
+      for (const x of inner.matchAll(tags.text)) text = (text ?? '') + xmlText(x[1] ?? '');
+      value = text;
     } else {
       value = inner === '' ? undefined : cellValue(inner, tags.vOpen, tags.vClose);
     }
-    cells.push({ col, type, value, formula: inner !== '' && tags.formula.test(inner) });
+    const cell: RawCell = { col, type, value };
+    if (inner !== '' && tags.formula.test(inner)) cell.formula = formulaText(inner, tags);
+    cells.push(cell);
   }
   return cells;
 }
 
+/** The text of a cell's `<f>` ('' when it has none: a shared formula's other cells). */
+function formulaText(inner: string, tags: CellTags): string {
+  const m = tags.formula.exec(inner);
+  if (m === null) return '';
+  const gt = inner.indexOf('>', m.index);
+  if (gt < 0 || inner.charCodeAt(gt - 1) === 47) return '';
+  const e = inner.indexOf(tags.fClose, gt);
+  return e < 0 ? '' : xmlText(inner.slice(gt + 1, e));
+}
+
 interface CellTags {
+  fClose: string;
   cOpen: string;
   cClose: string;
   vOpen: string;

@@ -1,8 +1,8 @@
 // The ZIP container of an .xlsx, on Node's own zlib (no dependency): reading the central directory
 // of a file held in memory and inflating one entry as a stream of text, and writing entries one
 // after another as a stream (sizes and CRC in data descriptors, so nothing is held whole). Only
-// what workbooks use: stored (0) and deflated (8) entries, no ZIP64 (a workbook over 4 GB is not a
-// refund list), no encryption.
+// what workbooks use: stored (0) and deflated (8) entries, no encryption. ZIP64 records are read
+// (streaming writers use them for files of any size), though the file is still held in memory.
 import { crc32, createDeflateRaw, createInflateRaw } from 'node:zlib';
 
 export interface ZipEntry {
@@ -36,9 +36,17 @@ export function zipEntries(bytes: Uint8Array): Map<string, ZipEntry> {
     }
   }
   if (eocd < 0) throw new ZipFormatError('the ZIP directory is missing (the file is cut short or damaged)');
-  const count = view.getUint16(eocd + 10, true);
-  const dirOffset = view.getUint32(eocd + 16, true);
-  if (count === 0xffff || dirOffset === 0xffffffff) throw new ZipFormatError('ZIP64 archives are not read');
+  let count = view.getUint16(eocd + 10, true);
+  let dirOffset = view.getUint32(eocd + 16, true);
+  // ZIP64: a locator just before the end record points at the ZIP64 end record, which holds the
+  // real count and offset (APPNOTE 4.3.14-15).
+  if (eocd >= 20 && view.getUint32(eocd - 20, true) === 0x07064b50) {
+    const at = safe(view.getBigUint64(eocd - 12, true));
+    if (at + 56 > bytes.length || view.getUint32(at, true) !== 0x06064b50)
+      throw new ZipFormatError('the ZIP64 directory is damaged');
+    count = safe(view.getBigUint64(at + 32, true));
+    dirOffset = safe(view.getBigUint64(at + 48, true));
+  }
   const entries = new Map<string, ZipEntry>();
   const names = new TextDecoder('utf-8');
   let p = dirOffset;
@@ -49,17 +57,67 @@ export function zipEntries(bytes: Uint8Array): Map<string, ZipEntry> {
     const nameLength = view.getUint16(p + 28, true);
     const extraLength = view.getUint16(p + 30, true);
     const commentLength = view.getUint16(p + 32, true);
-    const name = names.decode(bytes.subarray(p + 46, p + 46 + nameLength));
-    entries.set(name, {
+    // Some Windows writers store `xl\workbook.xml`: a backslash is a folder separator there.
+    const name = names.decode(bytes.subarray(p + 46, p + 46 + nameLength)).replace(/\\/g, '/');
+    const entry: ZipEntry = {
       name,
       method: view.getUint16(p + 10, true),
       compressedSize: view.getUint32(p + 20, true),
       size: view.getUint32(p + 24, true),
       offset: view.getUint32(p + 42, true),
-    });
+    };
+    if (entry.size === 0xffffffff || entry.compressedSize === 0xffffffff || entry.offset === 0xffffffff) {
+      zip64Sizes(view, p + 46 + nameLength, extraLength, entry);
+    }
+    entries.set(name, entry);
     p += 46 + nameLength + extraLength + commentLength;
   }
   return entries;
+}
+
+/** A ZIP64 value as a number: the file is in memory, so any real offset or size is far below 2^53. */
+function safe(v: bigint): number {
+  if (v > BigInt(Number.MAX_SAFE_INTEGER)) throw new ZipFormatError('the ZIP64 directory is damaged');
+  return Number(v);
+}
+
+/**
+ * The sizes and offset a directory entry keeps in its ZIP64 extra field (id 1): each present only
+ * when its 32-bit field is 0xffffffff, in the order size, compressed size, offset (APPNOTE 4.5.3).
+ */
+function zip64Sizes(view: DataView, extra: number, length: number, entry: ZipEntry): void {
+  for (let q = extra; q + 4 <= extra + length; ) {
+    const id = view.getUint16(q, true);
+    const size = view.getUint16(q + 2, true);
+    if (id === 0x0001) {
+      let at = q + 4;
+      const end = at + size;
+      const next = (): number => {
+        if (at + 8 > end) throw new ZipFormatError(`the ZIP64 sizes of ${entry.name} are damaged`);
+        const v = safe(view.getBigUint64(at, true));
+        at += 8;
+        return v;
+      };
+      if (entry.size === 0xffffffff) entry.size = next();
+      if (entry.compressedSize === 0xffffffff) entry.compressedSize = next();
+      if (entry.offset === 0xffffffff) entry.offset = next();
+      return;
+    }
+    q += 4 + size;
+  }
+  throw new ZipFormatError(`the ZIP entry ${entry.name} has no ZIP64 sizes`);
+}
+
+type Decoder = InstanceType<typeof TextDecoder>;
+
+/**
+ * A part's text decoder: XML is UTF-8 unless a byte-order mark says UTF-16 (XML 1.0 §4.3.3; some
+ * writers save workbook.xml so). The mark itself is dropped by the decoder.
+ */
+function decoderFor(first: Uint8Array): Decoder {
+  if (first[0] === 0xff && first[1] === 0xfe) return new TextDecoder('utf-16le');
+  if (first[0] === 0xfe && first[1] === 0xff) return new TextDecoder('utf-16be');
+  return new TextDecoder('utf-8');
 }
 
 /** The entry's compressed bytes (after its local header). */
@@ -82,7 +140,8 @@ export async function* entryText(
   limit = MAX_INFLATED,
 ): AsyncGenerator<string> {
   const data = entryData(bytes, entry);
-  const decoder = new TextDecoder('utf-8');
+  // Made from the first bytes: its byte-order mark, if any, says the encoding.
+  let decoder: Decoder | undefined;
   const cap = Math.min(entry.size, limit);
   const tooBig = () =>
     new ZipFormatError(
@@ -93,7 +152,7 @@ export async function* entryText(
   if (entry.size > limit) throw tooBig();
   if (entry.method === 0) {
     if (data.length > cap) throw tooBig();
-    yield decoder.decode(data);
+    yield decoderFor(data).decode(data);
     return;
   }
   if (entry.method !== 8) throw new ZipFormatError(`the ZIP entry ${entry.name} uses an unknown compression`);
@@ -118,6 +177,7 @@ export async function* entryText(
     for await (const chunk of inflate) {
       inflated += (chunk as Buffer).length;
       if (inflated > cap) throw tooBig();
+      decoder ??= decoderFor(chunk as Buffer);
       const text = decoder.decode(chunk as Buffer, { stream: true });
       if (text !== '') yield text;
     }
@@ -127,7 +187,7 @@ export async function* entryText(
   } finally {
     inflate.destroy();
   }
-  const rest = decoder.decode();
+  const rest = decoder?.decode() ?? '';
   if (rest !== '') yield rest;
 }
 

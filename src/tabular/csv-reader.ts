@@ -27,7 +27,7 @@ import {
   toRow,
   trimmed,
 } from './csv-records.js';
-import { sniff, xlsRefused } from './input-kind.js';
+import { oleRefused, sniff } from './input-kind.js';
 import type { HiddenMode, SheetFacts } from './xlsx-reader.js';
 
 export { ENCODINGS, type Encoding, normaliseEncoding } from './csv-decode.js';
@@ -109,7 +109,7 @@ export function readCsv(given: CsvReadOptions): InputReader {
   const opts: CsvReadOptions = { ...given, file: label, path: opened };
   const kind = sniff(opened);
   const chosen = kind.then(async (k): Promise<CsvReader> => {
-    if (k === 'xls') throw xlsRefused(label);
+    if (k === 'xls') throw await oleRefused(label, opened);
     if (k === 'csv' && opts.sheet !== undefined) {
       throw new InputError(`--sheet applies to an .xlsx workbook; ${label} is not one`, [
         {

@@ -3,9 +3,11 @@
 // file is a workbook. Cells become the text a CSV would hold: strings as they are, numbers as the
 // exact decimal they store (sheets/cell-number.ts), never via a float. What a sheet can hold and a
 // CSV cannot is checked here, in the columns the command reads: error cells (#N/A), formulas saved
-// without their result, and numbers with more than 15 significant digits (an id the spreadsheet
-// rounded, or an amount a calculation left inexact, e.g. 0.30000000000000004). Problems name the
-// cell as a spreadsheet does: `refunds.xlsx:Sheet1!C7`.
+// without their result, and numbers with more than 15 significant digits outside amount columns
+// (an id the spreadsheet rounded or a calculation left inexact). An amount column's number is read
+// as the sheet shows it, 15 significant digits (Excel stores a typed 10.2 as 10.199999999999999),
+// and validation then checks it against the currency's minor units. Problems name the cell as a
+// spreadsheet does: `refunds.xlsx:Sheet1!C7`.
 //
 // One file, though at the limit: the sheet's rows and the checks of what a cell holds read as one
 // pass over the sheet XML (issue 26's cell rules land here and may split it by job).
@@ -16,17 +18,19 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { InputError, type InputProblem } from '../errors.js';
-import { quote } from '../quote.js';
-import { plainNumber, SPREADSHEET_DIGITS } from '../sheets/cell-number.js';
+import { quote, terminalSafe } from '../quote.js';
+import { plainNumber, SPREADSHEET_DIGITS, shownNumber } from '../sheets/cell-number.js';
 import {
   columnLetters,
   openWorkbook,
+  type RawCell,
   type RawRow,
   type SharedStrings,
   type SheetInfo,
   type SheetLooks,
   sharedStrings,
   sheetRows,
+  UnsupportedWorkbook,
   type Workbook,
   WorkbookError,
 } from '../sheets/workbook.js';
@@ -275,6 +279,13 @@ function quoteArg(name: string): string {
 
 function unreadable(label: string, err: unknown): unknown {
   if (err instanceof InputError) return err;
+  if (err instanceof UnsupportedWorkbook) {
+    return new InputError(
+      `${label}: ${err.message}`,
+      [{ file: label, message: err.message, expected: 'an .xlsx workbook or a UTF-8 CSV file' }],
+      { hint: err.hint },
+    );
+  }
   if (!(err instanceof ZipFormatError || err instanceof WorkbookError)) return err;
   return new InputError(
     `${label} looks like an Excel workbook (.xlsx) but cannot be read: ${err.message}`,
@@ -283,20 +294,32 @@ function unreadable(label: string, err: unknown): unknown {
   );
 }
 
-/** A cell's text as a CSV would hold it (no checks). */
+/**
+ * Columns that hold money: `amount` and `…_amount`, the rule the results writer formats them by
+ * (output/xlsx-writer.ts). Their number cells are read as the sheet shows them (shownNumber);
+ * every other column (ids above all) keeps every stored digit, so an id a spreadsheet rounded or
+ * left inexact is refused, never rounded into another id.
+ */
+export function isAmountColumn(normalised: string): boolean {
+  return normalised === 'amount' || normalised.endsWith('_amount');
+}
+
+/** A cell's text as a CSV would hold it (no checks); `shown`: a number as the sheet shows it. */
 function cellText(
   c: { type: string; value: string | undefined },
   strings: SharedStrings,
   mark: '.' | ',' = '.',
+  shown = false,
 ): string {
   const v = c.value;
   if (v === undefined) return '';
   switch (c.type) {
     case 's':
-      return strings.get(Number(v)) ?? '';
+      // `<v/>` is an empty cell, not shared string 0; an index that is no number names no string.
+      return v.trim() === '' || !Number.isInteger(+v) ? '' : (strings.get(+v) ?? '');
     case 'n': {
       // Plain decimal text has no thousands groups: its one dot is the decimal point.
-      const text = plainNumber(v)?.text;
+      const text = (shown ? shownNumber(v) : plainNumber(v))?.text;
       if (text === undefined) return v;
       return mark === ',' ? text.replace('.', ',') : text;
     }
@@ -320,14 +343,16 @@ async function* toRows(
   const width = header.columns.length;
   const makeFields: FieldsMaker = fieldsMaker(header.normalised);
   const check = header.normalised.map((n) => checked === undefined || checked.includes(n));
+  const money = header.normalised.map(isAmountColumn);
   const sheet = sheetRef(sheetName);
   const convert = (r: RawRow): CsvRow | undefined => {
     const cells = new Array<string>(width).fill('');
     let problems: InputProblem[] | undefined;
     let any = false;
     for (const c of r.cells) {
-      const text = cellText(c, strings, mark);
-      if (text === '' && c.type !== 'e' && !(c.formula && c.value === undefined)) continue;
+      const shown = money[c.col] === true;
+      const text = cellText(c, strings, mark, shown);
+      if (text === '' && c.type !== 'e' && !noResult(c) && !unknownString(c, strings)) continue;
       any = true;
       const ref = `${label}:${sheet}!${columnLetters(c.col)}${r.row}`;
       if (c.col >= width) {
@@ -342,7 +367,13 @@ async function* toRows(
       cells[c.col] = text;
       if (!check[c.col]) continue;
       const field = header.normalised[c.col]!;
-      const problem = cellProblem(c, text);
+      const problem = unknownString(c, strings)
+        ? {
+            message: `the cell names shared string ${quote(c.value!.slice(0, 20))}, but the workbook's shared strings hold ${strings.size} string${strings.size === 1 ? '' : 's'} (a damaged file)`,
+            expected:
+              'a cell whose text is in the workbook: open the file in the spreadsheet program and save it again',
+          }
+        : cellProblem(c, text, shown);
       if (problem !== undefined) {
         problems ??= [];
         problems.push({ file: ref, field, ...problem });
@@ -370,10 +401,26 @@ async function* toRows(
   }
 }
 
+/** A text cell (`t="s"`) whose index the shared strings table does not hold: its text is lost, never empty. */
+function unknownString(c: RawCell, strings: SharedStrings): boolean {
+  const v = c.value;
+  if (c.type !== 's' || v === undefined || v.trim() === '') return false;
+  return !Number.isInteger(+v) || strings.get(+v) === undefined;
+}
+
+/**
+ * A formula saved without its result: no `<v>`, or an empty one (openpyxl writes `<v/>`). An
+ * empty `<v>` of a `t="str"` cell is a saved result, the empty text (`=IF(A2="";"";A2)`).
+ */
+function noResult(c: RawCell): boolean {
+  return c.formula !== undefined && (c.value === undefined || (c.value === '' && c.type !== 'str'));
+}
+
 /** What is wrong with a cell a command reads, beyond what row validation checks. */
 function cellProblem(
-  c: { type: string; value: string | undefined; formula: boolean },
+  c: RawCell,
   text: string,
+  shown: boolean,
 ): { message: string; expected: string } | undefined {
   if (c.type === 'e') {
     return {
@@ -381,26 +428,35 @@ function cellProblem(
       expected: 'a value (fix the formula or type the value)',
     };
   }
-  if (c.formula && c.value === undefined) {
+  if (noResult(c)) {
+    const f = c.formula
+      ? ` (=${terminalSafe(c.formula.length > 40 ? `${c.formula.slice(0, 40)}…` : c.formula)})`
+      : '';
     return {
-      message: 'the cell holds a formula saved without its result',
-      expected: 'a value: open the file in the spreadsheet program and save it again',
+      message: `the cell holds a formula${f} with no saved result (the program that wrote the file saved it without computing it)`,
+      expected: 'a value: opening and saving the file in a spreadsheet program computes it',
     };
   }
   if (c.type !== 'n') return undefined;
-  const n = plainNumber(c.value ?? '');
+  const n = (shown ? shownNumber : plainNumber)(c.value ?? '');
   if (n === undefined)
     return { message: `the cell holds ${quote(c.value ?? '')}, not a number`, expected: 'a number' };
   if (n.integerDigits > SPREADSHEET_DIGITS) {
-    return {
-      message: `the cell holds the number ${n.text}: a spreadsheet keeps only ${SPREADSHEET_DIGITS} digits of a number, so a longer id was rounded`,
-      expected: 'ids stored as text: format the column as Text and enter or import the ids again',
-    };
+    return shown
+      ? {
+          message: `the cell holds the number ${n.text}: a spreadsheet keeps only ${SPREADSHEET_DIGITS} digits of a number, so this amount was rounded`,
+          expected: `an amount of at most ${SPREADSHEET_DIGITS} digits, or the amount as text`,
+        }
+      : {
+          message: `the cell holds the number ${n.text}: a spreadsheet keeps only ${SPREADSHEET_DIGITS} digits of a number, so a longer id was rounded`,
+          expected: 'ids stored as text: format the column as Text and enter or import the ids again',
+        };
   }
+  // Only outside amount columns: an amount was rounded to what the sheet shows (shownNumber).
   if (n.significant > SPREADSHEET_DIGITS) {
     return {
-      message: `the cell holds ${n.text}, a number that is not exact (a calculation's binary rounding)`,
-      expected: "the amount rounded in the sheet to the currency's decimals, e.g. =ROUND(B2;2)",
+      message: `the cell holds ${n.text}, a number that is not exact (a calculation's binary rounding): a spreadsheet shows only ${SPREADSHEET_DIGITS} of its digits`,
+      expected: 'the value as text (format the column as Text and enter the value again), or a whole number',
     };
   }
   return undefined;

@@ -3,11 +3,12 @@
 // amounts; results.xlsx reads back with the same ids; the same rows as a CSV and as a workbook are
 // one input (the second is refused as already done); a workbook with bad cells is refused with
 // each cell named and nothing sent; payouts read and write workbooks too.
-import { copyFileSync, readFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseAmount } from '../../../src/money/amount.js';
 import { createXlsxWriter } from '../../../src/output/xlsx-writer.js';
+import { ZipWriter } from '../../../src/sheets/zip.js';
 import { readCsv } from '../../../src/tabular/csv-reader.js';
 import { REPO_ROOT, runCli, tempDir } from '../../helpers/run-cli.js';
 import { type TestSandbox, withSandbox } from '../../helpers/sandbox.js';
@@ -144,6 +145,69 @@ describe('.xlsx refund files against the sandbox', { timeout: 120_000 }, () => {
       const got = await refunded(sandbox);
       expect(got.get('TX14000005')).toBe(30n);
       expect(got.get('TX14000002')).toBe(4999n);
+    }, seeded);
+  });
+});
+
+/** A workbook as Excel stores amounts: number cells of the double's 17-digit (or openpyxl's 16-digit) text. */
+async function excelStored(file: string, rows: string[][]): Promise<void> {
+  const chunks: Uint8Array[] = [];
+  const zip = new ZipWriter((b) => {
+    chunks.push(Buffer.from(b));
+    return undefined;
+  });
+  const cell = (ref: string, v: string) =>
+    /^-?\d/.test(v) && ref[0] !== 'A' && ref[0] !== 'B'
+      ? `<c r="${ref}"><v>${v}</v></c>`
+      : `<c r="${ref}" t="inlineStr"><is><t>${v}</t></is></c>`;
+  const xml = [REFUND_HEADER, ...rows]
+    .map((r, i) => `<row r="${i + 1}">${r.map((v, j) => cell(`${'ABCDEF'[j]}${i + 1}`, v)).join('')}</row>`)
+    .join('');
+  const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+  for (const [name, text] of [
+    [
+      '_rels/.rels',
+      `<Relationships><Relationship Id="rId1" Type="${REL}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
+    ],
+    [
+      'xl/workbook.xml',
+      `<workbook xmlns:r="${REL}"><sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+    ],
+    [
+      'xl/_rels/workbook.xml.rels',
+      `<Relationships><Relationship Id="rId1" Type="${REL}/worksheet" Target="worksheets/sheet1.xml"/></Relationships>`,
+    ],
+    ['xl/worksheets/sheet1.xml', `<worksheet><sheetData>${xml}</sheetData></worksheet>`],
+  ]) {
+    const e = await zip.entry(name!);
+    await e.write(text!);
+    await e.end();
+  }
+  await zip.finish();
+  writeFileSync(file, Buffer.concat(chunks));
+}
+
+// Issue 26 item 1: Excel stores a typed 10.2 as 10.199999999999999; the sheet shows 10.2 and that is
+// what is refunded, to the cent, by the sandbox's ledger.
+describe('.xlsx amounts as Excel stores them', { timeout: 120_000 }, () => {
+  it('a refund_amount cell of <v>10.199999999999999</v> refunds exactly 10.20', async () => {
+    await withSandbox(async (sandbox) => {
+      const dir = tempDir();
+      await excelStored(join(dir, 'excel.xlsx'), [
+        ['TX14000001', '100234', 'USD', '100', '10.199999999999999', 'customer request'],
+        // The order amount too (75.1 as Excel stores it), and openpyxl's 16 digits for 64.1.
+        ['TX14000006', '100239', 'EUR', '75.099999999999994', '64.09999999999999', 'goodwill'],
+      ]);
+      const r = await runCli(['refund', '--file', 'excel.xlsx', '--yes'], { env: sandbox.env, cwd: dir });
+      expect(r.code, r.stderr).toBe(0);
+      expect(await refunded(sandbox)).toEqual(
+        new Map([
+          ['TX14000001', 1020n],
+          ['TX14000006', 6410n],
+        ]),
+      );
+      const entries = (await ledger(sandbox.url)).filter((e) => e.kind === 'refund');
+      expect(entries.map((e) => e.refund_amount ?? e.amount).sort()).toEqual(['10.20', '64.10']);
     }, seeded);
   });
 });

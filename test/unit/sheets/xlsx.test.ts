@@ -133,12 +133,16 @@ describe('reading workbooks LibreOffice wrote', () => {
 });
 
 describe('shapes only Excel writes (built here: no Excel on this machine)', () => {
-  it('a 17-digit result (0.1+0.2 as Excel stores it) is refused, never rounded', async () => {
+  // Issue 26 item 1: an amount is what the sheet shows (15 significant digits), as Excel shows
+  // 0.1+0.2 as 0.3; an id keeps every stored digit and a 17-digit one stays refused.
+  it('a 17-digit result (0.1+0.2 as Excel stores it) is 0.3 in an amount, refused in an id', async () => {
     const file = await workbook(
-      `${headerXml}<x:row r="2">${str('A2', 'T1')}${str('B2', 'O1')}${str('C2', 'USD')}${num('D2', '1')}${num('E2', '0.30000000000000004')}${str('F2', 'x')}</x:row>`,
+      `${headerXml}<x:row r="2">${str('A2', 'T1')}${num('B2', '0.30000000000000004')}${str('C2', 'USD')}${num('D2', '1')}${num('E2', '0.30000000000000004')}${str('F2', 'x')}</x:row>`,
     );
     const rows = await rowsOf(file, { checked: REFUND_COLUMNS });
-    expect(rows[0]!.problems?.[0]).toMatchObject({ file: 'in.xlsx:Sheet1!E2', field: 'refund_amount' });
+    expect(rows[0]!.fields.refund_amount).toBe('0.3');
+    expect(rows[0]!.problems).toHaveLength(1);
+    expect(rows[0]!.problems?.[0]).toMatchObject({ file: 'in.xlsx:Sheet1!B2', field: 'order_no' });
     expect(rows[0]!.problems?.[0]?.message).toMatch(/0\.30000000000000004.*not exact/);
   });
 
