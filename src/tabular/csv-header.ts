@@ -166,7 +166,7 @@ export function buildHeader(
         line,
         field: col,
         message: `missing column "${col}"`,
-        expected: near === undefined ? 'a column of that name' : `the column ${quote(near)}?`,
+        expected: `a column of that name; ${near === undefined ? 'no header is close' : `the closest header is ${quote(near)}`}`,
       });
     }
   }

@@ -173,17 +173,19 @@ function readingLines(plan: BulkPlan): string[] {
     lines.push(`  amounts read with a ${mark}: ${r.why}${encoding}`);
   }
   const h = plan.header;
-  if (h && (h.line > 1 || h.matches.length > 0 || r?.headerRow !== undefined)) {
-    const why =
-      r?.headerRow !== undefined ? '--header-row' : h.line > 1 ? 'the first with the columns' : 'the first';
-    lines.push(`  header: row ${h.line} (${why}${h.line > 1 ? `; rows above it are left out` : ''})`);
+  if (h && (h.line > 1 || r?.headerRow !== undefined)) {
+    const why = r?.headerRow !== undefined ? '--header-row' : 'the first row with the columns';
+    lines.push(`  header: row ${h.line} (${why}${h.line > 1 ? '; the rows above it are left out' : ''})`);
   }
   if (h && h.matches.length > 0) {
-    const shown = h.matches.map((m) => `${m.column} ← ${quoteName(m.header)}`).join(', ');
-    const from = h.matches.some((m) => m.how === 'mapped')
-      ? ` (mapping: ${r?.columnsFrom ?? '--columns'})`
-      : '';
-    lines.push(`  columns: ${shown}${from}`);
+    const list = (ms: typeof h.matches) => ms.map((m) => `${m.column} ← ${quoteName(m.header)}`).join(', ');
+    const mapped = h.matches.filter((m) => m.how === 'mapped');
+    const named = h.matches.filter((m) => m.how !== 'mapped');
+    const parts = [
+      ...(mapped.length > 0 ? [`${list(mapped)} (${r?.columnsFrom ?? '--columns'})`] : []),
+      ...(named.length > 0 ? [`${list(named)} (by name)`] : []),
+    ];
+    lines.push(`  columns: ${parts.join('; ')}`);
   }
   const filled = plan.reasonFilled ?? 0;
   if (filled > 0 && r?.refundReason !== undefined) {
