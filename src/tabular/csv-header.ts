@@ -59,6 +59,20 @@ export function headerFit(
   return [...new Set([...required, ...wanted])].filter((c) => got.has(c)).length;
 }
 
+/**
+ * Whether `values` are the header: they hold every required column (with none required, at least
+ * one wanted column, so that a reader of only some columns also finds a header below a title).
+ */
+export function isHeader(
+  values: readonly string[],
+  required: readonly string[],
+  matching: HeaderMatching,
+): boolean {
+  if (required.length === 0 && (matching.wanted ?? []).length === 0) return true;
+  const fit = headerFit(values, required, matching);
+  return required.length > 0 ? fit >= 0 : fit > 0;
+}
+
 /** The number of required columns `values` hold, to pick the row a refusal names when none fits. */
 export function headerScore(
   values: readonly string[],
@@ -246,16 +260,26 @@ export async function findHeaderRecord(
       { file, line: 1, message: 'the file is empty', expected: headerExpectation(required) },
     ]);
   }
-  if (required.length === 0 || headerFit(first[0], required, matching) >= 0) return first;
+  if (isHeader(first[0], required, matching)) return first;
   let best: [string[], number, number] = [...first, headerScore(first[0], required, matching)];
   // Only lines before the limit: rows below a title are read no further than this.
   while (at.nextLine <= HEADER_SEARCH_ROWS) {
     const rec = await next();
     if (rec === undefined) break;
-    if (headerFit(rec[0], required, matching) >= 0) return rec;
+    if (isHeader(rec[0], required, matching)) return rec;
     const score = headerScore(rec[0], required, matching);
     if (score > best[2]) best = [...rec, score];
   }
-  // None fits: the refusal names the best line (the run is refused, nothing more is read).
+  // None fits: the refusal names the best line (the run is refused, nothing more is read). With
+  // none required, rows read past the first are gone: refused rather than read from the first.
+  if (required.length === 0 && at.line !== first[1]) throw noHeader(file, matching);
   return [best[0], best[1]];
+}
+
+/** No row within the first HEADER_SEARCH_ROWS names a column wanted (none being required). */
+export function noHeader(where: string, matching: HeaderMatching): InputError {
+  const wanted = (matching.wanted ?? []).join(', ');
+  return new InputError(`${where}: no row within the first ${HEADER_SEARCH_ROWS} names a column ${wanted}`, [
+    { file: where, message: 'no header found', expected: `a header row naming ${wanted}` },
+  ]);
 }

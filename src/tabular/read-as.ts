@@ -3,7 +3,7 @@
 // rows are read, and kept by the caller with its run (a header's `readAs` JSON), so a later pass or
 // a resume reads the same copy exactly as the first did. A caller that reads more (a default for
 // one of its columns) extends TableReadAs and builds it from the parts below.
-import { UsageError } from '../errors.js';
+import { InputError, UsageError } from '../errors.js';
 import type { AmountStyle, DecimalMark } from '../money/amount.js';
 import { parseColumnsMap } from './column-match.js';
 import type { HeaderMatching } from './csv-header.js';
@@ -177,7 +177,14 @@ export async function settleMark<R extends TableReadAs>(
     hidden: 'include',
     matching: matchingOf(readAs, amountColumns),
   });
-  const header = await reader.header;
+  let header: Awaited<typeof reader.header>;
+  try {
+    header = await reader.header;
+  } catch (err) {
+    // A header without the columns is refused by the reading that follows, with every column it reads.
+    if (!(err instanceof InputError)) throw err;
+    return { ...readAs, mark: '.', established: false, why: 'default' };
+  }
   const sepName = header.delimiter === ';' ? 'semicolon' : 'tab';
   if (header.delimiter === ',') {
     await reader.rows.return?.();

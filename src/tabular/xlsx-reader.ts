@@ -42,8 +42,9 @@ import {
   HEADER_SEARCH_ROWS,
   type HeaderMatching,
   headerExpectation,
-  headerFit,
   headerScore,
+  isHeader,
+  noHeader,
   normaliseColumn,
 } from './csv-header.js';
 import { type CsvRow, type FieldsMaker, fieldsMaker } from './csv-records.js';
@@ -210,7 +211,7 @@ async function open(opts: SheetReadOptions, label: string): Promise<Opened> {
       pending.shift();
       if (!r.cells.some((c) => cellText(c, strings) !== '')) continue;
       const names = namesOf(r);
-      if (required.length === 0 || headerFit(names, required, matching) >= 0) {
+      if (isHeader(names, required, matching)) {
         headerRow = r;
         break;
       }
@@ -230,6 +231,8 @@ async function open(opts: SheetReadOptions, label: string): Promise<Opened> {
       [{ file: at, message: 'no header in this row', expected: headerExpectation(required) }],
     );
   }
+  // With none required, rows read past the best are gone: refused rather than read from it.
+  if (headerRow === undefined && required.length === 0 && best !== undefined) throw noHeader(where, matching);
   headerRow ??= best?.row;
   if (headerRow === undefined) {
     throw new InputError(`${where} is empty`, [
