@@ -272,14 +272,18 @@ export async function findHeaderRecord(
   }
   // None fits: the refusal names the best line (the run is refused, nothing more is read). With
   // none required, rows read past the first are gone: refused rather than read from the first.
-  if (required.length === 0 && at.line !== first[1]) throw noHeader(file, matching);
+  if (required.length === 0 && at.line !== first[1]) throw noHeader(file, matching, first[0]);
   return [best[0], best[1]];
 }
 
 /** No row within the first HEADER_SEARCH_ROWS names a column wanted (none being required). */
-export function noHeader(where: string, matching: HeaderMatching): InputError {
-  const wanted = (matching.wanted ?? []).join(', ');
-  return new InputError(`${where}: no row within the first ${HEADER_SEARCH_ROWS} names a column ${wanted}`, [
-    { file: where, message: 'no header found', expected: `a header row naming ${wanted}` },
-  ]);
+export function noHeader(where: string, matching: HeaderMatching, first: readonly string[]): InputError {
+  const wanted = (matching.wanted ?? []).join(' or ');
+  return new InputError(
+    `${where} has no ${wanted} column (no row within the first ${HEADER_SEARCH_ROWS} names one)`,
+    [{ file: where, message: 'no header found', expected: `a header row naming ${wanted}` }],
+    {
+      hint: `its first row holds: ${first.map(terminalLine).join(', ')}; the header must name a column ${wanted}`,
+    },
+  );
 }

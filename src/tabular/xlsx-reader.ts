@@ -232,7 +232,8 @@ async function open(opts: SheetReadOptions, label: string): Promise<Opened> {
     );
   }
   // With none required, rows read past the best are gone: refused rather than read from it.
-  if (headerRow === undefined && required.length === 0 && best !== undefined) throw noHeader(where, matching);
+  if (headerRow === undefined && required.length === 0 && best !== undefined)
+    throw noHeader(where, matching, namesOf(best.row));
   headerRow ??= best?.row;
   if (headerRow === undefined) {
     throw new InputError(`${where} is empty`, [
