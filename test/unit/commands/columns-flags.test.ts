@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeIo, runMain } from '../../helpers/in-process.js';
 import { tempDir } from '../../helpers/run-cli.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
-import { createOrders, ledger, type SandboxOrder } from '../../helpers/sandbox-admin.js';
-import { expectCleanProcess } from './support.js';
+import { createOrders, ledger, type SandboxOrder, setFaults } from '../../helpers/sandbox-admin.js';
+import { expectCleanProcess, faultsOnceSending, runIdIn } from './support.js';
 
 expectCleanProcess();
 
@@ -92,5 +92,31 @@ describe('--columns, --header-row and columns.refund', () => {
     );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/header: row 3 \(--header-row/);
+  });
+
+  it('a resume reads the file with the mapping and header row its run kept, whatever is given now', async () => {
+    const orders = await createOrders(sandbox.url, 3);
+    const ids = orders.map((o) => o.transaction_id);
+    const d = desk();
+    const file = exportFile(d.dir, orders, true);
+    const mapped = ['--columns', 'transaction_id=Txn Ref,order_no=Invoice', '--header-row', '3'];
+    let first: Awaited<ReturnType<typeof runMain>>;
+    try {
+      first = await runMain(
+        ['refund', '--file', file, ...mapped, '--yes'],
+        d.io(),
+        faultsOnceSending(sandbox.url, { mode: 'drop_after_commit', rate: 1 }),
+      );
+    } finally {
+      await setFaults(sandbox.url, { mode: 'none' });
+    }
+    expect(first.code, first.stderr).toBe(3);
+    // Without --columns (as the printed resume command runs it): read as the run read it.
+    const resumed = await runMain(['runs', 'resume', runIdIn(first.stderr), '--yes'], d.io());
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const refunds = (await ledger(sandbox.url)).filter(
+      (e) => e.kind === 'refund' && ids.includes(e.transaction_id),
+    );
+    expect(refunds).toHaveLength(3);
   });
 });
