@@ -158,7 +158,11 @@ export function columnsFlag(pairs: ReadonlyArray<[column: string, header: string
  * column → header. Problems as text (the caller makes the usage error); `known`: the columns the
  * command reads.
  */
-export function parseColumnsMap(text: string, known: readonly string[]): Record<string, string> | string {
+export function parseColumnsMap(
+  text: string,
+  /** The columns the command reads; undefined: any (a payout's field paths, checked when mapped). */
+  known: readonly string[] | undefined,
+): Record<string, string> | string {
   const out: Record<string, string> = {};
   const seenHeaders = new Map<string, string>();
   for (const part of text.split(',')) {
@@ -167,8 +171,8 @@ export function parseColumnsMap(text: string, known: readonly string[]): Record<
     if (eq < 0) return `${JSON.stringify(part.trim())} is not COLUMN=HEADER (e.g. transaction_id=Txn Ref)`;
     const column = part.slice(0, eq).trim().toLowerCase();
     const header = part.slice(eq + 1).trim();
-    if (!known.includes(column)) {
-      return `${JSON.stringify(column)} is not a column this command reads (it reads ${known.join(', ')})`;
+    if (known === undefined ? !/^[a-z_][a-z0-9_.[\]]*$/.test(column) : !known.includes(column)) {
+      return `${JSON.stringify(column)} is not a column this command reads${known === undefined ? '' : ` (it reads ${known.join(', ')})`}`;
     }
     if (header === '') return `${column}= names no header`;
     if (out[column] !== undefined) return `${column} is mapped twice`;

@@ -88,7 +88,7 @@ export function withHidden<R extends TableReadAs>(readAs: R, flags: TableReadFla
 export function withColumns<R extends TableReadAs>(
   readAs: R,
   flags: { columns?: string; headerRow?: number },
-  known: readonly string[],
+  known: readonly string[] | undefined,
   profile?: { key: string; text: string },
 ): R {
   const text = flags.columns ?? profile?.text;
