@@ -101,6 +101,33 @@ export function detectDelimiter(line: string): CsvDelimiter {
   return best;
 }
 
+/**
+ * The delimiter of a file whose first line may be a title (no delimiter in it, and not a header): from the
+ * first line that has one, within HEADER_SEARCH_ROWS lines, reading more of `text` as needed.
+ * Returns it with the text read so far (`pre` and what was read after it).
+ */
+export async function titledDelimiter(
+  firstLine: string,
+  pre: string,
+  text: AsyncGenerator<string>,
+  required: readonly string[],
+  matching: HeaderMatching,
+): Promise<[CsvDelimiter, string]> {
+  const has = (l: string) => /[,;\t]/.test(l);
+  // A first line with a delimiter, or one that is a header of one column, tells it as it is.
+  if (has(firstLine) || isHeader([firstLine], required, matching)) return [detectDelimiter(firstLine), pre];
+  for (;;) {
+    const lines = pre.split('\n');
+    // Whole lines only (the last may be cut), after the first.
+    const found = lines.slice(1, -1).slice(0, HEADER_SEARCH_ROWS).find(has);
+    if (found !== undefined || lines.length > HEADER_SEARCH_ROWS + 1 || pre.length > 1 << 20)
+      return [detectDelimiter(found ?? firstLine), pre];
+    const next = (await text.next()).value;
+    if (next === undefined) return [detectDelimiter(lines.slice(1).find(has) ?? firstLine), pre];
+    pre += next;
+  }
+}
+
 export function headerExpectation(required: string[]): string {
   return required.length > 0 ? `a header line with the columns ${required.join(', ')}` : 'a header line';
 }

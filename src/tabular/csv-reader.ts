@@ -14,10 +14,10 @@ import {
   buildHeader,
   type CsvDelimiter,
   type CsvHeader,
-  detectDelimiter,
   findHeaderRecord,
   type HeaderMatching,
   headerExpectation,
+  titledDelimiter,
 } from './csv-header.js';
 import {
   type CsvRow,
@@ -353,7 +353,7 @@ async function openParser(
     pre = pre.slice(pre.indexOf('\n') + 1);
     lineOffset += 1;
   } else {
-    delimiter = detectDelimiter(firstLine);
+    [delimiter, pre] = await titledDelimiter(firstLine, pre, text, required, matching);
   }
 
   const parser = recordParser(delimiter, MAX_RECORD_BYTES, true, true);

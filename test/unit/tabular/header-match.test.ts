@@ -134,6 +134,27 @@ describe('a title above the header (item 3)', () => {
     expect(rows[0]!.fields.transaction_id).toBe('TX1');
   });
 
+  it('a semicolon CSV below a title line without a delimiter: the delimiter comes from the header line', async () => {
+    const { header, rows } = await read(
+      csv(`Refunds November 2026\n\n${DASHBOARD.join(';')}\nTX1;A;USD;100,00;12,50;x\n`),
+    );
+    expect(header.delimiter).toBe(';');
+    expect(header.line).toBe(3);
+    expect(rows[0]!.fields.refund_amount).toBe('12,50');
+  });
+
+  it('a one-column file whose first line is its header keeps its first line as the header', async () => {
+    const r = readCsv({
+      file: csv('order_no\nA;1\nB\n'),
+      matching: { wanted: ['order_no', 'transaction_id'] },
+    });
+    const header = await r.header;
+    expect(header.delimiter).toBe(',');
+    const rows: CsvRow[] = [];
+    for await (const row of r.rows) rows.push(row);
+    expect(rows.map((x) => x.fields.order_no)).toEqual(['A;1', 'B']);
+  });
+
   it('a workbook: "Refunds November 2026" on row 1, the header on row 3', async () => {
     const f = await xlsx([['Refunds November 2026'], [''], DASHBOARD, ROW]);
     const { header, rows } = await read(f);
