@@ -89,6 +89,18 @@ describe('column names as dashboards write them (item 4)', () => {
     expect(m.names).toEqual(REFUND);
   });
 
+  it('two aliases of one column are never chosen between', () => {
+    const m = matchColumns(['Order Number', 'Order ID', 'Txn ID'], ['order_no', 'transaction_id']);
+    expect(m.ambiguous).toEqual([{ column: 'order_no', headers: ['Order Number', 'Order ID'] }]);
+    expect(m.names).toEqual(['order number', 'order id', 'transaction_id']);
+  });
+
+  it('the closest header is never the order amount for a missing refund amount', async () => {
+    const e = await refusal(csv('Transaction ID,Order No.,Currency,Amount,Reason\nTX1,A,USD,1.00,x\n'));
+    expect(e.hint ?? '').not.toContain('refund_amount=Amount');
+    expect(e.hint).toContain("--columns 'refund_amount=HEADER'");
+  });
+
   it('two headers that could be one column are refused, naming both (never a guess)', async () => {
     const e = await refusal(
       csv('Order No,order_no,Transaction ID,Currency,Refund Amount,Reason\nA,B,TX1,USD,1.00,x\n'),
