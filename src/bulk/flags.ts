@@ -8,6 +8,10 @@ export interface BulkFlags {
   file?: string;
   /** A workbook's sheet to read (--sheet); default its first. */
   sheet?: string;
+  /** --columns 'transaction_id=Txn Ref,…': the file's headers for columns named otherwise. */
+  columns?: string;
+  /** --header-row N: the row that holds the header. */
+  headerRow?: number;
   transactionId?: string;
   orderNo?: string;
   currency?: string;

@@ -9,8 +9,8 @@ import type { BatchOperation } from '../gateway/endpoints.js';
 import { runDir } from '../lifecycle/paths.js';
 import type { RunHeader } from '../lifecycle/records.js';
 import { checkedSnapshot } from '../lifecycle/snapshot.js';
-import { type CsvRows, readCsv, type SheetFacts, sha256File } from '../tabular/csv-reader.js';
-import { amountStyle } from '../tabular/read-as.js';
+import { type CsvHeader, type CsvRows, readCsv, type SheetFacts, sha256File } from '../tabular/csv-reader.js';
+import { amountStyle, matchingOf } from '../tabular/read-as.js';
 import { OPERATIONS } from './operations.js';
 import { checkRow, type RowRules, requiredColumns, rowRules } from './plan/row-check.js';
 import { type ReadAs, readAsOf } from './read-as.js';
@@ -80,6 +80,8 @@ export function asFlagProblem(p: InputProblem): InputProblem {
 
 export interface OpenedRows {
   columns: Promise<string[]>;
+  /** The header read: its line (row) and the columns matched other than by name. */
+  header: Promise<CsvHeader>;
   rows: CsvRows;
   sha256: Promise<string>;
   /** A workbook's problems re-addressed to cells (`refunds.xlsx:Sheet1!C7`); as they are for a CSV. */
@@ -96,12 +98,14 @@ export function openRows(op: BatchOperation, source: InputSource, rules?: RowRul
     encoding: source.readAs?.encoding ?? 'utf-8',
     ...(source.readAs === undefined ? {} : { decimalMark: amountStyle(source.readAs).mark }),
     required: [...requiredColumns(op, rules ?? rulesOf(source))],
+    matching: matchingOf(source.readAs, [...required, ...optional]),
     checked: [...required, ...optional],
     ...(source.sheet === undefined ? {} : { sheet: source.sheet }),
     ...(source.readAs?.hidden === undefined ? {} : { hidden: source.readAs.hidden }),
   });
   return {
     columns: reader.header.then((h) => h.columns),
+    header: reader.header,
     rows: reader.rows,
     sha256: reader.sha256,
     locate: reader.locate ?? Promise.resolve((p: InputProblem) => p),

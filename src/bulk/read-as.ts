@@ -10,6 +10,7 @@ import {
   type TableReadAs,
   type TableReadFlags,
   tableReadAsOf,
+  withColumns,
   withHidden,
 } from '../tabular/read-as.js';
 
@@ -21,9 +22,21 @@ export interface ReadAs extends TableReadAs {
 /** The flags and profile value that choose how a file is read. */
 export interface ReadFlags extends TableReadFlags {
   refundReason?: string;
+  columns?: string;
+  headerRow?: number;
 }
 
-export function readAsFrom(flags: ReadFlags, profileMark: DecimalMark | undefined): ReadAs {
+/** The columns a command reads and the profile's mapping for them (columns.<command>). */
+export interface ColumnsContext {
+  known: readonly string[];
+  profile?: { key: string; text: string };
+}
+
+export function readAsFrom(
+  flags: ReadFlags,
+  profileMark: DecimalMark | undefined,
+  columns?: ColumnsContext,
+): ReadAs {
   const readAs: ReadAs = encodingAndMark(flags, profileMark);
   if (flags.refundReason !== undefined) {
     if (flags.refundReason.trim() === '')
@@ -32,7 +45,8 @@ export function readAsFrom(flags: ReadFlags, profileMark: DecimalMark | undefine
     if (hidden) throw new UsageError(`--refund-reason ${hidden}`);
     readAs.refundReason = flags.refundReason;
   }
-  return withHidden(readAs, flags);
+  withHidden(readAs, flags);
+  return columns === undefined ? readAs : withColumns(readAs, flags, columns.known, columns.profile);
 }
 
 /** The run header's `readAs` text (JSON) → ReadAs, the refund reason included; none reads as before. */

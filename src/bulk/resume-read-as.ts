@@ -43,6 +43,8 @@ export async function runToResume(
     flags.refundReason !== undefined ||
     flags.includeHidden ||
     flags.skipHidden ||
+    flags.columns !== undefined ||
+    flags.headerRow !== undefined ||
     flags.sheet !== undefined;
   return given ? undefined : open.find((r) => r.header.file === path);
 }
@@ -57,6 +59,9 @@ export function noteReadAsOfRun(ctx: Context, run: RunInfo, given: ReadAs, sheet
     differs.push('--refund-reason');
   if (given.hidden !== undefined && given.hidden !== was.hidden) differs.push(`--${given.hidden}-hidden`);
   if (sheet !== undefined && sheet !== run.header.sheet) differs.push('--sheet');
+  if (given.columnsFrom === '--columns' && JSON.stringify(given.columns) !== JSON.stringify(was.columns))
+    differs.push('--columns');
+  if (given.headerRow !== undefined && given.headerRow !== was.headerRow) differs.push('--header-row');
   if (differs.length === 0) return;
   ctx.log.warn(
     `payops: --resume reads the file as run ${run.runId} did (encoding ${was.encoding}${run.header.sheet ? `, sheet ${run.header.sheet}` : ''}); ${differs.join(', ')} given now ${differs.length === 1 ? 'is' : 'are'} not used`,

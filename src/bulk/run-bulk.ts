@@ -24,6 +24,7 @@ import { assertNoCheckFits, checkAtGateway } from './check/gateway-check.js';
 import { keepIfNothingMoved, lookAheadFor } from './check/look-ahead.js';
 import { type BulkFlags, inlineOrder, resendPolicy } from './flags.js';
 import { type InputSource, inlineSource, runInput } from './input.js';
+import { OPERATIONS } from './operations.js';
 import { ownInput } from './own-input.js';
 import { parseMaxAmount, planBulk } from './plan/plan.js';
 import { rowCacheFor } from './plan/row-cache.js';
@@ -159,7 +160,12 @@ async function inputSource(
   }
   // A pipe (a FIFO, `<(cat f.csv)`) is read once, into a copy (pipe-input.ts).
   const path = await readOncePath(ctx, resolve(ctx.io.cwd, flags.file!), flags.file!);
-  const given = readAsFrom(flags, config.decimalMark);
+  const { required, optional } = OPERATIONS[op].columns;
+  const profileColumns = config.columns?.[op];
+  const given = readAsFrom(flags, config.decimalMark, {
+    known: [...required, ...optional],
+    ...(profileColumns === undefined ? {} : { profile: { key: `columns.${op}`, text: profileColumns } }),
+  });
   // --resume reads the file as its run did, whatever is given now: the printed resume command
   // carries no --encoding, --sheet or --refund-reason, and must work as printed (issue 24).
   const run = flags.resume ? await runToResume(ctx, op, config, path, flags) : undefined;

@@ -66,6 +66,18 @@ export function registerBulk(program: Command, app: App): void {
           value: 'name',
           description: 'the sheet of an .xlsx --file to read (default: its first)',
         },
+        columns: {
+          type: 'string',
+          value: 'COL=HEADER,…',
+          description: `the file's headers for columns it names otherwise, e.g. 'transaction_id=Txn Ref,order_no=Invoice' (default: the profile's columns.${op})`,
+        },
+        'header-row': {
+          type: 'number',
+          value: 'n',
+          description:
+            'the row (line) of --file that holds the header (default: the first that has the columns, within the first 20)',
+          parse: positiveInt,
+        },
         ...orderOptions(flags),
         resume: {
           type: 'boolean',

@@ -1,3 +1,4 @@
+import { positiveInt } from './app.js';
 import { FILE_ARG, HIDDEN_OPTIONS, withFileArg } from './bulk.js';
 import { defineCommand } from './define.js';
 
@@ -21,6 +22,19 @@ export const registerPayout = defineCommand({
       type: 'string',
       value: 'name',
       description: 'the sheet of an .xlsx --file to read (default: its first)',
+    },
+    columns: {
+      type: 'string',
+      value: 'map',
+      description:
+        "the file's headers for fields it names otherwise, e.g. 'payment_amount=Amount,beneficiary.bank_details.iban=IBAN'",
+    },
+    'header-row': {
+      type: 'number',
+      value: 'n',
+      description:
+        'the row (line) of --file that holds the header (default: the first naming a payout field, within the first 20)',
+      parse: positiveInt,
     },
     resume: {
       type: 'boolean',

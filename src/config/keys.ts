@@ -14,6 +14,10 @@ export const CONFIG_KEYS = [
   'status_labels',
   'confirm_typed_above',
   'decimal_mark',
+  'columns.refund',
+  'columns.capture',
+  'columns.cancel',
+  'columns.review',
 ] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 
@@ -35,6 +39,11 @@ export interface ProfileValues {
   confirm_typed_above?: string;
   /** The decimal mark of the amounts in this profile's CSV files: "." or ",". */
   decimal_mark?: '.' | ',';
+  /** `transaction_id=Txn Ref,order_no=Invoice`: a command's columns under other headers (as --columns). */
+  'columns.refund'?: string;
+  'columns.capture'?: string;
+  'columns.cancel'?: string;
+  'columns.review'?: string;
 }
 
 /** The whole config file. */
@@ -83,6 +92,10 @@ export const KEY_HELP: Record<ConfigKey, string> = {
   confirm_typed_above:
     'CURRENCY:AMOUNT[,…] (e.g. USD:10000,EUR:8000): above it, confirm a run by typing its number of rows',
   decimal_mark: 'decimal mark of amounts in CSV files: "." or "," (default: detected per file)',
+  'columns.refund': "COLUMN=HEADER[,…]: refund files' columns under other headers, as --columns",
+  'columns.capture': "COLUMN=HEADER[,…]: capture files' columns under other headers, as --columns",
+  'columns.cancel': "COLUMN=HEADER[,…]: cancel files' columns under other headers, as --columns",
+  'columns.review': "COLUMN=HEADER[,…]: review files' columns under other headers, as --columns",
 };
 
 export function isConfigKey(key: string): key is ConfigKey {
@@ -171,6 +184,16 @@ export function parseConfigValue(key: ConfigKey, text: string): ProfileValues[Co
         return `${m[1]!.toUpperCase()}:${m[2]}`;
       });
       return normal.join(',');
+    }
+    case 'columns.refund':
+    case 'columns.capture':
+    case 'columns.cancel':
+    case 'columns.review': {
+      const pairs = value.split(',').filter((p) => p.trim() !== '');
+      if (pairs.length === 0 || pairs.some((p) => !/^\s*[A-Za-z_]+\s*=\s*\S/.test(p))) {
+        throw bad('COLUMN=HEADER pairs, comma-separated, such as transaction_id=Txn Ref,order_no=Invoice');
+      }
+      return value;
     }
     case 'decimal_mark': {
       const v = value.toLowerCase();

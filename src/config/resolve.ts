@@ -40,6 +40,8 @@ export interface ResolvedConfig {
   confirmTypedAbove?: string;
   /** The profile's decimal_mark for CSV amounts; undefined: detected per file. */
   decimalMark?: '.' | ',';
+  /** The profile's columns.<command> mappings (`transaction_id=Txn Ref,…`), by command. */
+  columns?: Record<string, string>;
   /** Whether the in-process sandbox serves this invocation, and why. */
   sandbox: boolean;
   sandboxReason?: 'flag' | 'base_url' | 'unconfigured';
@@ -128,6 +130,11 @@ export function resolveConfig(
   const statusLabels = pick<Record<string, string>>('status_labels', undefined, undefined, {});
   const confirmTypedAbove = pick<string>('confirm_typed_above', undefined, undefined, '');
   const decimalMark = pick<'.' | ',' | undefined>('decimal_mark', undefined, undefined, undefined);
+  const columns: Record<string, string> = {};
+  for (const op of ['refund', 'capture', 'cancel', 'review'] as const) {
+    const text = pick<string | undefined>(`columns.${op}`, undefined, undefined, undefined);
+    if (text !== undefined) columns[op] = text;
+  }
 
   checkStored(profile, {
     timeout: timeoutMs,
@@ -160,6 +167,7 @@ export function resolveConfig(
     statusLabels,
     ...(confirmTypedAbove ? { confirmTypedAbove } : {}),
     ...(decimalMark === '.' || decimalMark === ',' ? { decimalMark } : {}),
+    ...(Object.keys(columns).length > 0 ? { columns } : {}),
     sandbox: sandboxReason !== undefined,
     ...(sandboxReason ? { sandboxReason } : {}),
     profileExists,

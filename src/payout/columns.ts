@@ -12,12 +12,12 @@ export interface ColumnMap {
 }
 
 /** Maps every header column to a field of `spec`; unknown or non-leaf columns are problems. */
-export function mapColumns(header: readonly string[], spec: FieldSpec, file?: string): ColumnMap {
+export function mapColumns(header: readonly string[], spec: FieldSpec, file?: string, line = 1): ColumnMap {
   const problems: InputProblem[] = [];
   const seen = new Map<string, string>();
   const columns = header.map((column, i) => {
     const name = column.trim();
-    const site = { ...(file === undefined ? {} : { file }), line: 1, field: name || `column ${i + 1}` };
+    const site = { ...(file === undefined ? {} : { file }), line, field: name || `column ${i + 1}` };
     const segments = name === '' ? undefined : pathSegments(name);
     const found = segments === undefined ? undefined : specAt(spec, segments);
     if (found === undefined) {

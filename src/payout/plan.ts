@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { InputError, type InputProblem } from '../errors.js';
 import { type AmountStyle, addToTotals, formatAmount, parseAmountText } from '../money/amount.js';
 import { currencyInfo } from '../money/currency.js';
+import type { ColumnMatch } from '../tabular/column-match.js';
 import type { SheetFacts } from '../tabular/csv-reader.js';
 import type { HiddenRows } from '../tabular/hidden.js';
 import type { TableReadAs } from '../tabular/read-as.js';
@@ -43,13 +44,40 @@ export interface PayoutPlan {
   readAs?: TableReadAs;
   /** A workbook's sheet read (the plan names it). */
   sheet?: SheetFacts;
+  /** The header's row and the columns read under another name (the plan names them). */
+  header?: { line: number; matches: ColumnMatch[] };
   /** A workbook's rows a person does not see (tabular/hidden.ts HiddenRows): refused unless a flag says. */
   hidden?: HiddenRows;
 }
 
-function fail(file: string, problems: InputProblem[]): never {
+function fail(file: string, problems: InputProblem[], hint?: string): never {
   const n = problems.length;
-  throw new InputError(`${file} has ${n} problem${n === 1 ? '' : 's'}; nothing was sent`, problems);
+  throw new InputError(
+    `${file} has ${n} problem${n === 1 ? '' : 's'}; nothing was sent`,
+    problems,
+    hint === undefined ? undefined : { hint },
+  );
+}
+
+/**
+ * For headers that are no payout field: the --columns line that reads each as the top-level field
+ * it is closest to (one not in the file), or the form of that line.
+ */
+async function mappingHint(unknown: string[], present: Set<string>): Promise<string | undefined> {
+  if (unknown.length === 0) return undefined;
+  const { closestHeader, columnsFlag } = await import('../tabular/column-match.js');
+  const pairs: Array<[string, string]> = [];
+  const used = new Set<string>();
+  for (const field of PAYOUT_TOP_FIELDS.filter((f) => !present.has(f))) {
+    const near = closestHeader(field, unknown, used);
+    if (near !== undefined) {
+      pairs.push([field, near]);
+      used.add(near);
+    }
+  }
+  return pairs.length > 0
+    ? `if ${pairs.map(([f, h]) => `${JSON.stringify(h)} is ${f}`).join(' and ')}, add ${columnsFlag(pairs)}`
+    : `a column named otherwise is read with ${columnsFlag([['FIELD.PATH', unknown[0]!]])}`;
 }
 
 async function readBytes(file: string, display: string): Promise<Buffer> {
@@ -143,7 +171,7 @@ export async function loadPayoutCsv(
   const file = resolve(cwd, fileArg);
   const path = readFrom ?? file;
   const { readCsv } = await import('../tabular/csv-reader.js');
-  const { amountStyle, DEFAULT_READ_AS, settleMark } = await import('../tabular/read-as.js');
+  const { amountStyle, DEFAULT_READ_AS, matchingOf, settleMark } = await import('../tabular/read-as.js');
   const readAs = await settleMark(fileArg, path, given ?? DEFAULT_READ_AS, [
     'payment_amount',
     'source_amount',
@@ -157,11 +185,19 @@ export async function loadPayoutCsv(
     decimalMark: style.mark,
     ...(sheet === undefined ? {} : { sheet }),
     ...(readAs.hidden === undefined ? {} : { hidden: readAs.hidden }),
+    // "Payment Amount", "Currency" … and a title above the header, as for bulk files.
+    matching: matchingOf(readAs, PAYOUT_TOP_FIELDS),
   });
   const header = await reader.header;
   const locate = (await reader.locate) ?? ((p: InputProblem) => p);
-  const map = mapColumns(header.columns, PAYOUT_SPEC, fileArg);
-  if (map.problems.length > 0) fail(fileArg, map.problems);
+  const matched = new Set((header.matches ?? []).map((m) => m.header));
+  const named = header.columns.map((c, i) => (matched.has(c) ? header.normalised[i]! : c));
+  const map = mapColumns(named, PAYOUT_SPEC, fileArg, header.line);
+  if (map.problems.length > 0) {
+    const present = new Set(map.columns.flatMap((c) => (c === undefined ? [] : [String(c.segments[0])])));
+    const unknown = named.filter((_, i) => map.columns[i] === undefined && named[i]!.trim() !== '');
+    fail(fileArg, map.problems, await mappingHint(unknown, present));
+  }
   const problems: InputProblem[] = [];
   const items: PayoutItem[] = [];
   const hidden: HiddenRows = { mode: readAs.hidden, rows: [] };
@@ -200,9 +236,15 @@ export async function loadPayoutCsv(
     ...finish('csv', file, fileArg, sha256, items, problems, locate),
     readAs,
     ...(sheetRead === undefined ? {} : { sheet: sheetRead }),
+    header: { line: header.line ?? 1, matches: header.matches ?? [] },
     ...(hidden.rows.length === 0 ? {} : { hidden }),
   };
 }
+
+/** A payout's top-level single-value fields: the columns a dashboard's names are matched to. */
+const PAYOUT_TOP_FIELDS = Object.entries(PAYOUT_SPEC.fields)
+  .filter(([, f]) => f.type !== 'object' && f.type !== 'array')
+  .map(([name]) => name);
 
 /**
  * Amounts written in the file's style (`1.250,00` in a comma file) made canonical (`1250.00`)

@@ -56,6 +56,9 @@ export interface PayoutFlags {
   /** A workbook's hidden rows and sheets: pay them too, or leave them out (tabular/hidden.ts hiddenLines). */
   includeHidden?: boolean;
   skipHidden?: boolean;
+  /** --columns 'payment_amount=Amount,…' and --header-row N (tabular/read-as.ts withColumns). */
+  columns?: string;
+  headerRow?: number;
 }
 
 export const PAYOUT_OP = 'payout';
@@ -91,7 +94,7 @@ export function payoutExitCode(rows: readonly PayoutResultRow[]): number {
 
 /** A payout CSV, read as the flags and profile say; how it was read is shown when not the default. */
 async function loadCsv(ctx: Context, opts: PayoutFlags): Promise<PayoutPlan> {
-  const { tableReadAsFrom } = await import('../tabular/read-as.js');
+  const { tableReadAsFrom, withColumns } = await import('../tabular/read-as.js');
   const config = await ctx.config();
   const { readOncePath } = await import('../tabular/pipe-input.js');
   const { resolve } = await import('node:path');
@@ -100,11 +103,23 @@ async function loadCsv(ctx: Context, opts: PayoutFlags): Promise<PayoutPlan> {
   const plan = await loadPayoutCsv(
     opts.file!,
     ctx.io.cwd,
-    tableReadAsFrom(opts, config.decimalMark),
+    withColumns(tableReadAsFrom(opts, config.decimalMark), opts, undefined),
     opts.sheet,
     readFrom,
   );
   const r = plan.readAs;
+  const h = plan.header;
+  if (h && (h.line > 1 || r?.headerRow !== undefined)) {
+    ctx.log.info(
+      `header: row ${h.line}${r?.headerRow !== undefined ? ' (--header-row)' : ' (the rows above it are left out)'}`,
+    );
+  }
+  if (h && h.matches.length > 0) {
+    const shown = h.matches.map(
+      (m) => `${m.column} ← ${JSON.stringify(m.header)}${m.how === 'mapped' ? ' (--columns)' : ''}`,
+    );
+    ctx.log.info(`columns: ${shown.join(', ')}`);
+  }
   if (r && (r.mark === ',' || r.established || r.encoding !== 'utf-8')) {
     const mark = r.mark === ',' ? 'decimal comma (12,50)' : 'decimal point (12.50)';
     ctx.log.info(

@@ -20,14 +20,20 @@ export async function readSelectorFile(
   readFrom?: string,
 ): Promise<FileSelectors> {
   const { readCsv } = await import('../tabular/csv-reader.js');
-  const reader = readCsv({ file, path: readFrom ?? resolve(cwd, file), ...(signal ? { signal } : {}) });
+  // Dashboard names ("Order No.", "Transaction ID") and a title above the header are read as for bulk files.
+  const reader = readCsv({
+    file,
+    path: readFrom ?? resolve(cwd, file),
+    matching: { wanted: ['order_no', 'transaction_id'] },
+    ...(signal ? { signal } : {}),
+  });
   const header = await reader.header;
   const hasOrderNo = header.normalised.includes('order_no');
   const hasTransactionId = header.normalised.includes('transaction_id');
   if (!hasOrderNo && !hasTransactionId) {
     // Drain nothing more: the stream is abandoned, which the reader allows.
     throw new InputError(`${file} has no order_no or transaction_id column`, [], {
-      hint: `its columns are: ${header.columns.join(', ') || '(none)'}; the first line must name a column order_no or transaction_id`,
+      hint: `its columns are: ${header.columns.join(', ') || '(none)'}; the header must name a column order_no or transaction_id (or "Order No.", "Transaction ID")`,
     });
   }
 

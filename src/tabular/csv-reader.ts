@@ -14,8 +14,10 @@ import {
   buildHeader,
   type CsvDelimiter,
   type CsvHeader,
-  detectDelimiter,
+  findHeaderRecord,
+  type HeaderMatching,
   headerExpectation,
+  titledDelimiter,
 } from './csv-header.js';
 import {
   type CsvRow,
@@ -44,6 +46,7 @@ export interface CsvReadOptions {
   encoding?: Encoding;
   /** normalised column names that must be present */
   required?: string[];
+  matching?: HeaderMatching;
   /** optional: abort the stream */
   signal?: AbortSignal;
   /**
@@ -121,8 +124,9 @@ export function readCsv(given: CsvReadOptions): InputReader {
     }
     if (k === 'csv') return readCsvText(opts);
     const { readSheet } = await import('./xlsx-reader.js');
-    const { sheet, checked, decimalMark, hidden } = opts;
+    const { sheet, checked, decimalMark, hidden, matching } = opts;
     return readSheet({
+      ...(matching === undefined ? {} : { matching }),
       file: opened,
       label,
       ...(hidden === undefined ? {} : { hidden }),
@@ -190,7 +194,7 @@ function readCsvText(opts: CsvReadOptions): CsvReader {
     opts.encoding ?? 'utf-8',
   );
 
-  const opened = openParser(file, text, tracker, opts.required ?? []);
+  const opened = openParser(file, text, tracker, opts.required ?? [], opts.matching ?? {});
   opened.catch((err) => settleHash.reject(err));
   const header = opened.then((o) => o.header);
   // Callers may await only one of these; never leave a rejection unhandled.
@@ -300,6 +304,7 @@ async function openParser(
   text: AsyncGenerator<string>,
   tracker: DecodeTracker,
   required: string[],
+  matching: HeaderMatching,
 ): Promise<Opened> {
   // Read until the first non-blank line is complete, to detect the delimiter from it.
   let pre = '';
@@ -348,7 +353,7 @@ async function openParser(
     pre = pre.slice(pre.indexOf('\n') + 1);
     lineOffset += 1;
   } else {
-    delimiter = detectDelimiter(firstLine);
+    [delimiter, pre] = await titledDelimiter(firstLine, pre, text, required, matching);
   }
 
   const parser = recordParser(delimiter, MAX_RECORD_BYTES, true, true);
@@ -375,15 +380,10 @@ async function openParser(
   parser.on('end', wake);
   parser.on('error', wake);
   parser.on('close', wake);
-  const first = await nextRecord(file, opened);
-  if (first === undefined) {
-    throw new InputError(`${file} is empty`, [
-      { file, line: 1, message: 'the file is empty', expected: headerExpectation(required) },
-    ]);
-  }
-  const headerLine = opened.line;
   try {
-    opened.header = buildHeader(file, headerLine, first, delimiter, tracker.bom, required);
+    const next = () => nextRecord(file, opened);
+    const [first, headerLine] = await findHeaderRecord(file, required, matching, next, opened);
+    opened.header = buildHeader(file, headerLine, first, delimiter, tracker.bom, required, matching);
     opened.makeFields = fieldsMaker(opened.header.normalised);
     tracker.columns = opened.header.columns;
     tracker.delimiter = delimiter;

@@ -3,8 +3,10 @@
 // rows are read, and kept by the caller with its run (a header's `readAs` JSON), so a later pass or
 // a resume reads the same copy exactly as the first did. A caller that reads more (a default for
 // one of its columns) extends TableReadAs and builds it from the parts below.
-import { UsageError } from '../errors.js';
+import { InputError, UsageError } from '../errors.js';
 import type { AmountStyle, DecimalMark } from '../money/amount.js';
+import { parseColumnsMap } from './column-match.js';
+import type { HeaderMatching } from './csv-header.js';
 import { ENCODINGS, type Encoding, type HiddenMode, normaliseEncoding, readCsv } from './csv-reader.js';
 
 export interface TableReadAs {
@@ -20,6 +22,12 @@ export interface TableReadAs {
    * the run, so pass 2 and a resume leave out exactly the rows pass 1 left out.
    */
   hidden?: HiddenMode;
+  /** --columns or the profile's columns.<command>: column → the file's header for it. */
+  columns?: Record<string, string>;
+  /** Where `columns` came from, for the plan: `--columns`, `profile columns.refund`. */
+  columnsFrom?: string;
+  /** --header-row: the header's row (line); else found. */
+  headerRow?: number;
 }
 
 export const DEFAULT_READ_AS: TableReadAs = Object.freeze({
@@ -71,6 +79,43 @@ export function withHidden<R extends TableReadAs>(readAs: R, flags: TableReadFla
   if (flags.includeHidden) readAs.hidden = 'include';
   else if (flags.skipHidden) readAs.hidden = 'skip';
   return readAs;
+}
+
+/**
+ * --columns (else the profile's mapping, `profileKey` naming it) and --header-row set on `readAs`,
+ * which is returned; `known`: the columns the command reads. UsageError for a bad mapping.
+ */
+export function withColumns<R extends TableReadAs>(
+  readAs: R,
+  flags: { columns?: string; headerRow?: number },
+  known: readonly string[] | undefined,
+  profile?: { key: string; text: string },
+): R {
+  const text = flags.columns ?? profile?.text;
+  if (text !== undefined) {
+    const from = flags.columns !== undefined ? '--columns' : `the profile's ${profile!.key}`;
+    const parsed = parseColumnsMap(text, known);
+    if (typeof parsed === 'string') {
+      throw new UsageError(`${from}: ${parsed}`, {
+        hint: "give COLUMN=HEADER pairs, comma-separated: --columns 'transaction_id=Txn Ref,order_no=Invoice'",
+      });
+    }
+    if (Object.keys(parsed).length > 0) {
+      readAs.columns = parsed;
+      readAs.columnsFrom = from;
+    }
+  }
+  if (flags.headerRow !== undefined) readAs.headerRow = flags.headerRow;
+  return readAs;
+}
+
+/** How a reader matches the header, from a read-as: csv-header.ts HeaderMatching. */
+export function matchingOf(readAs: TableReadAs | undefined, wanted: readonly string[]): HeaderMatching {
+  return {
+    wanted,
+    ...(readAs?.columns === undefined ? {} : { given: readAs.columns }),
+    ...(readAs?.headerRow === undefined ? {} : { headerRow: readAs.headerRow }),
+  };
 }
 
 /** The run header's `readAs` text (JSON) ⇄ TableReadAs; an old header (none) reads as before. */
@@ -125,8 +170,21 @@ export async function settleMark<R extends TableReadAs>(
   if (readAs.mark !== 'auto') return readAs;
   // Only a CSV file's separator is looked at here: a workbook's hidden first sheet is not refused
   // by this look (the reading that follows, of the sheet chosen, refuses it).
-  const reader = readCsv({ file, path, encoding: readAs.encoding, hidden: 'include' });
-  const header = await reader.header;
+  const reader = readCsv({
+    file,
+    path,
+    encoding: readAs.encoding,
+    hidden: 'include',
+    matching: matchingOf(readAs, amountColumns),
+  });
+  let header: Awaited<typeof reader.header>;
+  try {
+    header = await reader.header;
+  } catch (err) {
+    // A header without the columns is refused by the reading that follows, with every column it reads.
+    if (!(err instanceof InputError)) throw err;
+    return { ...readAs, mark: '.', established: false, why: 'default' };
+  }
   const sepName = header.delimiter === ';' ? 'semicolon' : 'tab';
   if (header.delimiter === ',') {
     await reader.rows.return?.();

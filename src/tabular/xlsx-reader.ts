@@ -36,7 +36,17 @@ import {
 } from '../sheets/workbook.js';
 import { ZipFormatError } from '../sheets/zip.js';
 import { fileError } from './csv-decode.js';
-import { buildHeader, type CsvHeader, headerExpectation, normaliseColumn } from './csv-header.js';
+import {
+  buildHeader,
+  type CsvHeader,
+  HEADER_SEARCH_ROWS,
+  type HeaderMatching,
+  headerExpectation,
+  headerScore,
+  isHeader,
+  noHeader,
+  normaliseColumn,
+} from './csv-header.js';
 import { type CsvRow, type FieldsMaker, fieldsMaker } from './csv-records.js';
 
 export interface SheetReadOptions {
@@ -46,6 +56,8 @@ export interface SheetReadOptions {
   /** The sheet to read; default the first. */
   sheet?: string;
   required?: string[];
+  /** How header names become columns, and which row is the header (csv-header.ts). */
+  matching?: HeaderMatching;
   /** Normalised columns whose cells are checked for errors and rounded numbers; default every column. */
   checked?: readonly string[];
   /** The decimal mark number cells are written with (csv-reader.ts CsvReadOptions.decimalMark). */
@@ -165,8 +177,19 @@ async function open(opts: SheetReadOptions, label: string): Promise<Opened> {
   const where = `${label}:${sheetRef(sheet.name)}`;
   const raw = sheetRows(wb, sheet, looks);
   const pending: RawRow[] = [];
-  // The header: the first row with a value.
+  const required = opts.required ?? [];
+  const matching = opts.matching ?? {};
+  const namesOf = (r: RawRow): string[] => {
+    const names: string[] = [];
+    for (const c of r.cells) names[c.col] = cellText(c, strings);
+    for (let i = 0; i < names.length; i++) names[i] ??= '';
+    return names;
+  };
+  // The header: --header-row's row; else the first row with a value, unless it lacks a required
+  // column and a later row (within the first HEADER_SEARCH_ROWS) has them all (a title above the
+  // header); when none has them, the row with the most, for the refusal to name.
   let headerRow: RawRow | undefined;
+  let best: { row: RawRow; score: number } | undefined;
   try {
     for (;;) {
       if (pending.length === 0) {
@@ -174,35 +197,62 @@ async function open(opts: SheetReadOptions, label: string): Promise<Opened> {
         if (next.done) break;
         pending.push(...next.value);
       }
-      const r = pending.shift()!;
-      if (r.cells.some((c) => cellText(c, strings) !== '')) {
+      const r = pending[0]!;
+      if (matching.headerRow !== undefined) {
+        if (r.row > matching.headerRow) break;
+        pending.shift();
+        if (r.row === matching.headerRow) {
+          headerRow = r;
+          break;
+        }
+        continue;
+      }
+      if (best !== undefined && r.row > HEADER_SEARCH_ROWS) break;
+      pending.shift();
+      if (!r.cells.some((c) => cellText(c, strings) !== '')) continue;
+      const names = namesOf(r);
+      if (isHeader(names, required, matching)) {
         headerRow = r;
         break;
       }
+      const score = headerScore(names, required, matching);
+      if (best === undefined || score > best.score) best = { row: r, score };
     }
   } catch (err) {
     throw unreadable(label, err);
   }
-  const required = opts.required ?? [];
+  if (
+    matching.headerRow !== undefined &&
+    (headerRow === undefined || namesOf(headerRow).every((n) => n === ''))
+  ) {
+    const at = `${where}!${matching.headerRow}:${matching.headerRow}`;
+    throw new InputError(
+      `${at}: --header-row ${matching.headerRow} is an empty row or past the sheet's end`,
+      [{ file: at, message: 'no header in this row', expected: headerExpectation(required) }],
+    );
+  }
+  // With none required, rows read past the best are gone: refused rather than read from it.
+  if (headerRow === undefined && required.length === 0 && best !== undefined)
+    throw noHeader(where, matching, namesOf(best.row));
+  headerRow ??= best?.row;
   if (headerRow === undefined) {
     throw new InputError(`${where} is empty`, [
       { file: where, message: 'the sheet has no rows', expected: headerExpectation(required) },
     ]);
   }
-  const names: string[] = [];
-  for (const c of headerRow.cells) names[c.col] = cellText(c, strings);
-  for (let i = 0; i < names.length; i++) names[i] ??= '';
+  const names = namesOf(headerRow);
   let header: CsvHeader;
   try {
-    header = buildHeader(label, headerRow.row, names, ',', false, required);
+    header = buildHeader(label, headerRow.row, names, ',', false, required, matching);
   } catch (err) {
     if (!(err instanceof InputError)) throw err;
     const locate = cellLocator(label, sheet.name, names.map(normaliseColumn));
     // The CSV hint names a separator; a workbook's names the other sheets when there are some.
     const others = wb.sheets.length > 1 && opts.sheet === undefined;
     const hint = others
-      ? `the first sheet (${quote(sheet.name)}) was read: name the sheet with the orders with --sheet (its sheets: ${wb.sheets.map((s) => quote(s.name)).join(', ')})`
-      : 'column names are matched case-insensitively';
+      ? `the first sheet (${quote(sheet.name)}) was read: name the sheet with the orders with --sheet (its sheets: ${wb.sheets.map((s) => quote(s.name)).join(', ')})${err.hint ? `; or ${err.hint.replace(/ \(the file was read as [^)]*\)/, '')}` : ''}`
+      : (err.hint?.replace(/ \(the file was read as [^)]*\)/, '') ??
+        'column names are matched ignoring case, spaces, _ - and .');
     throw new InputError(
       err.message.replace(`${label}:${headerRow.row}`, `${where}!${headerRow.row}:${headerRow.row}`),
       err.problems.map(locate),

@@ -6,6 +6,7 @@ import { InputError, type InputProblem, UsageError } from '../../errors.js';
 import type { BatchOperation } from '../../gateway/endpoints.js';
 import { addToTotals, formatMoney, parseAmount } from '../../money/amount.js';
 import { currencyInfo, normaliseCurrency } from '../../money/currency.js';
+import type { ColumnMatch } from '../../tabular/column-match.js';
 import type { CsvRow, CsvRows, HiddenMode, SheetFacts } from '../../tabular/csv-reader.js';
 import { everyRowHidden, type HiddenRow, type HiddenRows } from '../../tabular/hidden.js';
 import { DEFAULT_READ_AS, settleMark } from '../../tabular/read-as.js';
@@ -62,6 +63,8 @@ export interface BulkPlan {
   warnings?: InputProblem[];
   /** A workbook's sheet that was read: the plan names it. */
   sheet?: SheetFacts;
+  /** The header's line (row) and the columns matched other than by name: the plan says them. */
+  header?: { line: number; matches: ColumnMatch[] };
   /** A workbook's rows a person does not see; absent when there are none. */
   hidden?: HiddenRows;
 }
@@ -195,6 +198,7 @@ export async function planBulk(
   note(cross.finish());
   const sha256 = await opened.sha256;
   const sheet = await opened.sheet;
+  const headerRead = await opened.header;
 
   if (dropped > 0) {
     problems.push({ file: source.label, message: `… and ${dropped} more problems not listed` });
@@ -241,6 +245,7 @@ export async function planBulk(
     reasonFilled: rules.filled,
     warnings,
     ...(sheet === undefined ? {} : { sheet }),
+    ...(source.inline ? {} : { header: { line: headerRead.line ?? 1, matches: headerRead.matches ?? [] } }),
     ...(tally.hidden.length === 0 ? {} : { hidden: { mode: readAs.hidden, rows: tally.hidden } }),
   };
 }

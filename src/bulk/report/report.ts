@@ -172,6 +172,21 @@ function readingLines(plan: BulkPlan): string[] {
     const encoding = r.encoding === 'utf-8' ? '' : ` · encoding ${r.encoding}`;
     lines.push(`  amounts read with a ${mark}: ${r.why}${encoding}`);
   }
+  const h = plan.header;
+  if (h && (h.line > 1 || r?.headerRow !== undefined)) {
+    const why = r?.headerRow !== undefined ? '--header-row' : 'the first row with the columns';
+    lines.push(`  header: row ${h.line} (${why}${h.line > 1 ? '; the rows above it are left out' : ''})`);
+  }
+  if (h && h.matches.length > 0) {
+    const list = (ms: typeof h.matches) => ms.map((m) => `${m.column} ← ${quoteName(m.header)}`).join(', ');
+    const mapped = h.matches.filter((m) => m.how === 'mapped');
+    const named = h.matches.filter((m) => m.how !== 'mapped');
+    const parts = [
+      ...(mapped.length > 0 ? [`${list(mapped)} (${r?.columnsFrom ?? '--columns'})`] : []),
+      ...(named.length > 0 ? [`${list(named)} (by name)`] : []),
+    ];
+    lines.push(`  columns: ${parts.join('; ')}`);
+  }
   const filled = plan.reasonFilled ?? 0;
   if (filled > 0 && r?.refundReason !== undefined) {
     lines.push(

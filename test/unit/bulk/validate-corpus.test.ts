@@ -54,7 +54,8 @@ const CASES: Record<string, [BulkOp, number, string | null, RegExp]> = {
     'refund',
     1,
     'refund_amount',
-    /missing column "refund_amount"; the header has: transaction_id, order_no, currency, amount/,
+    // The header is listed once, in the refusal's first line (issue 26: one short block).
+    /^missing column "refund_amount"$/,
   ],
   'duplicate-header.csv': ['refund', 1, 'amount', /appears twice/],
   'ragged-row-short.csv': ['refund', 3, 'refund_amount', /4 fields but the header has 6/],
@@ -86,12 +87,7 @@ const CASES: Record<string, [BulkOp, number, string | null, RegExp]> = {
     'transaction_id',
     /^"=\\x1b\]0;pwned\\x07" begins with "=", which a spreadsheet runs as a formula/,
   ],
-  'escape-in-header.csv': [
-    'refund',
-    1,
-    'amount',
-    /the header has: transaction_id, order_no, currency, \\x1b\]0;pwned\\x07amount, refund_amount/,
-  ],
+  'escape-in-header.csv': ['refund', 1, 'amount', /^missing column "amount"$/],
   'review-escape-in-flag.csv': ['review', 2, 'review_flag', /^"1\\x1b\[2J" is not a review flag/],
   'capture-duplicate.csv': [
     'capture',

@@ -34,6 +34,16 @@ describe('readSelectorFile', () => {
     expect(got).toEqual({ orderNos: ['A-2'], transactionIds: ['T1', 'T3'] });
   });
 
+  it('reads dashboard names ("Order No.", "Transaction ID") below a title (issue 26, items 3 and 4)', async () => {
+    const got = await readSelectorFile(
+      file('Orders to check, November 2026\n\nOrder No.,Transaction ID,Note\nA-1,,x\n,T2,y\n'),
+      dir,
+    );
+    expect(got).toEqual({ orderNos: ['A-1'], transactionIds: ['T2'] });
+    const title = await problems(file('Orders to check\nfoo,bar\n1,2\n'));
+    expect(title.message).toContain('no order_no or transaction_id column');
+  });
+
   it('refuses a file without either column, naming the columns it has', async () => {
     const e = await problems(file('id,amount\n1,2\n'));
     expect(e.message).toContain('no order_no or transaction_id column');
