@@ -22,6 +22,16 @@ export interface SheetInfo {
 export interface SheetLooks {
   /** `<autoFilter ref="A1:H5">`: rows hidden in it are (mostly) hidden by the filter. Written after the rows. */
   autoFilter?: string;
+  /** Merged ranges that carry a value down to rows below their first (tabular/xlsx-reader.ts). */
+  merged?: MergedNote[];
+}
+
+/** A merged range read: its first cell's value applies to every row it covers. */
+export interface MergedNote {
+  /** `E2:E4`. */
+  range: string;
+  /** The header of the column whose value it carries. */
+  column: string;
 }
 
 export interface Workbook {
@@ -29,6 +39,8 @@ export interface Workbook {
   entries: Map<string, ZipEntry>;
   sheets: SheetInfo[];
   sharedStringsPath: string | undefined;
+  /** The styles part (`xl/styles.xml`), where a cell's `s` index finds its number format. */
+  stylesPath?: string;
 }
 
 /** A cell as stored: its kind (`t` attribute: s, n, b, e, str, inlineStr, d) and its text. */
@@ -43,6 +55,8 @@ export interface RawCell {
    * a formula written elsewhere (a shared formula's other cells).
    */
   formula?: string;
+  /** The cell's style (`s` attribute): an index into the workbook's cellXfs (numberFormats). */
+  style?: number;
 }
 
 export interface RawRow {
@@ -236,7 +250,8 @@ export async function openWorkbook(bytes: Uint8Array): Promise<Workbook> {
     }
   }
   const shared = [...rels.values()].find((r) => r.type.endsWith('/sharedStrings'));
-  return { bytes, entries, sheets, sharedStringsPath: shared?.target };
+  const styles = [...rels.values()].find((r) => r.type.endsWith('/styles'));
+  return { bytes, entries, sheets, sharedStringsPath: shared?.target, stylesPath: styles?.target };
 }
 
 /** ST_SheetState: anything but `visible` (or none) is a sheet a person is not shown. */
@@ -469,6 +484,7 @@ export const MAX_COLUMNS = 16_384;
 
 const R_ATTR = /(?:^|\s)r\s*=\s*["']([A-Za-z]+)\d+["']/;
 const T_ATTR = /(?:^|\s)t\s*=\s*["'](\w+)["']/;
+const S_ATTR = /(?:^|\s)s\s*=\s*["'](\d+)["']/;
 
 /** Whether the character at `i` ends an element name (so `<c` is not `<col`). */
 function nameEnds(s: string, i: number): boolean {
@@ -518,6 +534,7 @@ function parseCells(body: string, tags: CellTags): RawCell[] {
     next = col + 1;
     const t = T_ATTR.exec(attrs);
     const type = t ? t[1]! : 'n';
+    const st = S_ATTR.exec(attrs);
     let value: string | undefined;
     if (type === 'inlineStr') {
       let text: string | undefined;
@@ -528,6 +545,7 @@ function parseCells(body: string, tags: CellTags): RawCell[] {
       value = inner === '' ? undefined : cellValue(inner, tags.vOpen, tags.vClose);
     }
     const cell: RawCell = { col, type, value };
+    if (st !== null && st[1] !== '0') cell.style = Number(st[1]);
     if (inner !== '' && tags.formula.test(inner)) cell.formula = formulaText(inner, tags);
     cells.push(cell);
   }
@@ -552,4 +570,63 @@ interface CellTags {
   vClose: string;
   text: RegExp;
   formula: RegExp;
+}
+
+/** A merged range, 0-based columns and 1-based rows, inclusive. */
+export interface MergedRange {
+  ref: string;
+  firstCol: number;
+  lastCol: number;
+  firstRow: number;
+  lastRow: number;
+}
+
+const MERGE_TAG_MAX = 256;
+// A one-cell `ref="F2"` merges nothing (some writers write it): read as F2:F2.
+const MERGE_REF = /^([A-Za-z]{1,3})(\d+)(?::([A-Za-z]{1,3})(\d+))?$/;
+
+/**
+ * The sheet's merged ranges (`<mergeCell ref="E2:E4"/>`, written after the rows). Read by a pass of
+ * its own over the sheet's XML before the rows, since a row's value may come from a merge above it
+ * and the ranges are only written at the end.
+ */
+export async function sheetMerges(wb: Workbook, sheet: SheetInfo): Promise<MergedRange[]> {
+  const entry = findEntry(wb.entries, sheet.path);
+  if (entry === undefined) throw new ZipFormatError(`the sheet ${sheet.name} is missing from the file`);
+  const out: MergedRange[] = [];
+  let carry = '';
+  const TAG = /<(?:[\w.-]+:)?mergeCell\b([^>]*)>/g;
+  for await (const text of entryText(wb.bytes, entry)) {
+    const seen = carry + text;
+    // Nearly every piece holds no merge: one search, no pattern.
+    if (!seen.includes('mergeCell')) {
+      carry = seen.slice(-MERGE_TAG_MAX);
+      continue;
+    }
+    let end = 0;
+    TAG.lastIndex = 0;
+    for (let m = TAG.exec(seen); m !== null; m = TAG.exec(seen)) {
+      end = TAG.lastIndex;
+      const ref = attributes(m[1]!).ref;
+      const r = ref === undefined ? null : MERGE_REF.exec(ref.trim());
+      if (r === null) throw new WorkbookError(`a merged range has the reference ${quoteRef(ref)}`);
+      const a = columnIndex(r[1]!);
+      const b = columnIndex(r[3] ?? r[1]!);
+      const top = Number(r[2]);
+      const bottom = Number(r[4] ?? r[2]);
+      out.push({
+        ref: ref!.trim().toUpperCase(),
+        firstCol: Math.min(a, b),
+        lastCol: Math.max(a, b),
+        firstRow: Math.min(top, bottom),
+        lastRow: Math.max(top, bottom),
+      });
+    }
+    carry = seen.slice(Math.max(end, seen.length - MERGE_TAG_MAX));
+  }
+  return out;
+}
+
+function quoteRef(ref: string | undefined): string {
+  return ref === undefined ? '(none)' : JSON.stringify(ref.slice(0, 40));
 }

@@ -20,8 +20,10 @@ import { readFile } from 'node:fs/promises';
 import { InputError, type InputProblem } from '../errors.js';
 import { quote, terminalSafe } from '../quote.js';
 import { plainNumber, SPREADSHEET_DIGITS, shownNumber } from '../sheets/cell-number.js';
+import { formatOf, idAsShown, type StyleFormats, styleFormats } from '../sheets/number-format.js';
 import {
   columnLetters,
+  type MergedRange,
   openWorkbook,
   type RawCell,
   type RawRow,
@@ -29,6 +31,7 @@ import {
   type SheetInfo,
   type SheetLooks,
   sharedStrings,
+  sheetMerges,
   sheetRows,
   UnsupportedWorkbook,
   type Workbook,
@@ -157,8 +160,10 @@ async function open(opts: SheetReadOptions, label: string): Promise<Opened> {
     looks,
   };
   let strings: SharedStrings;
+  let cellFormats: CellFormats;
   try {
     strings = await sharedStrings(wb);
+    cellFormats = { formats: await styleFormats(wb), merges: await sheetMerges(wb, sheet) };
   } catch (err) {
     throw unreadable(label, err);
   }
@@ -209,7 +214,11 @@ async function open(opts: SheetReadOptions, label: string): Promise<Opened> {
       { hint },
     );
   }
-  const rows = toRows(label, sheet.name, header, strings, pending, raw, opts.checked, opts.decimalMark);
+  looks.merged = mergedNotes(cellFormats.merges, headerRow.row, header.columns);
+  const rows = toRows(label, sheet.name, header, strings, pending, raw, opts.checked, opts.decimalMark, {
+    ...cellFormats,
+    headerRow: headerRow.row,
+  });
   return { header, sheet, facts, sha256, rows };
 }
 
@@ -330,6 +339,22 @@ function cellText(
   }
 }
 
+/** The cells' number formats and the sheet's merged ranges, as toRows applies them. */
+interface CellFormats {
+  formats: StyleFormats;
+  merges: MergedRange[];
+}
+
+/**
+ * The merged ranges a plan names: those that carry their first cell's value down to data rows
+ * below it (a range within one row only joins cells across; one of the header's is a title).
+ */
+function mergedNotes(merges: readonly MergedRange[], headerRow: number, columns: readonly string[]) {
+  return merges
+    .filter((m) => m.lastRow > m.firstRow && m.firstRow > headerRow)
+    .map((m) => ({ range: m.ref, column: columns[m.firstCol] ?? columnLetters(m.firstCol) }));
+}
+
 async function* toRows(
   label: string,
   sheetName: string,
@@ -339,19 +364,33 @@ async function* toRows(
   raw: AsyncGenerator<RawRow[]>,
   checked: readonly string[] | undefined,
   mark: '.' | ',' = '.',
+  looks: CellFormats & { headerRow: number } = { formats: [], merges: [], headerRow: 1 },
 ): AsyncGenerator<CsvRow[]> {
   const width = header.columns.length;
   const makeFields: FieldsMaker = fieldsMaker(header.normalised);
   const check = header.normalised.map((n) => checked === undefined || checked.includes(n));
   const money = header.normalised.map(isAmountColumn);
   const sheet = sheetRef(sheetName);
+  const { formats, merges, headerRow } = looks;
+  // The value of each merged range's first cell, once its row is read (rows come in order).
+  const mergedValue = new Map<MergedRange, string>();
   const convert = (r: RawRow): CsvRow | undefined => {
     const cells = new Array<string>(width).fill('');
     let problems: InputProblem[] | undefined;
     let any = false;
     for (const c of r.cells) {
       const shown = money[c.col] === true;
-      const text = cellText(c, strings, mark, shown);
+      let text = cellText(c, strings, mark, shown);
+      // An id (any column but an amount) as the sheet displays it: `00000` shows 1234 as 01234.
+      let formatProblem: string | undefined;
+      if (!shown && c.type === 'n' && c.style !== undefined && text !== '') {
+        const plain = plainNumber(c.value ?? '');
+        if (plain !== undefined && plain.significant <= SPREADSHEET_DIGITS) {
+          const id = idAsShown(plain.text, formatOf(formats, c.style));
+          if ('text' in id) text = mark === ',' ? id.text.replace('.', ',') : id.text;
+          else formatProblem = id.problem;
+        }
+      }
       if (text === '' && c.type !== 'e' && !noResult(c) && !unknownString(c, strings)) continue;
       any = true;
       const ref = `${label}:${sheet}!${columnLetters(c.col)}${r.row}`;
@@ -373,10 +412,29 @@ async function* toRows(
             expected:
               'a cell whose text is in the workbook: open the file in the spreadsheet program and save it again',
           }
-        : cellProblem(c, text, shown);
+        : (cellProblem(c, text, shown) ??
+          (formatProblem === undefined
+            ? undefined
+            : {
+                message: formatProblem,
+                expected:
+                  'the id as it is shown: format the column as Text (or General, 0, or zero-padded like 00000) and check the ids it shows',
+              }));
       if (problem !== undefined) {
         problems ??= [];
         problems.push({ file: ref, field, ...problem });
+      }
+    }
+    if (merges.length > 0) {
+      const found = applyMerges(r.row, cells, merges, mergedValue, headerRow);
+      for (const m of found) {
+        if (!check[m.col]) continue;
+        problems ??= [];
+        problems.push({
+          file: `${label}:${sheet}!${columnLetters(m.col)}${r.row}`,
+          field: header.normalised[m.col]!,
+          ...m.problem,
+        });
       }
     }
     if (!any) return undefined;
@@ -399,6 +457,49 @@ async function* toRows(
   } catch (err) {
     throw unreadable(label, err);
   }
+}
+
+/**
+ * A merged range shows its first cell's value over every cell it covers: in the first cell's
+ * column that value is every covered row's (a reason merged over three rows is the reason of all
+ * three), whatever the covered cells still store (a spreadsheet does not show it). Covered cells of
+ * the range's other columns, and data cells under a range that starts in the header, show a value
+ * that is not theirs: refused, if the command reads them, never guessed.
+ */
+function applyMerges(
+  row: number,
+  cells: string[],
+  merges: readonly MergedRange[],
+  values: Map<MergedRange, string>,
+  headerRow: number,
+): Array<{ col: number; problem: { message: string; expected: string } }> {
+  const found: Array<{ col: number; problem: { message: string; expected: string } }> = [];
+  for (const m of merges) {
+    if (row < m.firstRow || row > m.lastRow || row <= headerRow) continue;
+    if (row === m.firstRow) {
+      values.set(m, cells[m.firstCol] ?? '');
+    } else if (m.firstRow > headerRow && m.firstCol < cells.length) {
+      cells[m.firstCol] = values.get(m) ?? '';
+    }
+    const value = m.firstRow > headerRow ? (values.get(m) ?? '') : '';
+    const first = `${columnLetters(m.firstCol)}${m.firstRow}`;
+    for (let col = m.firstCol; col <= m.lastCol && col < cells.length; col++) {
+      if (m.firstRow > headerRow && col === m.firstCol) continue;
+      if (m.firstRow > headerRow && value === '') continue;
+      cells[col] = '';
+      found.push({
+        col,
+        problem: {
+          message:
+            m.firstRow <= headerRow
+              ? `the cell is covered by the merged range ${m.ref}, which starts in the header (at ${first}): it shows the header, not a value`
+              : `the cell is covered by the merged range ${m.ref}, whose value (${quote(value)}, from ${first}) spans several columns: which column it belongs to is not certain`,
+          expected: 'cells that are not merged across columns: unmerge them and fill in each cell',
+        },
+      });
+    }
+  }
+  return found;
 }
 
 /** A text cell (`t="s"`) whose index the shared strings table does not hold: its text is lost, never empty. */
