@@ -24,7 +24,17 @@ export interface SheetLooks {
   autoFilter?: string;
   /** Merged ranges that carry a value down to rows below their first (tabular/xlsx-reader.ts). */
   merged?: MergedNote[];
+  /**
+   * By column, the number format of its number cells when the reader did not apply it to their text
+   * (a date, a percentage, decimals: the text keeps the stored number), so a results workbook can
+   * show them as the sheet did; 'plain' when they read as shown, 'mixed' when cells differ. Complete
+   * once every row is read.
+   */
+  formats?: Array<ColumnFormat | undefined>;
 }
+
+/** A column's number format, as SheetLooks.formats keeps it. */
+export type ColumnFormat = { id: number; code: string | undefined } | 'plain' | 'mixed';
 
 /** A merged range read: its first cell's value applies to every row it covers. */
 export interface MergedNote {

@@ -22,6 +22,7 @@ import { quote, terminalSafe } from '../quote.js';
 import { plainNumber, SPREADSHEET_DIGITS, shownNumber } from '../sheets/cell-number.js';
 import { formatOf, idAsShown, type StyleFormats, styleFormats } from '../sheets/number-format.js';
 import {
+  type ColumnFormat,
   columnLetters,
   type MergedRange,
   openWorkbook,
@@ -218,6 +219,7 @@ async function open(opts: SheetReadOptions, label: string): Promise<Opened> {
   const rows = toRows(label, sheet.name, header, strings, pending, raw, opts.checked, opts.decimalMark, {
     ...cellFormats,
     headerRow: headerRow.row,
+    looks,
   });
   return { header, sheet, facts, sha256, rows };
 }
@@ -364,14 +366,30 @@ async function* toRows(
   raw: AsyncGenerator<RawRow[]>,
   checked: readonly string[] | undefined,
   mark: '.' | ',' = '.',
-  looks: CellFormats & { headerRow: number } = { formats: [], merges: [], headerRow: 1 },
+  cellLooks: CellFormats & { headerRow: number; looks?: SheetLooks } = {
+    formats: [],
+    merges: [],
+    headerRow: 1,
+  },
 ): AsyncGenerator<CsvRow[]> {
   const width = header.columns.length;
   const makeFields: FieldsMaker = fieldsMaker(header.normalised);
   const check = header.normalised.map((n) => checked === undefined || checked.includes(n));
   const money = header.normalised.map(isAmountColumn);
   const sheet = sheetRef(sheetName);
-  const { formats, merges, headerRow } = looks;
+  const { formats, merges, headerRow } = cellLooks;
+  // Each column's number format, for a results workbook (SheetLooks.formats).
+  const columnFormats: Array<ColumnFormat | undefined> = [];
+  if (cellLooks.looks !== undefined) cellLooks.looks.formats = columnFormats;
+  const seeFormat = (col: number, f: ColumnFormat) => {
+    const had = columnFormats[col];
+    if (had === undefined) columnFormats[col] = f;
+    else if (
+      had !== 'mixed' &&
+      (typeof had === 'string' || typeof f === 'string' ? had !== f : had.id !== f.id || had.code !== f.code)
+    )
+      columnFormats[col] = 'mixed';
+  };
   // The value of each merged range's first cell, once its row is read (rows come in order).
   const mergedValue = new Map<MergedRange, string>();
   const convert = (r: RawRow): CsvRow | undefined => {
@@ -383,12 +401,21 @@ async function* toRows(
       let text = cellText(c, strings, mark, shown);
       // An id (any column but an amount) as the sheet displays it: `00000` shows 1234 as 01234.
       let formatProblem: string | undefined;
-      if (!shown && c.type === 'n' && c.style !== undefined && text !== '') {
-        const plain = plainNumber(c.value ?? '');
-        if (plain !== undefined && plain.significant <= SPREADSHEET_DIGITS) {
-          const id = idAsShown(plain.text, formatOf(formats, c.style));
-          if ('text' in id) text = mark === ',' ? id.text.replace('.', ',') : id.text;
-          else formatProblem = id.problem;
+      if (!shown && c.type === 'n' && text !== '') {
+        if (c.style === undefined) seeFormat(c.col, 'plain');
+        else {
+          const plain = plainNumber(c.value ?? '');
+          if (plain !== undefined && plain.significant <= SPREADSHEET_DIGITS) {
+            const format = formatOf(formats, c.style);
+            const id = idAsShown(plain.text, format);
+            if ('text' in id) {
+              text = mark === ',' ? id.text.replace('.', ',') : id.text;
+              seeFormat(c.col, 'plain');
+            } else {
+              formatProblem = id.problem;
+              seeFormat(c.col, format);
+            }
+          }
         }
       }
       if (text === '' && c.type !== 'e' && !noResult(c) && !unknownString(c, strings)) continue;

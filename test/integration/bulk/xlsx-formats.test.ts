@@ -1,11 +1,13 @@
 // Issue 26, items 2 and 6, through the real binary against a sandbox on loopback, judged by its
 // ledger: a workbook LibreOffice wrote (test/fixtures/xlsx/formats.fods → formats.xlsx) whose order
 // numbers are numbers formatted 000000 (the sheet shows 001234) and whose reason is merged over
-// three rows. Before, the order numbers were read as 1234 (the gateway answered E2001) and the two
-// lower rows were refused as having no reason.
-import { copyFileSync } from 'node:fs';
+// three rows, with an extra column of dates. Before, the order numbers were read as 1234 (the gateway answered E2001) and the two
+// lower rows were refused as having no reason; results.xlsx held the dates as serial numbers.
+import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { formatOf, styleFormats } from '../../../src/sheets/number-format.js';
+import { openWorkbook, sheetRows as rawRows } from '../../../src/sheets/workbook.js';
 import { readCsv } from '../../../src/tabular/csv-reader.js';
 import { REPO_ROOT, runCli, tempDir } from '../../helpers/run-cli.js';
 import { withSandbox } from '../../helpers/sandbox.js';
@@ -54,6 +56,22 @@ describe('.xlsx number formats and merged cells against the sandbox', { timeout:
         'damaged in transit',
       ]);
       expect(results.every((x) => x.outcome === 'succeeded')).toBe(true);
+      // The extra column of dates is dates again in results.xlsx: numbers in the sheet's own format.
+      const wb = await openWorkbook(readFileSync(join(dir, 'results.xlsx')));
+      const formats = await styleFormats(wb);
+      const dates: Array<[string | undefined, string | undefined]> = [];
+      for await (const batch of rawRows(wb, wb.sheets[0]!)) {
+        for (const row of batch) {
+          if (row.row === 1) continue;
+          const g = row.cells.find((c) => c.col === 6)!;
+          dates.push([g.value, formatOf(formats, g.style).code]);
+        }
+      }
+      expect(dates).toEqual([
+        ['46346', 'yyyy\\-mm\\-dd'],
+        ['46347', 'yyyy\\-mm\\-dd'],
+        ['46348', 'yyyy\\-mm\\-dd'],
+      ]);
     }, seeded);
   });
 });

@@ -3,11 +3,19 @@
 // its cell and the reason; and a merged range's value applies to every row it covers, the plan
 // saying so. The workbooks are built here from XML (styles.xml with the formats Excel and
 // LibreOffice write), deflated by the project's own ZIP writer.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../../src/errors.js';
-import { idAsShown, isDateFormat, parseStyles } from '../../../src/sheets/number-format.js';
+import { createXlsxWriter } from '../../../src/output/xlsx-writer.js';
+import {
+  formatOf,
+  idAsShown,
+  isDateFormat,
+  parseStyles,
+  styleFormats,
+} from '../../../src/sheets/number-format.js';
+import { openWorkbook, sheetRows } from '../../../src/sheets/workbook.js';
 import { ZipWriter } from '../../../src/sheets/zip.js';
 import { type CsvRow, readCsv } from '../../../src/tabular/csv-reader.js';
 import { hiddenLines } from '../../../src/tabular/hidden.js';
@@ -219,5 +227,38 @@ describe('item 6: a merged range applies its value to every row it covers', () =
       '<mergeCells><mergeCell ref="F2"/></mergeCells>',
     );
     expect((await read(one)).rows[0]!.fields.refund_reason).toBe('x');
+  });
+});
+
+describe('item 2: extra columns keep their meaning in results.xlsx', () => {
+  it("the reader notes each column's own number format; the writer writes its numbers in it", async () => {
+    const extra = [...REFUND_COLUMNS, 'requested_on', 'share', 'note'];
+    const head = `<row r="1">${extra.map((c, i) => str(`${'ABCDEFGHI'[i]}1`, c)).join('')}</row>`;
+    const line = (r: number, h: string) =>
+      `<row r="${r}">${str(`A${r}`, `TX${r}`)}${str(`B${r}`, 'O')}${str(`C${r}`, 'USD')}${num(`D${r}`, '100')}${num(`E${r}`, '10')}${str(`F${r}`, 'x')}${num(`G${r}`, '46346', 4)}${h}${num(`I${r}`, '7')}</row>`;
+    const file = await workbook(head + line(2, num('H2', '0.5', 7)) + line(3, num('H3', '0.25', 5)));
+    const r = readCsv({ file, label: 'in.xlsx', checked: REFUND_COLUMNS });
+    await r.header;
+    const rows: CsvRow[] = [];
+    for await (const x of r.rows) rows.push(x);
+    const sheet = await r.sheet;
+    // G: one date format; H: two formats (mixed: written as text); I: General.
+    expect(sheet?.looks.formats?.slice(6)).toEqual([{ id: 14, code: 'mm-dd-yy' }, 'mixed', 'plain']);
+    expect(rows[0]!.fields.requested_on).toBe('46346');
+
+    const out = join(tempDir(), 'results.xlsx');
+    const w = createXlsxWriter(out, [...extra, 'outcome'], { formats: sheet!.looks.formats });
+    await w.ready;
+    for (const x of rows) await w.writeCells([...x.cells, 'succeeded']);
+    await w.end();
+    const wb = await openWorkbook(readFileSync(out));
+    const formats = await styleFormats(wb);
+    const cells: string[] = [];
+    for await (const batch of sheetRows(wb, wb.sheets[0]!))
+      for (const x of batch)
+        if (x.row === 2)
+          for (const c of x.cells.filter((c) => c.col >= 6 && c.col <= 8))
+            cells.push(`${c.type}:${c.value}:${formatOf(formats, c.style).code}`);
+    expect(cells).toEqual(['n:46346:mm-dd-yy', 'inlineStr:0.5:@', 'inlineStr:7:@']);
   });
 });
