@@ -5,7 +5,7 @@
 // patterns, including element prefixes (`<x:row>`) that some libraries write.
 // One file, though a little long: one reader of one format, whose parts (relations, shared strings,
 // rows and cells) share the same few XML patterns and entity decoding.
-import { entryString, entryText, type ZipEntry, ZipFormatError, zipEntries } from './zip.js';
+import { entryBytes, entryString, entryText, type ZipEntry, ZipFormatError, zipEntries } from './zip.js';
 
 export interface SheetInfo {
   name: string;
@@ -604,37 +604,68 @@ export async function sheetMerges(wb: Workbook, sheet: SheetInfo): Promise<Merge
   const entry = findEntry(wb.entries, sheet.path);
   if (entry === undefined) throw new ZipFormatError(`the sheet ${sheet.name} is missing from the file`);
   const out: MergedRange[] = [];
-  let carry = '';
   const TAG = /<(?:[\w.-]+:)?mergeCell\b([^>]*)>/g;
-  for await (const text of entryText(wb.bytes, entry)) {
-    const seen = carry + text;
-    // Nearly every piece holds no merge: one search, no pattern.
-    if (!seen.includes('mergeCell')) {
-      carry = seen.slice(-MERGE_TAG_MAX);
-      continue;
-    }
+  const scan = (seen: string): number => {
     let end = 0;
     TAG.lastIndex = 0;
     for (let m = TAG.exec(seen); m !== null; m = TAG.exec(seen)) {
       end = TAG.lastIndex;
-      const ref = attributes(m[1]!).ref;
-      const r = ref === undefined ? null : MERGE_REF.exec(ref.trim());
-      if (r === null) throw new WorkbookError(`a merged range has the reference ${quoteRef(ref)}`);
-      const a = columnIndex(r[1]!);
-      const b = columnIndex(r[3] ?? r[1]!);
-      const top = Number(r[2]);
-      const bottom = Number(r[4] ?? r[2]);
-      out.push({
-        ref: ref!.trim().toUpperCase(),
-        firstCol: Math.min(a, b),
-        lastCol: Math.max(a, b),
-        firstRow: Math.min(top, bottom),
-        lastRow: Math.max(top, bottom),
-      });
+      out.push(mergedRange(attributes(m[1]!).ref));
     }
-    carry = seen.slice(Math.max(end, seen.length - MERGE_TAG_MAX));
+    return end;
+  };
+  // The rows are searched as bytes for `mergeCell` (a 100,000-row sheet is ~40 MB of XML, whose
+  // decoding would cost more than the search); from the first piece that names one, as text. A
+  // UTF-16 sheet is text from the start.
+  let decoder: InstanceType<typeof TextDecoder> | undefined;
+  let tail: Uint8Array = new Uint8Array(0);
+  let carry = '';
+  for await (const chunk of entryBytes(wb.bytes, entry)) {
+    if (decoder === undefined) {
+      const utf16 =
+        tail.length === 0 &&
+        chunk.length > 1 &&
+        ((chunk[0] === 0xff && chunk[1] === 0xfe) || (chunk[0] === 0xfe && chunk[1] === 0xff));
+      // A name cut between two pieces is looked for where they meet, without copying the piece.
+      const inChunk = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      const meet = Buffer.concat([tail, inChunk.subarray(0, MERGE_BYTES.length)]);
+      if (!utf16 && inChunk.indexOf(MERGE_BYTES) < 0 && meet.indexOf(MERGE_BYTES) < 0) {
+        tail = Uint8Array.prototype.slice.call(inChunk, Math.max(0, inChunk.length - MERGE_TAG_MAX));
+        continue;
+      }
+      const piece = Buffer.concat([tail, inChunk]);
+      decoder = utf16
+        ? new TextDecoder(chunk[0] === 0xff ? 'utf-16le' : 'utf-16be')
+        : new TextDecoder('utf-8');
+      // The tail is cut at a byte: its first characters may be a broken sequence, never inside `<mergeCell`.
+      const seen = decoder.decode(piece, { stream: true });
+      carry = seen.slice(Math.max(scan(seen), seen.length - MERGE_TAG_MAX));
+      continue;
+    }
+    const seen = carry + decoder.decode(chunk, { stream: true });
+    carry = seen.slice(Math.max(scan(seen), seen.length - MERGE_TAG_MAX));
   }
+  if (decoder !== undefined) scan(carry + decoder.decode());
   return out;
+}
+
+const MERGE_BYTES = Buffer.from('mergeCell');
+
+/** A `<mergeCell ref>` as a range; a reference that names none is a damaged file. */
+function mergedRange(ref: string | undefined): MergedRange {
+  const r = ref === undefined ? null : MERGE_REF.exec(ref.trim());
+  if (r === null) throw new WorkbookError(`a merged range has the reference ${quoteRef(ref)}`);
+  const a = columnIndex(r[1]!);
+  const b = columnIndex(r[3] ?? r[1]!);
+  const top = Number(r[2]);
+  const bottom = Number(r[4] ?? r[2]);
+  return {
+    ref: ref!.trim().toUpperCase(),
+    firstCol: Math.min(a, b),
+    lastCol: Math.max(a, b),
+    firstRow: Math.min(top, bottom),
+    lastRow: Math.max(top, bottom),
+  };
 }
 
 function quoteRef(ref: string | undefined): string {

@@ -216,6 +216,23 @@ describe('item 6: a merged range applies its value to every row it covers', () =
     expect(q[0]!.message).toMatch(/starts in the header/);
   });
 
+  it('finds merges after a long sheet (inflated in many pieces), wherever a piece ends', async () => {
+    for (const pad of [0, 17, 4093]) {
+      let rows = HEADER;
+      for (let r = 2; r <= 3000; r++)
+        rows += row(r, str(`B${r}`, `O${r}`), r === 1500 ? 'damaged' : r > 1500 && r <= 1502 ? '' : 'x');
+      const merges = `<mergeCells count="40">${'<mergeCell ref="Z9000:Z9000"/>'.repeat(39)}<mergeCell ref="F1500:F1502"/></mergeCells>`;
+      const file = await workbook(rows, `<!--${'.'.repeat(pad)}-->${merges}`);
+      const { rows: read1, sheet } = await read(file);
+      expect(read1.slice(1498, 1501).map((r) => r.fields.refund_reason)).toEqual([
+        'damaged',
+        'damaged',
+        'damaged',
+      ]);
+      expect(sheet.looks.merged?.map((m) => m.range)).toEqual(['F1500:F1502']);
+    }
+  });
+
   it('a damaged merge reference is refused, not ignored; a one-cell merge merges nothing', async () => {
     const file = await workbook(
       HEADER + row(2, str('B2', 'O2')),
