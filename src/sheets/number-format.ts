@@ -131,7 +131,7 @@ export function idAsShown(plain: string, format: NumberFormat): ShownId {
     return { text: (neg ? '-' : '') + digits.padStart(padded[1]!.length, '0') };
   }
   return {
-    problem: `the cell's number format (${code}) ${describe(c)}, so the id it shows cannot be read exactly from the stored number ${plain}`,
+    problem: `the cell's number format (${code}) ${describe(c)}, so what it shows cannot be read exactly from the stored number ${plain}`,
   };
 }
 

@@ -6,7 +6,10 @@
 // without their result, and numbers with more than 15 significant digits outside amount columns
 // (an id the spreadsheet rounded or a calculation left inexact). An amount column's number is read
 // as the sheet shows it, 15 significant digits (Excel stores a typed 10.2 as 10.199999999999999),
-// and validation then checks it against the currency's minor units. Problems name the cell as a
+// and validation then checks it against the currency's minor units. Any other column's number is
+// read as its format shows it when that is certain (`00000` shows 1234 as 01234:
+// sheets/number-format.ts), and refused in a column the command reads when it is not. A merged
+// range's value is every covered row's in its first column. Problems name the cell as a
 // spreadsheet does: `refunds.xlsx:Sheet1!C7`.
 //
 // One file, though at the limit: the sheet's rows and the checks of what a cell holds read as one
@@ -445,7 +448,7 @@ async function* toRows(
             : {
                 message: formatProblem,
                 expected:
-                  'the id as it is shown: format the column as Text (or General, 0, or zero-padded like 00000) and check the ids it shows',
+                  'the value as it is shown: format the column as Text (or General, 0, or zero-padded like 00000) and check what it shows',
               }));
       if (problem !== undefined) {
         problems ??= [];
