@@ -395,6 +395,7 @@ async function* toRows(
   };
   // The value of each merged range's first cell, once its row is read (rows come in order).
   const mergedValue = new Map<MergedRange, string>();
+  const mergesAt = activeMerges(merges);
   const convert = (r: RawRow): CsvRow | undefined => {
     const cells = new Array<string>(width).fill('');
     let problems: InputProblem[] | undefined;
@@ -456,7 +457,7 @@ async function* toRows(
       }
     }
     if (merges.length > 0) {
-      const found = applyMerges(r.row, cells, merges, mergedValue, headerRow);
+      const found = applyMerges(r.row, cells, mergesAt(r.row), mergedValue, headerRow);
       for (const m of found) {
         if (!check[m.col]) continue;
         problems ??= [];
@@ -487,6 +488,25 @@ async function* toRows(
   } catch (err) {
     throw unreadable(label, err);
   }
+}
+
+/**
+ * The merged ranges covering a row, for rows asked in increasing order: ranges sorted by their
+ * first row enter as it is reached and leave after their last, so a sheet of many merges costs
+ * each row only the ranges over it.
+ */
+function activeMerges(merges: readonly MergedRange[]): (row: number) => readonly MergedRange[] {
+  const sorted = [...merges].sort((a, b) => a.firstRow - b.firstRow);
+  let next = 0;
+  let active: MergedRange[] = [];
+  return (row) => {
+    if (active.length > 0) active = active.filter((m) => m.lastRow >= row);
+    while (next < sorted.length && sorted[next]!.firstRow <= row) {
+      const m = sorted[next++]!;
+      if (m.lastRow >= row) active.push(m);
+    }
+    return active;
+  };
 }
 
 /**
