@@ -147,11 +147,3 @@ function describe(code: string): string {
   if (/"|\\/.test(code)) return 'adds text of its own';
   return 'is not one payops reads ids through (General, Text, 0 or zero-padded like 00000)';
 }
-
-/** Whether a format shows a date or a time (for the results workbook, which keeps it). */
-export function isDateFormat(format: NumberFormat): boolean {
-  if ((format.id >= 14 && format.id <= 22) || (format.id >= 45 && format.id <= 47)) return true;
-  if (format.code === undefined) return false;
-  const bare = format.code.replace(/"[^"]*"|\\.|\[[^\]]*\]/g, '');
-  return /[dmyhs]/i.test(bare) && !/[0#?]/.test(bare.replace(/ss?\.0+/i, ''));
-}

@@ -8,13 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../../src/errors.js';
 import { createXlsxWriter } from '../../../src/output/xlsx-writer.js';
-import {
-  formatOf,
-  idAsShown,
-  isDateFormat,
-  parseStyles,
-  styleFormats,
-} from '../../../src/sheets/number-format.js';
+import { formatOf, idAsShown, parseStyles, styleFormats } from '../../../src/sheets/number-format.js';
 import { openWorkbook, sheetRows } from '../../../src/sheets/workbook.js';
 import { ZipWriter } from '../../../src/sheets/zip.js';
 import { type CsvRow, readCsv } from '../../../src/tabular/csv-reader.js';
@@ -110,10 +104,6 @@ describe('item 2: an id is read as the sheet displays it', () => {
       '"INV-"0000',
       undefined,
     ]);
-    expect(isDateFormat(f[4]!)).toBe(true);
-    expect(isDateFormat(f[1]!)).toBe(false);
-    expect(isDateFormat({ id: 164, code: 'yyyy-mm-dd' })).toBe(true);
-    expect(isDateFormat({ id: 164, code: '[$-409]d/m/yyyy h:mm' })).toBe(true);
   });
 
   it('pads a whole number to the zeros of 00000; General, Text and 0 show the stored digits', () => {
