@@ -4,12 +4,15 @@
 // text cell in Text format, except amounts, which are numbers shown with their currency's
 // decimals (an `amount`/`X_amount` column, its currency from `X_currency` or `currency` in the same
 // row). An amount that is not plain decimal text with at most its currency's decimals stays text,
-// as written. Loaded only when an .xlsx is written.
+// as written. A column read from a workbook whose numbers had a format of their own (a date, a
+// percentage, decimals: `formats`, from the reader's SheetLooks) keeps it: its numbers are written
+// as numbers in that format, so 46346 under `yyyy-mm-dd` is again 2026-11-20. Loaded only when an
+// .xlsx is written.
 
 import { currencyInfo } from '../money/currency.js';
 import { outputRedactor } from '../redact.js';
 import { plainNumber, SPREADSHEET_DIGITS } from '../sheets/cell-number.js';
-import { columnLetters } from '../sheets/workbook.js';
+import { type ColumnFormat, columnLetters } from '../sheets/workbook.js';
 import { ZipWriter } from '../sheets/zip.js';
 import { blockBuffer } from './block-buffer.js';
 import { cellSafe, cellText } from './sanitize.js';
@@ -87,8 +90,65 @@ function amountCell(ref: string, text: string, currency: string): string | undef
   return `<c r="${ref}" s="${2 + digits}"><v>${n.text}</v></c>`;
 }
 
-export function createXlsxWriter(dest: string, columns: string[]): XlsxWriter {
+/** Cell styles of our own: 7 + k for the k-th distinct kept format. */
+const FIRST_KEPT_STYLE = 7;
+/** Number format ids of our own start at 164; 164–166 are the amounts' (STYLES). */
+const FIRST_KEPT_FORMAT = 167;
+
+/** STYLES with a cell style per kept format, and each column's style (undefined: none kept). */
+function keptStyles(formats: ReadonlyArray<ColumnFormat | undefined>): {
+  styles: string;
+  byColumn: Array<number | undefined>;
+} {
+  const keys: string[] = [];
+  const numFmts: string[] = [];
+  const xfs: string[] = [];
+  const byColumn = formats.map((f) => {
+    if (f === undefined || typeof f === 'string') return undefined;
+    // An own format (164 and up) is written with its code; a built-in one by its id, which also
+    // keeps a locale-dependent date (its code is the reader's computer's to choose).
+    if (f.id >= 164 && f.code === undefined) return undefined;
+    const key = `${f.id}\u0000${f.code ?? ''}`;
+    let k = keys.indexOf(key);
+    if (k < 0) {
+      k = keys.length;
+      keys.push(key);
+      let id = f.id;
+      if (f.id >= 164) {
+        id = FIRST_KEPT_FORMAT + numFmts.length;
+        numFmts.push(`<numFmt numFmtId="${id}" formatCode="${xmlText(f.code!)}"/>`);
+      }
+      xfs.push(`<xf numFmtId="${id}" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>`);
+    }
+    return FIRST_KEPT_STYLE + k;
+  });
+  if (xfs.length === 0) return { styles: STYLES, byColumn };
+  const styles = STYLES.replace(
+    /<numFmts count="3">(.*?)<\/numFmts>/,
+    (_m, own: string) => `<numFmts count="${3 + numFmts.length}">${own}${numFmts.join('')}</numFmts>`,
+  ).replace(
+    /<cellXfs count="7">(.*?)<\/cellXfs>/,
+    (_m, own: string) => `<cellXfs count="${7 + xfs.length}">${own}${xfs.join('')}</cellXfs>`,
+  );
+  return { styles, byColumn };
+}
+
+/** A number of a column whose format is kept, as a number cell in that format; undefined: text. */
+function keptCell(ref: string, text: string, style: number): string | undefined {
+  if (!/^-?\d+(\.\d+)?$/.test(text)) return undefined;
+  const n = plainNumber(text);
+  if (n === undefined || n.significant > SPREADSHEET_DIGITS) return undefined;
+  return `<c r="${ref}" s="${style}"><v>${n.text}</v></c>`;
+}
+
+export interface XlsxWriterOptions {
+  /** By column, the number format its numbers had in the workbook read (SheetLooks.formats). */
+  formats?: ReadonlyArray<ColumnFormat | undefined>;
+}
+
+export function createXlsxWriter(dest: string, columns: string[], opts: XlsxWriterOptions = {}): XlsxWriter {
   const sink = openTextSink(dest);
+  const kept = keptStyles((opts.formats ?? []).slice(0, columns.length));
   const zip = new ZipWriter((bytes) => sink.write(bytes));
   const letters = columns.map((_, i) => columnLetters(i));
   const amounts = amountColumns(columns);
@@ -106,7 +166,7 @@ export function createXlsxWriter(dest: string, columns: string[]): XlsxWriter {
       ['_rels/.rels', ROOT_RELS],
       ['xl/workbook.xml', WORKBOOK],
       ['xl/_rels/workbook.xml.rels', WORKBOOK_RELS],
-      ['xl/styles.xml', STYLES],
+      ['xl/styles.xml', kept.styles],
     ] as const) {
       const e = await zip.entry(name);
       await e.write(xml);
@@ -140,7 +200,13 @@ export function createXlsxWriter(dest: string, columns: string[]): XlsxWriter {
       if (redact !== undefined) text = redact(text);
       const ref = `${letters[i]}${rowNumber}`;
       const cur = header ? -1 : amounts[i]!;
-      const number = cur >= 0 ? amountCell(ref, text, cellText(cells[cur]).trim()) : undefined;
+      const keptStyle = header ? undefined : kept.byColumn[i];
+      const number =
+        cur >= 0
+          ? amountCell(ref, text, cellText(cells[cur]).trim())
+          : keptStyle === undefined
+            ? undefined
+            : keptCell(ref, text, keptStyle);
       xml +=
         number ??
         `<c r="${ref}" s="${TEXT_STYLE}" t="inlineStr"><is><t xml:space="preserve">${xmlText(cellSafe(text))}</t></is></c>`;
@@ -188,8 +254,12 @@ export function createXlsxWriter(dest: string, columns: string[]): XlsxWriter {
   };
 }
 
-export async function openXlsxWriter(dest: string, columns: string[]): Promise<XlsxWriter> {
-  const w = createXlsxWriter(dest, columns);
+export async function openXlsxWriter(
+  dest: string,
+  columns: string[],
+  opts: XlsxWriterOptions = {},
+): Promise<XlsxWriter> {
+  const w = createXlsxWriter(dest, columns, opts);
   await w.ready;
   return w;
 }

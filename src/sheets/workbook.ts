@@ -5,7 +5,7 @@
 // patterns, including element prefixes (`<x:row>`) that some libraries write.
 // One file, though a little long: one reader of one format, whose parts (relations, shared strings,
 // rows and cells) share the same few XML patterns and entity decoding.
-import { entryString, entryText, type ZipEntry, ZipFormatError, zipEntries } from './zip.js';
+import { entryBytes, entryString, entryText, type ZipEntry, ZipFormatError, zipEntries } from './zip.js';
 
 export interface SheetInfo {
   name: string;
@@ -22,6 +22,26 @@ export interface SheetInfo {
 export interface SheetLooks {
   /** `<autoFilter ref="A1:H5">`: rows hidden in it are (mostly) hidden by the filter. Written after the rows. */
   autoFilter?: string;
+  /** Merged ranges that carry a value down to rows below their first (tabular/xlsx-reader.ts). */
+  merged?: MergedNote[];
+  /**
+   * By column, the number format of its number cells when the reader did not apply it to their text
+   * (a date, a percentage, decimals: the text keeps the stored number), so a results workbook can
+   * show them as the sheet did; 'plain' when they read as shown, 'mixed' when cells differ. Complete
+   * once every row is read.
+   */
+  formats?: Array<ColumnFormat | undefined>;
+}
+
+/** A column's number format, as SheetLooks.formats keeps it. */
+export type ColumnFormat = { id: number; code: string | undefined } | 'plain' | 'mixed';
+
+/** A merged range read: its first cell's value applies to every row it covers. */
+export interface MergedNote {
+  /** `E2:E4`. */
+  range: string;
+  /** The header of the column whose value it carries. */
+  column: string;
 }
 
 export interface Workbook {
@@ -29,6 +49,8 @@ export interface Workbook {
   entries: Map<string, ZipEntry>;
   sheets: SheetInfo[];
   sharedStringsPath: string | undefined;
+  /** The styles part (`xl/styles.xml`), where a cell's `s` index finds its number format. */
+  stylesPath?: string;
 }
 
 /** A cell as stored: its kind (`t` attribute: s, n, b, e, str, inlineStr, d) and its text. */
@@ -43,6 +65,8 @@ export interface RawCell {
    * a formula written elsewhere (a shared formula's other cells).
    */
   formula?: string;
+  /** The cell's style (`s` attribute): an index into the workbook's cellXfs (numberFormats). */
+  style?: number;
 }
 
 export interface RawRow {
@@ -236,7 +260,8 @@ export async function openWorkbook(bytes: Uint8Array): Promise<Workbook> {
     }
   }
   const shared = [...rels.values()].find((r) => r.type.endsWith('/sharedStrings'));
-  return { bytes, entries, sheets, sharedStringsPath: shared?.target };
+  const styles = [...rels.values()].find((r) => r.type.endsWith('/styles'));
+  return { bytes, entries, sheets, sharedStringsPath: shared?.target, stylesPath: styles?.target };
 }
 
 /** ST_SheetState: anything but `visible` (or none) is a sheet a person is not shown. */
@@ -469,6 +494,7 @@ export const MAX_COLUMNS = 16_384;
 
 const R_ATTR = /(?:^|\s)r\s*=\s*["']([A-Za-z]+)\d+["']/;
 const T_ATTR = /(?:^|\s)t\s*=\s*["'](\w+)["']/;
+const S_ATTR = /(?:^|\s)s\s*=\s*["'](\d+)["']/;
 
 /** Whether the character at `i` ends an element name (so `<c` is not `<col`). */
 function nameEnds(s: string, i: number): boolean {
@@ -518,6 +544,7 @@ function parseCells(body: string, tags: CellTags): RawCell[] {
     next = col + 1;
     const t = T_ATTR.exec(attrs);
     const type = t ? t[1]! : 'n';
+    const st = S_ATTR.exec(attrs);
     let value: string | undefined;
     if (type === 'inlineStr') {
       let text: string | undefined;
@@ -528,6 +555,7 @@ function parseCells(body: string, tags: CellTags): RawCell[] {
       value = inner === '' ? undefined : cellValue(inner, tags.vOpen, tags.vClose);
     }
     const cell: RawCell = { col, type, value };
+    if (st !== null && st[1] !== '0') cell.style = Number(st[1]);
     if (inner !== '' && tags.formula.test(inner)) cell.formula = formulaText(inner, tags);
     cells.push(cell);
   }
@@ -552,4 +580,81 @@ interface CellTags {
   vClose: string;
   text: RegExp;
   formula: RegExp;
+}
+
+/** A merged range, 0-based columns and 1-based rows, inclusive. */
+export interface MergedRange {
+  ref: string;
+  firstCol: number;
+  lastCol: number;
+  firstRow: number;
+  lastRow: number;
+}
+
+const MERGE_TAG_MAX = 256;
+// A one-cell `ref="F2"` merges nothing (some writers write it): read as F2:F2.
+const MERGE_REF = /^([A-Za-z]{1,3})(\d+)(?::([A-Za-z]{1,3})(\d+))?$/;
+
+/**
+ * The sheet's merged ranges (`<mergeCell ref="E2:E4"/>`, written after the rows). Read by a pass of
+ * its own over the sheet's XML before the rows, since a row's value may come from a merge above it
+ * and the ranges are only written at the end.
+ */
+export async function sheetMerges(wb: Workbook, sheet: SheetInfo): Promise<MergedRange[]> {
+  const entry = findEntry(wb.entries, sheet.path);
+  if (entry === undefined) throw new ZipFormatError(`the sheet ${sheet.name} is missing from the file`);
+  const out: MergedRange[] = [];
+  const TAG = /<(?:[\w.-]+:)?mergeCell\b([^>]*)>/g;
+  const scan = (seen: string): number => {
+    let end = 0;
+    TAG.lastIndex = 0;
+    for (let m = TAG.exec(seen); m !== null; m = TAG.exec(seen)) {
+      end = TAG.lastIndex;
+      out.push(mergedRange(attributes(m[1]!).ref));
+    }
+    return end;
+  };
+  // The references are ASCII, so a UTF-8 sheet is read as Latin-1 (one character a byte, no
+  // decoding to check: a 100,000-row sheet is ~40 MB of XML); a UTF-16 sheet is decoded. (Taking
+  // the pieces as strings also lets the garbage collector free the inflated pieces as it goes: a
+  // search of the bytes alone left ~25 MB of them waiting.)
+  let decoder: InstanceType<typeof TextDecoder> | undefined;
+  let first = true;
+  let carry = '';
+  for await (const chunk of entryBytes(wb.bytes, entry)) {
+    if (first) {
+      first = false;
+      if (chunk[0] === 0xff && chunk[1] === 0xfe) decoder = new TextDecoder('utf-16le');
+      else if (chunk[0] === 0xfe && chunk[1] === 0xff) decoder = new TextDecoder('utf-16be');
+    }
+    const text =
+      decoder === undefined
+        ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('latin1')
+        : decoder.decode(chunk, { stream: true });
+    const seen = carry + text;
+    carry = seen.slice(Math.max(seen.includes('mergeCell') ? scan(seen) : 0, seen.length - MERGE_TAG_MAX));
+  }
+  if (carry.includes('mergeCell') || decoder !== undefined) scan(carry + (decoder?.decode() ?? ''));
+  return out;
+}
+
+/** A `<mergeCell ref>` as a range; a reference that names none is a damaged file. */
+function mergedRange(ref: string | undefined): MergedRange {
+  const r = ref === undefined ? null : MERGE_REF.exec(ref.trim());
+  if (r === null) throw new WorkbookError(`a merged range has the reference ${quoteRef(ref)}`);
+  const a = columnIndex(r[1]!);
+  const b = columnIndex(r[3] ?? r[1]!);
+  const top = Number(r[2]);
+  const bottom = Number(r[4] ?? r[2]);
+  return {
+    ref: ref!.trim().toUpperCase(),
+    firstCol: Math.min(a, b),
+    lastCol: Math.max(a, b),
+    firstRow: Math.min(top, bottom),
+    lastRow: Math.max(top, bottom),
+  };
+}
+
+function quoteRef(ref: string | undefined): string {
+  return ref === undefined ? '(none)' : JSON.stringify(ref.slice(0, 40));
 }

@@ -134,14 +134,18 @@ function entryData(bytes: Uint8Array, entry: ZipEntry): Uint8Array {
 }
 
 /** The entry's text (UTF-8), chunk by chunk, inflated as it is read: a big sheet is never whole. */
-export async function* entryText(
+/**
+ * An entry's inflated bytes, in pieces, checked against its declared size and `limit` (the sheet
+ * reader takes text from entryText; the merged-ranges scan searches the bytes without decoding).
+ */
+export async function* entryBytes(
   bytes: Uint8Array,
   entry: ZipEntry,
   limit = MAX_INFLATED,
-): AsyncGenerator<string> {
+  /** The inflated pieces' size. */
+  chunkSize = 64 * 1024,
+): AsyncGenerator<Uint8Array> {
   const data = entryData(bytes, entry);
-  // Made from the first bytes: its byte-order mark, if any, says the encoding.
-  let decoder: Decoder | undefined;
   const cap = Math.min(entry.size, limit);
   const tooBig = () =>
     new ZipFormatError(
@@ -152,12 +156,12 @@ export async function* entryText(
   if (entry.size > limit) throw tooBig();
   if (entry.method === 0) {
     if (data.length > cap) throw tooBig();
-    yield decoderFor(data).decode(data);
+    yield data;
     return;
   }
   if (entry.method !== 8) throw new ZipFormatError(`the ZIP entry ${entry.name} uses an unknown compression`);
-  const inflate = createInflateRaw({ chunkSize: 64 * 1024 });
-  // Fed in pieces as the inflated text is taken, so only a window of it is alive at once.
+  const inflate = createInflateRaw({ chunkSize });
+  // Fed in pieces as the inflated bytes are taken, so only a window of them is alive at once.
   const PIECE = 64 * 1024;
   let at = 0;
   const feed = () => {
@@ -177,9 +181,7 @@ export async function* entryText(
     for await (const chunk of inflate) {
       inflated += (chunk as Buffer).length;
       if (inflated > cap) throw tooBig();
-      decoder ??= decoderFor(chunk as Buffer);
-      const text = decoder.decode(chunk as Buffer, { stream: true });
-      if (text !== '') yield text;
+      yield chunk as Buffer;
     }
   } catch (err) {
     if (err instanceof ZipFormatError) throw err;
@@ -187,11 +189,24 @@ export async function* entryText(
   } finally {
     inflate.destroy();
   }
+}
+
+export async function* entryText(
+  bytes: Uint8Array,
+  entry: ZipEntry,
+  limit = MAX_INFLATED,
+): AsyncGenerator<string> {
+  // Made from the first bytes: its byte-order mark, if any, says the encoding.
+  let decoder: Decoder | undefined;
+  for await (const chunk of entryBytes(bytes, entry, limit)) {
+    decoder ??= decoderFor(chunk);
+    const text = decoder.decode(chunk, { stream: true });
+    if (text !== '') yield text;
+  }
   const rest = decoder?.decode() ?? '';
   if (rest !== '') yield rest;
 }
 
-/** The whole text of a (small) entry. */
 export async function entryString(bytes: Uint8Array, entry: ZipEntry): Promise<string> {
   let text = '';
   for await (const t of entryText(bytes, entry, MAX_PART)) text += t;

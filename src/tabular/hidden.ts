@@ -61,6 +61,14 @@ const HIDDEN_SHOWN = 20;
 export function hiddenLines(plan: HiddenView, skippedReported = true): string[] {
   const lines: string[] = [];
   if (plan.sheet) lines.push(`  sheet read: ${sheetWords(plan.sheet)}`);
+  const merged = plan.sheet?.looks.merged ?? [];
+  if (merged.length > 0) {
+    const shown = merged.slice(0, HIDDEN_SHOWN).map((m) => `${m.range} (${m.column})`);
+    if (merged.length > shown.length) shown.push(`… and ${n(merged.length - shown.length)} more`);
+    lines.push(
+      `  merged cells: ${shown.join(', ')}: the value of its first cell applies to every row it covers`,
+    );
+  }
   const hidden = plan.hidden;
   if (hidden === undefined) return lines;
   const count = hidden.rows.length;

@@ -6,7 +6,10 @@
 // without their result, and numbers with more than 15 significant digits outside amount columns
 // (an id the spreadsheet rounded or a calculation left inexact). An amount column's number is read
 // as the sheet shows it, 15 significant digits (Excel stores a typed 10.2 as 10.199999999999999),
-// and validation then checks it against the currency's minor units. Problems name the cell as a
+// and validation then checks it against the currency's minor units. Any other column's number is
+// read as its format shows it when that is certain (`00000` shows 1234 as 01234:
+// sheets/number-format.ts), and refused in a column the command reads when it is not. A merged
+// range's value is every covered row's in its first column. Problems name the cell as a
 // spreadsheet does: `refunds.xlsx:Sheet1!C7`.
 //
 // One file, though at the limit: the sheet's rows and the checks of what a cell holds read as one
@@ -20,8 +23,11 @@ import { readFile } from 'node:fs/promises';
 import { InputError, type InputProblem } from '../errors.js';
 import { quote, terminalSafe } from '../quote.js';
 import { plainNumber, SPREADSHEET_DIGITS, shownNumber } from '../sheets/cell-number.js';
+import { formatOf, idAsShown, type StyleFormats, styleFormats } from '../sheets/number-format.js';
 import {
+  type ColumnFormat,
   columnLetters,
+  type MergedRange,
   openWorkbook,
   type RawCell,
   type RawRow,
@@ -29,6 +35,7 @@ import {
   type SheetInfo,
   type SheetLooks,
   sharedStrings,
+  sheetMerges,
   sheetRows,
   UnsupportedWorkbook,
   type Workbook,
@@ -169,8 +176,10 @@ async function open(opts: SheetReadOptions, label: string): Promise<Opened> {
     looks,
   };
   let strings: SharedStrings;
+  let cellFormats: CellFormats;
   try {
     strings = await sharedStrings(wb);
+    cellFormats = { formats: await styleFormats(wb), merges: await sheetMerges(wb, sheet) };
   } catch (err) {
     throw unreadable(label, err);
   }
@@ -259,7 +268,12 @@ async function open(opts: SheetReadOptions, label: string): Promise<Opened> {
       { hint },
     );
   }
-  const rows = toRows(label, sheet.name, header, strings, pending, raw, opts.checked, opts.decimalMark);
+  looks.merged = mergedNotes(cellFormats.merges, headerRow.row, header.columns);
+  const rows = toRows(label, sheet.name, header, strings, pending, raw, opts.checked, opts.decimalMark, {
+    ...cellFormats,
+    headerRow: headerRow.row,
+    looks,
+  });
   return { header, sheet, facts, sha256, rows };
 }
 
@@ -380,6 +394,22 @@ function cellText(
   }
 }
 
+/** The cells' number formats and the sheet's merged ranges, as toRows applies them. */
+interface CellFormats {
+  formats: StyleFormats;
+  merges: MergedRange[];
+}
+
+/**
+ * The merged ranges a plan names: those that carry their first cell's value down to data rows
+ * below it (a range within one row only joins cells across; one of the header's is a title).
+ */
+function mergedNotes(merges: readonly MergedRange[], headerRow: number, columns: readonly string[]) {
+  return merges
+    .filter((m) => m.lastRow > m.firstRow && m.firstRow > headerRow)
+    .map((m) => ({ range: m.ref, column: columns[m.firstCol] ?? columnLetters(m.firstCol) }));
+}
+
 async function* toRows(
   label: string,
   sheetName: string,
@@ -389,19 +419,59 @@ async function* toRows(
   raw: AsyncGenerator<RawRow[]>,
   checked: readonly string[] | undefined,
   mark: '.' | ',' = '.',
+  cellLooks: CellFormats & { headerRow: number; looks?: SheetLooks } = {
+    formats: [],
+    merges: [],
+    headerRow: 1,
+  },
 ): AsyncGenerator<CsvRow[]> {
   const width = header.columns.length;
   const makeFields: FieldsMaker = fieldsMaker(header.normalised);
   const check = header.normalised.map((n) => checked === undefined || checked.includes(n));
   const money = header.normalised.map(isAmountColumn);
   const sheet = sheetRef(sheetName);
+  const { formats, merges, headerRow } = cellLooks;
+  // Each column's number format, for a results workbook (SheetLooks.formats).
+  const columnFormats: Array<ColumnFormat | undefined> = [];
+  if (cellLooks.looks !== undefined) cellLooks.looks.formats = columnFormats;
+  const seeFormat = (col: number, f: ColumnFormat) => {
+    const had = columnFormats[col];
+    if (had === undefined) columnFormats[col] = f;
+    else if (
+      had !== 'mixed' &&
+      (typeof had === 'string' || typeof f === 'string' ? had !== f : had.id !== f.id || had.code !== f.code)
+    )
+      columnFormats[col] = 'mixed';
+  };
+  // The value of each merged range's first cell, once its row is read (rows come in order).
+  const mergedValue = new Map<MergedRange, string>();
+  const mergesAt = activeMerges(merges);
   const convert = (r: RawRow): CsvRow | undefined => {
     const cells = new Array<string>(width).fill('');
     let problems: InputProblem[] | undefined;
     let any = false;
     for (const c of r.cells) {
       const shown = money[c.col] === true;
-      const text = cellText(c, strings, mark, shown);
+      let text = cellText(c, strings, mark, shown);
+      // An id (any column but an amount) as the sheet displays it: `00000` shows 1234 as 01234.
+      let formatProblem: string | undefined;
+      if (!shown && c.type === 'n' && text !== '') {
+        if (c.style === undefined) seeFormat(c.col, 'plain');
+        else {
+          const plain = plainNumber(c.value ?? '');
+          if (plain !== undefined && plain.significant <= SPREADSHEET_DIGITS) {
+            const format = formatOf(formats, c.style);
+            const id = idAsShown(plain.text, format);
+            if ('text' in id) {
+              text = mark === ',' ? id.text.replace('.', ',') : id.text;
+              seeFormat(c.col, 'plain');
+            } else {
+              formatProblem = id.problem;
+              seeFormat(c.col, format);
+            }
+          }
+        }
+      }
       if (text === '' && c.type !== 'e' && !noResult(c) && !unknownString(c, strings)) continue;
       any = true;
       const ref = `${label}:${sheet}!${columnLetters(c.col)}${r.row}`;
@@ -423,10 +493,29 @@ async function* toRows(
             expected:
               'a cell whose text is in the workbook: open the file in the spreadsheet program and save it again',
           }
-        : cellProblem(c, text, shown);
+        : (cellProblem(c, text, shown) ??
+          (formatProblem === undefined
+            ? undefined
+            : {
+                message: formatProblem,
+                expected:
+                  'the value as it is shown: format the column as Text (or General, 0, or zero-padded like 00000) and check what it shows',
+              }));
       if (problem !== undefined) {
         problems ??= [];
         problems.push({ file: ref, field, ...problem });
+      }
+    }
+    if (merges.length > 0) {
+      const found = applyMerges(r.row, cells, mergesAt(r.row), mergedValue, headerRow);
+      for (const m of found) {
+        if (!check[m.col]) continue;
+        problems ??= [];
+        problems.push({
+          file: `${label}:${sheet}!${columnLetters(m.col)}${r.row}`,
+          field: header.normalised[m.col]!,
+          ...m.problem,
+        });
       }
     }
     if (!any) return undefined;
@@ -449,6 +538,68 @@ async function* toRows(
   } catch (err) {
     throw unreadable(label, err);
   }
+}
+
+/**
+ * The merged ranges covering a row, for rows asked in increasing order: ranges sorted by their
+ * first row enter as it is reached and leave after their last, so a sheet of many merges costs
+ * each row only the ranges over it.
+ */
+function activeMerges(merges: readonly MergedRange[]): (row: number) => readonly MergedRange[] {
+  const sorted = [...merges].sort((a, b) => a.firstRow - b.firstRow);
+  let next = 0;
+  let active: MergedRange[] = [];
+  return (row) => {
+    if (active.length > 0) active = active.filter((m) => m.lastRow >= row);
+    while (next < sorted.length && sorted[next]!.firstRow <= row) {
+      const m = sorted[next++]!;
+      if (m.lastRow >= row) active.push(m);
+    }
+    return active;
+  };
+}
+
+/**
+ * A merged range shows its first cell's value over every cell it covers: in the first cell's
+ * column that value is every covered row's (a reason merged over three rows is the reason of all
+ * three), whatever the covered cells still store (a spreadsheet does not show it). Covered cells of
+ * the range's other columns, and data cells under a range that starts in the header, show a value
+ * that is not theirs: refused, if the command reads them, never guessed.
+ */
+function applyMerges(
+  row: number,
+  cells: string[],
+  merges: readonly MergedRange[],
+  values: Map<MergedRange, string>,
+  headerRow: number,
+): Array<{ col: number; problem: { message: string; expected: string } }> {
+  const found: Array<{ col: number; problem: { message: string; expected: string } }> = [];
+  for (const m of merges) {
+    if (row < m.firstRow || row > m.lastRow || row <= headerRow) continue;
+    if (row === m.firstRow) {
+      values.set(m, cells[m.firstCol] ?? '');
+    } else if (m.firstRow > headerRow && m.firstCol < cells.length) {
+      cells[m.firstCol] = values.get(m) ?? '';
+    }
+    const value = m.firstRow > headerRow ? (values.get(m) ?? '') : '';
+    const first = `${columnLetters(m.firstCol)}${m.firstRow}`;
+    for (let col = m.firstCol; col <= m.lastCol && col < cells.length; col++) {
+      if (m.firstRow > headerRow && col === m.firstCol) continue;
+      if (m.firstRow > headerRow && value === '') continue;
+      cells[col] = '';
+      found.push({
+        col,
+        problem: {
+          message:
+            m.firstRow <= headerRow
+              ? `the cell is covered by the merged range ${m.ref}, which starts in the header (at ${first}): it shows the header, not a value`
+              : `the cell is covered by the merged range ${m.ref}, whose value (${quote(value)}, from ${first}) spans several columns: which column it belongs to is not certain`,
+          expected: 'cells that are not merged across columns: unmerge them and fill in each cell',
+        },
+      });
+    }
+  }
+  return found;
 }
 
 /** A text cell (`t="s"`) whose index the shared strings table does not hold: its text is lost, never empty. */

@@ -46,11 +46,13 @@ export async function openRunResultsSink(
   ctx: Context,
   op: BatchOperation,
   columns: string[],
+  /** A workbook's columns' own number formats (SheetLooks.formats), kept in --out results.xlsx. */
+  formats?: Parameters<typeof openResultSink>[4],
 ): Promise<OpenedSink> {
   const layout = resultLayout(op, columns);
   return {
     layout,
-    sink: await openResultSink(ctx, layout.columns, layout.tableColumns, layout.outcomeColumn),
+    sink: await openResultSink(ctx, layout.columns, layout.tableColumns, layout.outcomeColumn, formats),
   };
 }
 

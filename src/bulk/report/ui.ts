@@ -6,6 +6,7 @@ import type { Context } from '../../context.js';
 import { resolveFormat } from '../../output/format.js';
 import type { Progress } from '../../output/progress.js';
 import { fitLines, formatCount } from '../../output/summary.js';
+import type { XlsxWriterOptions } from '../../output/xlsx-writer.js';
 
 export interface ResultSink {
   /** Where the results went: a file path, or undefined for stdout. */
@@ -30,6 +31,8 @@ export async function openResultSink(
   tableColumns: string[] = columns,
   /** The column holding each row's outcome: a large run's table shows the rows that did not succeed. */
   outcomeColumn?: string,
+  /** A workbook's columns' own number formats, kept in --out results.xlsx (xlsx-writer.ts). */
+  formats?: XlsxWriterOptions['formats'],
 ): Promise<ResultSink> {
   const format = resolveFormat(ctx.globals, ctx.io);
   const file = ctx.globals.out ? resolve(ctx.io.cwd, ctx.globals.out) : undefined;
@@ -43,7 +46,7 @@ export async function openResultSink(
   if (format === 'csv') {
     // --out results.xlsx: a workbook, ids as text and amounts as numbers (loaded only for one).
     const writer = file?.toLowerCase().endsWith('.xlsx')
-      ? await (await import('../../output/xlsx-writer.js')).openXlsxWriter(file, columns)
+      ? await (await import('../../output/xlsx-writer.js')).openXlsxWriter(file, columns, { formats })
       : await (await import('../../output/csv-writer.js')).openCsvWriter(dest, columns);
     // Not closed by the end of the command: the run never began, and --out stays as it was.
     ctx.onClose(() => writer.discard());
