@@ -112,7 +112,7 @@ export async function proceed(ctx: Context, p: Proceed): Promise<number> {
       }
       // Opened once the gateway has been asked: a resume that stops there leaves the results of
       // the earlier process in --out as they were.
-      sink = await openRunResultsSink(ctx, op, plan.columns, plan.sheet?.looks.formats);
+      sink = await openRunResultsSink(ctx, op, plan.columns, plan.sheet?.looks.formats, plan.header?.matches);
     } catch (err) {
       await opened.journal.close();
       throw err;
@@ -132,7 +132,13 @@ export async function proceed(ctx: Context, p: Proceed): Promise<number> {
   }
   const start = p.start!;
   // Opened before the run exists: an --out that cannot be written leaves no half-started run.
-  const sink = await openRunResultsSink(ctx, op, plan.columns, plan.sheet?.looks.formats);
+  const sink = await openRunResultsSink(
+    ctx,
+    op,
+    plan.columns,
+    plan.sheet?.looks.formats,
+    plan.header?.matches,
+  );
   // The copy is made and checked before the run exists, so a file edited since pass 1 leaves no run.
   const input = await stageInput(state, runId, plan.source, plan.sha256, sha256File);
   const journal = await beginRun<BulkRecordWritten>(

@@ -48,8 +48,9 @@ export async function openRunResultsSink(
   columns: string[],
   /** A workbook's columns' own number formats (SheetLooks.formats), kept in --out results.xlsx. */
   formats?: Parameters<typeof openResultSink>[4],
+  matches?: Parameters<typeof resultLayout>[2],
 ): Promise<OpenedSink> {
-  const layout = resultLayout(op, columns);
+  const layout = resultLayout(op, columns, matches);
   return {
     layout,
     sink: await openResultSink(ctx, layout.columns, layout.tableColumns, layout.outcomeColumn, formats),

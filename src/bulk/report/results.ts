@@ -28,7 +28,12 @@ export interface ResultLayout {
   tableColumns: string[];
 }
 
-export function resultLayout(op: BatchOperation, inputColumns: string[]): ResultLayout {
+export function resultLayout(
+  op: BatchOperation,
+  inputColumns: string[],
+  /** Columns found under another header (alias or --columns): the table shows them by that header. */
+  matches: ReadonlyArray<{ column: string; header: string }> = [],
+): ResultLayout {
   const taken = new Set(inputColumns.map((c) => c.trim().toLowerCase()));
   const free = (name: string) => {
     let n = name;
@@ -41,6 +46,7 @@ export function resultLayout(op: BatchOperation, inputColumns: string[]): Result
   const outcomeColumn = free('outcome');
   const detailColumn = free('outcome_detail');
   const byName = new Map(inputColumns.map((c) => [c.trim().toLowerCase(), c]));
+  for (const m of matches) if (!byName.has(m.column)) byName.set(m.column, m.header);
   const tableColumns = [
     ...table.input.flatMap((name) => (byName.has(name) ? [byName.get(name)!] : [])),
     ...gatewayColumns.filter(([f]) => table.result.includes(f)).map(([, c]) => c),

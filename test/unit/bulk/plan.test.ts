@@ -178,6 +178,17 @@ describe('--max-amount', () => {
 });
 
 describe('result rows', () => {
+  it('shows in the table the columns a dashboard file names otherwise (an alias or --columns)', () => {
+    const header = ['Transaction ID', 'Order No.', 'Currency', 'Amount', 'Refund Amount', 'Reason'];
+    const layout = resultLayout('refund', header, [
+      { column: 'transaction_id', header: 'Transaction ID' },
+      { column: 'order_no', header: 'Order No.' },
+      { column: 'refund_amount', header: 'Refund Amount' },
+    ]);
+    expect(layout.tableColumns.slice(0, 3)).toEqual(['Transaction ID', 'Order No.', 'Currency']);
+    expect(layout.tableColumns).toContain('Refund Amount');
+  });
+
   it('keeps input columns untouched and renames gateway columns that clash with them', () => {
     const layout = resultLayout('refund', ['Transaction_ID', 'outcome', 'refund_status', 'note']);
     expect(layout.columns).toEqual([
