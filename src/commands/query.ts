@@ -1,3 +1,4 @@
+import { positiveInt } from './app.js';
 import { defineCommand } from './define.js';
 
 /**
@@ -31,7 +32,38 @@ export function selectorOptions(dateField: string) {
       value: 'id',
       description: 'transaction id; repeat it or separate with commas',
     },
-    file: { type: 'string', value: 'csv', description: 'CSV file with a column order_no or transaction_id' },
+    file: {
+      type: 'string',
+      value: 'file',
+      description: 'a CSV file or an .xlsx workbook with a column order_no or transaction_id',
+    },
+    sheet: {
+      type: 'string',
+      value: 'name',
+      description: 'the sheet of an .xlsx --file to read (default: its first)',
+    },
+    columns: {
+      type: 'string',
+      value: 'COL=HEADER,…',
+      description:
+        "--file's header for a column it names otherwise, e.g. 'order_no=Invoice' (default: the profile's columns.query)",
+    },
+    'header-row': {
+      type: 'number',
+      value: 'n',
+      description:
+        'the row (line) of --file that holds the header (default: the first naming order_no or transaction_id, within the first 20)',
+      parse: positiveInt,
+    },
+    'include-hidden': {
+      type: 'boolean',
+      description:
+        "read a workbook's hidden first sheet (its hidden rows are looked up too unless --skip-hidden)",
+    },
+    'skip-hidden': {
+      type: 'boolean',
+      description: "leave out a workbook's hidden and filtered-out rows, and a hidden first sheet",
+    },
     from: {
       type: 'string',
       value: 'date',

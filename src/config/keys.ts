@@ -18,6 +18,8 @@ export const CONFIG_KEYS = [
   'columns.capture',
   'columns.cancel',
   'columns.review',
+  'columns.payout',
+  'columns.query',
 ] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 
@@ -44,6 +46,10 @@ export interface ProfileValues {
   'columns.capture'?: string;
   'columns.cancel'?: string;
   'columns.review'?: string;
+  /** Payout files' fields under other headers (`payment_amount=Amount,beneficiary.bank_details.iban=IBAN`). */
+  'columns.payout'?: string;
+  /** The order_no / transaction_id columns of `query --file` and `refunds search --file`. */
+  'columns.query'?: string;
 }
 
 /** The whole config file. */
@@ -96,6 +102,8 @@ export const KEY_HELP: Record<ConfigKey, string> = {
   'columns.capture': "COLUMN=HEADER[,…]: capture files' columns under other headers, as --columns",
   'columns.cancel': "COLUMN=HEADER[,…]: cancel files' columns under other headers, as --columns",
   'columns.review': "COLUMN=HEADER[,…]: review files' columns under other headers, as --columns",
+  'columns.payout': "FIELD=HEADER[,…]: payout files' fields under other headers, as --columns",
+  'columns.query': 'COLUMN=HEADER[,…]: the order_no/transaction_id columns of query --file, as --columns',
 };
 
 export function isConfigKey(key: string): key is ConfigKey {
@@ -188,9 +196,12 @@ export function parseConfigValue(key: ConfigKey, text: string): ProfileValues[Co
     case 'columns.refund':
     case 'columns.capture':
     case 'columns.cancel':
-    case 'columns.review': {
+    case 'columns.review':
+    case 'columns.payout':
+    case 'columns.query': {
       const pairs = value.split(',').filter((p) => p.trim() !== '');
-      if (pairs.length === 0 || pairs.some((p) => !/^\s*[A-Za-z_]+\s*=\s*\S/.test(p))) {
+      // A payout's columns are field paths (beneficiary.bank_details.iban).
+      if (pairs.length === 0 || pairs.some((p) => !/^\s*[A-Za-z_][A-Za-z_.]*\s*=\s*\S/.test(p))) {
         throw bad('COLUMN=HEADER pairs, comma-separated, such as transaction_id=Txn Ref,order_no=Invoice');
       }
       return value;

@@ -131,7 +131,7 @@ export function resolveConfig(
   const confirmTypedAbove = pick<string>('confirm_typed_above', undefined, undefined, '');
   const decimalMark = pick<'.' | ',' | undefined>('decimal_mark', undefined, undefined, undefined);
   const columns: Record<string, string> = {};
-  for (const op of ['refund', 'capture', 'cancel', 'review'] as const) {
+  for (const op of ['refund', 'capture', 'cancel', 'review', 'payout', 'query'] as const) {
     const text = pick<string | undefined>(`columns.${op}`, undefined, undefined, undefined);
     if (text !== undefined) columns[op] = text;
   }

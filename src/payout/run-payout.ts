@@ -103,7 +103,14 @@ async function loadCsv(ctx: Context, opts: PayoutFlags): Promise<PayoutPlan> {
   const plan = await loadPayoutCsv(
     opts.file!,
     ctx.io.cwd,
-    withColumns(tableReadAsFrom(opts, config.decimalMark), opts, undefined),
+    withColumns(
+      tableReadAsFrom(opts, config.decimalMark),
+      opts,
+      undefined,
+      config.columns?.payout === undefined
+        ? undefined
+        : { key: 'columns.payout', text: config.columns.payout },
+    ),
     opts.sheet,
     readFrom,
   );
@@ -116,7 +123,8 @@ async function loadCsv(ctx: Context, opts: PayoutFlags): Promise<PayoutPlan> {
   }
   if (h && h.matches.length > 0) {
     const shown = h.matches.map(
-      (m) => `${m.column} ← ${JSON.stringify(m.header)}${m.how === 'mapped' ? ' (--columns)' : ''}`,
+      (m) =>
+        `${m.column} ← ${JSON.stringify(m.header)}${m.how === 'mapped' ? ` (${r?.columnsFrom ?? '--columns'})` : ''}`,
     );
     ctx.log.info(`columns: ${shown.join(', ')}`);
   }

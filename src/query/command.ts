@@ -10,10 +10,16 @@ import { formatIsoUtc, formatLocal } from './dates.js';
 import { planRequests } from './plan.js';
 import { queryOrders, type SearchDeps, searchRefunds } from './search.js';
 import { buildSelection, isRangeOnly, type Selection, type SelectorFlags } from './selection.js';
-import { readSelectorFile } from './selector-file.js';
+import { readSelectorFile, selectorFileNotes } from './selector-file.js';
 
 export interface SearchFlags extends SelectorFlags {
   file?: string;
+  sheet?: string;
+  /** --columns 'order_no=Invoice': --file's headers for columns named otherwise. */
+  columns?: string;
+  headerRow?: number;
+  includeHidden?: boolean;
+  skipHidden?: boolean;
   /** Every record of the date range, however many (whole-range.ts). */
   all?: boolean;
 }
@@ -22,17 +28,40 @@ export interface QueryFlags extends SearchFlags {
   withRefunds?: boolean;
 }
 
-/** The selectors of --file; a pipe (`<(cat ids.csv)`, a FIFO) read once (tabular/pipe-input.ts). */
-async function selectorsOf(ctx: Context, file: string) {
+/**
+ * The selectors of --file; a pipe (`<(cat ids.csv)`, a FIFO) read once (tabular/pipe-input.ts).
+ * Its headers as --columns (else the profile's columns.query) and --header-row say; what was read
+ * other than plainly (a later header row, a matched header, hidden rows) is said on stderr.
+ */
+async function selectorsOf(ctx: Context, flags: SearchFlags & { file: string }) {
+  const { file } = flags;
   const { readOncePath } = await import('../tabular/pipe-input.js');
+  const { DEFAULT_READ_AS, withColumns, withHidden } = await import('../tabular/read-as.js');
+  const readAs = withHidden({ ...DEFAULT_READ_AS }, flags);
+  if (flags.columns !== undefined || flags.headerRow !== undefined)
+    withColumns(readAs, flags, SELECTOR_COLUMNS);
+  else {
+    const profile = (await ctx.config()).columns?.query;
+    if (profile !== undefined)
+      withColumns(readAs, {}, SELECTOR_COLUMNS, { key: 'columns.query', text: profile });
+  }
   const readFrom = await readOncePath(ctx, resolve(ctx.io.cwd, file), file);
-  return readSelectorFile(file, ctx.io.cwd, undefined, readFrom);
+  const found = await readSelectorFile(file, ctx.io.cwd, undefined, {
+    ...(readFrom === undefined ? {} : { readFrom }),
+    ...(flags.sheet === undefined ? {} : { sheet: flags.sheet }),
+    readAs,
+  });
+  for (const line of selectorFileNotes(found, readAs)) ctx.log.info(line);
+  return found;
 }
+
+const SELECTOR_COLUMNS = ['order_no', 'transaction_id'] as const;
 
 /** Everything the user typed is checked (exit 2) before configuration is read or anything is sent. */
 async function selectionOf(ctx: Context, flags: SearchFlags): Promise<Selection> {
   await checkOutFile(ctx.io.cwd, ctx.globals.out, [{ flag: '--file', path: flags.file }], ctx.io.env);
-  const fromFile = flags.file === undefined ? undefined : await selectorsOf(ctx, flags.file);
+  const fromFile =
+    flags.file === undefined ? undefined : await selectorsOf(ctx, { ...flags, file: flags.file });
   const sel = buildSelection(flags, fromFile);
   if (flags.all) wholeRangeOf(sel, Date.now());
   if (sel.start || sel.end) {

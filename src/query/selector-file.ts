@@ -4,10 +4,25 @@
 import { resolve } from 'node:path';
 import { InputError, type InputProblem } from '../errors.js';
 import { invisibleIdProblem, quote } from '../quote.js';
+import type { CsvHeader } from '../tabular/csv-header.js';
+import { matchingOf, type TableReadAs } from '../tabular/read-as.js';
 
 export interface FileSelectors {
   orderNos: string[];
   transactionIds: string[];
+  /** A workbook's rows a person does not see that were looked up too (`Sheet1!A7`), for a note. */
+  hiddenLookedUp: string[];
+  /** The same rows left out by --skip-hidden. */
+  hiddenSkipped: string[];
+  /** The header row when not the first, and the columns matched other than by name: for a note. */
+  header?: CsvHeader;
+}
+
+/** How --file is read: its sheet, its headers (--columns / the profile's columns.query, --header-row), hidden rows. */
+export interface SelectorFileOptions {
+  readFrom?: string;
+  sheet?: string;
+  readAs?: TableReadAs;
 }
 
 const EXCEL_EXPONENT = /^\d+(?:\.\d+)?E\+\d+$/i;
@@ -16,15 +31,20 @@ export async function readSelectorFile(
   file: string,
   cwd: string,
   signal?: AbortSignal,
-  /** Where the bytes are read from when not the file itself: a pipe's copy (tabular/pipe-input.ts). */
-  readFrom?: string,
+  /** readFrom: where the bytes are read from when not the file itself (a pipe's copy, tabular/pipe-input.ts). */
+  opts: SelectorFileOptions = {},
 ): Promise<FileSelectors> {
   const { readCsv } = await import('../tabular/csv-reader.js');
-  // Dashboard names ("Order No.", "Transaction ID") and a title above the header are read as for bulk files.
+  const { readFrom, sheet, readAs } = opts;
+  // Dashboard names ("Order No.", "Transaction ID"), a title above the header, --columns and
+  // --header-row are read as for bulk files. A look-up moves no money, so a workbook's hidden rows
+  // are looked up too unless --skip-hidden (and said so); a hidden first sheet needs a choice, as for bulk.
   const reader = readCsv({
     file,
     path: readFrom ?? resolve(cwd, file),
-    matching: { wanted: ['order_no', 'transaction_id'] },
+    matching: matchingOf(readAs, ['order_no', 'transaction_id']),
+    ...(readAs?.hidden === undefined ? {} : { hidden: readAs.hidden }),
+    ...(sheet === undefined ? {} : { sheet }),
     ...(signal ? { signal } : {}),
   });
   const header = await reader.header;
@@ -37,9 +57,17 @@ export async function readSelectorFile(
     });
   }
 
-  const out: FileSelectors = { orderNos: [], transactionIds: [] };
+  const out: FileSelectors = { orderNos: [], transactionIds: [], hiddenLookedUp: [], hiddenSkipped: [] };
+  if ((header.line ?? 1) > 1 || (header.matches?.length ?? 0) > 0) out.header = header;
   const problems: InputProblem[] = [];
   for await (const row of reader.rows) {
+    if (row.hidden !== undefined) {
+      if (readAs?.hidden === 'skip') {
+        out.hiddenSkipped.push(row.hidden);
+        continue;
+      }
+      out.hiddenLookedUp.push(row.hidden);
+    }
     if (row.problems?.length) {
       problems.push(...row.problems);
       continue;
@@ -104,4 +132,36 @@ export async function readSelectorFile(
     });
   }
   return out;
+}
+
+/** What a person should know about how --file was read: the header row, matched headers, hidden rows. */
+export function selectorFileNotes(found: FileSelectors, readAs: TableReadAs | undefined): string[] {
+  const notes: string[] = [];
+  const h = found.header;
+  if (h?.line !== undefined && h.line > 1) {
+    notes.push(
+      `header: row ${h.line}${readAs?.headerRow !== undefined ? ' (--header-row)' : ' (the rows above it are left out)'}`,
+    );
+  }
+  if (h?.matches?.length) {
+    const from = readAs?.columnsFrom ?? '--columns';
+    notes.push(
+      `columns: ${h.matches.map((m) => `${m.column} ← ${JSON.stringify(m.header)}${m.how === 'mapped' ? ` (${from})` : ''}`).join(', ')}`,
+    );
+  }
+  const cells = (refs: string[]) =>
+    refs.length <= 5 ? refs.join(', ') : `${refs.slice(0, 5).join(', ')} and ${refs.length - 5} more`;
+  if (found.hiddenLookedUp.length > 0) {
+    const n = found.hiddenLookedUp.length;
+    notes.push(
+      `${n} hidden or filtered-out row${n === 1 ? '' : 's'} looked up too (${cells(found.hiddenLookedUp)}); --skip-hidden leaves them out`,
+    );
+  }
+  if (found.hiddenSkipped.length > 0) {
+    const n = found.hiddenSkipped.length;
+    notes.push(
+      `${n} hidden or filtered-out row${n === 1 ? '' : 's'} left out (--skip-hidden): ${cells(found.hiddenSkipped)}`,
+    );
+  }
+  return notes;
 }
