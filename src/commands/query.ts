@@ -84,7 +84,7 @@ export function selectorOptions(dateField: string) {
 
 export const registerQuery = defineCommand({
   name: 'query',
-  description: 'look up orders by order number, transaction id, CSV file or date range',
+  description: 'look up orders by order number, transaction id, file (CSV or .xlsx) or date range',
   args: ORDER_ARGS,
   options: {
     ...selectorOptions('transaction date'),
