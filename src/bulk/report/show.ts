@@ -9,12 +9,14 @@ import { readRun } from '../../lifecycle/read.js';
 import type { RunHeader } from '../../lifecycle/records.js';
 import { resolveFormat } from '../../output/format.js';
 import { formatCount } from '../../output/summary.js';
+import { matchColumns } from '../../tabular/column-match.js';
 import { chunkRows } from '../engine/chunk.js';
 import { openRunResultsSink, resumeCommand } from '../engine/execute.js';
 import { parseBulkRecord } from '../engine/records.js';
 import { replayRun } from '../engine/replay.js';
 import { type FoldedRun, foldRecords, skippedRows } from '../engine/run-state.js';
 import { inputRows, runInput, skippedHiddenRows } from '../input.js';
+import { OPERATIONS } from '../operations.js';
 import type { Chunk, InputRow, Outcome, RowOutcome, RunTotals } from '../types.js';
 import { summaryLines } from './report.js';
 import {
@@ -74,12 +76,15 @@ export async function replayToSink(
   const inputColumns = header.columns ?? [];
   // --only to a file or a pipe: the input's own columns (a table keeps the outcome to read).
   const asInput = only !== undefined && resolveFormat(ctx.globals, ctx.io) !== 'table';
+  const snapshot = await runInput(state, header);
+  // Columns under another header (an alias, --columns) are shown by it, as the run's own table did.
+  const { required, optional } = OPERATIONS[op].columns;
+  const { matches } = matchColumns(inputColumns, [...required, ...optional], snapshot.readAs?.columns);
   const { layout, sink: out } = asInput
     ? { layout: resultLayout(op, inputColumns), sink: await openResultSink(ctx, inputColumns) }
-    : await openRunResultsSink(ctx, op, inputColumns);
+    : await openRunResultsSink(ctx, op, inputColumns, undefined, matches);
   let written = 0;
   const totals = newTotals();
-  const snapshot = await runInput(state, header);
   // Rows --skip-hidden left out are in no chunk: reported first, as the run reported them.
   for await (const h of skippedHiddenRows(op, snapshot)) {
     totals.counts.skipped++;
