@@ -20,6 +20,15 @@ function orderOptions(flags: readonly OrderFlag[]): { [K in OrderOption]?: Strin
   );
 }
 
+/** --sheet, for every command that reads a table file (bulk operations, payouts, query --file). */
+export const SHEET_OPTION = {
+  sheet: {
+    type: 'string',
+    value: 'name',
+    description: 'the sheet of an .xlsx --file to read (default: its first)',
+  },
+} as const;
+
 /** What to do with a workbook's rows and sheets a person cannot see (bulk operations and payouts). */
 export const HIDDEN_OPTIONS = {
   'include-hidden': {
@@ -61,11 +70,7 @@ export function registerBulk(program: Command, app: App): void {
           value: 'csv',
           description: `orders to ${op}, one per row (columns ${[...columns.required, ...columns.optional].join(',')}): a CSV file or an .xlsx workbook`,
         },
-        sheet: {
-          type: 'string',
-          value: 'name',
-          description: 'the sheet of an .xlsx --file to read (default: its first)',
-        },
+        ...SHEET_OPTION,
         columns: {
           type: 'string',
           value: 'COL=HEADER,…',

@@ -1,5 +1,5 @@
 import { positiveInt } from './app.js';
-import { FILE_ARG, HIDDEN_OPTIONS, withFileArg } from './bulk.js';
+import { FILE_ARG, HIDDEN_OPTIONS, SHEET_OPTION, withFileArg } from './bulk.js';
 import { defineCommand } from './define.js';
 
 export const registerPayout = defineCommand({
@@ -18,11 +18,7 @@ export const registerPayout = defineCommand({
       description:
         'one payout per row (a CSV file or an .xlsx workbook); columns are field paths such as beneficiary.bank_details.iban',
     },
-    sheet: {
-      type: 'string',
-      value: 'name',
-      description: 'the sheet of an .xlsx --file to read (default: its first)',
-    },
+    ...SHEET_OPTION,
     columns: {
       type: 'string',
       value: 'map',

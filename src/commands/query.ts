@@ -1,4 +1,5 @@
 import { positiveInt } from './app.js';
+import { SHEET_OPTION } from './bulk.js';
 import { defineCommand } from './define.js';
 
 /**
@@ -37,11 +38,7 @@ export function selectorOptions(dateField: string) {
       value: 'file',
       description: 'a CSV file or an .xlsx workbook with a column order_no or transaction_id',
     },
-    sheet: {
-      type: 'string',
-      value: 'name',
-      description: 'the sheet of an .xlsx --file to read (default: its first)',
-    },
+    ...SHEET_OPTION,
     columns: {
       type: 'string',
       value: 'COL=HEADER,…',
