@@ -40,13 +40,17 @@ export async function xlsxDryRun({ creds, tmp, freshHome, rows = 100_000, runs =
   log(`.xlsx dry run: ${runs} interleaved runs of ${sides.map((s) => s.name).join(', ')}`);
   try {
     for (let i = 0; i < runs; i++) {
-      for (const s of sides) {
+      // Who goes first alternates, so neither side always follows the same one.
+      for (const s of i % 2 ? [...sides].reverse() : sides) {
         // No sign key, so the plan asks the gateway nothing ("not checked at the gateway"): with one,
         // the check's signing before port 9 refuses it varies with the load (0.03-0.9 s in profiles).
         const env = cleanEnv({ ...creds, PAYOPS_BASE_URL: 'http://127.0.0.1:9', PAYOPS_HOME: freshHome() });
         delete env.PAYOPS_SIGN_KEY;
         const r = await measureNode([s.bin, 'refund', '--file', s.file, '--dry-run'], { env, cwd: tmp, tmp });
         if (r.code !== 0) throw new Error(`${s.name} exited ${r.code}: ${r.stderr.slice(-800)}`);
+        // A plan of every row, or the figure is of something else (a refusal exits 2, but be sure).
+        if (!`${r.stdout}${r.stderr}`.includes(`refund ${int(rows)} orders`))
+          throw new Error(`${s.name}: no plan of ${int(rows)} orders: ${r.stderr.slice(-400)}`);
         s.cpuMs.push(r.cpuMs);
         s.maxRssKb.push(r.maxRssKb);
         s.ms.push(r.ms);
