@@ -11,8 +11,10 @@
 //   BENCH_SANDBOX_SEED=100000 BENCH_REPEAT=5 BENCH_CONCURRENCY=4 BENCH_STARTUP_RUNS=100
 //   BENCH_PEER_SAMPLE=2000 BENCH_SHELL_SAMPLE=200
 //   BENCH_LOOKUP_RUNS=30 (the one-order look-up of issue 15, bench/lookup.js)
-//   BENCH_ONLY=startup,lookup,sandbox,bulk,peer,memory,growth,xlsx   BENCH_KEEP=1 (keep the temp dir)
+//   BENCH_ONLY=startup,lookup,sandbox,bulk,peer,memory,growth,xlsx,xlsxdry   BENCH_KEEP=1 (keep the temp dir)
 //   BENCH_XLSX_ROWS=100000 rows of the .xlsx refund file (dry run and against the sandbox)
+//   BENCH_XLSX_DRY_ROWS=100000 BENCH_XLSX_DRY_RUNS=7 BENCH_XLSX_BASE=<built checkout> (issue 26's
+//     .xlsx dry run without a gateway, interleaved with the CSV's and the base's; bench/xlsx-dry.js)
 //   BENCH_NO_PERF=1 (skip `perf stat`, which counts each bulk side's instructions where it works)
 // Every server it starts it stops; all traffic is to 127.0.0.1.
 import { spawn, spawnSync } from 'node:child_process';
@@ -27,6 +29,7 @@ import { selfCheck } from './lib/sign.js';
 import { int, mb, mean, median, ms, pct, ratio, renderMarkdown, renderTable, stddev } from './lib/stats.js';
 import { csvToXlsx } from './lib/xlsx.js';
 import { LOOKUP_TARGETS, lookup } from './lookup.js';
+import { xlsxDryRun, xlsxDryTable } from './xlsx-dry.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CEILING = join(ROOT, 'bench/ceiling.js');
@@ -782,6 +785,17 @@ async function main() {
   await attempt('memory', dryRun);
   await attempt('growth', () => growth(results.bulk?.error ? undefined : results.bulk));
   await attempt('xlsx', xlsx);
+  await attempt('xlsxdry', () =>
+    xlsxDryRun({
+      creds: CREDS,
+      tmp,
+      freshHome,
+      rows: envInt('BENCH_XLSX_DRY_ROWS', 100_000),
+      runs: Math.max(1, envInt('BENCH_XLSX_DRY_RUNS', 7)),
+      base: process.env.BENCH_XLSX_BASE || undefined,
+      log,
+    }),
+  );
   results.machine.loadavgAtEnd = loadavg().map((x) => Number(x.toFixed(2)));
   results.durationS = Math.round((Date.now() - started.getTime()) / 1000);
 
@@ -803,13 +817,27 @@ async function main() {
   const xlsxRows = results.xlsx && !results.xlsx.error ? xlsxTable(results.xlsx) : undefined;
   if (xlsxRows) process.stdout.write(`\n.xlsx (issue 14)\n${renderTable(xlsxRows)}\n`);
   const xlsxMd = xlsxRows ? `\n\n${renderMarkdown(xlsxRows)}` : '';
+  const dryRows = results.xlsxdry && !results.xlsxdry.error ? xlsxDryTable(results.xlsxdry) : undefined;
+  if (dryRows)
+    process.stdout.write(
+      `\n.xlsx dry run (issue 26)\n${renderTable(dryRows.map((r) => r.map((c) => String(c).replace(/\*\*/g, ''))))}\n`,
+    );
+  const dryMd = dryRows ? `\n\n${renderMarkdown(dryRows)}` : '';
   process.stdout.write(
-    `\nMarkdown for docs/performance.md:\n\n${renderMarkdown(rows)}${growthMd}${xlsxMd}\n`,
+    `\nMarkdown for docs/performance.md:\n\n${renderMarkdown(rows)}${growthMd}${xlsxMd}${dryMd}\n`,
   );
   process.stdout.write(`\nresults: ${RESULTS} (${results.durationS} s)\n`);
-  const errors = ['startup', 'lookup', 'sandbox', 'bulk', 'peer', 'memory', 'growth', 'xlsx'].filter(
-    (k) => results[k]?.error || results[k]?.payops?.error || results[k]?.ceiling?.error,
-  );
+  const errors = [
+    'startup',
+    'lookup',
+    'sandbox',
+    'bulk',
+    'peer',
+    'memory',
+    'growth',
+    'xlsx',
+    'xlsxdry',
+  ].filter((k) => results[k]?.error || results[k]?.payops?.error || results[k]?.ceiling?.error);
   if (errors.length > 0) {
     process.stderr.write(`sections not measured: ${errors.join(', ')}\n`);
     process.exitCode = 1;
