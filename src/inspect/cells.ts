@@ -159,6 +159,7 @@ async function* csvCells(opts: CellsOptions): AsyncGenerator<CellsEvent> {
     file: opts.label,
     path: opts.path,
     required: [],
+    separatorBelowTitle: true,
     ...(opts.encoding === undefined ? {} : { encoding: opts.encoding }),
   });
   const header = await reader.header;
@@ -172,6 +173,6 @@ async function* csvCells(opts: CellsOptions): AsyncGenerator<CellsEvent> {
     yield { kind: 'row', cells };
   };
   yield* put(header.line ?? 1, header.written ?? header.columns);
-  for await (const row of reader.rows) yield* put(row.line, row.cells);
+  for await (const row of reader.rows) yield* put(row.line, row.all ?? row.cells);
   await reader.sha256;
 }

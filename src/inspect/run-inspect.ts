@@ -3,11 +3,15 @@
 // neither the profile nor the gateway is touched.
 import { resolve } from 'node:path';
 import type { Context } from '../context.js';
+import { useColor } from '../context.js';
 import { ExitCode, UsageError } from '../errors.js';
+import { openTextSink } from '../output/sink.js';
 import { readOncePath } from '../tabular/pipe-input.js';
-import { encodingAndMark } from '../tabular/read-as.js';
+import { DEFAULT_READ_AS, encodingAndMark, withColumns, withHidden } from '../tabular/read-as.js';
 import { cells } from './cells.js';
 import { writeCells } from './cells-view.js';
+import { summaryJson, summaryText } from './inspect-view.js';
+import type { InspectFor } from './summary.js';
 
 export interface InspectFlags {
   sheet?: string;
@@ -47,5 +51,29 @@ export async function runInspect(ctx: Context, file: string, flags: InspectFlags
     await writeCells(ctx.io.stdout, file, events, json ? 'json' : 'text');
     return ExitCode.ok;
   }
-  throw new UsageError('payops inspect without --cells is not built yet');
+  const { inspectFile } = await import('./summary.js');
+  const readAs = withColumns(withHidden({ ...DEFAULT_READ_AS }, flags), flags, undefined);
+  const summary = await inspectFile({
+    label: file,
+    path,
+    for: (flags.for ?? 'refund') as InspectFor,
+    forWhy: flags.for === undefined ? 'default' : 'given',
+    encoding,
+    rows: flags.rows ?? DEFAULT_ROWS,
+    ...(readAs.columns === undefined ? {} : { columns: readAs.columns }),
+    ...(readAs.headerRow === undefined ? {} : { headerRow: readAs.headerRow }),
+    ...(readAs.hidden === undefined ? {} : { hidden: readAs.hidden }),
+    ...(flags.sheet === undefined ? {} : { sheet: flags.sheet }),
+  });
+  const text = json
+    ? summaryJson(summary)
+    : summaryText(summary, {
+        color: useColor(ctx.io),
+        ...(ctx.io.stdout.columns === undefined ? {} : { width: ctx.io.stdout.columns }),
+      });
+  await openTextSink(ctx.io.stdout).write(text);
+  return summary.refused === undefined ? ExitCode.ok : ExitCode.usage;
 }
+
+/** Rows shown as read without --rows. */
+const DEFAULT_ROWS = 5;

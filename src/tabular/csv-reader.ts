@@ -73,6 +73,11 @@ export interface CsvReadOptions {
    * leave out); unset, a hidden first sheet is refused. Rows are marked `hidden` either way.
    */
   hidden?: HiddenMode;
+  /**
+   * Take the separator from the first line that has one (within the first 20), as for a file with
+   * a title above its header, even with no columns required (inspect --cells reads any file so).
+   */
+  separatorBelowTitle?: boolean;
 }
 
 /** The rows of a file, in order; iterated once. */
@@ -194,7 +199,14 @@ function readCsvText(opts: CsvReadOptions): CsvReader {
     opts.encoding ?? 'utf-8',
   );
 
-  const opened = openParser(file, text, tracker, opts.required ?? [], opts.matching ?? {});
+  const opened = openParser(
+    file,
+    text,
+    tracker,
+    opts.required ?? [],
+    opts.matching ?? {},
+    opts.separatorBelowTitle === true,
+  );
   opened.catch((err) => settleHash.reject(err));
   const header = opened.then((o) => o.header);
   // Callers may await only one of these; never leave a rejection unhandled.
@@ -305,6 +317,7 @@ async function openParser(
   tracker: DecodeTracker,
   required: string[],
   matching: HeaderMatching,
+  separatorBelowTitle = false,
 ): Promise<Opened> {
   // Read until the first non-blank line is complete, to detect the delimiter from it.
   let pre = '';
@@ -353,7 +366,9 @@ async function openParser(
     pre = pre.slice(pre.indexOf('\n') + 1);
     lineOffset += 1;
   } else {
-    [delimiter, pre] = await titledDelimiter(firstLine, pre, text, required, matching);
+    // A column no header has: a first line without a separator is then a title, never the header.
+    const titled = separatorBelowTitle ? { wanted: ['\u0000'] } : matching;
+    [delimiter, pre] = await titledDelimiter(firstLine, pre, text, required, titled);
   }
 
   const parser = recordParser(delimiter, MAX_RECORD_BYTES, true, true);
