@@ -11,7 +11,7 @@ import { styleFormats } from '../sheets/number-format.js';
 import { columnLetters, openWorkbook, sharedStrings, sheetRows, type Workbook } from '../sheets/workbook.js';
 import { fileError } from '../tabular/csv-decode.js';
 import { type Encoding, readCsv } from '../tabular/csv-reader.js';
-import { oleRefused, sniff } from '../tabular/input-kind.js';
+import { oleRefused, sheetOfCsv, sniff } from '../tabular/input-kind.js';
 import { cellField, cellFieldHolder, unknownString, unknownStringProblem } from '../tabular/xlsx-cell.js';
 import { sheetRef, unreadable } from '../tabular/xlsx-reader.js';
 
@@ -45,16 +45,6 @@ export async function* cells(opts: CellsOptions): AsyncGenerator<CellsEvent> {
     if (opts.sheet !== undefined) throw sheetOfCsv(opts.label);
     yield* csvCells(opts);
   } else yield* workbookCells(opts);
-}
-
-export function sheetOfCsv(label: string): InputError {
-  return new InputError(`--sheet applies to an .xlsx workbook; ${label} is not one`, [
-    {
-      file: label,
-      message: 'is a CSV file, which has no sheets',
-      expected: 'an .xlsx workbook, or no --sheet',
-    },
-  ]);
 }
 
 /** A workbook held in memory and opened, as the bulk reader opens it. */
