@@ -4,7 +4,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT, runCli, tempDir } from '../helpers/run-cli.js';
+import { cliEnv, REPO_ROOT, runCli, tempDir } from '../helpers/run-cli.js';
+import { hasScript, underPty } from './commands/pty.js';
 
 const FIXTURES = join(REPO_ROOT, 'test/fixtures/xlsx');
 
@@ -77,5 +78,25 @@ describe('payops inspect (the binary)', () => {
     expect(r.stdout).toMatch(/rows: +5/);
     expect(r.stdout).toContain('the first 2 rows as read:');
     for (const line of r.stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
+  });
+
+  it.skipIf(!hasScript)('on an 80-column terminal every line fits, the first rows as a table', async () => {
+    const r = await underPty(
+      ['inspect', 'test/fixtures/xlsx/formats.xlsx', '--sheet', 'Refunds'],
+      [],
+      cliEnv(tempDir()),
+      80,
+    );
+    expect(r.code, r.out).toBe(0);
+    // Colour codes take no column.
+    const lines = r.out.replace(/\u001b\[[0-9;]*m/g, '').split(/\r?\n/);
+    expect(lines.filter((l) => l.length > 80)).toEqual([]);
+    expect(
+      lines.some((l) => l.startsWith('merged:') && l.includes('F2:F4 (refund_reason: carried down)')),
+    ).toBe(true);
+    expect(
+      lines.some((l) => /^2 +TX26000001 +001234 +USD +100 +10\.2 /.test(l)),
+      r.out,
+    ).toBe(true);
   });
 });
