@@ -53,7 +53,14 @@ export async function openRunResultsSink(
   const layout = resultLayout(op, columns, matches);
   return {
     layout,
-    sink: await openResultSink(ctx, layout.columns, layout.tableColumns, layout.outcomeColumn, formats),
+    sink: await openResultSink(
+      ctx,
+      layout.columns,
+      layout.tableColumns,
+      layout.outcomeColumn,
+      formats,
+      layout.detailColumn,
+    ),
   };
 }
 

@@ -33,6 +33,8 @@ export async function openResultSink(
   outcomeColumn?: string,
   /** A workbook's columns' own number formats, kept in --out results.xlsx (xlsx-writer.ts). */
   formats?: XlsxWriterOptions['formats'],
+  /** The column holding why a row did not succeed: in a table, shown whole under its row (issue 27). */
+  noteColumn?: string,
 ): Promise<ResultSink> {
   const format = resolveFormat(ctx.globals, ctx.io);
   const file = ctx.globals.out ? resolve(ctx.io.cwd, ctx.globals.out) : undefined;
@@ -102,12 +104,19 @@ export async function openResultSink(
       const kept = onlyProblems ? problems : all;
       // Columns nobody filled (e.g. refund fields of a run that failed as a whole) only take room.
       const shown = tableColumns.filter((c) => kept.some((r) => (r[c] ?? '') !== ''));
+      // A succeeded row's detail ("0000:Refund accepted") says nothing its outcome does not.
+      const note = noteColumn !== undefined && shown.includes(noteColumn) ? noteColumn : undefined;
+      const rowsShown =
+        note === undefined || outcomeAt < 0
+          ? kept
+          : kept.map((r) => (r[outcomeColumn!] === 'succeeded' ? { ...r, [note]: '' } : r));
       const width = file === undefined ? ctx.io.stdout.columns : undefined;
       const table =
         kept.length > 0
-          ? renderTable(shown, kept, {
+          ? renderTable(shown, rowsShown, {
               color: ctx.color,
               wide: Boolean(ctx.globals.wide),
+              ...(note ? { note } : {}),
               ...(width ? { width } : {}),
             })
           : '';
