@@ -22,6 +22,8 @@ export interface TableOptions {
   cut?: readonly string[];
   /** Columns left out, first ones first, when the table fits no other way (before blocks). */
   drop?: readonly string[];
+  /** Columns cut with `…` only once every `drop` column is gone, as the last step before blocks. */
+  cutLast?: readonly string[];
   /** A column shown whole on its own lines under its row (when not empty) instead of as a column. */
   note?: string;
 }
@@ -68,6 +70,11 @@ export function renderTable(
     // results still fit 80 columns as one line per row instead of eight-line blocks.
     const plain = layout(shown, head, body, opts, 'plain');
     if (plain) return drawPlain(head, body, plain, opts, notes) + under;
+    if (d === drop.length && opts.cutLast) {
+      const cut = { ...opts, cut: [...(opts.cut ?? []), ...opts.cutLast] };
+      const last = layout(shown, head, body, cut, 'plain');
+      if (last) return drawPlain(head, body, last, cut, notes) + under;
+    }
   }
   // Blocks have room for every column, the dropped ones and the note too.
   const blockColumns = opts.note === undefined ? all : [...all, opts.note];

@@ -198,10 +198,11 @@ async function writeTable(ctx: Context, rows: Entry[]): Promise<void> {
     color: ctx.color && Boolean(ctx.io.stdout.isTTY),
     wide: Boolean(ctx.globals.wide),
     ...(width ? { width } : {}),
-    // A gateway's host may be cut; rows (the counts add up to it) and when (the run id is its
-    // time, in UTC) go before one line per run does.
-    cut: ['gateway'],
+    // Rows (the counts add up to it) and then when (the run id starts with its time, in UTC) go
+    // before a long gateway address is cut, the last step before one line per run does not fit.
+    cut: [],
     drop: ['rows', 'when'],
+    cutLast: ['gateway'],
   });
   const { openTextSink } = await import('../output/sink.js');
   const sink = openTextSink(ctx.io.stdout);

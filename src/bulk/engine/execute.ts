@@ -59,7 +59,8 @@ export async function openRunResultsSink(
       layout.tableColumns,
       layout.outcomeColumn,
       formats,
-      layout.detailColumn,
+      // The gateway's reference goes before one line per row does (it is in CSV and JSON).
+      { note: layout.detailColumn, drop: layout.gatewayColumns.map(([, c]) => c) },
     ),
   };
 }
