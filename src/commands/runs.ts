@@ -42,8 +42,9 @@ Examples:
         },
       },
       help: `
-CSV and JSON (--output) carry every field: the file, the profile, the time in UTC and every count
-(in JSON as numbers; null when the run ended without recording them).
+On a terminal, one line per run. CSV and JSON (--output) carry every field:
+the file, the profile, the time in UTC and every count (in JSON as numbers;
+null when the run ended without recording them).
 
 Examples:
   payops runs list --limit 10
