@@ -65,7 +65,8 @@ export function renderTable(
     const body = rows.map((r) => shown.map((c) => cell(r, c)));
     const under = gone.length > 0 ? droppedLine(gone, opts.width) : '';
     const boxed = layout(shown, head, body, opts);
-    if (boxed) return drawTable(head, body, boxed, opts, notes) + under;
+    // A narrow box would fold its notes into a thin column: then the notes get the terminal's width.
+    if (boxed && roomForNotes(boxed, notes)) return drawTable(head, body, boxed, opts, notes) + under;
     // The box costs three columns a cell: without it (two spaces between columns) a bulk run's
     // results still fit 80 columns as one line per row instead of eight-line blocks.
     const plain = layout(shown, head, body, opts, 'plain');
@@ -85,6 +86,12 @@ export function renderTable(
   );
 }
 
+/** Whether a box of these widths holds its notes: each on one line, or at least 40 columns. */
+function roomForNotes(widths: readonly number[], notes: readonly string[] | undefined): boolean {
+  const inner = widths.reduce((a, w) => a + w, 0) + 3 * widths.length - 3;
+  return inner >= 40 || (notes ?? []).every((n) => n === '' || displayWidth(n) + 2 <= inner);
+}
+
 /** The line under a table that left columns out: which, and how to see them. */
 function droppedLine(gone: readonly string[], width: number | undefined): string {
   const line = `not shown at this width: ${gone.join(', ')} (--wide or --output csv show every column)`;
@@ -95,7 +102,7 @@ function droppedLine(gone: readonly string[], width: number | undefined): string
 function noteLines(note: string, width: number | undefined): string[] {
   if (note === '') return [];
   const line = `  ${note}`;
-  return width && width > 20 ? wrapAtSpaces(line, width, '  ') : [line];
+  return width && width > 0 ? wrapAtSpaces(line, width, '  ') : [line];
 }
 
 /** Column widths (content only) that fit, or undefined when only blocks fit. */

@@ -231,3 +231,46 @@ describe('renderTable: what is never cut (issue 27)', () => {
     }
   });
 });
+
+describe('renderTable notes, for any rows and width (issue 27)', () => {
+  it('no line wider than the width, and every note whole', () => {
+    const word = fc.constantFrom(
+      'E2002:currency',
+      'or',
+      'amount',
+      'does',
+      'not',
+      'match',
+      'the',
+      'order',
+      '返金',
+      'JPY',
+    );
+    const row = fc.record({
+      id: fc.stringMatching(/^T[0-9]{4,12}$/),
+      outcome: fc.constantFrom('failed', 'succeeded', 'unknown'),
+      detail: fc.array(word, { maxLength: 30 }).map((w) => w.join(' ')),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(row, { minLength: 1, maxLength: 6 }),
+        fc.integer({ min: 30, max: 200 }),
+        (rows, width) => {
+          const text = renderTable(['id', 'outcome', 'detail'], rows, {
+            color: false,
+            width,
+            note: 'detail',
+          });
+          const lines = text.trimEnd().split('\n');
+          for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(width);
+          const flat = lines
+            .map((l) => l.replace(/[│]/g, ' '))
+            .join(' ')
+            .replace(/\s+/g, ' ');
+          for (const r of rows) expect(flat).toContain(r.detail);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
