@@ -200,7 +200,8 @@ export const OPERATIONS: Readonly<Record<BatchOperation, OperationSpec>> = {
     sample: 'samples/refunds.csv',
     resultColumns: ['refund_status', 'refund_message', 'refund_reference', 'refund_reference_id'],
     table: {
-      input: ['transaction_id', 'order_no', 'currency', 'refund_amount'],
+      // The order's amount too: a refused row's reason is often about it (E2002, "the order is 424 JPY").
+      input: ['transaction_id', 'order_no', 'currency', 'amount', 'refund_amount'],
       result: ['refund_reference_id'],
     },
     moves: 'refundMinor',

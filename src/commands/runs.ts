@@ -1,3 +1,4 @@
+import { positiveInt } from './app.js';
 import { defineCommand, defineGroup } from './define.js';
 
 const RUN_ID = { id: { description: 'run id, as in `payops runs list`' } } as const;
@@ -20,12 +21,41 @@ Examples:
   commands: [
     defineCommand({
       name: 'list',
-      description: 'list runs, newest first (id, operation, file, counts, state)',
+      description: 'list runs, newest first, one line each (id, when, operation, gateway, state, counts)',
+      options: {
+        limit: {
+          type: 'number',
+          value: 'n',
+          description: 'only the newest N runs (after --state, --op)',
+          parse: positiveInt,
+        },
+        state: {
+          type: 'string',
+          value: 'state',
+          description:
+            'only runs in this state: finished, interrupted, unfinished, stopped, running, damaged',
+        },
+        op: {
+          type: 'string',
+          value: 'operation',
+          description: 'only runs of refund, capture, cancel, review or payout',
+        },
+      },
       help: `
+On a terminal, one line per run. CSV and JSON (--output) carry every field:
+the file, the profile, the time in UTC and every count (in JSON as numbers;
+null when the run ended without recording them).
+
 Examples:
-  payops runs list
-  payops runs list --output csv --out runs.csv`,
-      run: async (ctx) => (await import('../runs/list.js')).listRunsCommand(ctx),
+  payops runs list --limit 10
+  payops runs list --state unfinished --op refund
+  payops runs list --output json`,
+      run: async (ctx, opts) =>
+        (await import('../runs/list.js')).listRunsCommand(ctx, {
+          ...(opts.limit !== undefined ? { limit: opts.limit } : {}),
+          ...(opts.state !== undefined ? { state: opts.state } : {}),
+          ...(opts.op !== undefined ? { op: opts.op } : {}),
+        }),
     }),
     defineCommand({
       name: 'show',

@@ -173,7 +173,9 @@ async function tableText(ctx: Context, t: TableData): Promise<string> {
   const width = ctx.io.stdout.columns;
   const color = stdoutColor(ctx);
   const wide = Boolean(ctx.globals.wide);
-  return renderTable(t.head, rows, width ? { color, width, wide } : { color, wide });
+  // 3-D Secure and fraud screening go before the block layout: one order's card shows them.
+  const drop = ['fraud', '3DS'];
+  return renderTable(t.head, rows, width ? { color, width, wide, drop } : { color, wide, drop });
 }
 
 /** ctx.color follows stderr; these go to stdout, which may be a pipe even when stderr is a terminal. */

@@ -62,7 +62,9 @@ export function matchColumns(
   const matches: ColumnMatch[] = [];
   const unmappedGiven: Matched['unmappedGiven'] = [];
   const ambiguous: Matched['ambiguous'] = [];
-  const taken = new Set<number>();
+  // Columns payops wrote into a fix file (`runs show --only failed --out fix.csv`: payops_outcome,
+  // payops_reason) are the run's notes, never an input: no column, alias or --columns takes them.
+  const taken = new Set<number>(headers.flatMap((h, i) => (isPayopsHeader(h) ? [i] : [])));
   // 1. --columns: the header given, by key.
   for (const [column, header] of Object.entries(given)) {
     const k = columnKey(header);
@@ -100,6 +102,11 @@ export function matchColumns(
   return { names, matches, unmappedGiven, ambiguous };
 }
 
+/** A column named `payops_*`: what payops wrote into a fix file, read by no command. */
+export function isPayopsHeader(header: string): boolean {
+  return /^payops_/i.test(header.trim());
+}
+
 /** The header most like `column` (by edit distance of keys), for "did you mean"; none when nothing is near. */
 export function closestHeader(
   column: string,
@@ -110,7 +117,7 @@ export function closestHeader(
   let best: string | undefined;
   let bestScore = Number.POSITIVE_INFINITY;
   for (const h of headers) {
-    if (exclude.has(h)) continue;
+    if (exclude.has(h) || isPayopsHeader(h)) continue;
     const k = columnKey(h);
     if (k === '') continue;
     const aliasBest = Math.min(

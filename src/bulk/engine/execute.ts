@@ -53,7 +53,15 @@ export async function openRunResultsSink(
   const layout = resultLayout(op, columns, matches);
   return {
     layout,
-    sink: await openResultSink(ctx, layout.columns, layout.tableColumns, layout.outcomeColumn, formats),
+    sink: await openResultSink(
+      ctx,
+      layout.columns,
+      layout.tableColumns,
+      layout.outcomeColumn,
+      formats,
+      // The gateway's reference goes before one line per row does (it is in CSV and JSON).
+      { note: layout.detailColumn, drop: layout.gatewayColumns.map(([, c]) => c) },
+    ),
   };
 }
 

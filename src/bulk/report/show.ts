@@ -32,13 +32,22 @@ import { openResultSink, stderrWidth } from './ui.js';
 
 /**
  * `only`: the outcomes to write (`--only failed,not_sent,unknown`). As CSV or JSON (--out, a pipe)
- * those rows are written in the input's own columns, nothing added, so the file can be corrected
- * and run again as it is; a terminal table still shows each row's outcome and reason. The summary
- * and the exit code are the whole run's.
+ * those rows are written in the input's own columns plus `payops_outcome` and `payops_reason`
+ * (issue 27): the person correcting the file sees why each row failed, and the reader ignores
+ * columns named `payops_*`, so the corrected file runs as it is. A terminal table shows each row's
+ * outcome and reason. The summary and the exit code are the whole run's.
  */
 export async function showBulkRun(ctx: Context, runId: string, only?: ReadonlySet<Outcome>): Promise<number> {
   const { header, records } = await readRun(stateDir(ctx.io.env), runId, parseBulkRecord);
   return exitCodeForTotals(await replayToSink(ctx, header, foldRecords(records), undefined, only));
+}
+
+/** The columns a fix file adds: each row's outcome and its reason, whole. */
+export const FIX_COLUMNS = ['payops_outcome', 'payops_reason'] as const;
+
+/** Columns payops writes into a fix file, which every reader leaves out (tabular/column-match.ts). */
+function isPayopsColumn(name: string): boolean {
+  return /^payops_/i.test(name.trim());
 }
 
 /** `--only a,b` → the outcomes, each known; a usage error names the ones that are not. */
@@ -74,14 +83,24 @@ export async function replayToSink(
   const state = stateDir(ctx.io.env);
   const op = header.op as BatchOperation;
   const inputColumns = header.columns ?? [];
-  // --only to a file or a pipe: the input's own columns (a table keeps the outcome to read).
+  // --only to a file or a pipe: the input's own columns and why (a table keeps the outcome to read).
   const asInput = only !== undefined && resolveFormat(ctx.globals, ctx.io) !== 'table';
   const snapshot = await runInput(state, header);
   // Columns under another header (an alias, --columns) are shown by it, as the run's own table did.
   const { required, optional } = OPERATIONS[op].columns;
   const { matches } = matchColumns(inputColumns, [...required, ...optional], snapshot.readAs?.columns);
+  // A fix file's own payops_* columns (a fix of a fix) are replaced by this run's.
+  const kept = inputColumns.flatMap((c, i) => (isPayopsColumn(c) ? [] : [i]));
+  const fixCells = (cells: readonly string[], o: Pick<RowOutcome, 'outcome' | 'detail'>) => [
+    ...kept.map((i) => cells[i] ?? ''),
+    o.outcome,
+    o.detail,
+  ];
   const { layout, sink: out } = asInput
-    ? { layout: resultLayout(op, inputColumns), sink: await openResultSink(ctx, inputColumns) }
+    ? {
+        layout: resultLayout(op, inputColumns),
+        sink: await openResultSink(ctx, [...kept.map((i) => inputColumns[i]!), ...FIX_COLUMNS]),
+      }
     : await openRunResultsSink(ctx, op, inputColumns, undefined, matches);
   let written = 0;
   const totals = newTotals();
@@ -90,9 +109,10 @@ export async function replayToSink(
     totals.counts.skipped++;
     if (only && !only.has('skipped')) continue;
     written++;
+    const hidden = skippedHidden(h.line, h.ref);
     const w = asInput
-      ? out.writeCells(inputColumns.map((_, c) => h.cells[c] ?? ''))
-      : out.writeCells(resultCells(layout, h.cells, skippedHidden(h.line, h.ref)));
+      ? out.writeCells(fixCells(h.cells, hidden))
+      : out.writeCells(resultCells(layout, h.cells, hidden));
     if (w) await w;
   }
   await replayRun({
@@ -107,7 +127,7 @@ export async function replayToSink(
         if (only && !only.has(outcomes[i]!.outcome)) continue;
         written++;
         const w = asInput
-          ? out.writeCells(inputColumns.map((_, c) => row.cells[c] ?? ''))
+          ? out.writeCells(fixCells(row.cells, outcomes[i]!))
           : out.writeCells(resultCells(layout, row.cells, outcomes[i]!));
         if (w) await w;
       }

@@ -33,7 +33,13 @@ export async function openResultSink(
   outcomeColumn?: string,
   /** A workbook's columns' own number formats, kept in --out results.xlsx (xlsx-writer.ts). */
   formats?: XlsxWriterOptions['formats'],
+  /**
+   * The table's `note`: the column holding why a row did not succeed, shown whole under its row
+   * (issue 27); `drop`: columns left out, first ones first, before the table becomes blocks.
+   */
+  table: { note?: string; drop?: readonly string[] } = {},
 ): Promise<ResultSink> {
+  const noteColumn = table.note;
   const format = resolveFormat(ctx.globals, ctx.io);
   const file = ctx.globals.out ? resolve(ctx.io.cwd, ctx.globals.out) : undefined;
   const dest: NodeJS.WritableStream | string = file ?? ctx.io.stdout;
@@ -102,12 +108,20 @@ export async function openResultSink(
       const kept = onlyProblems ? problems : all;
       // Columns nobody filled (e.g. refund fields of a run that failed as a whole) only take room.
       const shown = tableColumns.filter((c) => kept.some((r) => (r[c] ?? '') !== ''));
+      // A succeeded row's detail ("0000:Refund accepted") says nothing its outcome does not.
+      const note = noteColumn !== undefined && shown.includes(noteColumn) ? noteColumn : undefined;
+      const rowsShown =
+        note === undefined || outcomeAt < 0
+          ? kept
+          : kept.map((r) => (r[outcomeColumn!] === 'succeeded' ? { ...r, [note]: '' } : r));
       const width = file === undefined ? ctx.io.stdout.columns : undefined;
-      const table =
+      const tableText =
         kept.length > 0
-          ? renderTable(shown, kept, {
+          ? renderTable(shown, rowsShown, {
               color: ctx.color,
               wide: Boolean(ctx.globals.wide),
+              ...(note ? { note } : {}),
+              ...(table.drop ? { drop: table.drop } : {}),
               ...(width ? { width } : {}),
             })
           : '';
@@ -125,7 +139,7 @@ export async function openResultSink(
       }
       // The table fits by itself; the footer is wrapped at spaces.
       if (width) text = fitLines(text.split('\n'), width).join('\n');
-      text = table + text;
+      text = tableText + text;
       const sink = openTextSink(dest);
       await sink.ready;
       await sink.write(text);

@@ -138,7 +138,8 @@ describe('card numbers in bulk and payout files (issue 24 item 9)', { timeout: 9
         expect(text).toContain('555555******4444');
       } else {
         expectNoCard(bytes.toString('utf8'), out);
-        expect(bytes.toString('utf8')).toContain('555555******4444');
+        // A table shows no reason for a row that succeeded (issue 27): the message is not in it.
+        if (!extra.includes('table')) expect(bytes.toString('utf8')).toContain('555555******4444');
       }
       for (const f of filesUnder(home)) expectNoCard(f.text, f.path);
     },

@@ -91,8 +91,8 @@ describe('preflight: rows the gateway already shows done', () => {
       // runs list accounts for every row: 3 already done, not "succeeded 0" and nothing else.
       const list = await payops(['runs', 'list', '--output', 'json'], { env });
       expect(list.code, list.stderr).toBe(0);
-      const listed = (JSON.parse(list.stdout) as Array<Record<string, string>>).find((r) => r.id === runId);
-      expect(listed).toMatchObject({ rows: '3', succeeded: '0', already_done: '3', failed: '0' });
+      const listed = (JSON.parse(list.stdout) as Array<Record<string, unknown>>).find((r) => r.id === runId);
+      expect(listed).toMatchObject({ rows: 3, succeeded: 0, already_done: 3, failed: 0 });
     },
   );
 

@@ -339,7 +339,7 @@ describe('runs', () => {
     const list = await payops(['runs', 'list', '--output', 'json'], { env: suite.gw.env(suite.dir) });
     expect(list.code).toBe(0);
     expect(JSON.parse(list.stdout)).toEqual([
-      expect.objectContaining({ id: runId, op: 'refund', rows: '60', succeeded: '60', state: 'finished' }),
+      expect.objectContaining({ id: runId, op: 'refund', rows: 60, succeeded: 60, state: 'finished' }),
     ]);
     const shown = join(suite.dir, 'shown.csv');
     const show = await payops(['runs', 'show', runId, '--out', shown], { env: suite.gw.env(suite.dir) });

@@ -88,10 +88,13 @@ describe('runs show --only', () => {
     expect(show.code, show.stderr).toBe(1);
     expect(show.stderr).toContain('2 rows failed, not_sent, unknown');
     const text = readFileSync(fix, 'utf8');
-    expect(text.split(/\r?\n/)[0]).toBe(header.join(','));
-    expect(readResults(fix)).toEqual(
+    // The input's own columns, then why each row failed (issue 27): the reader ignores payops_*.
+    expect(text.split(/\r?\n/)[0]).toBe([...header, 'payops_outcome', 'payops_reason'].join(','));
+    expect(readResults(fix).map(({ payops_outcome: _o, payops_reason: _r, ...input }) => input)).toEqual(
       rows.slice(2).map((cells) => Object.fromEntries(header.map((h, i) => [h, cells[i]]))),
     );
+    expect(readResults(fix).map((r) => r.payops_outcome)).toEqual(['failed', 'failed']);
+    expect(readResults(fix).map((r) => (r.payops_reason ?? '').slice(0, 6))).toEqual(['E2003:', 'E2001:']);
 
     const bad = await payops(['runs', 'show', runId, '--only', 'failed,oops'], { env });
     expect(bad.code).toBe(2);

@@ -122,7 +122,7 @@ describe('renderTable', () => {
     for (const line of text.trimEnd().split('\n')) expect(displayWidth(line)).toBeLessThanOrEqual(40);
   });
 
-  it('for any rows and width: no line wider than the width, every id whole on one line', () => {
+  it('for any rows and width: no line wider than the width, every id, amount and status whole on one line', () => {
     // An id that is no card number: one that is would be masked in every output (issue 24).
     const id = fc.stringMatching(/^[A-Z]{3}-[0-9]{4,16}$/).filter((v) => !containsCardNumber(v));
     const text = fc.array(fc.constantFrom('a', 'refund', 'partially refunded', '返金', '👍', ' ', 'é', 'x'), {
@@ -145,12 +145,16 @@ describe('renderTable', () => {
             // An id longer than the terminal can only be whole on a line of its own (blocks).
             expect(lines.some((l) => l.includes(r.id))).toBe(true);
             expect(lines.some((l) => l.includes(r.amount))).toBe(true);
+            // Statuses are never cut either (issue 27): "partially refunded", not "partially…".
+            expect(lines.some((l) => l.includes(r.status))).toBe(true);
           }
           for (const line of lines) {
             const holdsLongValue = rows.some(
-              (r) => (line.includes(r.id) || line.includes(r.amount)) && displayWidth(line) > width,
+              (r) =>
+                (line.includes(r.id) || line.includes(r.amount) || line.includes(r.status)) &&
+                displayWidth(line) > width,
             );
-            // Only a block line whose id or amount alone is wider than the terminal may exceed it.
+            // Only a block line whose id, amount or status alone is wider than the terminal may exceed it.
             if (!holdsLongValue) expect(displayWidth(line)).toBeLessThanOrEqual(width);
             else expect(line.startsWith('│')).toBe(false);
           }
@@ -173,5 +177,100 @@ describe('renderTable headers', () => {
     expect(lines[2]).toMatch(/^│ id\s+│ amount\s+│\s+│$/);
     expect(text).toContain('the parcel never came');
     for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(50);
+  });
+});
+
+describe('renderTable: what is never cut (issue 27)', () => {
+  const orders = [
+    {
+      order_no: 'ORD-1005',
+      transaction_id: 'T0000000005',
+      status: '4000 fully refunded',
+      amount: 'USD 75.25',
+      'date (local)': '2026-11-28 20:54',
+      '3DS': 'no',
+      fraud: 'ACCEPT',
+    },
+  ];
+  const head = Object.keys(orders[0]!);
+
+  it('drops the columns it may drop, names them, and cuts no status or date', () => {
+    const text = renderTable(head, orders, { color: false, width: 80, drop: ['fraud', '3DS'] });
+    const lines = text.trimEnd().split('\n');
+    for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(80);
+    expect(text).not.toContain('…');
+    expect(text).toContain('4000 fully refunded');
+    expect(text).toContain('2026-11-28 20:54');
+    expect(text).toContain('not shown at this width: fraud');
+    // Without columns to drop, one record per block: still nothing cut.
+    const blocks = renderTable(head, orders, { color: false, width: 80 });
+    expect(blocks).toContain('status          4000 fully refunded\n');
+    expect(blocks).not.toContain('…');
+  });
+
+  it('shows a note column whole under its row, wrapped at spaces, in the box and without it', () => {
+    const reason = 'E2002:currency or amount does not match the order: the order is 12000 JPY';
+    const rows = [
+      { id: 'T0000000031', amount: '424', outcome: 'failed', detail: reason },
+      { id: 'T0000000032', amount: '4500', outcome: 'succeeded', detail: '' },
+    ];
+    for (const width of [40, 80, 130]) {
+      const text = renderTable(['id', 'amount', 'outcome', 'detail'], rows, {
+        color: false,
+        width,
+        note: 'detail',
+      });
+      const lines = text.trimEnd().split('\n');
+      for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(width);
+      expect(text).not.toContain('…');
+      const flat = lines.map((l) => l.replace(/[│]/g, '').trim()).join(' ');
+      expect(flat).toContain(reason);
+      // Under its row: the line after the failed row starts the reason.
+      const at = lines.findIndex((l) => l.includes('T0000000031'));
+      expect(lines[at + 1]).toContain('E2002:currency');
+    }
+  });
+});
+
+describe('renderTable notes, for any rows and width (issue 27)', () => {
+  it('no line wider than the width, and every note whole', () => {
+    const word = fc.constantFrom(
+      'E2002:currency',
+      'or',
+      'amount',
+      'does',
+      'not',
+      'match',
+      'the',
+      'order',
+      '返金',
+      'JPY',
+    );
+    const row = fc.record({
+      id: fc.stringMatching(/^T[0-9]{4,12}$/),
+      outcome: fc.constantFrom('failed', 'succeeded', 'unknown'),
+      detail: fc.array(word, { maxLength: 30 }).map((w) => w.join(' ')),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(row, { minLength: 1, maxLength: 6 }),
+        fc.integer({ min: 30, max: 200 }),
+        (rows, width) => {
+          const text = renderTable(['id', 'outcome', 'detail'], rows, {
+            color: false,
+            width,
+            note: 'detail',
+          });
+          const lines = text.trimEnd().split('\n');
+          for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(width);
+          const flat = lines
+            .map((l) => l.replace(/[│]/g, ' '))
+            .join(' ')
+            .replace(/\s+/g, ' ');
+          for (const r of rows) expect(flat).toContain(r.detail);
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });

@@ -196,3 +196,37 @@ describe('a title above the header (item 3)', () => {
     expect(e.message).toMatch(/:2: missing column refund_reason/);
   });
 });
+
+describe('a fix file’s payops_* columns (issue 27 item 2)', () => {
+  const FIX = [...REFUND, 'amount', 'payops_outcome', 'payops_reason'];
+  const FIX_ROW = [
+    'T1',
+    'ORD-1',
+    'JPY',
+    '12000',
+    'customer request',
+    '12000',
+    'failed',
+    'E2002:the order is 12000 JPY',
+  ];
+
+  it('no column, alias or --columns takes a payops_* column', () => {
+    const m = matchColumns(FIX, WANTED, { refund_reason: 'payops_reason' });
+    // Before issue 27 --columns could map refund_reason to the run's own note.
+    expect(m.unmappedGiven).toEqual([{ column: 'refund_reason', header: 'payops_reason' }]);
+    expect(m.names.slice(-2)).toEqual(['payops_outcome', 'payops_reason']);
+  });
+
+  it('a corrected fix file reads as CSV and as .xlsx, its notes left out of every column', async () => {
+    for (const file of [csv(`${FIX.join(',')}\n${FIX_ROW.join(',')}\n`), await xlsx([FIX, FIX_ROW])]) {
+      const { rows } = await read(file);
+      expect(rows).toHaveLength(1);
+      expect(rows[0]!.fields).toMatchObject({
+        transaction_id: 'T1',
+        refund_amount: '12000',
+        refund_reason: 'customer request',
+      });
+      expect(rows[0]!.problems ?? []).toEqual([]);
+    }
+  });
+});
