@@ -254,6 +254,14 @@ export async function openWorkbook(bytes: Uint8Array): Promise<Workbook> {
   for (const a of tags(xml, 'sheet')) {
     const id = a['r:id'] ?? Object.entries(a).find(([k]) => k.endsWith(':id'))?.[1];
     const rel = id === undefined ? undefined : rels.get(id);
+    // A sheet named but not linked is not passed over: the next one would be read as the first.
+    if (a.name && rel === undefined) {
+      const slash = workbookPath.lastIndexOf('/');
+      const relsName = `${workbookPath.slice(0, slash + 1)}_rels/${workbookPath.slice(slash + 1)}.rels`;
+      throw new WorkbookError(
+        `the workbook names the sheet ${a.name}, but does not say where its cells are (no relationship ${id ?? '(none)'} in ${relsName})`,
+      );
+    }
     // Chart sheets and dialog sheets have no cells to read.
     if (a.name && rel?.type.endsWith('/worksheet')) {
       sheets.push({ name: a.name, path: rel.target, state: sheetState(a.state) });
@@ -264,10 +272,13 @@ export async function openWorkbook(bytes: Uint8Array): Promise<Workbook> {
   return { bytes, entries, sheets, sharedStringsPath: shared?.target, stylesPath: styles?.target };
 }
 
-/** ST_SheetState: anything but `visible` (or none) is a sheet a person is not shown. */
+/**
+ * ST_SheetState: `hidden` and `veryHidden` are sheets a person is not shown; anything else is the
+ * schema's default, `visible` (exceljs writes `show`; LibreOffice shows such a sheet).
+ */
 function sheetState(state: string | undefined): SheetInfo['state'] {
-  if (state === undefined || state === 'visible') return 'visible';
-  return state === 'veryHidden' ? 'veryHidden' : 'hidden';
+  if (state === 'hidden' || state === 'veryHidden') return state;
+  return 'visible';
 }
 
 /** An xsd:boolean attribute is true: `1` or `true` (Excel writes `1`, LibreOffice `true`). */
