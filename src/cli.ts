@@ -11,6 +11,7 @@ import { registerConfig } from './commands/config.js';
 import { addOptions } from './commands/define.js';
 import { GLOBAL_OPTIONS } from './commands/globals.js';
 import { groupHelp } from './commands/help.js';
+import { registerInspect } from './commands/inspect.js';
 import { registerPay } from './commands/pay.js';
 import { registerPayout } from './commands/payout.js';
 import { registerQuery } from './commands/query.js';
@@ -52,6 +53,7 @@ export function buildProgram(io: Io, app: App): Command {
   registerQuery(program, app);
   registerBulk(program, app);
   registerRefunds(program, app);
+  registerInspect(program, app);
   registerPayout(program, app);
   registerRuns(program, app);
   registerCall(program, app);

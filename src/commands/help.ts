@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 /** Heading → the top-level commands under it, in the order shown. */
 const GROUPS: ReadonlyArray<[heading: string, names: readonly string[]]> = [
   ['Money movements (asked to confirm first):', ['refund', 'capture', 'cancel', 'review', 'payout']],
-  ['Look-ups (read-only):', ['query', 'refunds']],
+  ['Look-ups (read-only):', ['query', 'refunds', 'inspect']],
   ['Payments:', ['pay']],
   ['Runs (results of bulk commands, resuming them):', ['runs']],
   ['Setup:', ['status', 'config', 'sandbox', 'completion', 'call', 'help']],

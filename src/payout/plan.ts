@@ -242,7 +242,7 @@ export async function loadPayoutCsv(
 }
 
 /** A payout's top-level single-value fields: the columns a dashboard's names are matched to. */
-const PAYOUT_TOP_FIELDS = Object.entries(PAYOUT_SPEC.fields)
+export const PAYOUT_TOP_FIELDS = Object.entries(PAYOUT_SPEC.fields)
   .filter(([, f]) => f.type !== 'object' && f.type !== 'array')
   .map(([name]) => name);
 

@@ -36,6 +36,8 @@ export interface CsvHeader {
   line?: number;
   /** Columns matched other than by their own name (an alias, --columns), for the plan. */
   matches?: ColumnMatch[];
+  /** The header's fields as the file has them (no name given to a blank one, none dropped): inspect. */
+  written?: string[];
 }
 
 /**
@@ -244,6 +246,7 @@ export function buildHeader(
     bom,
     line,
     ...(matched.matches.length > 0 ? { matches: matched.matches } : {}),
+    written: values,
   };
 }
 

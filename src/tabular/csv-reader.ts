@@ -29,7 +29,7 @@ import {
   toRow,
   trimmed,
 } from './csv-records.js';
-import { oleRefused, sniff } from './input-kind.js';
+import { oleRefused, sheetOfCsv, sniff } from './input-kind.js';
 import type { HiddenMode, SheetFacts } from './xlsx-reader.js';
 
 export { ENCODINGS, type Encoding, normaliseEncoding } from './csv-decode.js';
@@ -73,6 +73,8 @@ export interface CsvReadOptions {
    * leave out); unset, a hidden first sheet is refused. Rows are marked `hidden` either way.
    */
   hidden?: HiddenMode;
+  /** The separator of the first line that has one, as below a title, even with no column required. */
+  separatorBelowTitle?: boolean;
 }
 
 /** The rows of a file, in order; iterated once. */
@@ -113,15 +115,7 @@ export function readCsv(given: CsvReadOptions): InputReader {
   const kind = sniff(opened);
   const chosen = kind.then(async (k): Promise<CsvReader> => {
     if (k === 'xls') throw await oleRefused(label, opened);
-    if (k === 'csv' && opts.sheet !== undefined) {
-      throw new InputError(`--sheet applies to an .xlsx workbook; ${label} is not one`, [
-        {
-          file: label,
-          message: 'is a CSV file, which has no sheets',
-          expected: 'an .xlsx workbook, or no --sheet',
-        },
-      ]);
-    }
+    if (k === 'csv' && opts.sheet !== undefined) throw sheetOfCsv(label);
     if (k === 'csv') return readCsvText(opts);
     const { readSheet } = await import('./xlsx-reader.js');
     const { sheet, checked, decimalMark, hidden, matching } = opts;
@@ -194,7 +188,7 @@ function readCsvText(opts: CsvReadOptions): CsvReader {
     opts.encoding ?? 'utf-8',
   );
 
-  const opened = openParser(file, text, tracker, opts.required ?? [], opts.matching ?? {});
+  const opened = openParser(file, text, tracker, opts);
   opened.catch((err) => settleHash.reject(err));
   const header = opened.then((o) => o.header);
   // Callers may await only one of these; never leave a rejection unhandled.
@@ -303,9 +297,9 @@ async function openParser(
   file: string,
   text: AsyncGenerator<string>,
   tracker: DecodeTracker,
-  required: string[],
-  matching: HeaderMatching,
+  opts: Pick<CsvReadOptions, 'required' | 'matching' | 'separatorBelowTitle'>,
 ): Promise<Opened> {
+  const { required = [], matching = {} } = opts;
   // Read until the first non-blank line is complete, to detect the delimiter from it.
   let pre = '';
   let firstLine: string | undefined;
@@ -353,7 +347,9 @@ async function openParser(
     pre = pre.slice(pre.indexOf('\n') + 1);
     lineOffset += 1;
   } else {
-    [delimiter, pre] = await titledDelimiter(firstLine, pre, text, required, matching);
+    // A column no header has: a first line without a separator is then a title, never the header.
+    const titled = opts.separatorBelowTitle ? { wanted: ['\u0000'] } : matching;
+    [delimiter, pre] = await titledDelimiter(firstLine, pre, text, required, titled);
   }
 
   const parser = recordParser(delimiter, MAX_RECORD_BYTES, true, true);

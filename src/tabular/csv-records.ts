@@ -15,6 +15,8 @@ export interface CsvRow {
   fields: Record<string, string>;
   /** The raw values in header column order, one per column ('' where the line is short), carried to output. */
   cells: string[];
+  /** A record with more values than the header has names: all of them (inspect --cells shows them). */
+  all?: string[];
   /** Structural problems of this record (wrong number of fields); validateRow reports them. */
   problems?: InputProblem[];
   /**
@@ -100,6 +102,7 @@ export function toRow(
     for (let i = values.length; i < width; i++) cells[i] = '';
   }
   const row: CsvRow = { line, fields, cells };
+  if (values.length > width) row.all = values;
   if (values.length !== width) {
     let extraEmpty = values.length > width;
     for (let i = width; extraEmpty && i < values.length; i++)

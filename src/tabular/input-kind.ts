@@ -87,3 +87,14 @@ export async function oleRefused(label: string, path: string): Promise<InputErro
     },
   );
 }
+
+/** --sheet given for a CSV file. */
+export function sheetOfCsv(label: string): InputError {
+  return new InputError(`--sheet applies to an .xlsx workbook; ${label} is not one`, [
+    {
+      file: label,
+      message: 'is a CSV file, which has no sheets',
+      expected: 'an .xlsx workbook, or no --sheet',
+    },
+  ]);
+}

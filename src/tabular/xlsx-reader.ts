@@ -21,15 +21,13 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { InputError, type InputProblem } from '../errors.js';
-import { quote, terminalSafe } from '../quote.js';
-import { plainNumber, SPREADSHEET_DIGITS, shownNumber } from '../sheets/cell-number.js';
-import { formatOf, idAsShown, type StyleFormats, styleFormats } from '../sheets/number-format.js';
+import { quote } from '../quote.js';
+import { type StyleFormats, styleFormats } from '../sheets/number-format.js';
 import {
   type ColumnFormat,
   columnLetters,
   type MergedRange,
   openWorkbook,
-  type RawCell,
   type RawRow,
   type SharedStrings,
   type SheetInfo,
@@ -55,6 +53,18 @@ import {
   normaliseColumn,
 } from './csv-header.js';
 import { type CsvRow, type FieldsMaker, fieldsMaker } from './csv-records.js';
+import {
+  cellField,
+  cellFieldHolder,
+  cellProblem,
+  cellText,
+  isAmountColumn,
+  noResult,
+  unknownString,
+  unknownStringProblem,
+} from './xlsx-cell.js';
+
+export { isAmountColumn } from './xlsx-cell.js';
 
 export interface SheetReadOptions {
   file: string;
@@ -341,7 +351,7 @@ function quoteArg(name: string): string {
   return /^[\w.-]+$/.test(name) ? name : `'${name.replace(/'/g, `'\\''`)}'`;
 }
 
-function unreadable(label: string, err: unknown): unknown {
+export function unreadable(label: string, err: unknown): unknown {
   if (err instanceof InputError) return err;
   if (err instanceof UnsupportedWorkbook) {
     return new InputError(
@@ -356,42 +366,6 @@ function unreadable(label: string, err: unknown): unknown {
     [{ file: label, message: err.message, expected: 'an .xlsx workbook or a UTF-8 CSV file' }],
     { hint: 'open it in the spreadsheet program and save it again as "Excel Workbook (*.xlsx)"' },
   );
-}
-
-/**
- * Columns that hold money: `amount` and `…_amount`, the rule the results writer formats them by
- * (output/xlsx-writer.ts). Their number cells are read as the sheet shows them (shownNumber);
- * every other column (ids above all) keeps every stored digit, so an id a spreadsheet rounded or
- * left inexact is refused, never rounded into another id.
- */
-export function isAmountColumn(normalised: string): boolean {
-  return normalised === 'amount' || normalised.endsWith('_amount');
-}
-
-/** A cell's text as a CSV would hold it (no checks); `shown`: a number as the sheet shows it. */
-function cellText(
-  c: { type: string; value: string | undefined },
-  strings: SharedStrings,
-  mark: '.' | ',' = '.',
-  shown = false,
-): string {
-  const v = c.value;
-  if (v === undefined) return '';
-  switch (c.type) {
-    case 's':
-      // `<v/>` is an empty cell, not shared string 0; an index that is no number names no string.
-      return v.trim() === '' || !Number.isInteger(+v) ? '' : (strings.get(+v) ?? '');
-    case 'n': {
-      // Plain decimal text has no thousands groups: its one dot is the decimal point.
-      const text = (shown ? shownNumber(v) : plainNumber(v))?.text;
-      if (text === undefined) return v;
-      return mark === ',' ? text.replace('.', ',') : text;
-    }
-    case 'b':
-      return v === '1' ? 'TRUE' : 'FALSE';
-    default:
-      return v;
-  }
 }
 
 /** The cells' number formats and the sheet's merged ranges, as toRows applies them. */
@@ -446,32 +420,15 @@ async function* toRows(
   // The value of each merged range's first cell, once its row is read (rows come in order).
   const mergedValue = new Map<MergedRange, string>();
   const mergesAt = activeMerges(merges);
+  const got = cellFieldHolder();
   const convert = (r: RawRow): CsvRow | undefined => {
     const cells = new Array<string>(width).fill('');
     let problems: InputProblem[] | undefined;
     let any = false;
     for (const c of r.cells) {
       const shown = money[c.col] === true;
-      let text = cellText(c, strings, mark, shown);
-      // An id (any column but an amount) as the sheet displays it: `00000` shows 1234 as 01234.
-      let formatProblem: string | undefined;
-      if (!shown && c.type === 'n' && text !== '') {
-        if (c.style === undefined) seeFormat(c.col, 'plain');
-        else {
-          const plain = plainNumber(c.value ?? '');
-          if (plain !== undefined && plain.significant <= SPREADSHEET_DIGITS) {
-            const format = formatOf(formats, c.style);
-            const id = idAsShown(plain.text, format);
-            if ('text' in id) {
-              text = mark === ',' ? id.text.replace('.', ',') : id.text;
-              seeFormat(c.col, 'plain');
-            } else {
-              formatProblem = id.problem;
-              seeFormat(c.col, format);
-            }
-          }
-        }
-      }
+      const { text, formatProblem, format } = cellField(c, strings, formats, shown, mark, got);
+      if (format !== undefined) seeFormat(c.col, format);
       if (text === '' && c.type !== 'e' && !noResult(c) && !unknownString(c, strings)) continue;
       any = true;
       const ref = `${label}:${sheet}!${columnLetters(c.col)}${r.row}`;
@@ -488,11 +445,7 @@ async function* toRows(
       if (!check[c.col]) continue;
       const field = header.normalised[c.col]!;
       const problem = unknownString(c, strings)
-        ? {
-            message: `the cell names shared string ${quote(c.value!.slice(0, 20))}, but the workbook's shared strings hold ${strings.size} string${strings.size === 1 ? '' : 's'} (a damaged file)`,
-            expected:
-              'a cell whose text is in the workbook: open the file in the spreadsheet program and save it again',
-          }
+        ? unknownStringProblem(c, strings)
         : (cellProblem(c, text, shown) ??
           (formatProblem === undefined
             ? undefined
@@ -600,67 +553,6 @@ function applyMerges(
     }
   }
   return found;
-}
-
-/** A text cell (`t="s"`) whose index the shared strings table does not hold: its text is lost, never empty. */
-function unknownString(c: RawCell, strings: SharedStrings): boolean {
-  const v = c.value;
-  if (c.type !== 's' || v === undefined || v.trim() === '') return false;
-  return !Number.isInteger(+v) || strings.get(+v) === undefined;
-}
-
-/**
- * A formula saved without its result: no `<v>`, or an empty one (openpyxl writes `<v/>`). An
- * empty `<v>` of a `t="str"` cell is a saved result, the empty text (`=IF(A2="";"";A2)`).
- */
-function noResult(c: RawCell): boolean {
-  return c.formula !== undefined && (c.value === undefined || (c.value === '' && c.type !== 'str'));
-}
-
-/** What is wrong with a cell a command reads, beyond what row validation checks. */
-function cellProblem(
-  c: RawCell,
-  text: string,
-  shown: boolean,
-): { message: string; expected: string } | undefined {
-  if (c.type === 'e') {
-    return {
-      message: `the cell holds the error ${text}`,
-      expected: 'a value (fix the formula or type the value)',
-    };
-  }
-  if (noResult(c)) {
-    const f = c.formula
-      ? ` (=${terminalSafe(c.formula.length > 40 ? `${c.formula.slice(0, 40)}…` : c.formula)})`
-      : '';
-    return {
-      message: `the cell holds a formula${f} with no saved result (the program that wrote the file saved it without computing it)`,
-      expected: 'a value: opening and saving the file in a spreadsheet program computes it',
-    };
-  }
-  if (c.type !== 'n') return undefined;
-  const n = (shown ? shownNumber : plainNumber)(c.value ?? '');
-  if (n === undefined)
-    return { message: `the cell holds ${quote(c.value ?? '')}, not a number`, expected: 'a number' };
-  if (n.integerDigits > SPREADSHEET_DIGITS) {
-    return shown
-      ? {
-          message: `the cell holds the number ${n.text}: a spreadsheet keeps only ${SPREADSHEET_DIGITS} digits of a number, so this amount was rounded`,
-          expected: `an amount of at most ${SPREADSHEET_DIGITS} digits, or the amount as text`,
-        }
-      : {
-          message: `the cell holds the number ${n.text}: a spreadsheet keeps only ${SPREADSHEET_DIGITS} digits of a number, so a longer id was rounded`,
-          expected: 'ids stored as text: format the column as Text and enter or import the ids again',
-        };
-  }
-  // Only outside amount columns: an amount was rounded to what the sheet shows (shownNumber).
-  if (n.significant > SPREADSHEET_DIGITS) {
-    return {
-      message: `the cell holds ${n.text}, a number that is not exact (a calculation's binary rounding): a spreadsheet shows only ${SPREADSHEET_DIGITS} of its digits`,
-      expected: 'the value as text (format the column as Text and enter the value again), or a whole number',
-    };
-  }
-  return undefined;
 }
 
 /**

@@ -54,6 +54,7 @@ describe('readCsv: what Excel writes', () => {
       normalised: ['transaction_id', 'order_no', 'amount'],
       delimiter: ',',
       bom: false,
+      written: ['transaction_id', 'order_no', 'amount'],
       line: 1,
     });
     expect(rows).toEqual([

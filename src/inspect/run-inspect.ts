@@ -1,0 +1,79 @@
+// `payops inspect FILE`: what payops sees in a file, before anything runs. Flags become options;
+// cells.ts (--cells) or summary.ts gives the data, a view beside them writes it. Sends nothing:
+// neither the profile nor the gateway is touched.
+import { resolve } from 'node:path';
+import type { Context } from '../context.js';
+import { useColor } from '../context.js';
+import { ExitCode, UsageError } from '../errors.js';
+import { openTextSink } from '../output/sink.js';
+import { readOncePath } from '../tabular/pipe-input.js';
+import { DEFAULT_READ_AS, encodingAndMark, withColumns, withHidden } from '../tabular/read-as.js';
+import { cells } from './cells.js';
+import { writeCells } from './cells-view.js';
+import { summaryJson, summaryText } from './inspect-view.js';
+import type { InspectFor } from './summary.js';
+
+export interface InspectFlags {
+  sheet?: string;
+  for?: string;
+  columns?: string;
+  headerRow?: number;
+  rows?: number;
+  cells?: boolean;
+  encoding?: string;
+  includeHidden?: boolean;
+  skipHidden?: boolean;
+}
+
+export async function runInspect(ctx: Context, file: string, flags: InspectFlags): Promise<number> {
+  const json = ctx.globals.output === 'json';
+  const { encoding } = encodingAndMark(
+    { ...(flags.encoding === undefined ? {} : { encoding: flags.encoding }) },
+    undefined,
+  );
+  const path = await readOncePath(ctx, resolve(ctx.io.cwd, file), file, 'FILE');
+  if (flags.cells) {
+    for (const [flag, set] of [
+      ['--for', flags.for],
+      ['--columns', flags.columns],
+      ['--header-row', flags.headerRow],
+      ['--rows', flags.rows],
+    ] as const) {
+      if (set !== undefined)
+        throw new UsageError(`${flag} does not apply to --cells, which shows every cell`);
+    }
+    const events = cells({
+      label: file,
+      path,
+      encoding,
+      ...(flags.sheet === undefined ? {} : { sheet: flags.sheet }),
+    });
+    await writeCells(ctx.io.stdout, file, events, json ? 'json' : 'text');
+    return ExitCode.ok;
+  }
+  const { inspectFile } = await import('./summary.js');
+  const readAs = withColumns(withHidden({ ...DEFAULT_READ_AS }, flags), flags, undefined);
+  const summary = await inspectFile({
+    label: file,
+    path,
+    for: (flags.for ?? 'refund') as InspectFor,
+    forWhy: flags.for === undefined ? 'default' : 'given',
+    encoding,
+    rows: flags.rows ?? DEFAULT_ROWS,
+    ...(readAs.columns === undefined ? {} : { columns: readAs.columns }),
+    ...(readAs.headerRow === undefined ? {} : { headerRow: readAs.headerRow }),
+    ...(readAs.hidden === undefined ? {} : { hidden: readAs.hidden }),
+    ...(flags.sheet === undefined ? {} : { sheet: flags.sheet }),
+  });
+  const text = json
+    ? summaryJson(summary)
+    : summaryText(summary, {
+        color: useColor(ctx.io),
+        ...(ctx.io.stdout.columns === undefined ? {} : { width: ctx.io.stdout.columns }),
+      });
+  await openTextSink(ctx.io.stdout).write(text);
+  return summary.refused === undefined ? ExitCode.ok : ExitCode.usage;
+}
+
+/** Rows shown as read without --rows. */
+const DEFAULT_ROWS = 5;
