@@ -34,7 +34,7 @@ export interface SheetLooks {
 }
 
 /** A column's number format, as SheetLooks.formats keeps it. */
-export type ColumnFormat = { id: number; code: string | undefined } | 'plain' | 'mixed';
+export type ColumnFormat = { id: number; code: string | undefined; date1904?: true } | 'plain' | 'mixed';
 
 /** A merged range read: its first cell's value applies to every row it covers. */
 export interface MergedNote {
@@ -51,6 +51,8 @@ export interface Workbook {
   sharedStringsPath: string | undefined;
   /** The styles part (`xl/styles.xml`), where a cell's `s` index finds its number format. */
   stylesPath?: string;
+  /** Dates count from 1904 (`<workbookPr date1904="1">`, old Excel for Mac): serial 0 is 1904-01-01. */
+  date1904?: true;
 }
 
 /** A cell as stored: its kind (`t` attribute: s, n, b, e, str, inlineStr, d) and its text. */
@@ -269,7 +271,15 @@ export async function openWorkbook(bytes: Uint8Array): Promise<Workbook> {
   }
   const shared = [...rels.values()].find((r) => r.type.endsWith('/sharedStrings'));
   const styles = [...rels.values()].find((r) => r.type.endsWith('/styles'));
-  return { bytes, entries, sheets, sharedStringsPath: shared?.target, stylesPath: styles?.target };
+  const wb: Workbook = {
+    bytes,
+    entries,
+    sheets,
+    sharedStringsPath: shared?.target,
+    stylesPath: styles?.target,
+  };
+  if (tags(xml, 'workbookPr').some((a) => xmlTrue(a.date1904))) wb.date1904 = true;
+  return wb;
 }
 
 /**

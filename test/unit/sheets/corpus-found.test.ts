@@ -7,9 +7,18 @@
 // - exceljs's test-row-styles.xlsx writes `state="show"`, no value of ST_SheetState: payops took it
 //   for hidden (a visible sheet refused as "hidden"); LibreOffice shows it, as the schema's default
 //   `visible` says. Only `hidden` and `veryHidden` hide a sheet.
+// - roo's 1904_base.xlsx and calamine's date_1904.xlsx count dates from 1904 (`<workbookPr
+//   date1904="1">`, Excel for Mac's old default): a date column kept in --out results.xlsx kept
+//   its serial and format but not the date system, so 2009-06-15 came out as 2005-06-14. The
+//   results workbook now counts from 1904 when the dates it keeps did.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openWorkbook, WorkbookError } from '../../../src/sheets/workbook.js';
-import { ZipWriter } from '../../../src/sheets/zip.js';
+import { createXlsxWriter } from '../../../src/output/xlsx-writer.js';
+import { findEntry, openWorkbook, WorkbookError } from '../../../src/sheets/workbook.js';
+import { entryString, ZipWriter } from '../../../src/sheets/zip.js';
+import { type CsvRow, readCsv } from '../../../src/tabular/csv-reader.js';
+import { tempDir } from '../../helpers/run-cli.js';
 
 const NS = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"';
 const R = 'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
@@ -70,7 +79,9 @@ describe('sheets the workbook names', () => {
       ],
       ['xl/worksheets/sheet2.xml', sheetXml],
     ]);
-    await expect(openWorkbook(bytes)).rejects.toThrow(/names the sheet Refunds, but does not say where its cells are/);
+    await expect(openWorkbook(bytes)).rejects.toThrow(
+      /names the sheet Refunds, but does not say where its cells are/,
+    );
   });
 
   it('still passes over chart sheets, which have no cells', async () => {
@@ -114,5 +125,59 @@ describe('sheet states', () => {
   it('keeps hidden and veryHidden hidden', async () => {
     expect((await book('hidden')).sheets[0]!.state).toBe('hidden');
     expect((await book('veryHidden')).sheets[0]!.state).toBe('veryHidden');
+  });
+});
+
+describe('the 1904 date system', () => {
+  const book = async (workbookPr: string) => {
+    const path = join(tempDir(), 'dates.xlsx');
+    const bytes = await zip([
+      root,
+      [
+        'xl/workbook.xml',
+        `<workbook ${NS} ${R}>${workbookPr}<sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+      ],
+      [
+        'xl/_rels/workbook.xml.rels',
+        `<Relationships ${PKG}><Relationship Id="rId1" Type="${T}/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="${T}/styles" Target="styles.xml"/></Relationships>`,
+      ],
+      [
+        'xl/styles.xml',
+        `<styleSheet ${NS}><cellXfs count="2"><xf numFmtId="0"/><xf numFmtId="14"/></cellXfs></styleSheet>`,
+      ],
+      [
+        'xl/worksheets/sheet1.xml',
+        `<worksheet ${NS}><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>order_no</t></is></c><c r="B1" t="inlineStr"><is><t>ordered_on</t></is></c></row><row r="2"><c r="A2" t="inlineStr"><is><t>O1</t></is></c><c r="B2" s="1"><v>38517</v></c></row></sheetData></worksheet>`,
+      ],
+    ]);
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(path, bytes);
+    return path;
+  };
+
+  /** The results workbook's workbook.xml, for a file read and its rows written to --out results.xlsx. */
+  const results = async (file: string): Promise<string> => {
+    const r = readCsv({ file, label: 'in.xlsx', checked: ['order_no'] });
+    await r.header;
+    const rows: CsvRow[] = [];
+    for await (const x of r.rows) rows.push(x);
+    const sheet = await r.sheet;
+    const out = join(tempDir(), 'results.xlsx');
+    const w = createXlsxWriter(out, ['order_no', 'ordered_on', 'outcome'], { formats: sheet!.looks.formats });
+    await w.ready;
+    for (const x of rows) await w.writeCells([...x.cells, 'succeeded']);
+    await w.end();
+    const wb = await openWorkbook(readFileSync(out));
+    return entryString(wb.bytes, findEntry(wb.entries, 'xl/workbook.xml')!);
+  };
+
+  it('a date kept from a 1904 workbook is written in a results workbook that counts from 1904', async () => {
+    expect(await results(await book('<workbookPr date1904="1"/>'))).toMatch(/<workbookPr date1904="1"\/>/);
+    expect(await results(await book('<workbookPr date1904="true"/>'))).toMatch(/date1904="1"/);
+  });
+
+  it("a 1900 workbook's results count from 1900, as before", async () => {
+    expect(await results(await book('<workbookPr/>'))).not.toMatch(/date1904/);
+    expect(await results(await book(''))).not.toMatch(/date1904/);
   });
 });
