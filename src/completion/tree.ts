@@ -30,8 +30,8 @@ export interface CompletionCommand {
   argKind?: ArgKind;
 }
 
-/** By the argument's name: `profile` (config use), `id` (runs …), `csv` (bulk commands, payout). */
-const ARG_KINDS: Record<string, ArgKind> = { profile: 'profiles', id: 'runs', csv: 'files' };
+/** By the argument's name: `profile` (config use), `id` (runs …), `csv` (bulk commands, payout), `file` (inspect). */
+const ARG_KINDS: Record<string, ArgKind> = { profile: 'profiles', id: 'runs', csv: 'files', file: 'files' };
 
 const FILE_VALUE = /file|csv|dir|path|json/i;
 

@@ -149,6 +149,7 @@ export async function inspectFile(opts: SummaryOptions): Promise<InspectSummary>
     return out;
   }
   const facts: SheetFacts | undefined = await reader.sheet;
+  const notes: string[] = [];
   if (kind === 'csv') {
     out.csv = {
       encoding: readAs.encoding,
@@ -162,7 +163,7 @@ export async function inspectFile(opts: SummaryOptions): Promise<InspectSummary>
     out.sheet = { name: facts.name, words: sheetWords(facts) };
     // A hidden first sheet read only because inspect reads every row: the command refuses it.
     if (facts.state !== 'visible' && !facts.named && opts.hidden === undefined) {
-      (out.notes ??= []).push(
+      notes.push(
         `its first sheet, ${JSON.stringify(facts.name)}, is hidden: the ${opts.for} command refuses it unless --include-hidden or --skip-hidden (or --sheet names a sheet)`,
       );
     }
@@ -213,7 +214,7 @@ export async function inspectFile(opts: SummaryOptions): Promise<InspectSummary>
   }
   if (hiddenCount > rows.hidden.length) rows.hidden.push(`… and ${hiddenCount - rows.hidden.length} more`);
   if (hiddenCount > 0 && opts.hidden === undefined) {
-    (out.notes ??= []).push(
+    notes.push(
       `the ${opts.for} command refuses hidden rows unless --include-hidden (sends them) or --skip-hidden (leaves them out)`,
     );
   }
@@ -221,6 +222,7 @@ export async function inspectFile(opts: SummaryOptions): Promise<InspectSummary>
   if (looks?.autoFilter !== undefined) rows.filter = looks.autoFilter;
   out.rows = rows;
   out.first = first;
+  if (notes.length > 0) out.notes = notes;
   const read = facts === undefined ? undefined : wb?.sheets.find((s) => s.name === facts.name);
   if (wb !== undefined && read !== undefined) {
     const merges = await sheetMerges(wb, read);

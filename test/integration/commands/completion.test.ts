@@ -49,4 +49,10 @@ _payops_complete; printf '%s\\n' "\${COMPREPLY[@]}"`;
   it('offers files after a bulk command', async () => {
     expect(await complete('payops refund ref')).toEqual(['refunds.csv']);
   });
+
+  it('offers inspect, its files, and the commands --for names', async () => {
+    expect(await complete('payops insp')).toEqual(['inspect']);
+    expect(await complete('payops inspect ref')).toEqual(['refunds.csv']);
+    expect(await complete('payops inspect refunds.csv --for p')).toEqual(['payout']);
+  });
 });
