@@ -14,7 +14,8 @@
 // - date:    payops keeps the stored serial number (its text), equal to the serial of openpyxl's
 //            date (counted from the workbook's epoch, 1900 or 1904) within half a millisecond
 //            (openpyxl rounds a date-time to microseconds); a `t="d"` cell stores an ISO 8601 text,
-//            which payops keeps: equal to openpyxl's date written in ISO 8601.
+//            which payops keeps: equal to openpyxl's date written in ISO 8601 (a fraction of a
+//            second without its trailing zeros: `23:44:51.894` is openpyxl's `23:44:51.894000`).
 // - error:   the same error text (`#N/A`).
 // - formula without a saved result: payops's field is empty (the bulk reader refuses it in a column
 //            a command reads, with its own message: tabular/xlsx-reader.ts).
@@ -142,6 +143,11 @@ function letters(i: number): string {
   return s;
 }
 
+/** An ISO 8601 text with its fraction of a second's trailing zeros dropped (openpyxl writes microseconds). */
+function isoSeconds(s: string): string {
+  return s.replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
+}
+
 function same(e: ExpectedCell, p: string): boolean {
   if (e === null) return p === '';
   const [kind, value] = e;
@@ -158,7 +164,7 @@ function same(e: ExpectedCell, p: string): boolean {
       return p !== '' && Number.isFinite(n) && shown(n) === shown(Number(value));
     }
     case 'd': {
-      if (p === value) return true;
+      if (isoSeconds(p) === isoSeconds(String(value))) return true;
       const serial = e[2];
       if (serial === null || serial === undefined) return false;
       const n = Number(p);
