@@ -211,15 +211,19 @@ async function part(
   return e === undefined ? undefined : entryString(bytes, e);
 }
 
+/** The relationships part of a part: `xl/workbook.xml` → `xl/_rels/workbook.xml.rels`. */
+function relsNameOf(partName: string): string {
+  const slash = partName.lastIndexOf('/');
+  return `${partName.slice(0, slash + 1)}_rels/${partName.slice(slash + 1)}.rels`;
+}
+
 /** Relationships of a part: id → { type, target (resolved) }. */
 async function relations(
   bytes: Uint8Array,
   entries: Map<string, ZipEntry>,
   partName: string,
 ): Promise<Map<string, { type: string; target: string }>> {
-  const slash = partName.lastIndexOf('/');
-  const relsName = `${partName.slice(0, slash + 1)}_rels/${partName.slice(slash + 1)}.rels`;
-  const xml = (await part(bytes, entries, relsName)) ?? '';
+  const xml = (await part(bytes, entries, relsNameOf(partName))) ?? '';
   const out = new Map<string, { type: string; target: string }>();
   for (const a of tags(xml, 'Relationship')) {
     if (a.Id && a.Target && a.TargetMode !== 'External') {
@@ -258,10 +262,8 @@ export async function openWorkbook(bytes: Uint8Array): Promise<Workbook> {
     const rel = id === undefined ? undefined : rels.get(id);
     // A sheet named but not linked is not passed over: the next one would be read as the first.
     if (a.name && rel === undefined) {
-      const slash = workbookPath.lastIndexOf('/');
-      const relsName = `${workbookPath.slice(0, slash + 1)}_rels/${workbookPath.slice(slash + 1)}.rels`;
       throw new WorkbookError(
-        `the workbook names the sheet ${a.name}, but does not say where its cells are (no relationship ${id ?? '(none)'} in ${relsName})`,
+        `the workbook names the sheet ${a.name}, but does not say where its cells are (no relationship ${id ?? '(none)'} in ${relsNameOf(workbookPath)})`,
       );
     }
     // Chart sheets and dialog sheets have no cells to read.
