@@ -209,7 +209,8 @@ def main(argv):
             # No worksheet at all (Strict OOXML, which openpyxl 3.0 does not read): LibreOffice's reading.
             out = via_libreoffice(p, "openpyxl read no worksheet") or out
         with open(p + ".expected.json", "w", encoding="utf-8") as fh:
-            json.dump(out, fh, ensure_ascii=False, separators=(",", ":"))
+            # ASCII: a string may hold a lone surrogate (an `_xD83D_` escape), which UTF-8 cannot.
+            json.dump(out, fh, ensure_ascii=True, separators=(",", ":"))
             fh.write("\n")
 
 
