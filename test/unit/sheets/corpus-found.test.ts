@@ -11,12 +11,16 @@
 //   date1904="1">`, Excel for Mac's old default): a date column kept in --out results.xlsx kept
 //   its serial and format but not the date system, so 2009-06-15 came out as 2005-06-14. The
 //   results workbook now counts from 1904 when the dates it keeps did.
+// - PhpSpreadsheet's utf16be.xlsx stores workbook.xml in UTF-16 without a byte-order mark, which
+//   XML tells by its first bytes (`00 3C 00 3F`, XML 1.0 appendix F): payops decoded it as UTF-8,
+//   found no sheet and said the file "has no sheet with cells"; openpyxl reads it.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { createXlsxWriter } from '../../../src/output/xlsx-writer.js';
 import { findEntry, openWorkbook, WorkbookError } from '../../../src/sheets/workbook.js';
-import { entryString, ZipWriter } from '../../../src/sheets/zip.js';
+import { entryString } from '../../../src/sheets/zip.js';
 import { type CsvRow, readCsv } from '../../../src/tabular/csv-reader.js';
 import { tempDir } from '../../helpers/run-cli.js';
 
@@ -25,19 +29,43 @@ const R = 'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relati
 const PKG = 'xmlns="http://schemas.openxmlformats.org/package/2006/relationships"';
 const T = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 
-async function zip(parts: Array<[string, string]>): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  const z = new ZipWriter((b) => {
-    chunks.push(Buffer.from(b));
-    return undefined;
-  });
-  for (const [name, xml] of parts) {
-    const e = await z.entry(name);
-    await e.write(xml);
-    await e.end();
+/** A ZIP of stored (uncompressed) entries, so a part can be any bytes (UTF-16 without a mark). */
+async function zip(parts: Array<[string, string | Uint8Array]>): Promise<Uint8Array> {
+  const out: Buffer[] = [];
+  const dir: Buffer[] = [];
+  let offset = 0;
+  for (const [nameText, content] of parts) {
+    const name = Buffer.from(nameText, 'utf-8');
+    const data = typeof content === 'string' ? Buffer.from(content, 'utf-8') : Buffer.from(content);
+    const crc = crc32(data) >>> 0;
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(data.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(name.length, 26);
+    const h = Buffer.alloc(46);
+    h.writeUInt32LE(0x02014b50, 0);
+    h.writeUInt16LE(20, 4);
+    h.writeUInt16LE(20, 6);
+    h.writeUInt32LE(crc, 16);
+    h.writeUInt32LE(data.length, 20);
+    h.writeUInt32LE(data.length, 24);
+    h.writeUInt16LE(name.length, 28);
+    h.writeUInt32LE(offset, 42);
+    dir.push(h, name);
+    out.push(local, name, data);
+    offset += 30 + name.length + data.length;
   }
-  await z.finish();
-  return Buffer.concat(chunks);
+  const size = dir.reduce((n, b) => n + b.length, 0);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(parts.length, 8);
+  end.writeUInt16LE(parts.length, 10);
+  end.writeUInt32LE(size, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...out, ...dir, end]);
 }
 
 const root: [string, string] = [
@@ -179,5 +207,30 @@ describe('the 1904 date system', () => {
   it("a 1900 workbook's results count from 1900, as before", async () => {
     expect(await results(await book('<workbookPr/>'))).not.toMatch(/date1904/);
     expect(await results(await book(''))).not.toMatch(/date1904/);
+  });
+});
+
+describe('a part in UTF-16 without a byte-order mark', () => {
+  const workbookXml = `<?xml version="1.0" encoding="UTF-16"?><workbook ${NS} ${R}><sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>`;
+  const book = async (encoded: Uint8Array) =>
+    openWorkbook(
+      await zip([
+        root,
+        ['xl/workbook.xml', encoded],
+        [
+          'xl/_rels/workbook.xml.rels',
+          `<Relationships ${PKG}><Relationship Id="rId1" Type="${T}/worksheet" Target="worksheets/sheet1.xml"/></Relationships>`,
+        ],
+        ['xl/worksheets/sheet1.xml', sheetXml],
+      ]),
+    );
+
+  it('reads UTF-16BE told by its first bytes (00 3C 00 3F)', async () => {
+    const be = Buffer.from(workbookXml, 'utf16le').swap16();
+    expect((await book(be)).sheets.map((s) => s.name)).toEqual(['Sheet1']);
+  });
+
+  it('reads UTF-16LE told by its first bytes (3C 00 3F 00)', async () => {
+    expect((await book(Buffer.from(workbookXml, 'utf16le'))).sheets.map((s) => s.name)).toEqual(['Sheet1']);
   });
 });
