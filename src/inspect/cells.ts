@@ -13,7 +13,7 @@ import { fileError } from '../tabular/csv-decode.js';
 import { type Encoding, readCsv } from '../tabular/csv-reader.js';
 import { oleRefused, sheetOfCsv, sniff } from '../tabular/input-kind.js';
 import { cellField, cellFieldHolder, unknownString, unknownStringProblem } from '../tabular/xlsx-cell.js';
-import { sheetRef, unreadable } from '../tabular/xlsx-reader.js';
+import { namedSheet, sheetRef, unreadable } from '../tabular/xlsx-reader.js';
 
 /** Rows a sheet can have (Excel's 1,048,576): a row number past it is a damaged file. */
 export const MAX_ROWS = 1_048_576;
@@ -61,21 +61,6 @@ export async function loadWorkbook(label: string, path: string): Promise<Workboo
   } catch (err) {
     throw unreadable(label, err);
   }
-}
-
-/** The sheet --sheet names, as the bulk reader finds it (exactly, else ignoring case). */
-export function namedSheet<S extends { name: string }>(
-  sheets: readonly S[],
-  label: string,
-  wanted: string,
-): S {
-  const found =
-    sheets.find((s) => s.name === wanted) ??
-    sheets.find((s) => s.name.toLowerCase() === wanted.toLowerCase());
-  if (found !== undefined) return found;
-  throw new InputError(`${label} has no sheet named ${JSON.stringify(wanted)}`, [
-    { file: label, message: `its sheets are ${sheets.map((s) => JSON.stringify(s.name)).join(', ')}` },
-  ]);
 }
 
 async function* workbookCells(opts: CellsOptions): AsyncGenerator<CellsEvent> {

@@ -2,9 +2,9 @@
 // cells.ts (--cells) or summary.ts gives the data, a view beside them writes it. Sends nothing:
 // neither the profile nor the gateway is touched.
 import { resolve } from 'node:path';
-import type { Context } from '../context.js';
-import { useColor } from '../context.js';
+import { type Context, useColor } from '../context.js';
 import { ExitCode, UsageError } from '../errors.js';
+import { formatForFile } from '../output/format.js';
 import { openTextSink } from '../output/sink.js';
 import { readOncePath } from '../tabular/pipe-input.js';
 import { DEFAULT_READ_AS, encodingAndMark, withColumns, withHidden } from '../tabular/read-as.js';
@@ -26,12 +26,16 @@ export interface InspectFlags {
 }
 
 export async function runInspect(ctx: Context, file: string, flags: InspectFlags): Promise<number> {
-  const json = ctx.globals.output === 'json';
+  const { out } = ctx.globals;
+  // --out FILE: written as a whole file (a temporary one moved into place); JSON for *.json.
+  const dest = out === undefined ? ctx.io.stdout : resolve(ctx.io.cwd, out);
+  const json =
+    ctx.globals.output === 'json' ||
+    (ctx.globals.output === undefined && out !== undefined && formatForFile(out) === 'json');
   const { encoding } = encodingAndMark(
     { ...(flags.encoding === undefined ? {} : { encoding: flags.encoding }) },
     undefined,
   );
-  const path = await readOncePath(ctx, resolve(ctx.io.cwd, file), file, 'FILE');
   if (flags.cells) {
     for (const [flag, set] of [
       ['--for', flags.for],
@@ -42,21 +46,27 @@ export async function runInspect(ctx: Context, file: string, flags: InspectFlags
       if (set !== undefined)
         throw new UsageError(`${flag} does not apply to --cells, which shows every cell`);
     }
+  }
+  const path = await readOncePath(ctx, resolve(ctx.io.cwd, file), file, 'FILE');
+  if (flags.cells) {
     const events = cells({
       label: file,
       path,
       encoding,
       ...(flags.sheet === undefined ? {} : { sheet: flags.sheet }),
     });
-    await writeCells(ctx.io.stdout, file, events, json ? 'json' : 'text');
+    await writeCells(dest, file, events, json ? 'json' : 'text');
     return ExitCode.ok;
   }
-  const { inspectFile } = await import('./summary.js');
-  const readAs = withColumns(withHidden({ ...DEFAULT_READ_AS }, flags), flags, undefined);
+  const { commandColumns, inspectFile } = await import('./summary.js');
+  const command = (flags.for ?? 'refund') as InspectFor;
+  // A mapping is checked as the command checks it: a column it does not read is a usage error.
+  const known = command === 'payout' ? undefined : (await commandColumns(command)).wanted;
+  const readAs = withColumns(withHidden({ ...DEFAULT_READ_AS }, flags), flags, known);
   const summary = await inspectFile({
     label: file,
     path,
-    for: (flags.for ?? 'refund') as InspectFor,
+    for: command,
     forWhy: flags.for === undefined ? 'default' : 'given',
     encoding,
     rows: flags.rows ?? DEFAULT_ROWS,
@@ -68,10 +78,13 @@ export async function runInspect(ctx: Context, file: string, flags: InspectFlags
   const text = json
     ? summaryJson(summary)
     : summaryText(summary, {
-        color: useColor(ctx.io),
-        ...(ctx.io.stdout.columns === undefined ? {} : { width: ctx.io.stdout.columns }),
+        color: out === undefined && useColor(ctx.io),
+        ...(ctx.io.stdout.columns === undefined || out !== undefined ? {} : { width: ctx.io.stdout.columns }),
       });
-  await openTextSink(ctx.io.stdout).write(text);
+  const sink = openTextSink(dest);
+  await sink.ready;
+  await sink.write(text);
+  await sink.end();
   return summary.refused === undefined ? ExitCode.ok : ExitCode.usage;
 }
 

@@ -331,19 +331,29 @@ function pickSheet(
       },
     );
   }
+  return { sheet: namedSheet(wb.sheets, label, wanted), passedOver: [] };
+}
+
+/** The sheet --sheet names: by its name, else ignoring case; refused naming the sheets there are. */
+export function namedSheet<S extends { name: string }>(
+  sheets: readonly S[],
+  label: string,
+  wanted: string,
+): S {
+  const names = sheets.map((s) => quote(s.name)).join(', ');
   const found =
-    wb.sheets.find((s) => s.name === wanted) ??
-    wb.sheets.find((s) => s.name.toLowerCase() === wanted.toLowerCase());
+    sheets.find((s) => s.name === wanted) ??
+    sheets.find((s) => s.name.toLowerCase() === wanted.toLowerCase());
   if (found === undefined) {
     throw new InputError(
       `${label} has no sheet named ${quote(wanted)}`,
       [{ file: label, message: `its sheets are ${names}` }],
       {
-        hint: `name one of its sheets with --sheet, e.g. --sheet ${quote(wb.sheets[0]?.name ?? 'Sheet1')}`,
+        hint: `name one of its sheets with --sheet, e.g. --sheet ${quote(sheets[0]?.name ?? 'Sheet1')}`,
       },
     );
   }
-  return { sheet: found, passedOver: [] };
+  return found;
 }
 
 /** A sheet name as a shell argument in a hint. */

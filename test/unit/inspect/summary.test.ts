@@ -2,7 +2,7 @@
 // command reads, the column each header was matched to (--for, --columns, --header-row), hidden and
 // filtered rows, merged ranges and the first rows as read; a file the command refuses exits 2 with
 // the refusal and the rows it holds. The text fits 80 columns.
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runMain } from '../../helpers/in-process.js';
@@ -162,5 +162,29 @@ describe('inspect FILE', () => {
     expect(r.stderr).toContain('Allowed choices are refund, capture, cancel, review, payout, query');
     r = await runMain(['inspect', csv(DASHBOARD), '--rows', '0']);
     expect(r.code).toBe(2);
+  });
+
+  it('--columns naming a column the command does not read is a usage error, as for the command', async () => {
+    const r = await runMain(['inspect', csv(DASHBOARD), '--columns', 'iban=Txn Ref']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--columns');
+    expect(r.stdout).toBe('');
+  });
+
+  it('--out FILE.json: the --cells document as a whole file; a refused file leaves none', async () => {
+    const dir = tempDir();
+    const out = join(dir, 'cells.json');
+    let r = await runMain(['inspect', join(FIXTURES, 'two-sheets.xlsx'), '--cells', '--out', out]);
+    expect([r.code, r.stdout]).toEqual([0, '']);
+    const json = JSON.parse(readFileSync(out, 'utf8'));
+    expect(json.sheets.map((x: { name: string }) => x.name)).toEqual(['Notes', 'Refunds']);
+    const lost = buildBook({
+      strings: ['<t>a</t>'],
+      sheets: [{ name: 'S', rows: '<row r="1"><c r="A1" t="s"><v>7</v></c></row>' }],
+    });
+    const other = join(dir, 'lost.json');
+    r = await runMain(['inspect', lost, '--cells', '--out', other]);
+    expect(r.code).toBe(2);
+    expect(existsSync(other)).toBe(false);
   });
 });
