@@ -99,7 +99,9 @@ const FIRST_KEPT_FORMAT = 167;
 function keptStyles(formats: ReadonlyArray<ColumnFormat | undefined>): {
   styles: string;
   byColumn: Array<number | undefined>;
+  date1904: boolean;
 } {
+  const date1904 = formats.some((f) => f !== undefined && typeof f !== 'string' && f.date1904 === true);
   const keys: string[] = [];
   const numFmts: string[] = [];
   const xfs: string[] = [];
@@ -122,7 +124,7 @@ function keptStyles(formats: ReadonlyArray<ColumnFormat | undefined>): {
     }
     return FIRST_KEPT_STYLE + k;
   });
-  if (xfs.length === 0) return { styles: STYLES, byColumn };
+  if (xfs.length === 0) return { styles: STYLES, byColumn, date1904 };
   const styles = STYLES.replace(
     /<numFmts count="3">(.*?)<\/numFmts>/,
     (_m, own: string) => `<numFmts count="${3 + numFmts.length}">${own}${numFmts.join('')}</numFmts>`,
@@ -130,7 +132,7 @@ function keptStyles(formats: ReadonlyArray<ColumnFormat | undefined>): {
     /<cellXfs count="7">(.*?)<\/cellXfs>/,
     (_m, own: string) => `<cellXfs count="${7 + xfs.length}">${own}${xfs.join('')}</cellXfs>`,
   );
-  return { styles, byColumn };
+  return { styles, byColumn, date1904 };
 }
 
 /** A number of a column whose format is kept, as a number cell in that format; undefined: text. */
@@ -164,7 +166,11 @@ export function createXlsxWriter(dest: string, columns: string[], opts: XlsxWrit
     for (const [name, xml] of [
       ['[Content_Types].xml', CONTENT_TYPES],
       ['_rels/.rels', ROOT_RELS],
-      ['xl/workbook.xml', WORKBOOK],
+      // Dates kept from a workbook that counts from 1904 keep their serials: so does this one.
+      [
+        'xl/workbook.xml',
+        kept.date1904 ? WORKBOOK.replace('<sheets>', '<workbookPr date1904="1"/><sheets>') : WORKBOOK,
+      ],
       ['xl/_rels/workbook.xml.rels', WORKBOOK_RELS],
       ['xl/styles.xml', kept.styles],
     ] as const) {

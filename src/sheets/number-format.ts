@@ -44,6 +44,8 @@ const BUILT_IN: Record<number, string> = {
 export interface NumberFormat {
   id: number;
   code: string | undefined;
+  /** The workbook counts dates from 1904 (Workbook.date1904): a date's serial means another day. */
+  date1904?: true;
 }
 
 /** The number format of each cell style (cellXfs index → format); index 0 is General when absent. */
@@ -77,7 +79,8 @@ export async function styleFormats(wb: Workbook): Promise<StyleFormats> {
   const entry = findEntry(wb.entries, wb.stylesPath);
   if (entry === undefined) return [];
   const xml = await entryString(wb.bytes, entry);
-  return parseStyles(xml);
+  const formats = parseStyles(xml);
+  return wb.date1904 ? formats.map((f) => ({ ...f, date1904: true })) : formats;
 }
 
 /** The cellXfs number formats of a styles part's XML. */

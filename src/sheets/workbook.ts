@@ -34,7 +34,7 @@ export interface SheetLooks {
 }
 
 /** A column's number format, as SheetLooks.formats keeps it. */
-export type ColumnFormat = { id: number; code: string | undefined } | 'plain' | 'mixed';
+export type ColumnFormat = { id: number; code: string | undefined; date1904?: true } | 'plain' | 'mixed';
 
 /** A merged range read: its first cell's value applies to every row it covers. */
 export interface MergedNote {
@@ -51,6 +51,8 @@ export interface Workbook {
   sharedStringsPath: string | undefined;
   /** The styles part (`xl/styles.xml`), where a cell's `s` index finds its number format. */
   stylesPath?: string;
+  /** Dates count from 1904 (`<workbookPr date1904="1">`, old Excel for Mac): serial 0 is 1904-01-01. */
+  date1904?: true;
 }
 
 /** A cell as stored: its kind (`t` attribute: s, n, b, e, str, inlineStr, d) and its text. */
@@ -209,15 +211,19 @@ async function part(
   return e === undefined ? undefined : entryString(bytes, e);
 }
 
+/** The relationships part of a part: `xl/workbook.xml` → `xl/_rels/workbook.xml.rels`. */
+function relsNameOf(partName: string): string {
+  const slash = partName.lastIndexOf('/');
+  return `${partName.slice(0, slash + 1)}_rels/${partName.slice(slash + 1)}.rels`;
+}
+
 /** Relationships of a part: id → { type, target (resolved) }. */
 async function relations(
   bytes: Uint8Array,
   entries: Map<string, ZipEntry>,
   partName: string,
 ): Promise<Map<string, { type: string; target: string }>> {
-  const slash = partName.lastIndexOf('/');
-  const relsName = `${partName.slice(0, slash + 1)}_rels/${partName.slice(slash + 1)}.rels`;
-  const xml = (await part(bytes, entries, relsName)) ?? '';
+  const xml = (await part(bytes, entries, relsNameOf(partName))) ?? '';
   const out = new Map<string, { type: string; target: string }>();
   for (const a of tags(xml, 'Relationship')) {
     if (a.Id && a.Target && a.TargetMode !== 'External') {
@@ -254,6 +260,12 @@ export async function openWorkbook(bytes: Uint8Array): Promise<Workbook> {
   for (const a of tags(xml, 'sheet')) {
     const id = a['r:id'] ?? Object.entries(a).find(([k]) => k.endsWith(':id'))?.[1];
     const rel = id === undefined ? undefined : rels.get(id);
+    // A sheet named but not linked is not passed over: the next one would be read as the first.
+    if (a.name && rel === undefined) {
+      throw new WorkbookError(
+        `the workbook names the sheet ${a.name}, but does not say where its cells are (no relationship ${id ?? '(none)'} in ${relsNameOf(workbookPath)})`,
+      );
+    }
     // Chart sheets and dialog sheets have no cells to read.
     if (a.name && rel?.type.endsWith('/worksheet')) {
       sheets.push({ name: a.name, path: rel.target, state: sheetState(a.state) });
@@ -261,13 +273,24 @@ export async function openWorkbook(bytes: Uint8Array): Promise<Workbook> {
   }
   const shared = [...rels.values()].find((r) => r.type.endsWith('/sharedStrings'));
   const styles = [...rels.values()].find((r) => r.type.endsWith('/styles'));
-  return { bytes, entries, sheets, sharedStringsPath: shared?.target, stylesPath: styles?.target };
+  const wb: Workbook = {
+    bytes,
+    entries,
+    sheets,
+    sharedStringsPath: shared?.target,
+    stylesPath: styles?.target,
+  };
+  if (tags(xml, 'workbookPr').some((a) => xmlTrue(a.date1904))) wb.date1904 = true;
+  return wb;
 }
 
-/** ST_SheetState: anything but `visible` (or none) is a sheet a person is not shown. */
+/**
+ * ST_SheetState: `hidden` and `veryHidden` are sheets a person is not shown; anything else is the
+ * schema's default, `visible` (exceljs writes `show`; LibreOffice shows such a sheet).
+ */
 function sheetState(state: string | undefined): SheetInfo['state'] {
-  if (state === undefined || state === 'visible') return 'visible';
-  return state === 'veryHidden' ? 'veryHidden' : 'hidden';
+  if (state === 'hidden' || state === 'veryHidden') return state;
+  return 'visible';
 }
 
 /** An xsd:boolean attribute is true: `1` or `true` (Excel writes `1`, LibreOffice `true`). */

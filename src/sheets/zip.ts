@@ -112,11 +112,17 @@ type Decoder = InstanceType<typeof TextDecoder>;
 
 /**
  * A part's text decoder: XML is UTF-8 unless a byte-order mark says UTF-16 (XML 1.0 §4.3.3; some
- * writers save workbook.xml so). The mark itself is dropped by the decoder.
+ * writers save workbook.xml so), or, without a mark, its first bytes are `<?` in UTF-16 (`00 3C 00
+ * 3F` or `3C 00 3F 00`, XML 1.0 appendix F: PhpSpreadsheet's test files hold such a workbook.xml).
+ * The mark itself is dropped by the decoder.
  */
 function decoderFor(first: Uint8Array): Decoder {
   if (first[0] === 0xff && first[1] === 0xfe) return new TextDecoder('utf-16le');
   if (first[0] === 0xfe && first[1] === 0xff) return new TextDecoder('utf-16be');
+  if (first[0] === 0x00 && first[1] === 0x3c && first[2] === 0x00 && first[3] === 0x3f)
+    return new TextDecoder('utf-16be');
+  if (first[0] === 0x3c && first[1] === 0x00 && first[2] === 0x3f && first[3] === 0x00)
+    return new TextDecoder('utf-16le');
   return new TextDecoder('utf-8');
 }
 
