@@ -1,6 +1,6 @@
 // `payops inspect FILE`: what payops sees in a file, before anything runs. Flags become options;
 // cells.ts (--cells) or summary.ts gives the data, a view beside them writes it. Sends nothing:
-// neither the profile nor the gateway is touched.
+// the gateway is never touched, and of the settings only the profile's columns.<command>.
 import { resolve } from 'node:path';
 import { type Context, useColor } from '../context.js';
 import { ExitCode, UsageError } from '../errors.js';
@@ -62,7 +62,10 @@ export async function runInspect(ctx: Context, file: string, flags: InspectFlags
   const command = (flags.for ?? 'refund') as InspectFor;
   // A mapping is checked as the command checks it: a column it does not read is a usage error.
   const known = command === 'payout' ? undefined : (await commandColumns(command)).wanted;
-  const readAs = withColumns(withHidden({ ...DEFAULT_READ_AS }, flags), flags, known);
+  // The profile's mapping for the command (columns.refund, …) is read as the command reads it, so
+  // a file the run would read is not refused here; only that key of the settings is used.
+  const profile = flags.columns === undefined ? await profileColumns(ctx, command) : undefined;
+  const readAs = withColumns(withHidden({ ...DEFAULT_READ_AS }, flags), flags, known, profile);
   const summary = await inspectFile({
     label: file,
     path,
@@ -71,6 +74,7 @@ export async function runInspect(ctx: Context, file: string, flags: InspectFlags
     encoding,
     rows: flags.rows ?? DEFAULT_ROWS,
     ...(readAs.columns === undefined ? {} : { columns: readAs.columns }),
+    ...(readAs.columnsFrom === undefined ? {} : { columnsFrom: readAs.columnsFrom }),
     ...(readAs.headerRow === undefined ? {} : { headerRow: readAs.headerRow }),
     ...(readAs.hidden === undefined ? {} : { hidden: readAs.hidden }),
     ...(flags.sheet === undefined ? {} : { sheet: flags.sheet }),
@@ -86,6 +90,19 @@ export async function runInspect(ctx: Context, file: string, flags: InspectFlags
   await sink.write(text);
   await sink.end();
   return summary.refused === undefined ? ExitCode.ok : ExitCode.usage;
+}
+
+/** The profile's columns.<command>, if it has one: only that key is read (inspect needs no gateway settings). */
+async function profileColumns(
+  ctx: Context,
+  command: InspectFor,
+): Promise<{ key: string; text: string } | undefined> {
+  const { readStoredConfig } = await import('../config/file.js');
+  const { selectProfile } = await import('../config/resolve.js');
+  const stored = readStoredConfig(ctx.io.env);
+  const key = `columns.${command}` as const;
+  const text = stored.profiles?.[selectProfile(ctx.globals, ctx.io.env, stored).name]?.[key];
+  return text === undefined ? undefined : { key, text };
 }
 
 /** Rows shown as read without --rows. */

@@ -21,6 +21,8 @@ export interface SummaryOptions {
   forWhy: 'given' | 'default';
   encoding: Encoding;
   columns?: Record<string, string>;
+  /** Where `columns` came from, for the summary: `--columns`, `the profile's columns.refund`. */
+  columnsFrom?: string;
   headerRow?: number;
   sheet?: string;
   hidden?: HiddenMode;
@@ -188,7 +190,7 @@ export async function inspectFile(opts: SummaryOptions): Promise<InspectSummary>
     byFlag: opts.headerRow !== undefined,
     columns,
     names: header.columns,
-    ...(readAs.columns === undefined ? {} : { mappedBy: '--columns' }),
+    ...(readAs.columns === undefined ? {} : { mappedBy: opts.columnsFrom ?? '--columns' }),
   };
   const rows: NonNullable<InspectSummary['rows']> = { count: 0, hidden: [], withProblems: 0, problems: [] };
   const first: RowSeen[] = [];

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runMain } from '../../helpers/in-process.js';
+import { fakeIo, runMain } from '../../helpers/in-process.js';
 import { tempDir } from '../../helpers/run-cli.js';
 import { buildBook } from './book.js';
 
@@ -47,6 +47,31 @@ describe('inspect FILE', () => {
     ]);
     expect(json.rows).toEqual({ count: 1, hidden: [], withProblems: 0, problems: [] });
     expect(json.first).toEqual([{ line: 4, cells: ['T1', 'O1', 'USD', '10.00', '1.00', 'goodwill'] }]);
+  });
+
+  it("reads the file as the command would with the profile's columns.refund (not refused), and says whose mapping", async () => {
+    const file = csv(DASHBOARD);
+    const home = tempDir('payops-home-');
+    const set = await runMain(
+      ['config', 'set', 'columns.refund', 'transaction_id=Txn Ref'],
+      fakeIo({ home }),
+    );
+    expect(set.code, set.stderr).toBe(0);
+    const r = await runMain(['inspect', file, '--output', 'json'], fakeIo({ home }));
+    expect(r.code, r.stdout).toBe(0);
+    const json = JSON.parse(r.stdout);
+    expect(json.header.mappedBy).toBe("the profile's columns.refund");
+    expect(json.header.columns[0]).toMatchObject({
+      column: 'transaction_id',
+      header: 'Txn Ref',
+      how: 'mapped',
+    });
+    // --columns given replaces the profile's, as for the command.
+    const flag = await runMain(
+      ['inspect', file, '--output', 'json', '--columns', 'transaction_id=Txn Ref'],
+      fakeIo({ home }),
+    );
+    expect(JSON.parse(flag.stdout).header.mappedBy).toBe('--columns');
   });
 
   it('without the mapping refund refuses the file: exit 2, the refusal and the rows as they are', async () => {
