@@ -62,6 +62,26 @@ function applyExpiry(body: Record<string, unknown>, expiry: string | undefined, 
   return true;
 }
 
+/**
+ * A card whose expiry month has ended is refused here, nothing sent: the gateway would only decline
+ * it (E3004) after the operator had typed the card number. A card is good to the end of its month.
+ */
+function assertNotExpired(body: Record<string, unknown>, where: string, now = new Date()): void {
+  const month = Number(body.expiration_month);
+  const year = Number(body.expiration_year);
+  if (!Number.isInteger(month) || !Number.isInteger(year)) return; // the gateway's schema says
+  const passed = year * 12 + month < now.getFullYear() * 12 + now.getMonth() + 1;
+  if (!passed) return;
+  const shown = `${String(body.expiration_month).padStart(2, '0')}/${String(body.expiration_year)}`;
+  throw new InputError(`the card expired at the end of ${shown}; nothing was sent`, [
+    {
+      field: 'expiry',
+      message: `${shown} (${where}) is in the past`,
+      expected: 'the expiry printed on the card, this month or later',
+    },
+  ]);
+}
+
 export async function runPay(
   kind: PaymentKind,
   ctx: Context,
@@ -82,6 +102,9 @@ export async function runPay(
     if (opts.expiry !== undefined) applyExpiry(body, opts.expiry, true);
   } else if (kind === 'card') {
     haveExpiry = applyExpiry(body, opts.expiry, Boolean(ctx.io.stdin.isTTY) && !ctx.globals.dryRun);
+  }
+  if (kind === 'card' && haveExpiry) {
+    assertNotExpired(body, opts.expiry !== undefined ? '--expiry' : `${opts.request ?? 'the request'}`);
   }
 
   await checkOutFile(ctx.io.cwd, ctx.globals.out, [{ flag: '--request', path: opts.request }], ctx.io.env);
@@ -108,6 +131,7 @@ export async function runPay(
   if (secrets?.expiry) {
     body.expiration_month = secrets.expiry.month;
     body.expiration_year = secrets.expiry.year;
+    assertNotExpired(body, 'as typed');
   }
   const money = { amount: String(body.amount), currency: String(body.currency) };
   await confirmCharge(

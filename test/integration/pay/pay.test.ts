@@ -68,16 +68,56 @@ describe('pay card: the test cards of design.md §1.5', { timeout: 90_000 }, () 
     expect(r.stderr).not.toMatch(/signature/i);
   });
 
-  it('a past expiry is declined with E3004', async () => {
-    const r = await runCli(
-      ['--yes', '--output', 'json', 'pay', 'card', '--amount', '5', '--currency', 'EUR', '--expiry', '01/20'],
-      {
-        env: sandbox.env,
-        input: `${CARDS.approved}\n123\n`,
-      },
+  it('a past expiry is refused here, nothing sent (issue 27: it was sent and declined with E3004)', async () => {
+    const before = await health(sandbox.url);
+    const lastMonth = new Date();
+    lastMonth.setDate(1);
+    lastMonth.setMonth(lastMonth.getMonth() - 1);
+    const mm = String(lastMonth.getMonth() + 1).padStart(2, '0');
+    for (const expiry of ['01/20', `${mm}/${lastMonth.getFullYear()}`]) {
+      const r = await runCli(
+        [
+          '--yes',
+          '--output',
+          'json',
+          'pay',
+          'card',
+          '--amount',
+          '5',
+          '--currency',
+          'EUR',
+          '--expiry',
+          expiry,
+        ],
+        { env: sandbox.env, input: `${CARDS.approved}\n123\n` },
+      );
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/the card expired at the end of \d\d\/20\d\d; nothing was sent/);
+      expect(r.stderr).toContain('--expiry');
+    }
+    // Nothing reached the gateway: no order was created.
+    expect((await health(sandbox.url)).orders).toBe(before.orders);
+    // This month is still good: the card runs to the end of it.
+    const now = new Date();
+    const thisMonth = `${String(now.getMonth() + 1).padStart(2, '0')}/${now.getFullYear()}`;
+    const ok = await runCli(
+      [
+        '--yes',
+        '--output',
+        'json',
+        'pay',
+        'card',
+        '--amount',
+        '5',
+        '--currency',
+        'EUR',
+        '--expiry',
+        thisMonth,
+      ],
+      { env: sandbox.env, input: `${CARDS.approved}\n123\n` },
     );
-    expect(r.code).toBe(1);
-    expect(JSON.parse(r.stdout).result.result_info).toMatch(/^E3004:/);
+    expect(ok.code, ok.stderr).toBe(0);
   });
 
   it('shows risk, 3-D Secure and recurring fields on the card', async () => {
