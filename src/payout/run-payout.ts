@@ -154,6 +154,13 @@ function repeated(items: readonly PayoutItem[], earlier: readonly EarlierPayout[
   ).length;
 }
 
+/** Per-currency totals of these payouts. */
+function totalsOf(items: readonly PayoutItem[]): Map<string, bigint> {
+  const totals = new Map<string, bigint>();
+  for (const item of items) totals.set(item.currency, (totals.get(item.currency) ?? 0n) + item.minor);
+  return totals;
+}
+
 export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number> {
   if ((opts.request === undefined) === (opts.file === undefined)) {
     throw new UsageError(
@@ -295,7 +302,12 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
       settled: settled.size,
       // --sandbox: the sandbox's demo credentials, not the profile's (issue 15).
       profile: config.sandbox ? '' : config.profile,
+      // Settings from the environment named no profile: the plan names the merchant and account.
+      profileUsed: Object.values(config.sources).includes('profile'),
+      merchantId: config.merchantId,
+      accountId: config.accountId,
       baseUrl: config.baseUrl || '(in-process sandbox)',
+      totalsToSend: totalsOf(toSend),
       ...(reusedFrom && reuse.reused > 0
         ? { reusedFrom: { ...reusedFrom, count: reuse.reused }, resume: Boolean(opts.resume) }
         : {}),
