@@ -58,6 +58,7 @@ export async function proceed(ctx: Context, p: Proceed): Promise<number> {
   const runId = p.resumeFrom?.runId ?? newRunId();
   const view = planView(ctx, config, plan, runId, p.dryRun, prior, p.resumeFrom, p.note);
   view.policy = p.policy;
+  if (!p.resumeFrom) view.runIdAfterConfirm = true;
   // A run started with --no-check is resumed without look-ups too: this machine may not make them.
   const noCheck = Boolean(p.start?.noCheck || p.noCheck || p.resumeFrom?.header.check === 'skipped');
   if (noCheck) view.noCheck = true;
@@ -80,6 +81,7 @@ export async function proceed(ctx: Context, p: Proceed): Promise<number> {
     confirmQuestion(view),
     typedConfirmation(view, config.confirmTypedAbove, view.resume?.movingLeft),
   );
+  if (!p.resumeFrom) ctx.log.info(`  run id: ${runId}`);
   const client = await ctx.client();
   if (p.resumeFrom) {
     // Pass 2 reads the run's own copy of the input: it must be the file that run planned. When the

@@ -33,6 +33,11 @@ export interface PlanView {
     /** What the rows left move, per currency: the plan's money line when resuming (issue 27). */
     movingLeft?: Map<string, bigint>;
   };
+  /**
+   * The new run's id is said once the run is confirmed (runIdLine), not in the plan: a plan refused
+   * (no --yes, or No) left an id that never existed (issue 27).
+   */
+  runIdAfterConfirm?: boolean;
   /** A note about earlier runs of the same input (dry-run, --force). */
   note?: string;
   /** What the gateway showed before the run; absent when it could not be asked (a dry run without a key). */
@@ -113,7 +118,7 @@ export function planLines(v: PlanView): string[] {
       `  run ${quoteName(v.runId)} (started ${v.resume.createdAt}): ${n(done)} of ${plural(plan.rows, 'row')} done, ${n(rowsLeft(v))} left${v.resume.movingLeft ? '' : "; the totals above are the whole file's"}`,
       '  rows left are reconciled at the gateway first, then sent',
     );
-  } else if (!v.dryRun) {
+  } else if (!v.dryRun && !v.runIdAfterConfirm) {
     lines.push(`  run id: ${quoteName(v.runId)}`);
   }
   if (v.noCheck) {
