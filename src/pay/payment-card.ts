@@ -6,7 +6,7 @@ import type { Io, OutputFormat } from '../io.js';
 import { type CardSection, renderCard } from '../output/card.js';
 import { writeCsvRecords } from '../output/csv-writer.js';
 import { formatForFile } from '../output/format.js';
-import { terminalLine } from '../quote.js';
+import { shellQuote, terminalLine } from '../quote.js';
 import { outputJsonReplacer } from '../redact.js';
 import type { PaymentKind } from './fields.js';
 import type { PayResult } from './pay.js';
@@ -86,6 +86,34 @@ export function paySections(
         ['merchant_id', answer.merchant_id],
         ['account_id', answer.account_id],
       ]),
+    });
+  }
+
+  // A card payment left pending gets what to do next (issue 27): a direct card payment cannot show a
+  // 3-D Secure challenge to the shopper; a checkout page can.
+  if (result.kind === 'card' && result.outcome === 'pending' && result.result) {
+    const query = `payops query --order-no ${shellQuote(result.order_no)}`;
+    const challenge = splitCodedMessage(s(result.result.result_info)).code === 'E3003';
+    sections.push({
+      heading: 'Next step',
+      fields: rows(
+        challenge
+          ? [
+              [
+                'why',
+                'the card needs a 3-D Secure challenge, which a direct card payment cannot show the shopper',
+              ],
+              [
+                'to charge it',
+                `payops pay checkout --amount ${result.amount} --currency ${result.currency} --open (the page runs the challenge)`,
+              ],
+              ['this order', `stays pending, nothing charged: ${query}`],
+            ]
+          : [
+              ['why', 'the gateway holds the payment for review'],
+              ['its outcome', `later with ${query}`],
+            ],
+      ),
     });
   }
 

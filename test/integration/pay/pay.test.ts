@@ -120,6 +120,25 @@ describe('pay card: the test cards of design.md §1.5', { timeout: 90_000 }, () 
     expect(ok.code, ok.stderr).toBe(0);
   });
 
+  it('a 3-D Secure payment left pending gets its next step; one held for review too (issue 27)', async () => {
+    const challenged = await runCli(['--yes', '--output', 'table', 'pay', 'card', ...ORDER], {
+      env: sandbox.env,
+      input: `${CARDS.threeDs}\n123\n`,
+    });
+    expect(challenged.code, challenged.stderr).toBe(3);
+    const card = challenged.stdout;
+    expect(card).toMatch(/Next step\n\s+why\s+the card needs a 3-D Secure challenge/);
+    expect(card).toContain('payops pay checkout --amount 12.50 --currency USD --open');
+    expect(card).toMatch(/stays pending, nothing charged: payops query --order-no PO-\S+/);
+    const review = await runCli(['--yes', '--output', 'table', 'pay', 'card', ...ORDER], {
+      env: sandbox.env,
+      input: `${CARDS.review}\n123\n`,
+    });
+    expect(review.code, review.stderr).toBe(3);
+    expect(review.stdout).toMatch(/Next step\n\s+why\s+the gateway holds the payment for review/);
+    expect(review.stdout).toMatch(/its outcome\s+later with payops query --order-no PO-\S+/);
+  });
+
   it('shows risk, 3-D Secure and recurring fields on the card', async () => {
     const r = await runCli(
       [
