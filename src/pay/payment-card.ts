@@ -6,6 +6,7 @@ import type { Io, OutputFormat } from '../io.js';
 import { type CardSection, renderCard } from '../output/card.js';
 import { writeCsvRecords } from '../output/csv-writer.js';
 import { formatForFile } from '../output/format.js';
+import { whenText } from '../query/order-card.js';
 import { shellQuote, terminalLine } from '../quote.js';
 import { outputJsonReplacer } from '../redact.js';
 import type { PaymentKind } from './fields.js';
@@ -156,7 +157,11 @@ export function paySections(
           ['contract_name', r.contract_name],
           ['recurring_id', r.recurring_id],
           ['recurring_deduction_period', r.recurring_deduction_period],
-          ['recurring_deduction_time', r.recurring_deduction_time],
+          // A gateway time (YYYYMMDDhhmmss, UTC): local and ISO 8601 on the card (design.md §1.6).
+          [
+            'recurring_deduction_time',
+            r.recurring_deduction_time ? whenText(r.recurring_deduction_time) : '',
+          ],
         ]),
       });
       sections.push({ heading: 'Note', fields: rows([['note', r.note]]) });

@@ -171,6 +171,17 @@ describe('pay card: the test cards of design.md §1.5', { timeout: 90_000 }, () 
     ]) {
       expect(r.stdout).toContain(text);
     }
+    // The next deduction as every date is shown: local time with its offset, and ISO 8601 UTC
+    // (design.md §1.6), never the gateway's bare 20261128135024 (issue 27).
+    expect(r.stdout).toMatch(
+      /recurring_deduction_time\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d\d:\d\d {2}\(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\)/,
+    );
+    expect(r.stdout).not.toMatch(/\b\d{14}\b/);
+    // And on the order's card from `query`.
+    const orderNo = /order_no\s+(T-\d+)/.exec(r.stdout)![1]!;
+    const q = await runCli(['--output', 'table', 'query', orderNo], { env: sandbox.env });
+    expect(q.code, q.stderr).toBe(0);
+    expect(q.stdout).toMatch(/next deduction\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d\d:\d\d {2}\(/);
   });
 
   it('refuses a card number given as an argument, before anything is sent', async () => {
