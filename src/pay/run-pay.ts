@@ -26,6 +26,8 @@ export interface PayFlags {
   request?: string;
   expiry?: string;
   open?: boolean;
+  /** apm/checkout on the in-process sandbox: keep it serving the printed URLs until Ctrl-C. */
+  serve?: boolean;
   [field: string]: unknown;
 }
 
@@ -191,5 +193,31 @@ export async function runPay(
     statusLabels: config.statusLabels,
     ...(savedTo === undefined ? {} : { savedTo }),
   });
+  if (kind !== 'card' && config.sandbox && result.outcome !== 'unknown')
+    await sandboxUrls(ctx, opts, config.baseUrl);
   return payExitCode(result);
+}
+
+/**
+ * The issuer_url or checkout page of an in-process sandbox points at a port that closes when payops
+ * exits (issue 27): said so, or with --serve the sandbox keeps serving until Ctrl-C (or SIGTERM).
+ */
+async function sandboxUrls(ctx: Context, opts: PayFlags, url: string): Promise<void> {
+  if (!opts.serve) {
+    ctx.log.warn(
+      `note: ${url} is the in-process sandbox, which stops when payops exits: the URLs above will not answer after this; keep it serving with --serve (until Ctrl-C), or run \`payops sandbox\` in another terminal and set base_url to it`,
+    );
+    return;
+  }
+  ctx.log.warn(`serving the in-process sandbox at ${url} until Ctrl-C`);
+  await new Promise<void>((done) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      done();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  ctx.log.info('the sandbox has stopped');
 }
