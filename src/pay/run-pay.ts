@@ -3,7 +3,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { assertMayMoveMoney } from '../config/resolve.js';
-import type { Context } from '../context.js';
+import { type Context, stdoutColor } from '../context.js';
 import { ExitCode, InputError } from '../errors.js';
 import { assertCanConfirm } from '../output/confirm.js';
 import { checkOutFile } from '../output/safe-file.js';
@@ -118,7 +118,7 @@ export async function runPay(
   const format = ctx.globals.output ?? 'table';
 
   if (ctx.globals.dryRun) {
-    writePayPlan(ctx.io, kind, body, { format, color: ctx.color });
+    writePayPlan(ctx.io, kind, body, { format, color: stdoutColor(ctx) });
     return ExitCode.ok;
   }
 
@@ -189,7 +189,7 @@ export async function runPay(
   await writePayResult(ctx.io, result, {
     ...(resultFile === undefined ? {} : { resultFile }),
     format,
-    color: ctx.color,
+    color: stdoutColor(ctx),
     statusLabels: config.statusLabels,
     ...(savedTo === undefined ? {} : { savedTo }),
   });

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { stateDir } from '../config/paths.js';
 import { assertMayMoveMoney } from '../config/resolve.js';
-import type { Context } from '../context.js';
+import { type Context, stdoutColor } from '../context.js';
 import { ExitCode, exitCodeForSignal, InputError, UsageError } from '../errors.js';
 import { decidePayoutRun } from '../lifecycle/decide.js';
 import { payoutGatewayIdentity, sameGateway } from '../lifecycle/identity.js';
@@ -319,7 +319,7 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
     const format = resolveFormat(ctx.globals, ctx.io);
 
     if (ctx.globals.dryRun) {
-      await writePayoutPlan(ctx.io, summary, { format, color: ctx.color });
+      await writePayoutPlan(ctx.io, summary, { format, color: stdoutColor(ctx) });
       return ExitCode.ok;
     }
     if (maybeDone.length > 0 && !opts.force && !opts.newRequestIds) {
@@ -422,7 +422,7 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
       // The results too (an --out file is renamed into place) before a Ctrl-C may end the process.
       await writePayoutResults(ctx.io, rows(), {
         format,
-        color: ctx.color,
+        color: stdoutColor(ctx),
         ...(ctx.globals.out ? { out: ctx.globals.out } : {}),
       });
       return ended;

@@ -1,10 +1,12 @@
 // Issue 27, item 10: errors and warnings coloured on a terminal — `error:` red, `warning:` yellow,
 // `hint:` cyan — and never with NO_COLOR or --no-color, nor into a pipe. The real binary, under a
 // pseudo-terminal 80 columns wide (and piped).
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hasScript, underPty } from '../helpers/pty-screen.js';
-import { runCli, tempDir } from '../helpers/run-cli.js';
+import { PAYOPS_BIN, REPO_ROOT, runCli, tempDir } from '../helpers/run-cli.js';
 
 const ESC = '\u001b[';
 
@@ -45,6 +47,27 @@ describe.skipIf(!hasScript)('colour on a terminal', { timeout: 60_000 }, () => {
       expect(r.raw).toMatch(/error:|warning:/);
       expect(r.raw).not.toContain(ESC);
     }
+  });
+});
+
+describe.skipIf(!hasScript)('a table into a file while stderr is a terminal', { timeout: 60_000 }, () => {
+  it('has no colour codes (the border colour followed stderr)', async () => {
+    const file = join(tempDir(), 'plan.txt');
+    const command = `'${process.execPath}' '${PAYOPS_BIN}' --sandbox --dry-run --output table payout --file samples/payouts.csv > '${file}'`;
+    const child = spawn('script', ['-qec', command, '/dev/null'], {
+      cwd: REPO_ROOT,
+      env: env(),
+      stdio: 'pipe',
+    });
+    let raw = '';
+    child.stdout.on('data', (d: Buffer) => {
+      raw += d.toString();
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code, raw).toBe(0);
+    const text = readFileSync(file, 'utf8');
+    expect(text).toContain('INV-2026-201');
+    expect(text).not.toContain(ESC);
   });
 });
 

@@ -2,7 +2,7 @@
 // (table / CSV / JSON, to --out or stdout), the confirmation and the progress bar. The renderers
 // load lazily: a CSV run never loads the table library, a piped run never the progress bar.
 import { resolve } from 'node:path';
-import type { Context } from '../../context.js';
+import { type Context, stdoutColor } from '../../context.js';
 import { resolveFormat } from '../../output/format.js';
 import type { Progress } from '../../output/progress.js';
 import { fitLines, formatCount } from '../../output/summary.js';
@@ -106,7 +106,7 @@ export async function openResultSink(
       const table =
         kept.length > 0
           ? renderTable(shown, kept, {
-              color: ctx.color,
+              color: stdoutColor(ctx),
               wide: Boolean(ctx.globals.wide),
               ...(width ? { width } : {}),
             })
