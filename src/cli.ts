@@ -21,7 +21,14 @@ import { registerSandbox } from './commands/sandbox.js';
 import { registerStatus } from './commands/status.js';
 import { suggestNearCommands } from './commands/suggest.js';
 import { checkHome } from './config/home.js';
-import { type Context, type ContextOverrides, createContext, processIo, SANDBOX_NOTE } from './context.js';
+import {
+  type Context,
+  type ContextOverrides,
+  createContext,
+  processIo,
+  SANDBOX_NOTE,
+  useColor,
+} from './context.js';
 import { ExitCode, exitCodeAfterOutput, exitCodeFor, isCommanderError } from './errors.js';
 import { type GlobalOptions, guardOutput, type Io, type OutputState, outputSettled } from './io.js';
 import { fitHelp } from './output/help-fit.js';
@@ -131,7 +138,9 @@ export async function main(
         // `payops pay` without a subcommand: commander printed the help.
         return ExitCode.usage;
       }
-      reportError(err, io, { debug, secrets: [...secrets] });
+      // Coloured as the command's context says; before one exists (a parse error), as the argv does.
+      const color = ctx?.color ?? useColor(io, { noColor: argv.includes('--no-color') });
+      reportError(err, io, { debug, secrets: [...secrets], color });
       return exitCodeFor(err);
     }
   };

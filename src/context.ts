@@ -7,6 +7,7 @@
 import type { ResolvedConfig } from './config/resolve.js';
 import type { GatewayClient } from './gateway/client.js';
 import type { GlobalOptions, Invocation, Io, Logger } from './io.js';
+import { tone } from './output/tone.js';
 import { terminalSafe } from './quote.js';
 import { redactSecrets } from './redact.js';
 
@@ -77,11 +78,25 @@ export function processIo(): Io {
   };
 }
 
-/** Colour only on a TTY, and never when NO_COLOR is set (https://no-color.org). */
-export function useColor(io: Io): boolean {
+/**
+ * Colour only on a TTY, and never when NO_COLOR is set (https://no-color.org) or --no-color given
+ * (commander reads `--no-color` as `color: false`).
+ */
+export function useColor(io: Io, globals?: GlobalOptions): boolean {
+  if (globals?.noColor || (globals as { color?: unknown } | undefined)?.color === false) return false;
   if (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '') return false;
   if (io.env.FORCE_COLOR !== undefined && io.env.FORCE_COLOR !== '0') return true;
   return Boolean(io.stderr.isTTY);
+}
+
+/**
+ * Colour for what goes to stdout (tables, cards): ctx.color follows stderr, and stdout may be a
+ * pipe or a file (--out) while stderr is a terminal — never coloured then (issue 27 item 10).
+ */
+export function stdoutColor(ctx: Pick<Context, 'color' | 'io' | 'globals'>): boolean {
+  if (!ctx.color || ctx.globals.out !== undefined) return false;
+  const forced = ctx.io.env.FORCE_COLOR !== undefined && ctx.io.env.FORCE_COLOR !== '0';
+  return forced || Boolean(ctx.io.stdout.isTTY);
 }
 
 /**
@@ -91,8 +106,9 @@ export function useColor(io: Io): boolean {
  * (a line may be a block); values a message already quote()d are safe text and pass unchanged.
  */
 export function createLogger(io: Io, globals: GlobalOptions, secrets: readonly string[] = []): Logger {
+  const color = useColor(io, globals);
   const line = (raw: string) => {
-    const s = terminalSafe(redactSecrets(raw, secrets));
+    const s = tone(terminalSafe(redactSecrets(raw, secrets)), color);
     io.stderr.write(s.endsWith('\n') ? s : `${s}\n`);
   };
   return {
@@ -129,7 +145,7 @@ export function createContext(io: Io, globals: GlobalOptions, overrides: Context
     io,
     globals,
     log,
-    color: useColor(io),
+    color: useColor(io, globals),
     secrets,
     get movedMoney() {
       return movedMoney;

@@ -45,6 +45,8 @@ export interface GlobalOptions {
   accountId?: string;
   signKey?: string;
   allowInsecureHttp?: boolean;
+  /** --no-color: no colour on stderr or in tables, whatever the terminal (also NO_COLOR). */
+  noColor?: boolean;
 }
 
 export interface Logger {

@@ -58,6 +58,7 @@ export async function proceed(ctx: Context, p: Proceed): Promise<number> {
   const runId = p.resumeFrom?.runId ?? newRunId();
   const view = planView(ctx, config, plan, runId, p.dryRun, prior, p.resumeFrom, p.note);
   view.policy = p.policy;
+  if (!p.resumeFrom) view.runIdAfterConfirm = true;
   // A run started with --no-check is resumed without look-ups too: this machine may not make them.
   const noCheck = Boolean(p.start?.noCheck || p.noCheck || p.resumeFrom?.header.check === 'skipped');
   if (noCheck) view.noCheck = true;
@@ -75,7 +76,12 @@ export async function proceed(ctx: Context, p: Proceed): Promise<number> {
   for (const line of planLines(view)) ctx.log.info(line);
   if (p.dryRun) return ExitCode.ok;
 
-  await confirmRun(ctx, confirmQuestion(view), typedConfirmation(view, config.confirmTypedAbove));
+  await confirmRun(
+    ctx,
+    confirmQuestion(view),
+    typedConfirmation(view, config.confirmTypedAbove, view.resume?.movingLeft),
+  );
+  if (!p.resumeFrom) ctx.log.info(`  run id: ${runId}`);
   const client = await ctx.client();
   if (p.resumeFrom) {
     // Pass 2 reads the run's own copy of the input: it must be the file that run planned. When the
@@ -219,6 +225,17 @@ function planView(
       else pending++;
     }
     view.resume = { settledRows: settled, pendingChunks: pending, createdAt: resumeFrom.header.createdAt };
+    if (plan.chunkMoving) view.resume.movingLeft = movingLeft(plan.chunkMoving, prior);
   }
   return view;
+}
+
+/** What the chunks a resumed run has not settled move, per currency (in the file's order). */
+function movingLeft(chunks: NonNullable<BulkPlan['chunkMoving']>, prior: FoldedRun): Map<string, bigint> {
+  const left = new Map<string, bigint>();
+  chunks.forEach((pairs, index) => {
+    if (chunkAction(prior.chunks.get(index)) === 'done') return;
+    for (const [currency, minor] of pairs) left.set(currency, (left.get(currency) ?? 0n) + minor);
+  });
+  return left;
 }

@@ -92,6 +92,10 @@ Examples:
           description: 'JSON payment request (APM fields and person); flags override its fields',
         },
         open: { type: 'boolean', description: 'open the issuer_url in the browser' },
+        serve: {
+          type: 'boolean',
+          description: 'with the in-process sandbox: keep serving its URLs until Ctrl-C',
+        },
       },
       help: `${COMMON_HELP}
 The issuer_url is printed on stdout. Exit 0 when it came back, 3 when the answer was lost.
@@ -111,6 +115,10 @@ Examples:
           description: 'JSON payment request without card data; flags override its fields',
         },
         open: { type: 'boolean', description: 'open the checkout page in the browser' },
+        serve: {
+          type: 'boolean',
+          description: 'with the in-process sandbox: keep serving its URLs until Ctrl-C',
+        },
       },
       help: `${COMMON_HELP}
 The page's form (action, method, hidden fields) is reported as a card or JSON; the page itself is

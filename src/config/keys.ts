@@ -37,7 +37,7 @@ export interface ProfileValues {
   settle_time?: number;
   read_only?: boolean;
   status_labels?: Record<string, string>;
-  /** `USD:10000,EUR:8000`: above these totals, a run's confirmation is the number of rows, typed. */
+  /** `USD:10000,EUR:8000,*:5000`: above these totals, a run's confirmation is the number of rows, typed. */
   confirm_typed_above?: string;
   /** The decimal mark of the amounts in this profile's CSV files: "." or ",". */
   decimal_mark?: '.' | ',';
@@ -96,7 +96,7 @@ export const KEY_HELP: Record<ConfigKey, string> = {
   read_only: 'true: money-moving commands refuse to run (support profiles)',
   status_labels: 'JSON object of payment_status code → label overrides',
   confirm_typed_above:
-    'CURRENCY:AMOUNT[,…] (e.g. USD:10000,EUR:8000): above it, confirm a run by typing its number of rows',
+    'CURRENCY:AMOUNT[,…] (e.g. USD:10000,EUR:8000,*:5000; * is any other currency): above it, confirm a run by typing its number of rows',
   decimal_mark: 'decimal mark of amounts in CSV files: "." or "," (default: detected per file)',
   'columns.refund': "COLUMN=HEADER[,…]: refund files' columns under other headers, as --columns",
   'columns.capture': "COLUMN=HEADER[,…]: capture files' columns under other headers, as --columns",
@@ -187,8 +187,12 @@ export function parseConfigValue(key: ConfigKey, text: string): ProfileValues[Co
     case 'confirm_typed_above': {
       const parts = value.split(',').map((p) => p.trim());
       const normal = parts.map((p) => {
-        const m = /^([A-Za-z]{3})\s*:\s*(\d+(?:\.\d+)?)$/.exec(p);
-        if (!m) throw bad('CURRENCY:AMOUNT, comma-separated, such as USD:10000,EUR:8000');
+        // `*` is the limit of every currency not named (issue 27).
+        const m = /^([A-Za-z]{3}|\*)\s*:\s*(\d+(?:\.\d+)?)$/.exec(p);
+        if (!m)
+          throw bad(
+            'CURRENCY:AMOUNT, comma-separated, such as USD:10000,EUR:8000 (*:AMOUNT: any other currency)',
+          );
         return `${m[1]!.toUpperCase()}:${m[2]}`;
       });
       return normal.join(',');

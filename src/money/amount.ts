@@ -195,11 +195,14 @@ export function formatMoney(minor: bigint, currency: string): string {
   return `${normaliseCurrency(currency)} ${formatMinor(minor, info?.minorDigits ?? 2, true)}`;
 }
 
-/** Per-currency totals for human summaries: `USD 1,234.50 · EUR 10.00` (in insertion order). */
-export function formatMoneyTotals(totals: Map<string, bigint>): string {
-  const parts: string[] = [];
-  for (const [currency, minor] of totals) parts.push(formatMoney(minor, currency));
-  return parts.join(' · ');
+/** Per-currency totals for human summaries: `EUR 10.00 · USD 1,234.50` (by currency code). */
+export function formatMoneyTotals(totals: ReadonlyMap<string, bigint>): string {
+  // Currencies by code, the same order in every line: first-seen order differed from line to line
+  // (the file's order, the order results came back in) and a reader compared the wrong pairs.
+  return [...totals]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([currency, minor]) => formatMoney(minor, currency))
+    .join(' · ');
 }
 
 /** Add `minor` to the running total of `currency` in `totals` (normalised code). */

@@ -11,10 +11,15 @@ import type { Io } from '../io.js';
 import { terminalSafe } from '../quote.js';
 import { redactText } from '../redact.js';
 import { fitLines } from './summary.js';
+import { tone } from './tone.js';
 
 const MAX_PROBLEMS_SHOWN = 50;
 
-export function reportError(err: unknown, io: Io, opts: { debug: boolean; secrets?: string[] }): void {
+export function reportError(
+  err: unknown,
+  io: Io,
+  opts: { debug: boolean; secrets?: string[]; color?: boolean },
+): void {
   const secrets = opts.secrets ?? [];
   const lines: string[] = [];
   const message = err instanceof Error ? err.message : String(err);
@@ -45,5 +50,5 @@ export function reportError(err: unknown, io: Io, opts: { debug: boolean; secret
   // Wrapped at spaces to the terminal (a command to copy stays whole); a stack trace as it is.
   const text = lines.join('\n').split('\n');
   const fitted = opts.debug ? text : fitLines(text, io.stderr.columns);
-  io.stderr.write(`${terminalSafe(redactText(fitted.join('\n'), secrets))}\n`);
+  io.stderr.write(`${tone(terminalSafe(redactText(fitted.join('\n'), secrets)), Boolean(opts.color))}\n`);
 }

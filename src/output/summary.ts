@@ -25,7 +25,7 @@ export interface OutcomeLine {
 
 /**
  * Aligned lines, one per outcome with rows:
- *   succeeded  998  USD 1,234.50 · EUR 10.00
+ *   succeeded  998  EUR 10.00 · USD 1,234.50
  *   failed       2  USD 20.00
  */
 export function renderOutcomes(lines: OutcomeLine[]): string {

@@ -6,7 +6,8 @@ import type { Io, OutputFormat } from '../io.js';
 import { type CardSection, renderCard } from '../output/card.js';
 import { writeCsvRecords } from '../output/csv-writer.js';
 import { formatForFile } from '../output/format.js';
-import { terminalLine } from '../quote.js';
+import { whenText } from '../query/order-card.js';
+import { shellQuote, terminalLine } from '../quote.js';
 import { outputJsonReplacer } from '../redact.js';
 import type { PaymentKind } from './fields.js';
 import type { PayResult } from './pay.js';
@@ -89,6 +90,34 @@ export function paySections(
     });
   }
 
+  // A card payment left pending gets what to do next (issue 27): a direct card payment cannot show a
+  // 3-D Secure challenge to the shopper; a checkout page can.
+  if (result.kind === 'card' && result.outcome === 'pending' && result.result) {
+    const query = `payops query --order-no ${shellQuote(result.order_no)}`;
+    const challenge = splitCodedMessage(s(result.result.result_info)).code === 'E3003';
+    sections.push({
+      heading: 'Next step',
+      fields: rows(
+        challenge
+          ? [
+              [
+                'why',
+                'the card needs a 3-D Secure challenge, which a direct card payment cannot show the shopper',
+              ],
+              [
+                'to charge it',
+                `payops pay checkout --amount ${result.amount} --currency ${result.currency} --open (the page runs the challenge)`,
+              ],
+              ['this order', `stays pending, nothing charged: ${query}`],
+            ]
+          : [
+              ['why', 'the gateway holds the payment for review'],
+              ['its outcome', `later with ${query}`],
+            ],
+      ),
+    });
+  }
+
   if (result.unknown) {
     sections.push({
       heading: 'Outcome unknown',
@@ -128,7 +157,11 @@ export function paySections(
           ['contract_name', r.contract_name],
           ['recurring_id', r.recurring_id],
           ['recurring_deduction_period', r.recurring_deduction_period],
-          ['recurring_deduction_time', r.recurring_deduction_time],
+          // A gateway time (YYYYMMDDhhmmss, UTC): local and ISO 8601 on the card (design.md §1.6).
+          [
+            'recurring_deduction_time',
+            r.recurring_deduction_time ? whenText(r.recurring_deduction_time) : '',
+          ],
         ]),
       });
       sections.push({ heading: 'Note', fields: rows([['note', r.note]]) });

@@ -3,7 +3,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { assertMayMoveMoney } from '../config/resolve.js';
-import type { Context } from '../context.js';
+import { type Context, stdoutColor } from '../context.js';
 import { ExitCode, InputError } from '../errors.js';
 import { assertCanConfirm } from '../output/confirm.js';
 import { checkOutFile } from '../output/safe-file.js';
@@ -26,6 +26,8 @@ export interface PayFlags {
   request?: string;
   expiry?: string;
   open?: boolean;
+  /** apm/checkout on the in-process sandbox: keep it serving the printed URLs until Ctrl-C. */
+  serve?: boolean;
   [field: string]: unknown;
 }
 
@@ -62,6 +64,26 @@ function applyExpiry(body: Record<string, unknown>, expiry: string | undefined, 
   return true;
 }
 
+/**
+ * A card whose expiry month has ended is refused here, nothing sent: the gateway would only decline
+ * it (E3004) after the operator had typed the card number. A card is good to the end of its month.
+ */
+function assertNotExpired(body: Record<string, unknown>, where: string, now = new Date()): void {
+  const month = Number(body.expiration_month);
+  const year = Number(body.expiration_year);
+  if (!Number.isInteger(month) || !Number.isInteger(year)) return; // the gateway's schema says
+  const passed = year * 12 + month < now.getFullYear() * 12 + now.getMonth() + 1;
+  if (!passed) return;
+  const shown = `${String(body.expiration_month).padStart(2, '0')}/${String(body.expiration_year)}`;
+  throw new InputError(`the card expired at the end of ${shown}; nothing was sent`, [
+    {
+      field: 'expiry',
+      message: `${shown} (${where}) is in the past`,
+      expected: 'the expiry printed on the card, this month or later',
+    },
+  ]);
+}
+
 export async function runPay(
   kind: PaymentKind,
   ctx: Context,
@@ -83,6 +105,9 @@ export async function runPay(
   } else if (kind === 'card') {
     haveExpiry = applyExpiry(body, opts.expiry, Boolean(ctx.io.stdin.isTTY) && !ctx.globals.dryRun);
   }
+  if (kind === 'card' && haveExpiry) {
+    assertNotExpired(body, opts.expiry !== undefined ? '--expiry' : `${opts.request ?? 'the request'}`);
+  }
 
   await checkOutFile(ctx.io.cwd, ctx.globals.out, [{ flag: '--request', path: opts.request }], ctx.io.env);
 
@@ -93,7 +118,7 @@ export async function runPay(
   const format = ctx.globals.output ?? 'table';
 
   if (ctx.globals.dryRun) {
-    writePayPlan(ctx.io, kind, body, { format, color: ctx.color });
+    writePayPlan(ctx.io, kind, body, { format, color: stdoutColor(ctx) });
     return ExitCode.ok;
   }
 
@@ -108,6 +133,7 @@ export async function runPay(
   if (secrets?.expiry) {
     body.expiration_month = secrets.expiry.month;
     body.expiration_year = secrets.expiry.year;
+    assertNotExpired(body, 'as typed');
   }
   const money = { amount: String(body.amount), currency: String(body.currency) };
   await confirmCharge(
@@ -163,9 +189,35 @@ export async function runPay(
   await writePayResult(ctx.io, result, {
     ...(resultFile === undefined ? {} : { resultFile }),
     format,
-    color: ctx.color,
+    color: stdoutColor(ctx),
     statusLabels: config.statusLabels,
     ...(savedTo === undefined ? {} : { savedTo }),
   });
+  if (kind !== 'card' && config.sandbox && result.outcome !== 'unknown')
+    await sandboxUrls(ctx, opts, config.baseUrl);
   return payExitCode(result);
+}
+
+/**
+ * The issuer_url or checkout page of an in-process sandbox points at a port that closes when payops
+ * exits (issue 27): said so, or with --serve the sandbox keeps serving until Ctrl-C (or SIGTERM).
+ */
+async function sandboxUrls(ctx: Context, opts: PayFlags, url: string): Promise<void> {
+  if (!opts.serve) {
+    ctx.log.warn(
+      `note: ${url} is the in-process sandbox, which stops when payops exits: the URLs above will not answer after this; keep it serving with --serve (until Ctrl-C), or run \`payops sandbox\` in another terminal and set base_url to it`,
+    );
+    return;
+  }
+  ctx.log.warn(`serving the in-process sandbox at ${url} until Ctrl-C`);
+  await new Promise<void>((done) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      done();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  ctx.log.info('the sandbox has stopped');
 }

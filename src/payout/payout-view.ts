@@ -25,6 +25,7 @@ export const PAYOUT_COLUMNS = PAYOUT_RESULT_COLUMNS;
  */
 const PAYOUT_TABLE_COLUMNS = [
   'line',
+  'reference',
   'outcome',
   'status',
   'payment_amount',
@@ -64,11 +65,18 @@ export function payoutNote(row: PayoutResultRow): string {
 
 function planLines(summary: PayoutPlanSummary): string[] {
   const { plan } = summary;
+  // What is sent now: a resumed run's payouts left, not the whole file (issue 27).
+  const totals = summary.totalsToSend ?? plan.totals;
+  const whole =
+    summary.settled > 0 && summary.totalsToSend ? ` (the whole file: ${formatMoneyTotals(plan.totals)})` : '';
+  const who = `merchant ${summary.merchantId ?? '?'} · account ${summary.accountId ?? '?'}`;
   const lines = [
-    `${summary.toSend} payout${summary.toSend === 1 ? '' : 's'} from ${plan.displayFile}: ${formatMoneyTotals(plan.totals)}`,
-    summary.profile
-      ? `  profile ${summary.profile} · ${shownUrl(summary.baseUrl)}`
-      : `  in-process sandbox ${summary.baseUrl} (demo credentials; no profile used)`,
+    `${summary.toSend} payout${summary.toSend === 1 ? '' : 's'} from ${plan.displayFile}: ${formatMoneyTotals(totals)}${whole}`,
+    !summary.profile
+      ? `  in-process sandbox ${summary.baseUrl} (demo credentials; no profile used)`
+      : summary.profileUsed === false
+        ? `  gateway: ${shownUrl(summary.baseUrl)} · ${who} (settings from the environment and flags; no profile used)`
+        : `  gateway: ${shownUrl(summary.baseUrl)} · ${who} · profile ${summary.profile}`,
   ];
   if (summary.settled > 0)
     lines.push(`  ${summary.settled} already settled in the resumed run (not sent again)`);
@@ -140,15 +148,26 @@ async function table(
 
 /** --dry-run: what would be sent, one line per payout (account numbers masked to their last 4). */
 export async function writePayoutPlan(io: Io, summary: PayoutPlanSummary, opts: ViewOptions): Promise<void> {
-  io.stderr.write(`${planLines(summary).join('\n')}\nDry run: nothing was sent and nothing journaled.\n`);
+  // A request_id made at random when the payout is sent is not shown: the run would send another
+  // one (issue 27). Ids from the input, an earlier run or derived from the payout's meaning are the
+  // ones the run sends.
+  const later = summary.plan.items.filter((i) => i.requestIdFrom === 'generated').length;
+  const note =
+    later > 0
+      ? `\n  ${later} request_id${later === 1 ? ' is' : 's are'} made when the payout${later === 1 ? ' is' : 's are'} sent (not shown: a dry run cannot know ${later === 1 ? 'it' : 'them'})`
+      : '';
+  io.stderr.write(
+    `${planLines(summary).join('\n')}${note}\nDry run: nothing was sent and nothing journaled.\n`,
+  );
   const records = summary.plan.items.map((item) => {
     const bank = (item.request.beneficiary as { bank_details?: Record<string, string> } | undefined)
       ?.bank_details;
     const account = bank?.iban ?? bank?.account_number ?? '';
     return {
       line: String(item.line),
-      request_id: String(item.request.request_id),
-      request_id_from: item.requestIdFrom,
+      reference: String(item.request.reference ?? ''),
+      request_id: item.requestIdFrom === 'generated' ? '' : String(item.request.request_id),
+      request_id_from: item.requestIdFrom === 'generated' ? 'made when sent' : item.requestIdFrom,
       payment_amount: String(item.request.payment_amount),
       payment_currency: item.currency,
       payment_method: String(item.request.payment_method ?? ''),

@@ -283,8 +283,15 @@ export interface PayoutPlanSummary {
   toSend: number;
   /** Payouts a resumed run already settled (not sent again). */
   settled: number;
+  /** The profile whose settings are used; '' for the in-process sandbox's demo credentials. */
   profile: string;
+  /** False when every setting came from flags or the environment: no profile is named then. */
+  profileUsed?: boolean;
+  merchantId?: string;
+  accountId?: string;
   baseUrl: string;
+  /** What the payouts sent now total, per currency (a resume: those left, not the whole file). */
+  totalsToSend?: Map<string, bigint>;
   /** The earlier run whose request_ids are reused, and for how many payouts. */
   reusedFrom?: { runId: string; createdAt: string; count: number };
   resume?: boolean;

@@ -21,6 +21,8 @@ export type PayoutOutcome = 'completed' | 'failed' | 'pending' | 'unknown';
 /** One payout's result as shown and journaled. */
 export interface PayoutResultRow {
   line: number;
+  /** The input's own `reference` (an invoice number): kept so the results say which payout is which. */
+  reference: string;
   request_id: string;
   outcome: PayoutOutcome;
   status: string;
@@ -78,6 +80,7 @@ const OUTCOMES: readonly PayoutOutcome[] = ['completed', 'failed', 'pending', 'u
 /** Every field of a payout's result, in the order results show them (files, tables, journal). */
 export const PAYOUT_RESULT_COLUMNS = [
   'line',
+  'reference',
   'request_id',
   'outcome',
   'status',

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { stateDir } from '../config/paths.js';
 import { assertMayMoveMoney } from '../config/resolve.js';
-import type { Context } from '../context.js';
+import { type Context, stdoutColor } from '../context.js';
 import { ExitCode, exitCodeForSignal, InputError, UsageError } from '../errors.js';
 import { decidePayoutRun } from '../lifecycle/decide.js';
 import { payoutGatewayIdentity, sameGateway } from '../lifecycle/identity.js';
@@ -162,6 +162,13 @@ function repeated(items: readonly PayoutItem[], earlier: readonly EarlierPayout[
   ).length;
 }
 
+/** Per-currency totals of these payouts. */
+function totalsOf(items: readonly PayoutItem[]): Map<string, bigint> {
+  const totals = new Map<string, bigint>();
+  for (const item of items) totals.set(item.currency, (totals.get(item.currency) ?? 0n) + item.minor);
+  return totals;
+}
+
 export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number> {
   if ((opts.request === undefined) === (opts.file === undefined)) {
     throw new UsageError(
@@ -303,7 +310,12 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
       settled: settled.size,
       // --sandbox: the sandbox's demo credentials, not the profile's (issue 15).
       profile: config.sandbox ? '' : config.profile,
+      // Settings from the environment named no profile: the plan names the merchant and account.
+      profileUsed: Object.values(config.sources).includes('profile'),
+      merchantId: config.merchantId,
+      accountId: config.accountId,
       baseUrl: config.baseUrl || '(in-process sandbox)',
+      totalsToSend: totalsOf(toSend),
       ...(reusedFrom && reuse.reused > 0
         ? { reusedFrom: { ...reusedFrom, count: reuse.reused }, resume: Boolean(opts.resume) }
         : {}),
@@ -315,7 +327,7 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
     const format = resolveFormat(ctx.globals, ctx.io);
 
     if (ctx.globals.dryRun) {
-      await writePayoutPlan(ctx.io, summary, { format, color: ctx.color });
+      await writePayoutPlan(ctx.io, summary, { format, color: stdoutColor(ctx) });
       return ExitCode.ok;
     }
     if (maybeDone.length > 0 && !opts.force && !opts.newRequestIds) {
@@ -418,7 +430,7 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
       // The results too (an --out file is renamed into place) before a Ctrl-C may end the process.
       await writePayoutResults(ctx.io, rows(), {
         format,
-        color: ctx.color,
+        color: stdoutColor(ctx),
         ...(ctx.globals.out ? { out: ctx.globals.out } : {}),
       });
       return ended;

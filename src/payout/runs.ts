@@ -2,7 +2,7 @@
 // sent), and resumption of an unfinished run from its input file.
 
 import { stateDir } from '../config/paths.js';
-import type { Context } from '../context.js';
+import { type Context, stdoutColor } from '../context.js';
 import { UsageError } from '../errors.js';
 import { readRun } from '../lifecycle/read.js';
 import { resolveFormat } from '../output/format.js';
@@ -30,7 +30,7 @@ export async function showPayoutRun(ctx: Context, runId: string): Promise<number
   const rows = latestResults(records);
   await writePayoutResults(ctx.io, rows, {
     format: resolveFormat(ctx.globals, ctx.io),
-    color: ctx.color,
+    color: stdoutColor(ctx),
     ...(ctx.globals.out ? { out: ctx.globals.out } : {}),
   });
   return payoutExitCode(rows);

@@ -23,6 +23,7 @@ export function rowFromResponse(item: PayoutItem, data: PayoutResponse): PayoutR
   const status = text(data.status);
   return {
     line: item.line,
+    reference: text(item.request.reference),
     request_id: text(item.request.request_id),
     outcome: payoutOutcome(status, text(data.failure_reason), text(data.failure_type)),
     status,
@@ -51,6 +52,7 @@ export function rowFromResponse(item: PayoutItem, data: PayoutResponse): PayoutR
 function emptyRow(item: PayoutItem, outcome: PayoutOutcome, reason: string, type: string): PayoutResultRow {
   return {
     line: item.line,
+    reference: text(item.request.reference),
     request_id: text(item.request.request_id),
     outcome,
     status: '',

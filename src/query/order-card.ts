@@ -92,7 +92,8 @@ export function orderCardSections(order: OrderRecord, opts: OrderCardOptions = {
       s.recurring_status === undefined || s.recurring_status === '' ? '' : successText(s.recurring_status),
     ],
     ['period', s.recurring_deduction_period],
-    ['next deduction', s.recurring_deduction_time],
+    // A gateway time (YYYYMMDDhhmmss, UTC): shown as every date is, local and ISO 8601 (§1.6).
+    ['next deduction', s.recurring_deduction_time ? whenText(s.recurring_deduction_time) : ''],
   ]);
   if (subscription.length > 0) sections.push({ heading: 'Subscription', fields: subscription });
 

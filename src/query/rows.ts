@@ -3,6 +3,7 @@
 
 import { parseGatewayTime } from '../gateway/time.js';
 import type { FraudCheckResult, OrderRecord, RefundRecord } from '../gateway/types.js';
+import { shellQuote } from '../quote.js';
 import type { NotFound } from './arrange.js';
 import { formatLocalShort } from './dates.js';
 import { moneyText, type StatusLabels, statusLabel, statusText, successText, yesNo } from './labels.js';
@@ -111,18 +112,27 @@ export function refundTable(outcome: RefundSearchOutcome, labels: StatusLabels):
   };
 }
 
-/** Text of the not-found list on stderr: one value a line, so it can be copied back into a file. */
-export function notFoundLines(notFound: readonly NotFound[], kind: 'orders' | 'refunds'): string[] {
+/**
+ * Text of the not-found list on stderr: one value a line, so it can be copied back into a file. The
+ * count is said once, in the line that ends the output ("0 orders found, 1 not found"): a count
+ * here as well read as two answers (issue 27). `payops`: the command's start, with the global flags
+ * that chose the gateway, for the exact command that looks order numbers up as transaction ids.
+ */
+export function notFoundLines(
+  notFound: readonly NotFound[],
+  kind: 'orders' | 'refunds',
+  payops = 'payops',
+): string[] {
   if (notFound.length === 0) return [];
-  const n = notFound.length;
-  const title =
-    kind === 'orders'
-      ? `${n} order${n === 1 ? '' : 's'} not found:`
-      : `${n} order${n === 1 ? '' : 's'} without refund records:`;
+  const title = kind === 'orders' ? 'not found:' : 'without refund records:';
   const lines = [title, ...notFound.map((x) => `  ${x.field} ${x.value}`)];
   // `payops query T123` takes T123 for an order number (payops never guesses an id's kind).
   if (kind === 'orders' && notFound.every((x) => x.field === 'order_no')) {
-    lines.push('hint: these were looked up as order numbers; look up a transaction id with --transaction-id');
+    const ids = notFound.map((x) => shellQuote(x.value)).join(',');
+    const one = notFound.length === 1;
+    lines.push(
+      `hint: looked up as ${one ? 'an order number' : 'order numbers'}; as ${one ? 'a transaction id' : 'transaction ids'}: ${payops} query --transaction-id ${ids}`,
+    );
   }
   return lines;
 }

@@ -1,12 +1,14 @@
 // Output of `payops query` and `payops refunds search`: a card for one order on a terminal, a table
 // for several, JSON or flattened CSV with every gateway field for scripts (stdout or --out FILE).
 // The not-found list and notices go to stderr.
+
 import { resolve } from 'node:path';
 import type { Context } from '../context.js';
 import { openCsvWriter } from '../output/csv-writer.js';
 import { formatForFile, type OutputFormat, resolveFormat } from '../output/format.js';
 import { openJsonWriter } from '../output/json-writer.js';
 import { fitLines } from '../output/summary.js';
+import { shellQuote } from '../quote.js';
 import { columnsOf, flatten } from './flatten.js';
 import type { StatusLabels } from './labels.js';
 import { renderOrderCard } from './order-card.js';
@@ -130,7 +132,12 @@ function notices(
   noun: string,
   missing: 'orders' | 'refunds',
 ): void {
-  for (const line of notFoundLines(o.notFound, missing)) ctx.log.warn(line);
+  const { profile, sandbox } = ctx.globals;
+  const payops = `payops${sandbox ? ' --sandbox' : ''}${profile ? ` --profile ${shellQuote(profile)}` : ''}`;
+  const hints = notFoundLines(o.notFound, missing, payops);
+  // The hint after the count that ends the output: the last line is the command to run.
+  const hint = hints.length > 0 && hints.at(-1)!.startsWith('hint:') ? hints.pop() : undefined;
+  for (const line of hints) ctx.log.warn(line);
   // Fitted to the terminal at spaces: a second's line is never broken mid-word.
   for (const line of fitLines(saturatedLines(o.saturated ?? [], noun), ctx.io.stderr.columns))
     ctx.log.warn(line);
@@ -141,7 +148,11 @@ function notices(
   const written = ctx.globals.out ? ` · written to ${ctx.globals.out}` : '';
   // How many requests it took is a detail for --verbose (issue 15).
   const requests = ctx.globals.verbose || ctx.globals.debug ? ` · ${plural(o.requests, 'request')}` : '';
-  ctx.log.info(`${plural(o.orders.length, noun)} found${requests}${written}`);
+  const missed = o.notFound.length;
+  const notFound =
+    missed === 0 ? '' : `, ${missed} ${missing === 'orders' ? 'not found' : 'without refund records'}`;
+  ctx.log.info(`${plural(o.orders.length, noun)} found${notFound}${requests}${written}`);
+  if (hint) ctx.log.warn(hint);
 }
 
 async function writeData(ctx: Context, format: OutputFormat, rows: DataRow[]): Promise<void> {

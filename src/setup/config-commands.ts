@@ -15,6 +15,7 @@ import {
   maskSecret,
   type ProfileValues,
   parseConfigValue,
+  SANDBOX_BASE_URL,
 } from '../config/keys.js';
 import { configFile } from '../config/paths.js';
 import { selectProfile } from '../config/resolve.js';
@@ -29,6 +30,22 @@ function warnTightened(ctx: Context) {
 
 async function store(ctx: Context): Promise<ConfigStore> {
   return openStore(ctx.io.env, warnTightened(ctx));
+}
+
+/**
+ * A base_url the signed requests would travel unencrypted over (plain http:// to another machine)
+ * is refused when it is set, unless --allow-insecure-http: config set and config init alike.
+ */
+export async function assertSecureBaseUrl(value: string, allowHttp: boolean): Promise<void> {
+  if (value === SANDBOX_BASE_URL || allowHttp) return;
+  const url = new URL(value);
+  if (url.protocol !== 'http:') return;
+  const { isLoopbackHost } = await import('../gateway/transport.js');
+  if (isLoopbackHost(url.hostname)) return;
+  throw new UsageError(
+    'plain http:// would send the signed requests unencrypted: use https:// (http:// only for a gateway on this machine)',
+    { hint: 'pass --allow-insecure-http to store it anyway, if the network is trusted' },
+  );
 }
 
 /** Display text of a stored value; the sign key only as set / not set. */
@@ -57,6 +74,8 @@ export async function configSet(ctx: Context, keyArg: string, valueArg: string |
   }
   if (key === 'sign_key') ctx.addSecret(text);
   const value = parseConfigValue(key, text);
+  // Refused now, as config init refuses it, rather than by the first command that sends (issue 27).
+  if (key === 'base_url') await assertSecureBaseUrl(value as string, Boolean(ctx.globals.allowInsecureHttp));
   s.setValue(profile, key, value);
   ctx.log.info(
     key === 'sign_key'

@@ -29,6 +29,9 @@ import { ask, canAsk, declinedError } from '../output/prompt.js';
 import { SANDBOX_CREDENTIALS } from '../sandbox/accounts.js';
 import type { GatewayCheck } from '../status/check.js';
 
+/** Times a sign key the gateway refused is asked for again. */
+const KEY_RETRIES = 3;
+
 /** `true`, or the message a prompt shows under the answer. */
 function validation(check: () => unknown): true | string {
   try {
@@ -142,10 +145,33 @@ export async function configInit(ctx: Context, s: ConfigStore): Promise<number> 
     'saved',
   );
 
-  const { profile, existing, values, signKey, sandbox } = answers;
+  const { profile, existing, values, sandbox } = answers;
+  let { signKey } = answers;
   if (signKey !== undefined && signKey !== existing.sign_key) values.sign_key = signKey;
   if (!sandbox) {
-    const check = await testProfile(ctx, profile, { ...existing, ...values }, signKey);
+    let check = await testProfile(ctx, profile, { ...existing, ...values }, signKey);
+    // A key the gateway refused is asked for again, every other answer kept (issue 27: a typo in
+    // the key lost them all). Enter stops asking: then "save anyway?" as before.
+    for (let tries = 0; check?.keyAccepted === 'no' && tries < KEY_RETRIES; tries++) {
+      const again = await ask(
+        ctx.io,
+        ({ password }, streams) =>
+          password(
+            {
+              message: 'The gateway refused the sign key: type it again (Enter to stop)',
+              mask: '*',
+              validate: (v) => (v === '' ? true : validation(() => parseConfigValue('sign_key', v))),
+            },
+            streams,
+          ),
+        'saved',
+      );
+      if (again === '') break;
+      ctx.addSecret(again);
+      signKey = parseConfigValue('sign_key', again) as string;
+      if (signKey !== existing.sign_key) values.sign_key = signKey;
+      check = await testProfile(ctx, profile, { ...existing, ...values }, signKey);
+    }
     // No, as at any question: exit 2.
     if (check !== undefined && !(await saveAnyway(ctx, check))) throw declinedError('saved');
   } else {

@@ -240,7 +240,9 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
         .finish(sink.file ? undefined : late)
         .then((left) => {
           unshown = left;
-          return left > 0 ? undefined : sink.close({ interrupted: result.stopped === 'interrupted' });
+          return left > 0
+            ? undefined
+            : sink.close({ interrupted: result.stopped === 'interrupted', runId: journal.runId });
         })
         .then(
           () => undefined,

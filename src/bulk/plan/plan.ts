@@ -46,6 +46,11 @@ export interface BulkPlan {
   amounts: Map<string, bigint>;
   /** Money the operation moves per currency: refund_amount for refunds, the order amount otherwise. */
   moving: Map<string, bigint>;
+  /**
+   * What each chunk (request) moves, by chunk index: a resumed run's plan totals the chunks left,
+   * not the whole file (issue 27). One short list per chunk, not per row.
+   */
+  chunkMoving?: Array<Array<[currency: string, minor: bigint]>>;
   /** Distinct orders (rows of one order — partial refunds — count once); `amounts` counts each once. */
   orders?: number;
   /** A review: rows to approve (review_flag 1) and to reject (0), with their order amounts. */
@@ -239,6 +244,7 @@ export async function planBulk(
     chunkSize: chunkSize(op),
     amounts,
     moving,
+    chunkMoving: tally.chunkMoving,
     orders,
     ...(OPERATIONS[op].approvesOrRejects ? { reviews: tally.reviews } : {}),
     readAs,
@@ -279,6 +285,9 @@ class Tally {
   private runCurrency: string | undefined;
   private runAmount = 0n;
   private runMoving = 0n;
+  /** Per chunk: what it moves in each currency, in the order met (see BulkPlan.chunkMoving). */
+  readonly chunkMoving: Array<Array<[string, bigint]>> = [];
+  private readonly size: number;
 
   constructor(
     private readonly op: BatchOperation,
@@ -292,6 +301,7 @@ class Tally {
     this.includeHidden = hidden === 'include';
     this.cross = crossChecker(op, file);
     this.moves = OPERATIONS[op].moves;
+    this.size = chunkSize(op);
     // The look-ups before a run are cut as the rows come (ids only: nothing is sent in pass 1).
     cache?.cutLookUps(lookUpLimit(op));
   }
@@ -337,7 +347,9 @@ class Tally {
       this.orders++;
       this.runAmount += valid.amountMinor;
     }
-    this.runMoving += valid[this.moves] ?? valid.amountMinor;
+    const moves = valid[this.moves] ?? valid.amountMinor;
+    this.runMoving += moves;
+    this.addToChunk(valid.currency, moves);
     if (valid.review_flag !== undefined) {
       const approve = valid.review_flag === '1';
       if (approve) this.reviews.approve++;
@@ -351,6 +363,19 @@ class Tally {
   }
 
   private dropped = 0;
+
+  /** The row just counted (this.rows - 1) into its chunk's totals. */
+  private addToChunk(currency: string, minor: bigint): void {
+    const index = this.rows - 1;
+    let chunk: Array<[string, bigint]>;
+    if (index % this.size === 0) {
+      chunk = [];
+      this.chunkMoving.push(chunk);
+    } else chunk = this.chunkMoving[this.chunkMoving.length - 1]!;
+    const last = chunk[chunk.length - 1];
+    if (last !== undefined && last[0] === currency) last[1] += minor;
+    else chunk.push([currency, minor]);
+  }
 
   private warnId(valid: ValidRow): void {
     const w = roundedIdWarning(valid, this.file);

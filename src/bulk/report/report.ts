@@ -26,7 +26,18 @@ export interface PlanView {
   concurrency: number;
   dryRun: boolean;
   /** Resuming: rows already settled by the earlier process(es). */
-  resume?: { settledRows: number; pendingChunks: number; createdAt: string };
+  resume?: {
+    settledRows: number;
+    pendingChunks: number;
+    createdAt: string;
+    /** What the rows left move, per currency: the plan's money line when resuming (issue 27). */
+    movingLeft?: Map<string, bigint>;
+  };
+  /**
+   * The new run's id is said once the run is confirmed (runIdLine), not in the plan: a plan refused
+   * (no --yes, or No) left an id that never existed (issue 27).
+   */
+  runIdAfterConfirm?: boolean;
   /** A note about earlier runs of the same input (dry-run, --force). */
   note?: string;
   /** What the gateway showed before the run; absent when it could not be asked (a dry run without a key). */
@@ -79,7 +90,12 @@ export function planLines(v: PlanView): string[] {
       lines.push(`  approve: ${plural(approve, 'order')} · ${formatMoneyTotals(approveAmounts)}`);
     if (reject > 0) lines.push(`  reject:  ${plural(reject, 'order')} · ${formatMoneyTotals(rejectAmounts)}`);
   } else {
-    lines.push(`  ${spec.words.moneyLabel}: ${formatMoneyTotals(plan.moving)}`);
+    const left = v.resume?.movingLeft;
+    lines.push(
+      left
+        ? `  ${spec.words.moneyLabel}: ${formatMoneyTotals(left)} (the ${plural(rowsLeft(v), 'row')} left; the whole file: ${formatMoneyTotals(plan.moving)})`
+        : `  ${spec.words.moneyLabel}: ${formatMoneyTotals(plan.moving)}`,
+    );
     // What moves is not the order amount (a refund's amount): show the order amounts as well, each
     // order's once however many rows it has.
     if (spec.moves !== 'amountMinor') {
@@ -99,10 +115,10 @@ export function planLines(v: PlanView): string[] {
   if (v.resume) {
     const done = v.resume.settledRows;
     lines.push(
-      `  run ${quoteName(v.runId)} (started ${v.resume.createdAt}): ${n(done)} of ${plural(plan.rows, 'row')} done, ${n(rowsLeft(v))} left; the totals above are the whole file's`,
+      `  run ${quoteName(v.runId)} (started ${v.resume.createdAt}): ${n(done)} of ${plural(plan.rows, 'row')} done, ${n(rowsLeft(v))} left${v.resume.movingLeft ? '' : "; the totals above are the whole file's"}`,
       '  rows left are reconciled at the gateway first, then sent',
     );
-  } else if (!v.dryRun) {
+  } else if (!v.dryRun && !v.runIdAfterConfirm) {
     lines.push(`  run id: ${quoteName(v.runId)}`);
   }
   if (v.noCheck) {
@@ -225,30 +241,43 @@ export function confirmQuestion(v: PlanView): string {
 }
 
 /**
- * When the profile's confirm_typed_above (USD:10000,EUR:8000) is passed by what the run moves in
- * any currency, the operator types the number of rows instead of answering y: what to type and why.
+ * When what the run moves in a currency passes the profile's confirm_typed_above for it
+ * (`USD:10000,EUR:8000`; `*:10000` for any currency not named), the operator types the number of
+ * rows instead of answering y: what to type and why. A currency the setting gives no limit for asks
+ * too: a threshold set for USD must not let EUR 767,000 through on a plain y (issue 27).
  */
 export function typedConfirmation(
   v: PlanView,
-  /** The profile's confirm_typed_above: `USD:10000,EUR:8000` (checked when it was set). */
+  /** The profile's confirm_typed_above: `USD:10000,EUR:8000,*:5000` (checked when it was set). */
   above: string | undefined,
+  /** What the run moves per currency: the rows left when resuming. Default: the plan's. */
+  moving: ReadonlyMap<string, bigint> = v.plan.moving,
 ): { rows: number; why: string } | undefined {
   if (!above || v.dryRun) return undefined;
+  const limits = new Map<string, string>();
   for (const part of above.split(',')) {
-    const [currency = '', amount = ''] = part.split(':');
-    const limit = parseAmount(amount, currency);
-    const total = v.plan.moving.get(currency);
-    if (total === undefined) continue;
-    // A limit that does not read as an amount of its currency (USD:10.999) asks, rather than not.
-    if (!limit.ok)
+    const [currency = '', amount = ''] = part.split(':').map((s) => s.trim());
+    limits.set(currency.toUpperCase(), amount);
+  }
+  const rows = v.resume ? rowsLeft(v) : v.plan.rows;
+  for (const [currency, total] of [...moving].sort(([a], [b]) => a.localeCompare(b))) {
+    if (total <= 0n) continue;
+    const named = limits.get(currency);
+    const amount = named ?? limits.get('*');
+    if (amount === undefined) {
       return {
-        rows: v.resume ? rowsLeft(v) : v.plan.rows,
-        why: `confirm_typed_above ${part} is not an amount of ${currency}`,
+        rows,
+        why: `the profile's confirm_typed_above sets no limit for ${currency} (add ${currency}:AMOUNT, or *:AMOUNT for any currency)`,
       };
+    }
+    const limit = parseAmount(amount, currency);
+    const part = `${named === undefined ? '*' : currency}:${amount}`;
+    // A limit that does not read as an amount of its currency (USD:10.999) asks, rather than not.
+    if (!limit.ok) return { rows, why: `confirm_typed_above ${part} is not an amount of ${currency}` };
     if (total > limit.minor) {
       return {
-        rows: v.resume ? rowsLeft(v) : v.plan.rows,
-        why: `this is above the profile's confirm_typed_above (${formatMoney(limit.minor, currency)})`,
+        rows,
+        why: `this is above the profile's confirm_typed_above (${formatMoney(limit.minor, currency)}${named === undefined ? ', from *' : ''})`,
       };
     }
   }

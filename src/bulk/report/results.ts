@@ -3,6 +3,7 @@
 // exit code they mean. Data only: src/output/ renders it.
 import type { BatchOperation } from '../../gateway/endpoints.js';
 import { addToTotals } from '../../money/amount.js';
+import { currencyInfo } from '../../money/currency.js';
 import { OPERATIONS } from '../operations.js';
 import type { InputRow, Outcome, RowOutcome, RunTotals } from '../types.js';
 
@@ -26,6 +27,8 @@ export interface ResultLayout {
   detailColumn: string;
   /** The few columns a person reads in a terminal table (the CSV/JSON carry them all). */
   tableColumns: string[];
+  /** Input cells that hold amounts, and the one that holds their currency (padding, resultCells). */
+  amounts?: { at: number[]; currencyAt: number };
 }
 
 export function resultLayout(
@@ -53,8 +56,12 @@ export function resultLayout(
     outcomeColumn,
     detailColumn,
   ];
+  const indexOf = (name: string) => inputColumns.indexOf(byName.get(name) ?? '');
+  const amountsAt = ['amount', 'refund_amount'].map(indexOf).filter((i) => i >= 0);
+  const currencyAt = indexOf('currency');
   return {
     tableColumns,
+    ...(amountsAt.length > 0 && currencyAt >= 0 ? { amounts: { at: amountsAt, currencyAt } } : {}),
     columns: [...inputColumns, ...gatewayColumns.map(([, c]) => c), outcomeColumn, detailColumn],
     inputColumns,
     gatewayColumns,
@@ -69,10 +76,25 @@ export function resultCells(layout: ResultLayout, cells: readonly string[], o: R
   const gateway = layout.gatewayColumns;
   const out = new Array<string>(inputs + gateway.length + 2);
   for (let i = 0; i < inputs; i++) out[i] = cells[i] ?? '';
+  if (layout.amounts) {
+    // A workbook's amounts are numbers (356.5, 40): shown with the currency's decimals, as every
+    // amount is (issue 27). Only padded, never rounded; text in any other form is left as written.
+    const digits = currencyInfo((cells[layout.amounts.currencyAt] ?? '').trim())?.minorDigits;
+    if (digits !== undefined) for (const i of layout.amounts.at) out[i] = padDecimals(out[i]!, digits);
+  }
   for (let j = 0; j < gateway.length; j++) out[inputs + j] = o.fields[gateway[j]![0]] ?? '';
   out[inputs + gateway.length] = o.outcome;
   out[inputs + gateway.length + 1] = o.detail;
   return out;
+}
+
+/** `356.5` → `356.50` for 2 decimals; anything but a plain decimal with fewer digits as it is. */
+export function padDecimals(text: string, digits: number): string {
+  const m = /^(\d+)(?:\.(\d*))?$/.exec(text);
+  if (m === null) return text;
+  const fraction = m[2] ?? '';
+  if (fraction.length >= digits) return text;
+  return digits === 0 ? m[1]! : `${m[1]}.${fraction.padEnd(digits, '0')}`;
 }
 
 /** A workbook row a person does not see, left out by --skip-hidden: never sent, reported so. */

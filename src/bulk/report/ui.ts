@@ -2,7 +2,7 @@
 // (table / CSV / JSON, to --out or stdout), the confirmation and the progress bar. The renderers
 // load lazily: a CSV run never loads the table library, a piped run never the progress bar.
 import { resolve } from 'node:path';
-import type { Context } from '../../context.js';
+import { type Context, stdoutColor } from '../../context.js';
 import { resolveFormat } from '../../output/format.js';
 import type { Progress } from '../../output/progress.js';
 import { fitLines, formatCount } from '../../output/summary.js';
@@ -19,7 +19,7 @@ export interface ResultSink {
    * Flush; a results file is moved into place, also after a failed or interrupted run (sink.ts).
    * `interrupted`: a terminal table prints no rows (the summary points to `runs show ID`).
    */
-  close(opts?: { interrupted?: boolean }): Promise<void>;
+  close(opts?: { interrupted?: boolean; runId?: string }): Promise<void>;
 }
 
 /** Rows of a terminal table; a larger run shows only rows that did not succeed, and points at --out. */
@@ -118,7 +118,7 @@ export async function openResultSink(
       const tableText =
         kept.length > 0
           ? renderTable(shown, rowsShown, {
-              color: ctx.color,
+              color: stdoutColor(ctx),
               wide: Boolean(ctx.globals.wide),
               ...(note ? { note } : {}),
               ...(table.drop ? { drop: table.drop } : {}),
@@ -126,16 +126,21 @@ export async function openResultSink(
             })
           : '';
       const n = formatCount;
+      // A run's rows are written again from its journal: the same command with --out would be
+      // refused as already processed (issue 27). `runs show` itself takes --out.
+      const everyRow = opts?.runId
+        ? `every row: payops runs show ${opts.runId} --out results.csv`
+        : 'write them all with --out results.csv';
       let text = '';
       if (onlyProblems && problemCount === 0) {
-        text += `all ${n(total)} rows succeeded (not listed here): write them all with --out results.csv\n`;
+        text += `all ${n(total)} rows succeeded (not listed here): ${everyRow}\n`;
       } else if (onlyProblems) {
         text +=
           problemCount > kept.length
-            ? `${n(kept.length)} of the ${n(problemCount)} rows that did not succeed shown (${n(total)} rows in all): write them all with --out results.csv\n`
-            : `${n(total - problemCount)} rows that succeeded not shown (${n(total)} rows in all): write them all with --out results.csv\n`;
+            ? `${n(kept.length)} of the ${n(problemCount)} rows that did not succeed shown (${n(total)} rows in all): ${everyRow}\n`
+            : `${n(total - problemCount)} rows that succeeded not shown (${n(total)} rows in all): ${everyRow}\n`;
       } else if (total > kept.length) {
-        text += `${n(total - kept.length)} of ${n(total)} rows not shown: write them all with --out results.csv\n`;
+        text += `${n(total - kept.length)} of ${n(total)} rows not shown: ${everyRow}\n`;
       }
       // The table fits by itself; the footer is wrapped at spaces.
       if (width) text = fitLines(text.split('\n'), width).join('\n');

@@ -30,9 +30,10 @@ async function partialFile(n: number, name = 'refunds.csv') {
 }
 
 const runIdOf = (stderr: string) => {
-  const m = /run id: (\S+)|run (\d{8}-\d{6}-[0-9a-f]{4})/.exec(stderr);
+  // A new run's id is said once it is confirmed, after any earlier run a note names (issue 27).
+  const m = /run id: (\S+)/.exec(stderr) ?? /run (\d{8}-\d{6}-[0-9a-f]{4})/.exec(stderr);
   if (!m) throw new Error(`no run id in:\n${stderr}`);
-  return (m[1] ?? m[2])!;
+  return m[1]!;
 };
 
 /** The same rows saved again, as a spreadsheet would. */

@@ -3,8 +3,10 @@
 // amounts; results.xlsx reads back with the same ids; the same rows as a CSV and as a workbook are
 // one input (the second is refused as already done); a workbook with bad cells is refused with
 // each cell named and nothing sent; payouts read and write workbooks too.
+
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { parseAmount } from '../../../src/money/amount.js';
 import { createXlsxWriter } from '../../../src/output/xlsx-writer.js';
@@ -63,9 +65,11 @@ describe('.xlsx refund files against the sandbox', { timeout: 120_000 }, () => {
     it(`${name} refunds exactly the intended amounts; results.xlsx keeps the ids`, async () => {
       await withSandbox(async (sandbox) => {
         const dir = workdir(name);
+        const home = tempDir();
         const r = await runCli(['refund', '--file', name, '--yes', '--out', 'results.xlsx'], {
           env: sandbox.env,
           cwd: dir,
+          home,
         });
         expect(r.code, r.stderr).toBe(0);
         expect(await refunded(sandbox)).toEqual(intended());
@@ -79,6 +83,23 @@ describe('.xlsx refund files against the sandbox', { timeout: 120_000 }, () => {
           '1234567890.11',
           '12000',
           '0.1',
+        ]);
+        // Shown (runs show, CSV) with the currency's decimals, not as the workbook stores the
+        // numbers (issue 27): 12.50, not 12.5; JPY has none.
+        const runId = /run id: (\S+)/.exec(r.stderr)![1]!;
+        const shown = await runCli(['runs', 'show', runId, '--output', 'csv'], {
+          env: sandbox.env,
+          cwd: dir,
+          home,
+        });
+        expect(shown.code, shown.stderr).toBe(0);
+        const rows = parse(shown.stdout, { columns: true }) as Array<Record<string, string>>;
+        expect(rows.map((x) => x.refund_amount)).toEqual([
+          '12.50',
+          '49.99',
+          '1234567890.11',
+          '12000',
+          '0.10',
         ]);
       }, seeded);
     });

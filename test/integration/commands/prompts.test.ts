@@ -169,6 +169,8 @@ describe.skipIf(!hasScript)('payops config init', () => {
         ['Account id', gw.PAYOPS_ACCOUNT_ID!],
         ['Sign key', 'wrong-key-12345678'],
         ['Read-only', 'n'],
+        // Asked again (issue 27); Enter stops asking.
+        ['type it again', ''],
         ['anyway', 'n'],
       ],
       homeOnly(),
@@ -179,5 +181,36 @@ describe.skipIf(!hasScript)('payops config init', () => {
     expect(r.out).toMatch(/accepts the key, merchant and account: no/);
     expect(r.out).toContain('nothing was saved');
     expect(existsSync(join(suite.dir, 'config.json'))).toBe(false);
+  });
+
+  it('a refused key is asked for again, every other answer kept, and the profile saved (issue 27)', async () => {
+    const gw = suite.gw.env(suite.dir);
+    const r = await underPty(
+      ['config', 'init'],
+      [
+        ['Profile name', 'live'],
+        ['built-in sandbox', 'n'],
+        ['Gateway address', gw.PAYOPS_BASE_URL!],
+        ['Merchant id', gw.PAYOPS_MERCHANT_ID!],
+        ['Account id', gw.PAYOPS_ACCOUNT_ID!],
+        ['Sign key', 'wrong-key-12345678'],
+        ['Read-only', 'y'],
+        ['type it again', gw.PAYOPS_SIGN_KEY!],
+        ['current profile', 'y'],
+      ],
+      homeOnly(),
+    );
+    expect(r.unanswered).toEqual([]);
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toMatch(/accepts the key, merchant and account: no/);
+    expect(r.out).toMatch(/accepts the key, merchant and account: yes/);
+    expect(r.out).not.toContain(gw.PAYOPS_SIGN_KEY!);
+    expect(configOf().profiles?.live).toEqual({
+      base_url: gw.PAYOPS_BASE_URL,
+      merchant_id: gw.PAYOPS_MERCHANT_ID,
+      account_id: gw.PAYOPS_ACCOUNT_ID,
+      sign_key: gw.PAYOPS_SIGN_KEY,
+      read_only: true,
+    });
   });
 });

@@ -80,8 +80,9 @@ describe('canary card number and security code', { timeout: 180_000 }, () => {
       '--expiry',
       '01/2020',
     ]);
-    expect(expired.code).toBe(1);
-    expect(expired.stdout).toContain(MASKED);
+    // Refused before the card is read (issue 27): nothing sent, and no card anywhere.
+    expect(expired.code, expired.stderr).toBe(2);
+    expect(expired.stderr).toContain('the card expired at the end of 01/2020; nothing was sent');
 
     for (const mode of ['drop_after_commit', 'bad_signature', 'error500', 'garbage']) {
       await setFaults(sandbox.url, { mode, rate: 1, paths: ['/v1/authorise'] });

@@ -68,16 +68,75 @@ describe('pay card: the test cards of design.md §1.5', { timeout: 90_000 }, () 
     expect(r.stderr).not.toMatch(/signature/i);
   });
 
-  it('a past expiry is declined with E3004', async () => {
-    const r = await runCli(
-      ['--yes', '--output', 'json', 'pay', 'card', '--amount', '5', '--currency', 'EUR', '--expiry', '01/20'],
-      {
-        env: sandbox.env,
-        input: `${CARDS.approved}\n123\n`,
-      },
+  it('a past expiry is refused here, nothing sent (issue 27: it was sent and declined with E3004)', async () => {
+    const before = await health(sandbox.url);
+    const lastMonth = new Date();
+    lastMonth.setDate(1);
+    lastMonth.setMonth(lastMonth.getMonth() - 1);
+    const mm = String(lastMonth.getMonth() + 1).padStart(2, '0');
+    for (const expiry of ['01/20', `${mm}/${lastMonth.getFullYear()}`]) {
+      const r = await runCli(
+        [
+          '--yes',
+          '--output',
+          'json',
+          'pay',
+          'card',
+          '--amount',
+          '5',
+          '--currency',
+          'EUR',
+          '--expiry',
+          expiry,
+        ],
+        { env: sandbox.env, input: `${CARDS.approved}\n123\n` },
+      );
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/the card expired at the end of \d\d\/20\d\d; nothing was sent/);
+      expect(r.stderr).toContain('--expiry');
+    }
+    // Nothing reached the gateway: no order was created.
+    expect((await health(sandbox.url)).orders).toBe(before.orders);
+    // This month is still good: the card runs to the end of it.
+    const now = new Date();
+    const thisMonth = `${String(now.getMonth() + 1).padStart(2, '0')}/${now.getFullYear()}`;
+    const ok = await runCli(
+      [
+        '--yes',
+        '--output',
+        'json',
+        'pay',
+        'card',
+        '--amount',
+        '5',
+        '--currency',
+        'EUR',
+        '--expiry',
+        thisMonth,
+      ],
+      { env: sandbox.env, input: `${CARDS.approved}\n123\n` },
     );
-    expect(r.code).toBe(1);
-    expect(JSON.parse(r.stdout).result.result_info).toMatch(/^E3004:/);
+    expect(ok.code, ok.stderr).toBe(0);
+  });
+
+  it('a 3-D Secure payment left pending gets its next step; one held for review too (issue 27)', async () => {
+    const challenged = await runCli(['--yes', '--output', 'table', 'pay', 'card', ...ORDER], {
+      env: sandbox.env,
+      input: `${CARDS.threeDs}\n123\n`,
+    });
+    expect(challenged.code, challenged.stderr).toBe(3);
+    const card = challenged.stdout;
+    expect(card).toMatch(/Next step\n\s+why\s+the card needs a 3-D Secure challenge/);
+    expect(card).toContain('payops pay checkout --amount 12.50 --currency USD --open');
+    expect(card).toMatch(/stays pending, nothing charged: payops query --order-no PO-\S+/);
+    const review = await runCli(['--yes', '--output', 'table', 'pay', 'card', ...ORDER], {
+      env: sandbox.env,
+      input: `${CARDS.review}\n123\n`,
+    });
+    expect(review.code, review.stderr).toBe(3);
+    expect(review.stdout).toMatch(/Next step\n\s+why\s+the gateway holds the payment for review/);
+    expect(review.stdout).toMatch(/its outcome\s+later with payops query --order-no PO-\S+/);
   });
 
   it('shows risk, 3-D Secure and recurring fields on the card', async () => {
@@ -112,6 +171,17 @@ describe('pay card: the test cards of design.md §1.5', { timeout: 90_000 }, () 
     ]) {
       expect(r.stdout).toContain(text);
     }
+    // The next deduction as every date is shown: local time with its offset, and ISO 8601 UTC
+    // (design.md §1.6), never the gateway's bare 20261128135024 (issue 27).
+    expect(r.stdout).toMatch(
+      /recurring_deduction_time\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d\d:\d\d {2}\(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\)/,
+    );
+    expect(r.stdout).not.toMatch(/\b\d{14}\b/);
+    // And on the order's card from `query`.
+    const orderNo = /order_no\s+(T-\d+)/.exec(r.stdout)![1]!;
+    const q = await runCli(['--output', 'table', 'query', orderNo], { env: sandbox.env });
+    expect(q.code, q.stderr).toBe(0);
+    expect(q.stdout).toMatch(/next deduction\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d\d:\d\d {2}\(/);
   });
 
   it('refuses a card number given as an argument, before anything is sent', async () => {

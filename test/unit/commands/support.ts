@@ -44,7 +44,8 @@ export function runIds(home: string): string[] {
 
 /** The run id a plan or summary names on stderr. */
 export function runIdIn(stderr: string): string {
-  const m = /run (?:id: )?(\d{8}-\d{6}-[0-9a-f]{4})/.exec(stderr);
+  // A new run's id is said once it is confirmed, after any earlier run a note names (issue 27).
+  const m = /run id: (\d{8}-\d{6}-[0-9a-f]{4})/.exec(stderr) ?? /run (\d{8}-\d{6}-[0-9a-f]{4})/.exec(stderr);
   if (!m) throw new Error(`no run id in:\n${stderr}`);
   return m[1]!;
 }

@@ -183,7 +183,17 @@ describe('human money', () => {
     addToTotals(totals, 'usd', 123400n);
     addToTotals(totals, 'EUR', 1000n);
     addToTotals(totals, 'USD', 50n);
-    expect(formatMoneyTotals(totals)).toBe('USD 1,234.50 · EUR 10.00');
+    // By currency code, whatever order they were met in: every line lists them alike (issue 27).
+    expect(formatMoneyTotals(totals)).toBe('EUR 10.00 · USD 1,234.50');
+    expect(
+      formatMoneyTotals(
+        new Map([
+          ['USD', 1n],
+          ['EUR', 2n],
+          ['CHF', 3n],
+        ]),
+      ),
+    ).toBe('CHF 0.03 · EUR 0.02 · USD 0.01');
     expect(formatMoneyTotals(new Map())).toBe('');
   });
 });

@@ -34,7 +34,7 @@ describe('summary helpers', () => {
       { outcome: 'failed', count: 2, totals: failed },
       { outcome: 'unknown', count: 0 },
     ]);
-    expect(text).toBe('succeeded  998  USD 1,234.50 · EUR 10.00\nfailed       2  JPY 1,500\n');
+    expect(text).toBe('succeeded  998  EUR 10.00 · USD 1,234.50\nfailed       2  JPY 1,500\n');
     expect(renderOutcomes([])).toBe('');
   });
 

@@ -109,9 +109,9 @@ describe('table', () => {
 describe('notFoundLines', () => {
   it('says, when only order numbers were not found, that a transaction id needs --transaction-id', () => {
     expect(notFoundLines([{ field: 'order_no', value: 'T0000000003' }], 'orders')).toEqual([
-      '1 order not found:',
+      'not found:',
       '  order_no T0000000003',
-      'hint: these were looked up as order numbers; look up a transaction id with --transaction-id',
+      'hint: looked up as an order number; as a transaction id: payops query --transaction-id T0000000003',
     ]);
   });
   it('lists one asked-for value a line under a count', () => {
@@ -124,9 +124,9 @@ describe('notFoundLines', () => {
         ],
         'orders',
       ),
-    ).toEqual(['2 orders not found:', '  order_no A', '  transaction_id T']);
+    ).toEqual(['not found:', '  order_no A', '  transaction_id T']);
     expect(notFoundLines([{ field: 'order_no', value: 'A' }], 'refunds')).toEqual([
-      '1 order without refund records:',
+      'without refund records:',
       '  order_no A',
     ]);
   });
