@@ -3,7 +3,7 @@
 // The not-found list and notices go to stderr.
 
 import { resolve } from 'node:path';
-import type { Context } from '../context.js';
+import { type Context, stdoutColor } from '../context.js';
 import { openCsvWriter } from '../output/csv-writer.js';
 import { formatForFile, type OutputFormat, resolveFormat } from '../output/format.js';
 import { openJsonWriter } from '../output/json-writer.js';
@@ -187,10 +187,4 @@ async function tableText(ctx: Context, t: TableData): Promise<string> {
   // 3-D Secure and fraud screening go before the block layout: one order's card shows them.
   const drop = ['fraud', '3DS'];
   return renderTable(t.head, rows, width ? { color, width, wide, drop } : { color, wide, drop });
-}
-
-/** ctx.color follows stderr; these go to stdout, which may be a pipe even when stderr is a terminal. */
-function stdoutColor(ctx: Context): boolean {
-  const forced = ctx.io.env.FORCE_COLOR !== undefined && ctx.io.env.FORCE_COLOR !== '0';
-  return ctx.color && (forced || Boolean(ctx.io.stdout.isTTY));
 }

@@ -5,7 +5,7 @@
 
 import { openResultSink } from '../bulk/report/ui.js';
 import { stateDir } from '../config/paths.js';
-import type { Context } from '../context.js';
+import { type Context, stdoutColor } from '../context.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { listRunsChecked, type RunInfo } from '../lifecycle/read.js';
 import { resolveFormat } from '../output/format.js';
@@ -195,7 +195,7 @@ async function writeTable(ctx: Context, rows: Entry[]): Promise<void> {
   const { renderTable } = await import('../output/table.js');
   const width = ctx.io.stdout.columns;
   const text = renderTable(head, records, {
-    color: ctx.color && Boolean(ctx.io.stdout.isTTY),
+    color: stdoutColor(ctx),
     wide: Boolean(ctx.globals.wide),
     ...(width ? { width } : {}),
     // Rows (the counts add up to it) and then when (the run id starts with its time, in UTC) go
