@@ -21,10 +21,11 @@ import { registerStatus } from './commands/status.js';
 import { suggestNearCommands } from './commands/suggest.js';
 import { checkHome } from './config/home.js';
 import { type Context, type ContextOverrides, createContext, processIo, SANDBOX_NOTE } from './context.js';
-import { ExitCode, exitCodeAfterOutput, exitCodeFor, isCommanderError } from './errors.js';
+import { ExitCode, errorCodeFor, exitCodeAfterOutput, exitCodeFor, isCommanderError } from './errors.js';
 import { type GlobalOptions, guardOutput, type Io, type OutputState, outputSettled } from './io.js';
 import { fitHelp } from './output/help-fit.js';
 import { reportError } from './output/report-error.js';
+import { gatewayFacts } from './output/run-document.js';
 import { redactText } from './redact.js';
 import { readVersion } from './version.js';
 
@@ -92,6 +93,8 @@ export async function main(
   const stdout = guardOutput(io.stdout);
   guardOutput(io.stderr);
   let ctx: Context | undefined;
+  // What ended the command, for the JSON run document's `error`.
+  let failure: unknown;
   const app: App = {
     action: (run) =>
       async function (this: Command) {
@@ -129,11 +132,13 @@ export async function main(
         // `payops pay` without a subcommand: commander printed the help.
         return ExitCode.usage;
       }
+      failure = err;
       reportError(err, io, { debug, secrets: [...secrets] });
       return exitCodeFor(err);
     }
   };
   const result = await outcome();
+  if (ctx?.runDocument) await finishRunDocument(ctx, result, failure, secrets);
   const movedMoney = ctx?.movedMoney ?? false;
   // Refunds "succeeded" against the sandbox must never pass for real ones, even under --quiet.
   if (movedMoney && ctx?.usedSandbox && !ctx.sandboxNoted) ctx.log.warn(`payops: ${SANDBOX_NOTE}`);
@@ -141,6 +146,38 @@ export async function main(
   if (ctx?.stdoutAbandoned && io.exitAtOnce) io.exitAtOnce(result);
   await outputSettled(io.stdout);
   return afterClosedOutput(result, stdout, movedMoney, io);
+}
+
+/** The JSON run document's end (output/run-document.ts), whatever way the command ended. */
+async function finishRunDocument(
+  ctx: Context,
+  code: number,
+  failure: unknown,
+  secrets: readonly string[],
+): Promise<void> {
+  const doc = ctx.runDocument!;
+  const c = ctx.loadedConfig;
+  if (doc.gateway === null && c) doc.gateway = gatewayFacts(c);
+  const o = doc.outcome;
+  const state =
+    failure !== undefined && o?.state === 'finished'
+      ? 'stopped'
+      : (o?.state ??
+        (ctx.globals.dryRun && code === ExitCode.ok ? 'dry_run' : doc.runId ? 'stopped' : 'not_started'));
+  const error =
+    failure !== undefined
+      ? {
+          code: errorCodeFor(failure),
+          message: redactText(failure instanceof Error ? failure.message : String(failure), [...secrets]),
+        }
+      : (o?.error ?? null);
+  await doc.finish({
+    state,
+    ...(o?.counts ? { counts: o.counts } : {}),
+    ...(o?.totals ? { totals: o.totals } : {}),
+    exit_code: code,
+    error,
+  });
 }
 
 /**

@@ -7,6 +7,7 @@
 import type { ResolvedConfig } from './config/resolve.js';
 import type { GatewayClient } from './gateway/client.js';
 import type { GlobalOptions, Invocation, Io, Logger } from './io.js';
+import { gatewayFacts, type RunDocument } from './output/run-document.js';
 import { terminalSafe } from './quote.js';
 import { redactSecrets } from './redact.js';
 
@@ -36,6 +37,13 @@ export interface Context extends Invocation {
    * the process without waiting for that reader (the rows are in the journal; runs show has them).
    */
   stdoutAbandoned: boolean;
+  /**
+   * A money-moving run under `--output json`: the one JSON document its stdout carries
+   * (output/run-document.ts). The command opens it; main() finishes it on every way out.
+   */
+  runDocument: RunDocument | undefined;
+  /** The settings once config() has resolved them (for the run document's gateway). */
+  readonly loadedConfig: ResolvedConfig | undefined;
   close(): Promise<void>;
 }
 
@@ -118,6 +126,7 @@ export function createContext(io: Io, globals: GlobalOptions, overrides: Context
   let clientPromise: Promise<GatewayClient> | undefined;
   let movedMoney = false;
   let usedSandbox = false;
+  let loadedConfig: ResolvedConfig | undefined;
   const addSecret = (secret: string | undefined) => {
     if (secret && !secrets.includes(secret)) secrets.push(secret);
   };
@@ -139,6 +148,10 @@ export function createContext(io: Io, globals: GlobalOptions, overrides: Context
     },
     sandboxNoted: false,
     stdoutAbandoned: false,
+    runDocument: undefined,
+    get loadedConfig() {
+      return loadedConfig;
+    },
     noteMoneyMoving() {
       movedMoney = true;
     },
@@ -154,6 +167,10 @@ export function createContext(io: Io, globals: GlobalOptions, overrides: Context
               )
       ).then((config) => {
         if (config.sandbox) usedSandbox = true;
+        loadedConfig = config;
+        // The run document names its gateway in its first lines, before its rows.
+        if (ctx.runDocument && ctx.runDocument.gateway === null)
+          ctx.runDocument.gateway = gatewayFacts(config);
         return config;
       });
       return configPromise;

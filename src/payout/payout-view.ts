@@ -118,7 +118,7 @@ export async function confirmPayouts(
   await confirmOrExit(io, globals, `Send ${summary.toSend} payout${summary.toSend === 1 ? '' : 's'}?`);
 }
 
-function payoutRecord(row: PayoutResultRow): Record<string, string> {
+export function payoutRecord(row: PayoutResultRow): Record<string, string> {
   const out: Record<string, string> = {};
   for (const c of PAYOUT_COLUMNS) out[c] = String(row[c]);
   return out;

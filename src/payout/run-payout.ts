@@ -15,9 +15,17 @@ import { openRun, type RunJournal } from '../lifecycle/journal.js';
 import { isSameInput, listRuns, type RunInfo, readRun } from '../lifecycle/read.js';
 import { beginRun, endRun, lockInput } from '../lifecycle/steps.js';
 import { resolveFormat } from '../output/format.js';
+import { openRunDocument } from '../output/run-document.js';
 import { checkOutFile } from '../output/safe-file.js';
+import { PAYOUT_OUTCOMES, payoutTotals } from './document.js';
 import { derivedRequestId } from './meaning.js';
-import { confirmPayouts, writePayoutPlan, writePayoutResults, writePayoutSummary } from './payout-view.js';
+import {
+  confirmPayouts,
+  payoutRecord,
+  writePayoutPlan,
+  writePayoutResults,
+  writePayoutSummary,
+} from './payout-view.js';
 import {
   loadPayoutCsv,
   loadPayoutRequest,
@@ -155,6 +163,7 @@ function repeated(items: readonly PayoutItem[], earlier: readonly EarlierPayout[
 }
 
 export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number> {
+  openRunDocument(ctx, 'payout', PAYOUT_OUTCOMES);
   if ((opts.request === undefined) === (opts.file === undefined)) {
     throw new UsageError(
       'give exactly one of --request FILE.json (one payout) or --file FILE.csv (one per row)',
@@ -307,7 +316,9 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
     const format = resolveFormat(ctx.globals, ctx.io);
 
     if (ctx.globals.dryRun) {
-      await writePayoutPlan(ctx.io, summary, { format, color: ctx.color });
+      // --output json: the run document (state dry_run) stands for the plan; the plan is on stderr.
+      if (ctx.runDocument) ctx.io.stderr.write(`(the plan's payouts: --output table or csv)\n`);
+      else await writePayoutPlan(ctx.io, summary, { format, color: ctx.color });
       return ExitCode.ok;
     }
     if (maybeDone.length > 0 && !opts.force && !opts.newRequestIds) {
@@ -364,6 +375,8 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
         })),
       });
     }
+    const doc = ctx.runDocument;
+    if (doc) doc.runId = journal.runId;
 
     let sent: PayoutResultRow[] = [];
     // The signal that stopped the run (lifecycle/interrupt.ts), if one did: its own exit code.
@@ -402,17 +415,36 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
       // Pending, unknown or unsent payouts keep the run open for --resume (same request_ids, so no
       // double pay): it asks the gateway again and reports the final status.
       const open = counts.pending + counts.unknown + counts.unsent;
+      if (doc)
+        doc.outcome = {
+          state:
+            stoppedBy !== undefined
+              ? 'interrupted'
+              : failed
+                ? 'stopped'
+                : open > 0
+                  ? 'interrupted'
+                  : 'finished',
+          counts: { ...counts, not_sent: counts.unsent },
+          totals: payoutTotals(all),
+          ...(stoppedBy !== undefined
+            ? { error: { code: 'interrupted', message: `stopped by ${String(stoppedBy)}` } }
+            : {}),
+        };
       const ended = await endRun(journal, { type: open === 0 ? 'finished' : 'interrupted', counts }).then(
         () => undefined,
         (err: unknown) => err,
       );
       if (failed) throw failed.error;
       // The results too (an --out file is renamed into place) before a Ctrl-C may end the process.
-      await writePayoutResults(ctx.io, rows(), {
-        format,
-        color: ctx.color,
-        ...(ctx.globals.out ? { out: ctx.globals.out } : {}),
-      });
+      // --output json on stdout: inside the run's document.
+      if (doc && !ctx.globals.out) for (const r of rows()) await doc.row(payoutRecord(r));
+      else
+        await writePayoutResults(ctx.io, rows(), {
+          format,
+          color: ctx.color,
+          ...(ctx.globals.out ? { out: ctx.globals.out } : {}),
+        });
       return ended;
     });
     const shown = rows();
