@@ -130,6 +130,7 @@ export async function main(
           return ExitCode.ok;
         }
         // `payops pay` without a subcommand: commander printed the help.
+        failure = err;
         return ExitCode.usage;
       }
       failure = err;
@@ -139,6 +140,7 @@ export async function main(
   };
   const result = await outcome();
   if (ctx?.runDocument) await finishRunDocument(ctx, result, failure, secrets);
+  else if (ctx === undefined && failure !== undefined) await usageRunDocument(argv, io, result, failure);
   const movedMoney = ctx?.movedMoney ?? false;
   // Refunds "succeeded" against the sandbox must never pass for real ones, even under --quiet.
   if (movedMoney && ctx?.usedSandbox && !ctx.sandboxNoted) ctx.log.warn(`payops: ${SANDBOX_NOTE}`);
@@ -177,6 +179,28 @@ async function finishRunDocument(
     ...(o?.totals ? { totals: o.totals } : {}),
     exit_code: code,
     error,
+  });
+}
+
+/**
+ * A money-moving command refused by commander itself (an unknown flag, a bad --settle-time) under
+ * `--output json`: nothing ran, and stdout is still the one document a script parses.
+ */
+async function usageRunDocument(argv: string[], io: Io, code: number, failure: unknown): Promise<void> {
+  const json = argv.some((a, i) => a === '--output=json' || (a === '--output' && argv[i + 1] === 'json'));
+  const operation = argv.find((a) => ['refund', 'capture', 'cancel', 'review', 'payout'].includes(a));
+  if (!json || operation === undefined) return;
+  const [{ createRunDocument }, outcomes] = await Promise.all([
+    import('./output/run-document.js'),
+    operation === 'payout'
+      ? import('./payout/document.js').then((m) => m.PAYOUT_OUTCOMES)
+      : import('./bulk/report/results.js').then((m) => m.OUTCOMES),
+  ]);
+  const message = (failure as Error).message.replace(/^error: /, '');
+  await createRunDocument(io.stdout, operation, outcomes).finish({
+    state: 'not_started',
+    exit_code: code,
+    error: { code: errorCodeFor(failure), message: redactText(message) },
   });
 }
 

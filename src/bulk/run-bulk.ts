@@ -110,6 +110,10 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
       throw decision.error;
     case 'show':
       ctx.log.info(decision.note);
+      if (ctx.runDocument) {
+        ctx.runDocument.runId = decision.run.runId;
+        ctx.runDocument.outcome = { state: 'finished' };
+      }
       return showBulkRun(ctx, decision.run.runId);
     case 'resume': {
       const own = await ownInput(ctx, state, decision.run, plan, cache, dryRun);
@@ -213,6 +217,10 @@ export async function resumeBulkRun(ctx: Context, header: RunHeader): Promise<nu
   );
   if (info?.state === 'finished') {
     ctx.log.info(`run ${runId} is already finished: its results follow.`);
+    if (ctx.runDocument) {
+      ctx.runDocument.runId = runId;
+      ctx.runDocument.outcome = { state: 'finished' };
+    }
     return showBulkRun(ctx, runId);
   }
   const snapshot = await runInput(state, header);

@@ -101,6 +101,9 @@ export function createRunDocument(
   let rows = 0;
   let finished = false;
   let buffer = '';
+  // Rows per outcome as written: the counts of a document whose command gave none (a finished
+  // run's results shown again).
+  const tally = new Map<string, number>();
   const flush = (): Promise<void> | undefined => {
     const text = buffer;
     buffer = '';
@@ -119,6 +122,8 @@ export function createRunDocument(
     row(record) {
       if (finished) return undefined;
       head();
+      const o = record.outcome;
+      if (o !== undefined) tally.set(o, (tally.get(o) ?? 0) + 1);
       buffer += `${rows === 0 ? '\n' : ',\n'}${stringify(record)}`;
       rows++;
       return buffer.length >= 64 * 1024 ? flush() : undefined;
@@ -127,7 +132,9 @@ export function createRunDocument(
       if (finished) return;
       head();
       finished = true;
-      const counts = Object.fromEntries(outcomes.map((o) => [o, end.counts?.[o] ?? 0]));
+      const counts = Object.fromEntries(
+        outcomes.map((o) => [o, end.counts ? (end.counts[o] ?? 0) : (tally.get(o) ?? 0)]),
+      );
       const tail = {
         state: end.state,
         counts,
