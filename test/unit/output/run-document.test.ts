@@ -17,7 +17,7 @@ const GATEWAY = {
 
 async function written(
   fill: (doc: ReturnType<typeof createRunDocument>) => Promise<void>,
-  outcomes = OUTCOMES,
+  outcomes: readonly string[] = OUTCOMES,
 ) {
   const out = capture();
   const doc = createRunDocument(out, 'refund', outcomes);
