@@ -24,6 +24,7 @@ import { type Context, type ContextOverrides, createContext, processIo, SANDBOX_
 import { ExitCode, errorCodeFor, exitCodeAfterOutput, exitCodeFor, isCommanderError } from './errors.js';
 import { type GlobalOptions, guardOutput, type Io, type OutputState, outputSettled } from './io.js';
 import { fitHelp } from './output/help-fit.js';
+import { startPaging } from './output/pager.js';
 import { reportError } from './output/report-error.js';
 import { gatewayFacts } from './output/run-document.js';
 import { redactText } from './redact.js';
@@ -85,6 +86,9 @@ export async function main(
   io: Io = processIo(),
   overrides: ContextOverrides = {},
 ): Promise<number> {
+  // Long output of a listing or the help goes through a pager on a terminal (output/pager.ts).
+  const paging = pagedInvocation(argv) ? startPaging(io, argv.includes('--no-pager')) : undefined;
+  if (paging) io = Object.defineProperty(Object.create(io) as Io, 'stdout', { value: paging.stdout });
   let code: number = ExitCode.ok;
   let debug = argv.includes('--debug');
   // The sign key(s) this invocation knows, masked in any error report.
@@ -146,8 +150,40 @@ export async function main(
   if (movedMoney && ctx?.usedSandbox && !ctx.sandboxNoted) ctx.log.warn(`payops: ${SANDBOX_NOTE}`);
   // A signal asked to stop while nobody read stdout: waiting for the reader is what it asked not to.
   if (ctx?.stdoutAbandoned && io.exitAtOnce) io.exitAtOnce(result);
+  await paging?.finish();
   await outputSettled(io.stdout);
   return afterClosedOutput(result, stdout, movedMoney, io);
+}
+
+/** Global options that take a value: their value is not a command word. */
+const VALUED = new Set(
+  Object.entries(GLOBAL_OPTIONS).flatMap(([name, spec]) =>
+    spec.type === 'boolean'
+      ? []
+      : [`--${name}`, ...('short' in spec && spec.short ? [`-${spec.short}`] : [])],
+  ),
+);
+
+/**
+ * Whether this invocation writes a listing a person reads page by page: the help, `runs show`,
+ * `runs list`, `query` and `refunds`. Never a command that asks or moves money.
+ */
+function pagedInvocation(argv: readonly string[]): boolean {
+  const words: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--help' || a === '-h') return true;
+    if (a === '--') break;
+    if (a.startsWith('-')) {
+      if (VALUED.has(a)) i++;
+      continue;
+    }
+    words.push(a);
+  }
+  const [first, second] = words;
+  if (first === 'help') return true;
+  if (first === 'runs') return second === 'show' || second === 'list';
+  return first === 'query' || first === 'refunds';
 }
 
 /** The JSON run document's end (output/run-document.ts), whatever way the command ended. */

@@ -45,6 +45,11 @@ export interface GlobalOptions {
   accountId?: string;
   signKey?: string;
   allowInsecureHttp?: boolean;
+  /**
+   * --no-pager. commander keeps it as `pager: false`; main() decides paging from argv before any
+   * parse (output/pager.ts), so nothing reads this field.
+   */
+  noPager?: boolean;
 }
 
 export interface Logger {

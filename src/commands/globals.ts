@@ -78,6 +78,10 @@ export const GLOBAL_OPTIONS = {
     description: 'tables show every value in full (otherwise long text is cut with … to fit)',
   },
   quiet: { type: 'boolean', short: 'q', description: 'print nothing on stderr but errors' },
+  'no-pager': {
+    type: 'boolean',
+    description: 'never page long output on a terminal (default: $PAYOPS_PAGER, $PAGER or less -FRX)',
+  },
 } as const satisfies OptionSpecs;
 
 type Same<X, Y> = (<T>() => T extends X ? 1 : 2) extends <T>() => T extends Y ? 1 : 2 ? true : false;
