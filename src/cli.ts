@@ -10,7 +10,7 @@ import { registerCompleteValues, registerCompletion } from './commands/completio
 import { registerConfig } from './commands/config.js';
 import { addOptions } from './commands/define.js';
 import { GLOBAL_OPTIONS } from './commands/globals.js';
-import { groupHelp } from './commands/help.js';
+import { groupHelp, helpLayout } from './commands/help.js';
 import { registerPay } from './commands/pay.js';
 import { registerPayout } from './commands/payout.js';
 import { registerQuery } from './commands/query.js';
@@ -32,16 +32,22 @@ import { readVersion } from './version.js';
 
 export function buildProgram(io: Io, app: App): Command {
   // Usage errors echo the offending argument: never echo a card number typed in the wrong place.
+  // Help is fitted to a terminal's width, and to 80 columns into a pipe or a file (issue 27, item 7).
+  const outWidth = () => (io.stdout.isTTY && io.stdout.columns ? io.stdout.columns : 80);
+  const errWidth = () => (io.stderr.isTTY && io.stderr.columns ? io.stderr.columns : 80);
   const output = {
-    // Commander writes help (and --version) here: fitted to a terminal's width.
-    writeOut: (s: string) => io.stdout.write(fitHelp(s, io.stdout.columns)),
+    // Commander writes help (and --version) here.
+    writeOut: (s: string) => io.stdout.write(fitHelp(s, outWidth())),
     writeErr: (s: string) => io.stderr.write(redactText(s)),
+    getOutHelpWidth: outWidth,
+    getErrHelpWidth: errWidth,
   };
   const program = new Command('payops')
     .description(
       'Operate a merchant account on the payment gateway: refunds, captures, queries, payments, payouts.',
     )
     .version(readVersion(), '-V, --version');
+  helpLayout(program);
   addOptions(program, GLOBAL_OPTIONS)
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput(output)

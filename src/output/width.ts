@@ -151,3 +151,40 @@ export function wrapAtSpaces(line: string, width: number, indent: string): strin
   out.push(cur);
   return out;
 }
+
+/**
+ * A shell command wider than `width`, broken at spaces outside quotes into lines ending with ` \`
+ * (a line continuation: pasted, it runs as the one command), each further line starting with
+ * `indent`. A part too wide by itself stays whole on its line.
+ */
+export function wrapCommand(line: string, width: number, indent: string): string[] {
+  if (displayWidth(line) <= width) return [line];
+  const lead = /^\s*/.exec(line)![0];
+  const parts: string[] = [];
+  let cur = '';
+  let quote = '';
+  for (const ch of line.slice(lead.length)) {
+    if (quote) {
+      if (ch === quote) quote = '';
+    } else if (ch === "'" || ch === '"') quote = ch;
+    else if (ch === ' ') {
+      if (cur !== '') parts.push(cur);
+      cur = '';
+      continue;
+    }
+    cur += ch;
+  }
+  if (cur !== '') parts.push(cur);
+  const out: string[] = [];
+  let row = lead;
+  for (const part of parts) {
+    const next = row.trim() === '' ? `${row}${part}` : `${row} ${part}`;
+    // Two columns kept for the ` \` that ends every line but the last.
+    if (row.trim() !== '' && displayWidth(next) > width - 2) {
+      out.push(`${row} \\`);
+      row = `${indent}${part}`;
+    } else row = next;
+  }
+  out.push(row);
+  return out;
+}

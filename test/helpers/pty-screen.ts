@@ -34,7 +34,8 @@ export function underPty(args: string[], opts: PtyOptions): Promise<PtyRun> {
   const quoted = [process.execPath, PAYOPS_BIN, ...args]
     .map((a) => `'${a.replace(/'/g, "'\\''")}'`)
     .join(' ');
-  const command = opts.columns === undefined ? quoted : `stty cols ${opts.columns} rows ${opts.rows ?? 50}; ${quoted}`;
+  const command =
+    opts.columns === undefined ? quoted : `stty cols ${opts.columns} rows ${opts.rows ?? 50}; ${quoted}`;
   const child = spawn('script', ['-qec', command, '/dev/null'], {
     cwd: opts.cwd ?? REPO_ROOT,
     env: { ...opts.env, TERM: opts.term ?? 'xterm' },
