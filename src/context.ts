@@ -8,6 +8,7 @@ import type { ResolvedConfig } from './config/resolve.js';
 import type { GatewayClient } from './gateway/client.js';
 import type { GlobalOptions, Invocation, Io, Logger } from './io.js';
 import { gatewayFacts, type RunDocument } from './output/run-document.js';
+import { fitMessage } from './output/width.js';
 import { terminalSafe } from './quote.js';
 import { redactSecrets } from './redact.js';
 
@@ -100,7 +101,10 @@ export function useColor(io: Io): boolean {
  */
 export function createLogger(io: Io, globals: GlobalOptions, secrets: readonly string[] = []): Logger {
   const line = (raw: string) => {
-    const s = terminalSafe(redactSecrets(raw, secrets));
+    let s = terminalSafe(redactSecrets(raw, secrets));
+    // On a terminal, wrapped at spaces to its width (issue 27, item 7); a log keeps a message a line.
+    const columns = io.stderr.isTTY ? io.stderr.columns : undefined;
+    if (columns) s = fitMessage(s.replace(/\n$/, '').split('\n'), columns).join('\n');
     io.stderr.write(s.endsWith('\n') ? s : `${s}\n`);
   };
   return {

@@ -188,3 +188,83 @@ export function wrapCommand(line: string, width: number, indent: string): string
   out.push(row);
   return out;
 }
+
+// Colour codes take no column.
+const SGR = /\u001b\[[0-9;]*m/g;
+/** Where a command to copy starts: `payops …` at a word's start, or in backticks. */
+const COMMAND_START = /^`?payops\s/;
+
+/**
+ * THE word wrap of a message (issue 27, item 7): `lines` wrapped at spaces to fit `columns` (a
+ * terminal's width; undefined: as they are), the last column left empty, each continuation
+ * indented two more than its line. A command to copy (`payops …`, to a closing backtick or to two
+ * spaces or the end) is one unit: moved whole to a line of its own, and when wider than the line,
+ * broken only with ` \` continuations (wrapCommand) so that pasted it runs as one command.
+ */
+export function fitMessage(lines: readonly string[], columns: number | undefined): string[] {
+  if (!columns || columns < 20) return [...lines];
+  const width = columns - 1;
+  const out: string[] = [];
+  for (const line of lines) {
+    if (displayWidth(line.replace(SGR, '')) <= width) {
+      out.push(line);
+      continue;
+    }
+    const lead = /^\s*/.exec(line)![0];
+    const indent = `${lead}  `;
+    let row = lead;
+    const flush = () => {
+      if (row.trim() !== '') out.push(row);
+      row = indent;
+    };
+    for (const unit of messageUnits(line.slice(lead.length))) {
+      const next = row.trim() === '' ? `${row}${unit}` : `${row} ${unit}`;
+      if (displayWidth(next.replace(SGR, '')) <= width) {
+        row = next;
+        continue;
+      }
+      flush();
+      const alone = `${row}${unit}`;
+      if (displayWidth(alone.replace(SGR, '')) <= width || !unit.includes(' ')) row = alone;
+      else {
+        const parts = wrapCommand(alone, width, `${indent}    `);
+        out.push(...parts.slice(0, -1));
+        row = parts[parts.length - 1]!;
+      }
+    }
+    if (row.trim() !== '') out.push(row);
+  }
+  return out;
+}
+
+/** Words of a message, a command to copy kept as one unit with its spaces. */
+function messageUnits(text: string): string[] {
+  const units: string[] = [];
+  let i = 0;
+  while (i < text.length) {
+    if (text[i] === ' ') {
+      i++;
+      continue;
+    }
+    const rest = text.slice(i);
+    let end: number;
+    if (COMMAND_START.test(rest)) {
+      // A backticked command ends at its closing backtick (and what sticks to it: `…`),
+      // a bare one at two spaces or the end of the line.
+      const close = rest.startsWith('`') ? rest.indexOf('`', 1) : -1;
+      const gap = rest.search(/ {2,}/);
+      end =
+        close > 0
+          ? close + 1 + (/^\S*/.exec(rest.slice(close + 1))?.[0].length ?? 0)
+          : gap > 0
+            ? gap
+            : rest.length;
+    } else {
+      const space = rest.indexOf(' ');
+      end = space < 0 ? rest.length : space;
+    }
+    units.push(rest.slice(0, end));
+    i += end;
+  }
+  return units;
+}
