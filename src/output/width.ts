@@ -213,8 +213,10 @@ export function fitMessage(lines: readonly string[], columns: number | undefined
     const lead = /^\s*/.exec(line)![0];
     const indent = `${lead}  `;
     let row = lead;
+    // A line's first unit stays at the line's own indent, even when too wide by itself.
     const flush = () => {
-      if (row.trim() !== '') out.push(row);
+      if (row.trim() === '') return;
+      out.push(row);
       row = indent;
     };
     for (const unit of messageUnits(line.slice(lead.length))) {

@@ -17,7 +17,7 @@ import { beginRun, endRun, lockInput } from '../lifecycle/steps.js';
 import { resolveFormat } from '../output/format.js';
 import { openRunDocument } from '../output/run-document.js';
 import { checkOutFile } from '../output/safe-file.js';
-import { PAYOUT_OUTCOMES, payoutTotals } from './document.js';
+import { PAYOUT_OUTCOMES, payoutDocumentEnd } from './document.js';
 import { derivedRequestId } from './meaning.js';
 import {
   confirmPayouts,
@@ -415,22 +415,7 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
       // Pending, unknown or unsent payouts keep the run open for --resume (same request_ids, so no
       // double pay): it asks the gateway again and reports the final status.
       const open = counts.pending + counts.unknown + counts.unsent;
-      if (doc)
-        doc.outcome = {
-          state:
-            stoppedBy !== undefined
-              ? 'interrupted'
-              : failed
-                ? 'stopped'
-                : open > 0
-                  ? 'interrupted'
-                  : 'finished',
-          counts: { ...counts, not_sent: counts.unsent },
-          totals: payoutTotals(all),
-          ...(stoppedBy !== undefined
-            ? { error: { code: 'interrupted', message: `stopped by ${String(stoppedBy)}` } }
-            : {}),
-        };
+      if (doc) doc.outcome = payoutDocumentEnd(all, counts, { stoppedBy, failed: failed !== undefined });
       const ended = await endRun(journal, { type: open === 0 ? 'finished' : 'interrupted', counts }).then(
         () => undefined,
         (err: unknown) => err,

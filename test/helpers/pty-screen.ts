@@ -38,7 +38,12 @@ export function underPty(args: string[], opts: PtyOptions): Promise<PtyRun> {
     opts.columns === undefined ? quoted : `stty cols ${opts.columns} rows ${opts.rows ?? 50}; ${quoted}`;
   const child = spawn('script', ['-qec', command, '/dev/null'], {
     cwd: opts.cwd ?? REPO_ROOT,
-    env: { ...opts.env, TERM: opts.term ?? 'xterm' },
+    // No pager unless a test names one: `less` would wait for keys nobody types (output/pager.ts).
+    env: {
+      ...(opts.env.PAYOPS_PAGER === undefined && opts.env.PAGER === undefined ? { PAYOPS_PAGER: '' } : {}),
+      ...opts.env,
+      TERM: opts.term ?? 'xterm',
+    },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let raw = '';
