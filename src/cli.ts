@@ -24,7 +24,7 @@ import { type Context, type ContextOverrides, createContext, processIo, SANDBOX_
 import { ExitCode, errorCodeFor, exitCodeAfterOutput, exitCodeFor, isCommanderError } from './errors.js';
 import { type GlobalOptions, guardOutput, type Io, type OutputState, outputSettled } from './io.js';
 import { fitHelp } from './output/help-fit.js';
-import { startPaging } from './output/pager.js';
+import type { Paged } from './output/pager.js';
 import { reportError } from './output/report-error.js';
 import { gatewayFacts } from './output/run-document.js';
 import { redactText } from './redact.js';
@@ -93,7 +93,11 @@ export async function main(
   overrides: ContextOverrides = {},
 ): Promise<number> {
   // Long output of a listing or the help goes through a pager on a terminal (output/pager.ts).
-  const paging = pagedInvocation(argv) ? startPaging(io, argv.includes('--no-pager')) : undefined;
+  // Loaded only then: it brings node:child_process and node:stream, which the shell never loads.
+  const paging: Paged | undefined =
+    io.stdout.isTTY && pagedInvocation(argv)
+      ? (await import('./output/pager.js')).startPaging(io, argv.includes('--no-pager'))
+      : undefined;
   if (paging) io = Object.defineProperty(Object.create(io) as Io, 'stdout', { value: paging.stdout });
   let code: number = ExitCode.ok;
   let debug = argv.includes('--debug');
