@@ -197,9 +197,10 @@ const COMMAND_START = /^`?payops\s/;
 /**
  * THE word wrap of a message (issue 27, item 7): `lines` wrapped at spaces to fit `columns` (a
  * terminal's width; undefined: as they are), the last column left empty, each continuation
- * indented two more than its line. A command to copy (`payops …`, to a closing backtick or to two
- * spaces or the end) is one unit: moved whole to a line of its own, and when wider than the line,
- * broken only with ` \` continuations (wrapCommand) so that pasted it runs as one command.
+ * indented two more than its line. A command to copy (`payops …`, to a closing backtick, a ` (`,
+ * two spaces or the end) is one unit, never broken: moved whole to the next line when it does not
+ * fit after the words before it; a line whose command is too wide for any line stays as it is
+ * (a command over two lines would run as two).
  */
 export function fitMessage(lines: readonly string[], columns: number | undefined): string[] {
   if (!columns || columns < 20) return [...lines];
@@ -212,29 +213,26 @@ export function fitMessage(lines: readonly string[], columns: number | undefined
     }
     const lead = /^\s*/.exec(line)![0];
     const indent = `${lead}  `;
-    let row = lead;
-    // A line's first unit stays at the line's own indent, even when too wide by itself.
-    const flush = () => {
-      if (row.trim() === '') return;
-      out.push(row);
-      row = indent;
-    };
-    for (const unit of messageUnits(line.slice(lead.length))) {
-      const next = row.trim() === '' ? `${row}${unit}` : `${row} ${unit}`;
-      if (displayWidth(next.replace(SGR, '')) <= width) {
-        row = next;
-        continue;
-      }
-      flush();
-      const alone = `${row}${unit}`;
-      if (displayWidth(alone.replace(SGR, '')) <= width || !unit.includes(' ')) row = alone;
-      else {
-        const parts = wrapCommand(alone, width, `${indent}    `);
-        out.push(...parts.slice(0, -1));
-        row = parts[parts.length - 1]!;
-      }
+    const units = messageUnits(line.slice(lead.length));
+    // A line with a command that the terminal holds (its last column too) is kept whole.
+    const command = units.some((u) => u.includes(' '));
+    if (
+      (command && displayWidth(line.replace(SGR, '')) <= columns) ||
+      units.some((u) => u.includes(' ') && displayWidth(`${indent}${u}`.replace(SGR, '')) > width)
+    ) {
+      out.push(line);
+      continue;
     }
-    if (row.trim() !== '') out.push(row);
+    let row = lead;
+    for (const unit of units) {
+      const next = row.trim() === '' ? `${row}${unit}` : `${row} ${unit}`;
+      // A line's first unit stays at the line's own indent, even when too wide by itself.
+      if (row.trim() !== '' && displayWidth(next.replace(SGR, '')) > width) {
+        out.push(row);
+        row = `${indent}${unit}`;
+      } else row = next;
+    }
+    out.push(row);
   }
   return out;
 }
@@ -252,14 +250,14 @@ function messageUnits(text: string): string[] {
     let end: number;
     if (COMMAND_START.test(rest)) {
       // A backticked command ends at its closing backtick (and what sticks to it: `…`),
-      // a bare one at two spaces or the end of the line.
+      // a bare one at two spaces, an opening parenthesis, or the end of the line.
       const close = rest.startsWith('`') ? rest.indexOf('`', 1) : -1;
-      const gap = rest.search(/ {2,}/);
+      const stop = rest.search(/ {2,}| \(/);
       end =
         close > 0
           ? close + 1 + (/^\S*/.exec(rest.slice(close + 1))?.[0].length ?? 0)
-          : gap > 0
-            ? gap
+          : stop > 0
+            ? stop
             : rest.length;
     } else {
       const space = rest.indexOf(' ');
