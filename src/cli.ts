@@ -10,7 +10,7 @@ import { registerCompleteValues, registerCompletion } from './commands/completio
 import { registerConfig } from './commands/config.js';
 import { addOptions } from './commands/define.js';
 import { GLOBAL_OPTIONS } from './commands/globals.js';
-import { groupHelp } from './commands/help.js';
+import { groupHelp, helpLayout } from './commands/help.js';
 import { registerInspect } from './commands/inspect.js';
 import { registerPay } from './commands/pay.js';
 import { registerPayout } from './commands/payout.js';
@@ -29,25 +29,33 @@ import {
   SANDBOX_NOTE,
   useColor,
 } from './context.js';
-import { ExitCode, exitCodeAfterOutput, exitCodeFor, isCommanderError } from './errors.js';
+import { ExitCode, errorCodeFor, exitCodeAfterOutput, exitCodeFor, isCommanderError } from './errors.js';
 import { type GlobalOptions, guardOutput, type Io, type OutputState, outputSettled } from './io.js';
 import { fitHelp } from './output/help-fit.js';
+import type { Paged } from './output/pager.js';
 import { reportError } from './output/report-error.js';
+import { gatewayFacts } from './output/run-document.js';
 import { redactText } from './redact.js';
 import { readVersion } from './version.js';
 
 export function buildProgram(io: Io, app: App): Command {
   // Usage errors echo the offending argument: never echo a card number typed in the wrong place.
+  // Help is fitted to a terminal's width, and to 80 columns into a pipe or a file (issue 27, item 7).
+  const outWidth = () => (io.stdout.isTTY && io.stdout.columns ? io.stdout.columns : 80);
+  const errWidth = () => (io.stderr.isTTY && io.stderr.columns ? io.stderr.columns : 80);
   const output = {
-    // Commander writes help (and --version) here: fitted to a terminal's width.
-    writeOut: (s: string) => io.stdout.write(fitHelp(s, io.stdout.columns)),
+    // Commander writes help (and --version) here.
+    writeOut: (s: string) => io.stdout.write(fitHelp(s, outWidth())),
     writeErr: (s: string) => io.stderr.write(redactText(s)),
+    getOutHelpWidth: outWidth,
+    getErrHelpWidth: errWidth,
   };
   const program = new Command('payops')
     .description(
       'Operate a merchant account on the payment gateway: refunds, captures, queries, payments, payouts.',
     )
     .version(readVersion(), '-V, --version');
+  helpLayout(program);
   addOptions(program, GLOBAL_OPTIONS)
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput(output)
@@ -93,6 +101,13 @@ export async function main(
   io: Io = processIo(),
   overrides: ContextOverrides = {},
 ): Promise<number> {
+  // Long output of a listing or the help goes through a pager on a terminal (output/pager.ts).
+  // Loaded only then: it brings node:child_process and node:stream, which the shell never loads.
+  const paging: Paged | undefined =
+    io.stdout.isTTY && pagedInvocation(argv)
+      ? (await import('./output/pager.js')).startPaging(io, argv.includes('--no-pager'))
+      : undefined;
+  if (paging) io = Object.defineProperty(Object.create(io) as Io, 'stdout', { value: paging.stdout });
   let code: number = ExitCode.ok;
   let debug = argv.includes('--debug');
   // The sign key(s) this invocation knows, masked in any error report.
@@ -101,6 +116,8 @@ export async function main(
   const stdout = guardOutput(io.stdout);
   guardOutput(io.stderr);
   let ctx: Context | undefined;
+  // What ended the command, for the JSON run document's `error`.
+  let failure: unknown;
   const app: App = {
     action: (run) =>
       async function (this: Command) {
@@ -136,22 +153,112 @@ export async function main(
           return ExitCode.ok;
         }
         // `payops pay` without a subcommand: commander printed the help.
+        failure = err;
         return ExitCode.usage;
       }
       // Coloured as the command's context says; before one exists (a parse error), as the argv does.
       const color = ctx?.color ?? useColor(io, { noColor: argv.includes('--no-color') });
+      failure = err;
       reportError(err, io, { debug, secrets: [...secrets], color });
       return exitCodeFor(err);
     }
   };
   const result = await outcome();
+  if (ctx?.runDocument) await finishRunDocument(ctx, result, failure, secrets);
+  else if (ctx === undefined && failure !== undefined) await usageRunDocument(argv, io, result, failure);
   const movedMoney = ctx?.movedMoney ?? false;
   // Refunds "succeeded" against the sandbox must never pass for real ones, even under --quiet.
   if (movedMoney && ctx?.usedSandbox && !ctx.sandboxNoted) ctx.log.warn(`payops: ${SANDBOX_NOTE}`);
   // A signal asked to stop while nobody read stdout: waiting for the reader is what it asked not to.
   if (ctx?.stdoutAbandoned && io.exitAtOnce) io.exitAtOnce(result);
+  await paging?.finish();
   await outputSettled(io.stdout);
   return afterClosedOutput(result, stdout, movedMoney, io);
+}
+
+/** Global options that take a value: their value is not a command word. */
+const VALUED = new Set(
+  Object.entries(GLOBAL_OPTIONS).flatMap(([name, spec]) =>
+    spec.type === 'boolean'
+      ? []
+      : [`--${name}`, ...('short' in spec && spec.short ? [`-${spec.short}`] : [])],
+  ),
+);
+
+/**
+ * Whether this invocation writes a listing a person reads page by page: the help, `runs show`,
+ * `runs list`, `query` and `refunds`. Never a command that asks or moves money.
+ */
+function pagedInvocation(argv: readonly string[]): boolean {
+  const words: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--help' || a === '-h') return true;
+    if (a === '--') break;
+    if (a.startsWith('-')) {
+      if (VALUED.has(a)) i++;
+      continue;
+    }
+    words.push(a);
+  }
+  const [first, second] = words;
+  if (first === 'help') return true;
+  if (first === 'runs') return second === 'show' || second === 'list';
+  return first === 'query' || first === 'refunds';
+}
+
+/** The JSON run document's end (output/run-document.ts), whatever way the command ended. */
+async function finishRunDocument(
+  ctx: Context,
+  code: number,
+  failure: unknown,
+  secrets: readonly string[],
+): Promise<void> {
+  const doc = ctx.runDocument!;
+  const c = ctx.loadedConfig;
+  if (doc.gateway === null && c) doc.gateway = gatewayFacts(c);
+  const o = doc.outcome;
+  const state =
+    failure !== undefined && o?.state === 'finished'
+      ? 'stopped'
+      : (o?.state ??
+        (ctx.globals.dryRun && code === ExitCode.ok ? 'dry_run' : doc.runId ? 'stopped' : 'not_started'));
+  const error =
+    failure !== undefined
+      ? {
+          code: errorCodeFor(failure),
+          message: redactText(failure instanceof Error ? failure.message : String(failure), [...secrets]),
+        }
+      : (o?.error ?? null);
+  await doc.finish({
+    state,
+    ...(o?.counts ? { counts: o.counts } : {}),
+    ...(o?.totals ? { totals: o.totals } : {}),
+    exit_code: code,
+    error,
+  });
+}
+
+/**
+ * A money-moving command refused by commander itself (an unknown flag, a bad --settle-time) under
+ * `--output json`: nothing ran, and stdout is still the one document a script parses.
+ */
+async function usageRunDocument(argv: string[], io: Io, code: number, failure: unknown): Promise<void> {
+  const json = argv.some((a, i) => a === '--output=json' || (a === '--output' && argv[i + 1] === 'json'));
+  const operation = argv.find((a) => ['refund', 'capture', 'cancel', 'review', 'payout'].includes(a));
+  if (!json || operation === undefined) return;
+  const [{ createRunDocument }, outcomes] = await Promise.all([
+    import('./output/run-document.js'),
+    operation === 'payout'
+      ? import('./payout/document.js').then((m) => m.PAYOUT_OUTCOMES)
+      : import('./bulk/report/results.js').then((m) => m.OUTCOMES),
+  ]);
+  const message = (failure as Error).message.replace(/^error: /, '');
+  await createRunDocument(io.stdout, operation, outcomes).finish({
+    state: 'not_started',
+    exit_code: code,
+    error: { code: errorCodeFor(failure), message: redactText(message) },
+  });
 }
 
 /**

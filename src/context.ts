@@ -7,7 +7,9 @@
 import type { ResolvedConfig } from './config/resolve.js';
 import type { GatewayClient } from './gateway/client.js';
 import type { GlobalOptions, Invocation, Io, Logger } from './io.js';
+import { gatewayFacts, type RunDocument } from './output/run-document.js';
 import { tone } from './output/tone.js';
+import { fitMessage } from './output/width.js';
 import { terminalSafe } from './quote.js';
 import { redactSecrets } from './redact.js';
 
@@ -37,6 +39,13 @@ export interface Context extends Invocation {
    * the process without waiting for that reader (the rows are in the journal; runs show has them).
    */
   stdoutAbandoned: boolean;
+  /**
+   * A money-moving run under `--output json`: the one JSON document its stdout carries
+   * (output/run-document.ts). The command opens it; main() finishes it on every way out.
+   */
+  runDocument: RunDocument | undefined;
+  /** The settings once config() has resolved them (for the run document's gateway). */
+  readonly loadedConfig: ResolvedConfig | undefined;
   close(): Promise<void>;
 }
 
@@ -108,7 +117,12 @@ export function stdoutColor(ctx: Pick<Context, 'color' | 'io' | 'globals'>): boo
 export function createLogger(io: Io, globals: GlobalOptions, secrets: readonly string[] = []): Logger {
   const color = useColor(io, globals);
   const line = (raw: string) => {
-    const s = tone(terminalSafe(redactSecrets(raw, secrets)), color);
+    let s = terminalSafe(redactSecrets(raw, secrets));
+    // On a terminal, wrapped at spaces to its width (issue 27, item 7); a log keeps a message a line.
+    const columns = io.stderr.isTTY ? io.stderr.columns : undefined;
+    if (columns) s = fitMessage(s.replace(/\n$/, '').split('\n'), columns).join('\n');
+    // Coloured after wrapping: the width counts only what shows.
+    s = tone(s, color);
     io.stderr.write(s.endsWith('\n') ? s : `${s}\n`);
   };
   return {
@@ -134,6 +148,7 @@ export function createContext(io: Io, globals: GlobalOptions, overrides: Context
   let clientPromise: Promise<GatewayClient> | undefined;
   let movedMoney = false;
   let usedSandbox = false;
+  let loadedConfig: ResolvedConfig | undefined;
   const addSecret = (secret: string | undefined) => {
     if (secret && !secrets.includes(secret)) secrets.push(secret);
   };
@@ -155,6 +170,10 @@ export function createContext(io: Io, globals: GlobalOptions, overrides: Context
     },
     sandboxNoted: false,
     stdoutAbandoned: false,
+    runDocument: undefined,
+    get loadedConfig() {
+      return loadedConfig;
+    },
     noteMoneyMoving() {
       movedMoney = true;
     },
@@ -170,6 +189,10 @@ export function createContext(io: Io, globals: GlobalOptions, overrides: Context
               )
       ).then((config) => {
         if (config.sandbox) usedSandbox = true;
+        loadedConfig = config;
+        // The run document names its gateway in its first lines, before its rows.
+        if (ctx.runDocument && ctx.runDocument.gateway === null)
+          ctx.runDocument.gateway = gatewayFacts(config);
         return config;
       });
       return configPromise;

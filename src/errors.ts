@@ -222,6 +222,26 @@ export function exitCodeFor(err: unknown): ExitCodeValue {
 }
 
 /**
+ * A stable word for what stopped a command, for scripts (the `error.code` of the JSON run document,
+ * output/run-document.ts): the same classes exitCodeFor reads, named rather than numbered.
+ */
+export function errorCodeFor(err: unknown): string {
+  if (err instanceof RouteError) return 'route';
+  if (err instanceof AuthError) return 'auth';
+  if (err instanceof UsageError) return 'usage';
+  if (err instanceof InputError) return 'input';
+  if (err instanceof ConfigError) return 'config';
+  if (err instanceof GatewayError) return 'gateway';
+  if (err instanceof TransportError) return 'transport';
+  if (err instanceof UnknownOutcomeError) return 'unknown_outcome';
+  if (err instanceof JournalDamagedError) return 'journal';
+  if (err instanceof LocalWriteError) return 'local_write';
+  if (err instanceof InterruptedError) return 'interrupted';
+  if (isCommanderError(err)) return 'usage';
+  return 'unexpected';
+}
+
+/**
  * The exit code once stdout's reader may have gone away (`output`: what became of stdout, as
  * io.ts guardOutput saw it). A command that moved money keeps its own: its results are journaled
  * (and in --out) whatever happened to the screen. One that only read (--help, query, runs show)

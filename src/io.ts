@@ -47,6 +47,11 @@ export interface GlobalOptions {
   allowInsecureHttp?: boolean;
   /** --no-color: no colour on stderr or in tables, whatever the terminal (also NO_COLOR). */
   noColor?: boolean;
+  /**
+   * --no-pager. commander keeps it as `pager: false`; main() decides paging from argv before any
+   * parse (output/pager.ts), so nothing reads this field.
+   */
+  noPager?: boolean;
 }
 
 export interface Logger {

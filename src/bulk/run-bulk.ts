@@ -17,6 +17,7 @@ import { findRunsAt, findRunsByInput, isSameInput } from '../lifecycle/read.js';
 import type { RunHeader } from '../lifecycle/records.js';
 import { SNAPSHOT_FILE } from '../lifecycle/snapshot.js';
 import { lockInput, lockOperation } from '../lifecycle/steps.js';
+import { openRunDocument } from '../output/run-document.js';
 import { checkOutFile } from '../output/safe-file.js';
 import { hiddenRefusal } from '../tabular/hidden.js';
 import { readOncePath } from '../tabular/pipe-input.js';
@@ -30,12 +31,14 @@ import { parseMaxAmount, planBulk } from './plan/plan.js';
 import { rowCacheFor } from './plan/row-cache.js';
 import { proceed } from './proceed.js';
 import { readAsFrom, readAsOf } from './read-as.js';
+import { OUTCOMES } from './report/results.js';
 import { showBulkRun } from './report/show.js';
 import { noteReadAsOfRun, runToResume } from './resume-read-as.js';
 
 export type { BulkFlags };
 
 export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags): Promise<number> {
+  openRunDocument(ctx, op, OUTCOMES);
   const inline = inlineOrder(op, flags);
   if (flags.resume && flags.force) {
     throw new UsageError('--resume continues the earlier run and --force starts a new one: give one of them');
@@ -107,6 +110,10 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
       throw decision.error;
     case 'show':
       ctx.log.info(decision.note);
+      if (ctx.runDocument) {
+        ctx.runDocument.runId = decision.run.runId;
+        ctx.runDocument.outcome = { state: 'finished' };
+      }
       return showBulkRun(ctx, decision.run.runId);
     case 'resume': {
       const own = await ownInput(ctx, state, decision.run, plan, cache, dryRun);
@@ -179,6 +186,7 @@ async function inputSource(
 export async function resumeBulkRun(ctx: Context, header: RunHeader): Promise<number> {
   const { runId } = header;
   const op = header.op as BatchOperation;
+  openRunDocument(ctx, op, OUTCOMES);
   const config = await ctx.config();
   assertMayMoveMoney(config, `payops runs resume (${op})`);
   if (header.sandbox) {
@@ -209,6 +217,10 @@ export async function resumeBulkRun(ctx: Context, header: RunHeader): Promise<nu
   );
   if (info?.state === 'finished') {
     ctx.log.info(`run ${runId} is already finished: its results follow.`);
+    if (ctx.runDocument) {
+      ctx.runDocument.runId = runId;
+      ctx.runDocument.outcome = { state: 'finished' };
+    }
     return showBulkRun(ctx, runId);
   }
   const snapshot = await runInput(state, header);

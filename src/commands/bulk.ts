@@ -68,7 +68,7 @@ export function registerBulk(program: Command, app: App): void {
         file: {
           type: 'string',
           value: 'csv',
-          description: `orders to ${op}, one per row (columns ${[...columns.required, ...columns.optional].join(',')}): a CSV file or an .xlsx workbook`,
+          description: `orders to ${op}, one per row (columns ${[...columns.required, ...columns.optional].join(', ')}): a CSV file or an .xlsx workbook`,
         },
         ...SHEET_OPTION,
         columns: {

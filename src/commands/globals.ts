@@ -82,6 +82,10 @@ export const GLOBAL_OPTIONS = {
     type: 'boolean',
     description: 'no colour (also NO_COLOR); colour is only ever used on a terminal',
   },
+  'no-pager': {
+    type: 'boolean',
+    description: 'never page long output on a terminal (default: $PAYOPS_PAGER, $PAGER or less -FRX)',
+  },
 } as const satisfies OptionSpecs;
 
 type Same<X, Y> = (<T>() => T extends X ? 1 : 2) extends <T>() => T extends Y ? 1 : 2 ? true : false;

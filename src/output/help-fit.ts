@@ -1,6 +1,7 @@
-// Help pages at the terminal's width. Commander wraps its own option columns; the text added after
-// them (descriptions, examples) is written at ~100 columns and the terminal would cut it mid-word.
-import { displayWidth, wrapAtSpaces } from './width.js';
+// Help pages at the terminal's width (80 into a pipe). Commander wraps its own option columns; the
+// text added after them (descriptions, examples) is written at ~100 columns and the terminal would
+// cut it mid-word: it is wrapped here at spaces, and a command to copy with ` \` continuations.
+import { displayWidth, wrapAtSpaces, wrapCommand } from './width.js';
 
 /** An example: a command, two or more spaces, what it does. */
 const EXAMPLE = /^(\s+)(payops\b.*?\S)\s{2,}(\S.*)$/;
@@ -20,10 +21,12 @@ export function fitHelp(text: string, columns: number | undefined): string {
     if (example) {
       // The command on its line, what it does below it.
       const [, lead, command, what] = example;
-      out.push(`${lead}${command}`);
+      out.push(...wrapCommand(`${lead}${command}`, columns, `${lead}    `));
       out.push(...wrap(`${lead}    ${what}`, columns, `${lead}    `));
-    } else if (COMMAND.test(line)) out.push(line);
-    else out.push(...wrap(line, columns, /^\s*/.exec(line)![0]));
+    } else if (COMMAND.test(line)) {
+      // A command to copy is broken only with a line continuation: pasted, it still runs as one.
+      out.push(...wrapCommand(line, columns, `${/^\s*/.exec(line)![0]}    `));
+    } else out.push(...wrap(line, columns, /^\s*/.exec(line)![0]));
   }
   return out.join('\n');
 }

@@ -1,7 +1,7 @@
 // Words and numbers for the stderr summary of a run: counts, per-currency totals, where results went.
 
 import { formatMoneyTotals } from '../money/amount.js';
-import { displayWidth, wrapAtSpaces } from './width.js';
+import { fitMessage } from './width.js';
 
 const THOUSANDS = /\B(?=(\d{3})+$)/g;
 
@@ -50,24 +50,7 @@ export function renderFacts(facts: Array<[label: string, value: string | undefin
   return `${shown.map(([l, v]) => `${`${l}:`.padEnd(width)} ${v}`).join('\n')}\n`;
 }
 
-/**
- * Lines wrapped at spaces to fit `columns` (a terminal's width; undefined: as they are), each
- * continuation indented two more than its line. A line holding a command to copy (`payops …`) is
- * never broken: a command over two lines would run as two.
- */
-// Colour codes take no column.
-const SGR = /\u001b\[[0-9;]*m/g;
-
+/** The lines of a message wrapped to `columns` at spaces (width.ts fitMessage: the one word wrap). */
 export function fitLines(lines: readonly string[], columns: number | undefined): string[] {
-  if (!columns || columns < 20) return [...lines];
-  const out: string[] = [];
-  for (const line of lines) {
-    if (displayWidth(line.replace(SGR, '')) < columns || /(^|\s|`)payops\s/.test(line)) {
-      out.push(line);
-      continue;
-    }
-    // Narrower than `columns`, as the test above: the last column stays empty.
-    out.push(...wrapAtSpaces(line, columns - 1, `${/^\s*/.exec(line)![0]}  `));
-  }
-  return out;
+  return fitMessage(lines, columns);
 }

@@ -151,3 +151,120 @@ export function wrapAtSpaces(line: string, width: number, indent: string): strin
   out.push(cur);
   return out;
 }
+
+/**
+ * A shell command wider than `width`, broken at spaces outside quotes into lines ending with ` \`
+ * (a line continuation: pasted, it runs as the one command), each further line starting with
+ * `indent`. A part too wide by itself stays whole on its line.
+ */
+export function wrapCommand(line: string, width: number, indent: string): string[] {
+  if (displayWidth(line) <= width) return [line];
+  const lead = /^\s*/.exec(line)![0];
+  const parts: string[] = [];
+  let cur = '';
+  let quote = '';
+  for (const ch of line.slice(lead.length)) {
+    if (quote) {
+      if (ch === quote) quote = '';
+    } else if (ch === "'" || ch === '"') quote = ch;
+    else if (ch === ' ') {
+      if (cur !== '') parts.push(cur);
+      cur = '';
+      continue;
+    }
+    cur += ch;
+  }
+  if (cur !== '') parts.push(cur);
+  const out: string[] = [];
+  let row = lead;
+  for (const part of parts) {
+    const next = row.trim() === '' ? `${row}${part}` : `${row} ${part}`;
+    // Two columns kept for the ` \` that ends every line but the last.
+    if (row.trim() !== '' && displayWidth(next) > width - 2) {
+      out.push(`${row} \\`);
+      row = `${indent}${part}`;
+    } else row = next;
+  }
+  out.push(row);
+  return out;
+}
+
+// Colour codes take no column.
+const SGR = /\u001b\[[0-9;]*m/g;
+/** Where a command to copy starts: `payops …` at a word's start, or in backticks. */
+const COMMAND_START = /^`?payops\s/;
+
+/**
+ * THE word wrap of a message (issue 27, item 7): `lines` wrapped at spaces to fit `columns` (a
+ * terminal's width; undefined: as they are), the last column left empty, each continuation
+ * indented two more than its line. A command to copy (`payops …`, to a closing backtick, a ` (`,
+ * two spaces or the end) is one unit, never broken: moved whole to the next line when it does not
+ * fit after the words before it; a line whose command is too wide for any line stays as it is
+ * (a command over two lines would run as two).
+ */
+export function fitMessage(lines: readonly string[], columns: number | undefined): string[] {
+  if (!columns || columns < 20) return [...lines];
+  const width = columns - 1;
+  const out: string[] = [];
+  for (const line of lines) {
+    if (displayWidth(line.replace(SGR, '')) <= width) {
+      out.push(line);
+      continue;
+    }
+    const lead = /^\s*/.exec(line)![0];
+    const indent = `${lead}  `;
+    const units = messageUnits(line.slice(lead.length));
+    // A line with a command that the terminal holds (its last column too) is kept whole.
+    const command = units.some((u) => u.includes(' '));
+    if (
+      (command && displayWidth(line.replace(SGR, '')) <= columns) ||
+      units.some((u) => u.includes(' ') && displayWidth(`${indent}${u}`.replace(SGR, '')) > width)
+    ) {
+      out.push(line);
+      continue;
+    }
+    let row = lead;
+    for (const unit of units) {
+      const next = row.trim() === '' ? `${row}${unit}` : `${row} ${unit}`;
+      // A line's first unit stays at the line's own indent, even when too wide by itself.
+      if (row.trim() !== '' && displayWidth(next.replace(SGR, '')) > width) {
+        out.push(row);
+        row = `${indent}${unit}`;
+      } else row = next;
+    }
+    out.push(row);
+  }
+  return out;
+}
+
+/** Words of a message, a command to copy kept as one unit with its spaces. */
+function messageUnits(text: string): string[] {
+  const units: string[] = [];
+  let i = 0;
+  while (i < text.length) {
+    if (text[i] === ' ') {
+      i++;
+      continue;
+    }
+    const rest = text.slice(i);
+    let end: number;
+    if (COMMAND_START.test(rest)) {
+      // A backticked command ends at its closing backtick (and what sticks to it: `…`),
+      // a bare one at two spaces, an opening parenthesis, or the end of the line.
+      const close = rest.startsWith('`') ? rest.indexOf('`', 1) : -1;
+      const stop = rest.search(/ {2,}| \(/);
+      end =
+        close > 0
+          ? close + 1 + (/^\S*/.exec(rest.slice(close + 1))?.[0].length ?? 0)
+          : stop > 0
+            ? stop
+            : rest.length;
+    } else {
+      const space = rest.indexOf(' ');
+      end = space < 0 ? rest.length : space;
+    }
+    units.push(rest.slice(0, end));
+    i += end;
+  }
+  return units;
+}

@@ -126,7 +126,7 @@ export async function confirmPayouts(
   await confirmOrExit(io, globals, `Send ${summary.toSend} payout${summary.toSend === 1 ? '' : 's'}?`);
 }
 
-function payoutRecord(row: PayoutResultRow): Record<string, string> {
+export function payoutRecord(row: PayoutResultRow): Record<string, string> {
   const out: Record<string, string> = {};
   for (const c of PAYOUT_COLUMNS) out[c] = String(row[c]);
   return out;
@@ -147,7 +147,12 @@ async function table(
 }
 
 /** --dry-run: what would be sent, one line per payout (account numbers masked to their last 4). */
-export async function writePayoutPlan(io: Io, summary: PayoutPlanSummary, opts: ViewOptions): Promise<void> {
+export async function writePayoutPlan(
+  io: Io,
+  summary: PayoutPlanSummary,
+  /** `document`: --output json's run document takes the planned payouts as its rows. */
+  opts: ViewOptions & { document?: { row(r: Record<string, string>): Promise<void> | undefined } },
+): Promise<void> {
   // A request_id made at random when the payout is sent is not shown: the run would send another
   // one (issue 27). Ids from the input, an earlier run or derived from the payout's meaning are the
   // ones the run sends.
@@ -176,7 +181,9 @@ export async function writePayoutPlan(io: Io, summary: PayoutPlanSummary, opts: 
     };
   });
   const columns = Object.keys(records[0] ?? {});
-  if (opts.format === 'json')
+  if (opts.document) {
+    for (const r of records) await opts.document.row(r);
+  } else if (opts.format === 'json')
     io.stdout.write(
       `${JSON.stringify({ dry_run: true, payouts: records, ...(summary.possiblyDone?.length ? { possibly_done: summary.possiblyDone } : {}) }, null, 2)}\n`,
     );

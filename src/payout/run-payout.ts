@@ -15,9 +15,17 @@ import { openRun, type RunJournal } from '../lifecycle/journal.js';
 import { isSameInput, listRuns, type RunInfo, readRun } from '../lifecycle/read.js';
 import { beginRun, endRun, lockInput } from '../lifecycle/steps.js';
 import { resolveFormat } from '../output/format.js';
+import { openRunDocument } from '../output/run-document.js';
 import { checkOutFile } from '../output/safe-file.js';
+import { PAYOUT_OUTCOMES, payoutDocumentEnd } from './document.js';
 import { derivedRequestId } from './meaning.js';
-import { confirmPayouts, writePayoutPlan, writePayoutResults, writePayoutSummary } from './payout-view.js';
+import {
+  confirmPayouts,
+  payoutRecord,
+  writePayoutPlan,
+  writePayoutResults,
+  writePayoutSummary,
+} from './payout-view.js';
 import {
   loadPayoutCsv,
   loadPayoutRequest,
@@ -170,6 +178,7 @@ function totalsOf(items: readonly PayoutItem[]): Map<string, bigint> {
 }
 
 export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number> {
+  openRunDocument(ctx, 'payout', PAYOUT_OUTCOMES);
   if ((opts.request === undefined) === (opts.file === undefined)) {
     throw new UsageError(
       'give exactly one of --request FILE.json (one payout) or --file FILE.csv (one per row)',
@@ -327,7 +336,12 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
     const format = resolveFormat(ctx.globals, ctx.io);
 
     if (ctx.globals.dryRun) {
-      await writePayoutPlan(ctx.io, summary, { format, color: stdoutColor(ctx) });
+      // --output json: the run document (state dry_run) holds the planned payouts as its rows.
+      await writePayoutPlan(ctx.io, summary, {
+        format,
+        color: stdoutColor(ctx),
+        ...(ctx.runDocument ? { document: ctx.runDocument } : {}),
+      });
       return ExitCode.ok;
     }
     if (maybeDone.length > 0 && !opts.force && !opts.newRequestIds) {
@@ -384,6 +398,8 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
         })),
       });
     }
+    const doc = ctx.runDocument;
+    if (doc) doc.runId = journal.runId;
 
     let sent: PayoutResultRow[] = [];
     // The signal that stopped the run (lifecycle/interrupt.ts), if one did: its own exit code.
@@ -422,17 +438,21 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
       // Pending, unknown or unsent payouts keep the run open for --resume (same request_ids, so no
       // double pay): it asks the gateway again and reports the final status.
       const open = counts.pending + counts.unknown + counts.unsent;
+      if (doc) doc.outcome = payoutDocumentEnd(all, counts, { stoppedBy, failed: failed !== undefined });
       const ended = await endRun(journal, { type: open === 0 ? 'finished' : 'interrupted', counts }).then(
         () => undefined,
         (err: unknown) => err,
       );
       if (failed) throw failed.error;
       // The results too (an --out file is renamed into place) before a Ctrl-C may end the process.
-      await writePayoutResults(ctx.io, rows(), {
-        format,
-        color: stdoutColor(ctx),
-        ...(ctx.globals.out ? { out: ctx.globals.out } : {}),
-      });
+      // --output json on stdout: inside the run's document.
+      if (doc && !ctx.globals.out) for (const r of rows()) await doc.row(payoutRecord(r));
+      else
+        await writePayoutResults(ctx.io, rows(), {
+          format,
+          color: stdoutColor(ctx),
+          ...(ctx.globals.out ? { out: ctx.globals.out } : {}),
+        });
       return ended;
     });
     const shown = rows();

@@ -16,6 +16,8 @@ export interface PtyRun {
 export interface PtyOptions {
   /** The terminal's width (default: whatever `script` gives it). */
   columns?: number;
+  /** The terminal's height (default 50). */
+  rows?: number;
   /** $TERM (default xterm). */
   term?: string;
   env: NodeJS.ProcessEnv;
@@ -32,10 +34,16 @@ export function underPty(args: string[], opts: PtyOptions): Promise<PtyRun> {
   const quoted = [process.execPath, PAYOPS_BIN, ...args]
     .map((a) => `'${a.replace(/'/g, "'\\''")}'`)
     .join(' ');
-  const command = opts.columns === undefined ? quoted : `stty cols ${opts.columns} rows 50; ${quoted}`;
+  const command =
+    opts.columns === undefined ? quoted : `stty cols ${opts.columns} rows ${opts.rows ?? 50}; ${quoted}`;
   const child = spawn('script', ['-qec', command, '/dev/null'], {
     cwd: opts.cwd ?? REPO_ROOT,
-    env: { ...opts.env, TERM: opts.term ?? 'xterm' },
+    // No pager unless a test names one: `less` would wait for keys nobody types (output/pager.ts).
+    env: {
+      ...(opts.env.PAYOPS_PAGER === undefined && opts.env.PAGER === undefined ? { PAYOPS_PAGER: '' } : {}),
+      ...opts.env,
+      TERM: opts.term ?? 'xterm',
+    },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let raw = '';

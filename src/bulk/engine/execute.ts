@@ -26,6 +26,7 @@ import {
   resultCells,
   resultLayout,
   skippedHidden,
+  totalsDecimal,
   totalsJson,
 } from '../report/results.js';
 import { openResultSink, startProgress, stderrWidth } from '../report/ui.js';
@@ -128,6 +129,9 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
   const { op, plan, journal } = a;
   const { layout, sink } = a.sink;
   const totals = newTotals();
+  // --output json: the run's document names it from here on (its rows follow).
+  const doc = ctx.runDocument;
+  if (doc) doc.runId = journal.runId;
   const progress = await startProgress(ctx, plan.rows, op);
   const snapshot: InputSource = {
     path: join(journal.dir, journal.header.snapshot ?? SNAPSHOT_FILE),
@@ -205,6 +209,8 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
         // Unexpected: keep what was journaled and the results written so far, release the run, let
         // main() report it.
         closing();
+        if (doc)
+          doc.outcome = { state: 'stopped', counts: { ...totals.counts }, totals: totalsDecimal(totals) };
         await pump
           .finish()
           .then(() => sink.close())
@@ -223,6 +229,33 @@ export async function execute(ctx: Context, a: ExecuteArgs): Promise<number> {
       const late = closing();
       if (signal.aborted) stoppedBy = signal.reason;
       const settled = totals.counts.unknown === 0 && totals.counts.not_sent === 0;
+      if (doc) {
+        const state =
+          result.stopped === 'interrupted' || (!result.stopped && !settled)
+            ? 'interrupted'
+            : result.stopped
+              ? 'stopped'
+              : 'finished';
+        const why =
+          result.stopped === 'interrupted'
+            ? `stopped by ${typeof stoppedBy === 'string' ? stoppedBy : 'a signal'}`
+            : result.stopped
+              ? `stopped: ${result.error?.message ?? result.stopped}`
+              : undefined;
+        doc.outcome = {
+          state,
+          counts: { ...totals.counts },
+          totals: totalsDecimal(totals),
+          ...(why
+            ? {
+                error: {
+                  code: result.stopped === 'interrupted' ? 'interrupted' : result.stopped!,
+                  message: `${why}; resume with: ${resumeCommand(ctx, journal.header)}`,
+                },
+              }
+            : {}),
+        };
+      }
       // The journal is closed first: its terminal record never waits on a stdout nobody reads.
       // A journal that could not hold the run's end is told after the summary: the user sees both.
       const unjournaled = await endRun(journal, {

@@ -2,7 +2,7 @@
 // `outcome` and `outcome_detail`; plus the run's counts and totals per outcome and currency, and the
 // exit code they mean. Data only: src/output/ renders it.
 import type { BatchOperation } from '../../gateway/endpoints.js';
-import { addToTotals } from '../../money/amount.js';
+import { addToTotals, formatAmount } from '../../money/amount.js';
 import { currencyInfo } from '../../money/currency.js';
 import { OPERATIONS } from '../operations.js';
 import type { InputRow, Outcome, RowOutcome, RunTotals } from '../types.js';
@@ -141,4 +141,25 @@ export function totalsJson(t: RunTotals): {
     money[o] = Object.fromEntries([...t.money[o]].map(([cur, minor]) => [cur, minor.toString()]));
   }
   return { counts: { ...t.counts }, money };
+}
+
+/**
+ * Totals for the JSON run document: outcome → currency → amount as a decimal string in the
+ * currency's digits ("12.50", "1000" for JPY); only outcomes that hold money.
+ */
+export function totalsDecimal(t: RunTotals): Record<string, Record<string, string>> {
+  const out: Record<string, Record<string, string>> = {};
+  for (const o of OUTCOMES) {
+    if (t.money[o].size === 0) continue;
+    out[o] = Object.fromEntries([...t.money[o]].map(([cur, minor]) => [cur, decimal(minor, cur)]));
+  }
+  return out;
+}
+
+function decimal(minor: bigint, currency: string): string {
+  try {
+    return formatAmount(minor, currency);
+  } catch {
+    return minor.toString(); // an unknown code never reaches a run (validated); kept whole if it did
+  }
 }

@@ -63,6 +63,16 @@ export async function openResultSink(
       close: () => writer.end(),
     };
   }
+  if (format === 'json' && file === undefined && ctx.runDocument) {
+    // --output json on stdout: the rows inside the run's one document (output/run-document.ts).
+    const doc = ctx.runDocument;
+    return {
+      file,
+      write: (r) => doc.row(r),
+      writeCells: (cells) => doc.row(toRecord(cells)),
+      close: async () => {},
+    };
+  }
   if (format === 'json') {
     const writer = await (await import('../../output/json-writer.js')).openJsonWriter(dest);
     ctx.onClose(() => writer.discard());

@@ -5,6 +5,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { jsonRows } from '../../helpers/json-rows.js';
 import { PAYOPS_BIN, REPO_ROOT } from '../../helpers/run-cli.js';
 import {
   expectHonest,
@@ -152,7 +153,7 @@ describe('stdout closed by its reader (issue 13, item 1)', () => {
 
 async function onlyRun(env: NodeJS.ProcessEnv): Promise<string> {
   const list = await payops(['runs', 'list', '--output', 'json'], { env });
-  const runs = JSON.parse(list.stdout) as Array<{ id?: string; runId?: string; run_id?: string }>;
+  const runs = jsonRows(list.stdout) as Array<{ id?: string; runId?: string; run_id?: string }>;
   const first = runs[0]!;
   return (first.id ?? first.runId ?? first.run_id)!;
 }

@@ -6,6 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { jsonRows } from '../../helpers/json-rows.js';
 import { PAYOPS_BIN, REPO_ROOT } from '../../helpers/run-cli.js';
 import {
   payops,
@@ -153,7 +154,7 @@ describe('Ctrl-C twice', () => {
       env,
     });
     expect(resumed.code, resumed.stderr).toBe(0);
-    const outcomes = JSON.parse(resumed.stdout) as Array<{ outcome: string }>;
+    const outcomes = jsonRows(resumed.stdout) as Array<{ outcome: string }>;
     expect(outcomes).toHaveLength(10);
     expect(outcomes.every((x) => x.outcome === 'completed')).toBe(true);
     const paid = await payoutsInLedger();

@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { jsonRows } from '../../helpers/json-rows.js';
 import {
   MID_RUN_LATENCY_MS,
   payops,
@@ -91,7 +92,7 @@ describe('preflight: rows the gateway already shows done', () => {
       // runs list accounts for every row: 3 already done, not "succeeded 0" and nothing else.
       const list = await payops(['runs', 'list', '--output', 'json'], { env });
       expect(list.code, list.stderr).toBe(0);
-      const listed = (JSON.parse(list.stdout) as Array<Record<string, unknown>>).find((r) => r.id === runId);
+      const listed = (jsonRows(list.stdout) as Array<Record<string, unknown>>).find((r) => r.id === runId);
       expect(listed).toMatchObject({ rows: 3, succeeded: 0, already_done: 3, failed: 0 });
     },
   );

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { jsonRows } from '../../helpers/json-rows.js';
 import { REPO_ROOT } from '../../helpers/run-cli.js';
 import {
   expectHonest,
@@ -279,7 +280,7 @@ describe('single order by flags, and the other operations', () => {
     ];
     const r = await payops(args, { env: suite.gw.env(suite.dir) });
     expect(r.code, r.stderr).toBe(0);
-    const [row] = JSON.parse(r.stdout);
+    const [row] = jsonRows(r.stdout);
     expect(row).toMatchObject({
       transaction_id: o!.transaction_id,
       outcome: 'succeeded',
@@ -338,7 +339,7 @@ describe('runs', () => {
     const runId = /run id: (\S+)/.exec(r.stderr)![1]!;
     const list = await payops(['runs', 'list', '--output', 'json'], { env: suite.gw.env(suite.dir) });
     expect(list.code).toBe(0);
-    expect(JSON.parse(list.stdout)).toEqual([
+    expect(jsonRows(list.stdout)).toEqual([
       expect.objectContaining({ id: runId, op: 'refund', rows: 60, succeeded: 60, state: 'finished' }),
     ]);
     const shown = join(suite.dir, 'shown.csv');
@@ -362,7 +363,7 @@ describe('samples and the demo', () => {
         env: suite.gw.env(suite.dir),
       });
       expect(r.code, `${op}: ${r.stderr}`).toBe(0);
-      const rows = JSON.parse(r.stdout) as Array<{ outcome: string }>;
+      const rows = jsonRows(r.stdout) as Array<{ outcome: string }>;
       expect(rows.length).toBeGreaterThan(0);
       expect(rows.every((x) => x.outcome === 'succeeded')).toBe(true);
     }

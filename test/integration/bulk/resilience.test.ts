@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FAULT_MODES } from '../../../src/sandbox/faults.js';
+import { jsonRows } from '../../helpers/json-rows.js';
 import {
   expectHonest,
   intentsWritten,
@@ -183,7 +184,7 @@ describe('a gateway that commits late (commit_late: HTTP 500 at once, the refund
     }
     // runs list shows the doubles too, not only the run's own report.
     const list = await payops(['runs', 'list', '--output', 'json'], { env: suite.gw.env(suite.dir) });
-    const listed = JSON.parse(list.stdout) as Array<Record<string, unknown>>;
+    const listed = jsonRows(list.stdout) as Array<Record<string, unknown>>;
     // Counts are numbers in JSON (issue 27).
     expect(listed[0]).toMatchObject({ duplicated: ids.length });
   });

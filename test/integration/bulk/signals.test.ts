@@ -8,6 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
+import { jsonRows } from '../../helpers/json-rows.js';
 import { PAYOPS_BIN, REPO_ROOT } from '../../helpers/run-cli.js';
 import {
   MID_RUN_LATENCY_MS,
@@ -38,7 +39,7 @@ function onlyRunId(): string {
 async function journalOutcomes(runId: string): Promise<Map<string, string>> {
   const r = await payops(['runs', 'show', runId, '--output', 'json'], { env: suite.gw.env(suite.dir) });
   expect([0, 1, 3, 130], r.stderr).toContain(r.code);
-  const rows = JSON.parse(r.stdout) as Record<string, string>[];
+  const rows = jsonRows(r.stdout) as Record<string, string>[];
   return new Map(rows.map((x) => [x.transaction_id!, x.outcome!]));
 }
 
@@ -67,7 +68,7 @@ describe('SIGTERM and SIGHUP (issue 24, item 1)', () => {
       expect(r.code, r.stderr).toBe(code);
       expect(r.stderr).toMatch(/interrupted: the requests in flight finished and were journaled/);
       expect(r.stderr).toMatch(/resume with: payops refund --file \S+refunds\.csv --resume/);
-      const shown = to === 'out' ? readResults(out) : (JSON.parse(r.stdout) as Record<string, string>[]);
+      const shown = to === 'out' ? readResults(out) : (jsonRows(r.stdout) as Record<string, string>[]);
       if (to === 'out') expect(tempFilesIn(suite.dir)).toEqual([]);
       expect(shown).toHaveLength(400);
       const refunded = refundsByTransaction(await suite.gw.ledger());

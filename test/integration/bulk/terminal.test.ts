@@ -23,7 +23,8 @@ function underPty(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: numbe
     .join(' ');
   const child = spawn('script', ['-qec', `stty cols 80 rows 24; ${quoted}`, '/dev/null'], {
     cwd: REPO_ROOT,
-    env: { ...env, TERM: 'xterm' },
+    // No pager: `less` would wait for keys nobody types (output/pager.ts).
+    env: { PAYOPS_PAGER: '', ...env, TERM: 'xterm' },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let out = '';

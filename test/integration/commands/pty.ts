@@ -27,7 +27,8 @@ export function underPty(
   const command = `stty cols ${columns} rows 40; exec ${[process.execPath, PAYOPS_BIN, ...args].map(quote).join(' ')}`;
   const child = spawn('script', ['-qec', command, '/dev/null'], {
     cwd: REPO_ROOT,
-    env: { ...env, TERM: 'dumb' },
+    // No pager: `less` would wait for keys nobody types (output/pager.ts).
+    env: { PAYOPS_PAGER: '', ...env, TERM: 'dumb' },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let out = '';

@@ -8,6 +8,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createXlsxWriter } from '../../../src/output/xlsx-writer.js';
+import { jsonRows } from '../../helpers/json-rows.js';
 import { REPO_ROOT, runCli, tempDir } from '../../helpers/run-cli.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
 import { admin, ledger } from '../pay/support.js';
@@ -58,7 +59,7 @@ describe('payouts recognised by meaning (issue 23)', { timeout: 120_000 }, () =>
     expect(await payouts()).toHaveLength(3);
     const again = await pay(['--file', write('payouts-final (1).csv', resaved())], home);
     expect(again.code, again.stderr).toBe(0);
-    expect((JSON.parse(again.stdout) as Row[]).every((r) => r.outcome === 'completed')).toBe(true);
+    expect((jsonRows(again.stdout) as Row[]).every((r) => r.outcome === 'completed')).toBe(true);
     expect(await payouts()).toHaveLength(3);
   });
 
@@ -74,7 +75,7 @@ describe('payouts recognised by meaning (issue 23)', { timeout: 120_000 }, () =>
       home,
     );
     expect(again.code, again.stderr).toBe(0);
-    expect(JSON.parse(again.stdout)[0].request_id).toBe(JSON.parse(first.stdout)[0].request_id);
+    expect(jsonRows(again.stdout)[0].request_id).toBe(jsonRows(first.stdout)[0].request_id);
     expect(await payouts()).toHaveLength(1);
   });
 
@@ -99,7 +100,7 @@ describe('payouts recognised by meaning (issue 23)', { timeout: 120_000 }, () =>
     expect(a.code, a.stderr).toBe(0);
     const b = await pay(['--file', write('copy.csv', resaved())], tempDir());
     expect(b.code, b.stderr).toBe(0);
-    const ids = (r: { stdout: string }) => (JSON.parse(r.stdout) as Row[]).map((x) => x.request_id).sort();
+    const ids = (r: { stdout: string }) => (jsonRows(r.stdout) as Row[]).map((x) => x.request_id).sort();
     expect(ids(b)).toEqual(ids(a));
     // Derived from meaning: a name-based UUID (version 5 layout).
     for (const id of ids(a))
@@ -127,7 +128,7 @@ describe('payouts recognised by meaning (issue 23)', { timeout: 120_000 }, () =>
     parsed.beneficiary.company_name = ` ${String(parsed.beneficiary.company_name).normalize('NFD')}  `;
     parsed.beneficiary.bank_details.bank_name = 'Commerzbank ';
     const b = await pay(['--request', write('nfd.json', JSON.stringify(parsed))], tempDir());
-    expect(JSON.parse(b.stdout)[0].request_id).toBe(JSON.parse(a.stdout)[0].request_id);
+    expect(jsonRows(b.stdout)[0].request_id).toBe(jsonRows(a.stdout)[0].request_id);
     expect(await payouts()).toHaveLength(1);
   });
 
@@ -154,10 +155,10 @@ describe('payouts recognised by meaning (issue 23)', { timeout: 120_000 }, () =>
     );
     const first = await pay(['--file', file], home);
     expect(first.code, first.stderr).toBe(3);
-    const pendingId = (JSON.parse(first.stdout) as Row[])[0]!.request_id;
+    const pendingId = (jsonRows(first.stdout) as Row[])[0]!.request_id;
     const forced = await pay(['--file', file, '--force'], home);
     expect([0, 3]).toContain(forced.code);
-    expect((JSON.parse(forced.stdout) as Row[])[0]!.request_id).toBe(pendingId);
+    expect((jsonRows(forced.stdout) as Row[])[0]!.request_id).toBe(pendingId);
     // Every run left open is finished: each request_id the gateway holds completes and pays now.
     for (const runId of readdirSync(join(home, 'state', 'runs')).filter((d) => !d.startsWith('.'))) {
       await runCli(['--yes', 'runs', 'resume', runId], { env: sandbox.env, home });
@@ -171,7 +172,7 @@ describe('payouts recognised by meaning (issue 23)', { timeout: 120_000 }, () =>
     const home = tempDir();
     const first = await pay(['--file', write('payouts.csv', SAMPLE_CSV)], home);
     expect(first.code, first.stderr).toBe(0);
-    const gbpId = (JSON.parse(first.stdout) as Row[])[1]!.request_id;
+    const gbpId = (jsonRows(first.stdout) as Row[])[1]!.request_id;
     const runId = readdirSync(join(home, 'state', 'runs')).find((d) => !d.startsWith('.'))!;
     const edited = write(
       'payouts-fixed.csv',

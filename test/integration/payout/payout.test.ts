@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jsonRows } from '../../helpers/json-rows.js';
 import { cliEnv, PAYOPS_BIN, REPO_ROOT, runCli, tempDir } from '../../helpers/run-cli.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
 import { admin, ledger, setFaults } from '../pay/support.js';
@@ -29,7 +30,7 @@ async function expectEveryPayoutCompletedOnce(resumed: {
   stderr: string;
 }) {
   expect(resumed.code, resumed.stderr).toBe(0);
-  expect(JSON.parse(resumed.stdout).every((r: { outcome: string }) => r.outcome === 'completed')).toBe(true);
+  expect(jsonRows(resumed.stdout).every((r: { outcome: string }) => r.outcome === 'completed')).toBe(true);
   expect(await payouts()).toHaveLength(3);
 }
 
@@ -52,7 +53,7 @@ describe('payout', { timeout: 90_000 }, () => {
       home,
     });
     expect(r.code, r.stderr).toBe(0);
-    const [row] = JSON.parse(r.stdout);
+    const [row] = jsonRows(r.stdout);
     expect(row).toMatchObject({
       outcome: 'completed',
       status: 'COMPLETED',
@@ -87,7 +88,7 @@ describe('payout', { timeout: 90_000 }, () => {
       home,
     });
     expect(r.code, r.stderr).toBe(0);
-    const [row] = JSON.parse(r.stdout);
+    const [row] = jsonRows(r.stdout);
     expect(row.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{4}$/);
     expect(row.last_updated_at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
     expect(row).toHaveProperty('payer_id');
@@ -131,7 +132,7 @@ describe('payout', { timeout: 90_000 }, () => {
       home: tempDir(),
     });
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)[0].outcome).toBe('completed');
+    expect(jsonRows(r.stdout)[0].outcome).toBe('completed');
     expect(await payouts()).toHaveLength(1);
   });
 
@@ -156,7 +157,7 @@ describe('payout', { timeout: 90_000 }, () => {
     });
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toMatch(/3 of these payouts were sent before .*keep their request_ids/);
-    const rows = JSON.parse(again.stdout);
+    const rows = jsonRows(again.stdout);
     expect(rows.map((r: { request_id: string }) => r.request_id).sort()).toEqual(ids);
     expect(rows.every((r: { outcome: string }) => r.outcome === 'completed')).toBe(true);
     expect(await payouts()).toHaveLength(3);
@@ -204,7 +205,7 @@ describe('payout', { timeout: 90_000 }, () => {
     });
     expect(more.code, more.stderr).toBe(0);
     expect(more.stderr).toMatch(/3 of these payouts were sent before/);
-    expect(JSON.parse(more.stdout)).toHaveLength(4);
+    expect(jsonRows(more.stdout)).toHaveLength(4);
     expect(await payouts()).toHaveLength(4);
   });
 
@@ -219,7 +220,7 @@ describe('payout', { timeout: 90_000 }, () => {
         env: sandbox.env,
       });
       expect(r.code, r.stderr).toBe(0);
-      expect(JSON.parse(r.stdout)[0].request_id).toBe(id);
+      expect(jsonRows(r.stdout)[0].request_id).toBe(id);
     }
     expect((await payouts()).map((e) => e.request_id)).toEqual([id]);
   });
@@ -239,7 +240,7 @@ describe('payout', { timeout: 90_000 }, () => {
       await setFaults(sandbox.url, { mode: 'none' });
     }
     expect(lost.code, lost.stderr).toBe(3);
-    expect(JSON.parse(lost.stdout).every((r: { outcome: string }) => r.outcome === 'unknown')).toBe(true);
+    expect(jsonRows(lost.stdout).every((r: { outcome: string }) => r.outcome === 'unknown')).toBe(true);
     expect(lost.stderr).toContain('--resume');
     // The gateway committed them before the answers were dropped.
     expect(await payouts()).toHaveLength(3);
@@ -296,7 +297,7 @@ describe('payout', { timeout: 90_000 }, () => {
     const [runId] = readdirSync(join(home, 'state', 'runs'));
     const shown = await runCli(['--output', 'json', 'runs', 'show', runId!], { env: sandbox.env, home });
     expect(shown.code, shown.stderr).toBe(3);
-    expect(JSON.parse(shown.stdout).map((r: { outcome: string }) => r.outcome)).toEqual([
+    expect(jsonRows(shown.stdout).map((r: { outcome: string }) => r.outcome)).toEqual([
       'unknown',
       'unknown',
       'unknown',
@@ -362,7 +363,7 @@ describe('payout', { timeout: 90_000 }, () => {
       home,
     });
     expect(resumed.code, resumed.stderr).toBe(0);
-    expect(JSON.parse(resumed.stdout)).toHaveLength(10);
+    expect(jsonRows(resumed.stdout)).toHaveLength(10);
     const entries = await payouts();
     expect(entries).toHaveLength(10);
     expect(new Set(entries.map((e) => e.request_id)).size).toBe(10);
@@ -380,14 +381,14 @@ describe('payout', { timeout: 90_000 }, () => {
       expect(partial).toBeGreaterThan(0);
       expect(partial).toBeLessThan(10);
       // The results shown are a whole JSON document, one per payout the gateway holds.
-      const shown = JSON.parse(stdout) as { outcome: string }[];
+      const shown = jsonRows(stdout) as { outcome: string }[];
       expect(shown.filter((r) => r.outcome === 'completed')).toHaveLength(partial);
       const resumed = await runCli(['--yes', '--output', 'json', 'payout', '--file', file, '--resume'], {
         env: sandbox.env,
         home,
       });
       expect(resumed.code, resumed.stderr).toBe(0);
-      expect(JSON.parse(resumed.stdout)).toHaveLength(10);
+      expect(jsonRows(resumed.stdout)).toHaveLength(10);
       const entries = await payouts();
       expect(entries).toHaveLength(10);
       expect(new Set(entries.map((e) => e.request_id)).size).toBe(10);
@@ -438,7 +439,7 @@ describe('payout', { timeout: 90_000 }, () => {
     expect((await runCli(['--yes', 'payout', '--request', a], { env: sandbox.env })).code).toBe(0);
     const r = await runCli(['--yes', '--output', 'json', 'payout', '--request', b], { env: sandbox.env });
     expect(r.code, r.stderr).toBe(1);
-    expect(JSON.parse(r.stdout)[0]).toMatchObject({
+    expect(jsonRows(r.stdout)[0]).toMatchObject({
       outcome: 'failed',
       status: 'FAILED',
       failure_type: 'E4002',
@@ -519,6 +520,6 @@ describe('payout', { timeout: 90_000 }, () => {
       { env: {}, home },
     );
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toHaveLength(3);
+    expect(jsonRows(r.stdout)).toHaveLength(3);
   });
 });

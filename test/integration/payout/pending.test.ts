@@ -9,6 +9,7 @@
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jsonRows } from '../../helpers/json-rows.js';
 import { runCli, tempDir } from '../../helpers/run-cli.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
 import { admin, ledger, setFaults } from '../pay/support.js';
@@ -68,7 +69,7 @@ describe('pending and unsigned payouts', { timeout: 90_000 }, () => {
     const file = twoPayouts();
     const first = await runCli(['--yes', '--output', 'json', 'payout', '--file', file], { env: env(), home });
     expect(first.code, first.stderr).toBe(3);
-    const rows: Row[] = JSON.parse(first.stdout);
+    const rows: Row[] = jsonRows(first.stdout);
     expect(rows.map((r) => [r.line, r.outcome, r.status])).toEqual([
       ['2', 'completed', 'COMPLETED'],
       ['3', 'pending', 'PENDING'],
@@ -81,14 +82,14 @@ describe('pending and unsigned payouts', { timeout: 90_000 }, () => {
     // `runs list` shows the run open (a second run of --resume finds it): unfinished, exit 3 — not
     // "interrupted", which is kept for Ctrl-C (issue 15).
     const list = await runCli(['--output', 'json', 'runs', 'list'], { env: env(), home });
-    expect(JSON.parse(list.stdout).map((r: { state: string }) => r.state)).toEqual(['unfinished']);
+    expect(jsonRows(list.stdout).map((r: { state: string }) => r.state)).toEqual(['unfinished']);
 
     const resumed = await runCli(['--yes', '--output', 'json', 'payout', '--file', file, '--resume'], {
       env: env(),
       home,
     });
     expect(resumed.code, resumed.stderr).toBe(0);
-    const after: Row[] = JSON.parse(resumed.stdout);
+    const after: Row[] = jsonRows(resumed.stdout);
     expect(after.map((r) => [r.outcome, r.status])).toEqual([
       ['completed', 'COMPLETED'],
       ['completed', 'COMPLETED'],
@@ -110,16 +111,16 @@ describe('pending and unsigned payouts', { timeout: 90_000 }, () => {
     const file = twoPayouts();
     const first = await runCli(['--yes', '--output', 'json', 'payout', '--file', file], { env: env(), home });
     expect(first.code, first.stderr).toBe(3);
-    const ids = (JSON.parse(first.stdout) as Row[]).map((r) => r.request_id);
+    const ids = (jsonRows(first.stdout) as Row[]).map((r) => r.request_id);
 
     const [runId] = readdirSync(join(home, 'state', 'runs'));
     const shown = await runCli(['--output', 'json', 'runs', 'show', runId!], { env: env(), home });
     expect(shown.code, shown.stderr).toBe(3);
-    expect((JSON.parse(shown.stdout) as Row[]).map((r) => r.outcome)).toEqual(['completed', 'pending']);
+    expect((jsonRows(shown.stdout) as Row[]).map((r) => r.outcome)).toEqual(['completed', 'pending']);
 
     const again = await runCli(['--yes', '--output', 'json', 'payout', '--file', file], { env: env(), home });
     expect(again.code, again.stderr).toBe(0);
-    const rows: Row[] = JSON.parse(again.stdout);
+    const rows: Row[] = jsonRows(again.stdout);
     expect(rows.map((r) => r.request_id)).toEqual(ids);
     expect(rows.every((r) => r.outcome === 'completed')).toBe(true);
     expect((await payouts()).map((e) => e.request_id).sort()).toEqual([...ids].sort());
@@ -134,14 +135,14 @@ describe('pending and unsigned payouts', { timeout: 90_000 }, () => {
       home,
     });
     expect(first.code, first.stderr).toBe(3);
-    const rows: Row[] = JSON.parse(first.stdout);
+    const rows: Row[] = jsonRows(first.stdout);
     expect(rows.map((r) => r.outcome)).toEqual(['completed', 'pending']);
     const resumed = await runCli(['--yes', '--output', 'json', 'payout', '--file', file, '--resume'], {
       env: env(unsignedProxy.url),
       home,
     });
     expect(resumed.code, resumed.stderr).toBe(0);
-    expect((JSON.parse(resumed.stdout) as Row[]).map((r) => r.request_id)).toEqual(
+    expect((jsonRows(resumed.stdout) as Row[]).map((r) => r.request_id)).toEqual(
       rows.map((r) => r.request_id),
     );
     expect(await payouts()).toHaveLength(2);
@@ -162,7 +163,7 @@ describe('pending and unsigned payouts', { timeout: 90_000 }, () => {
       await setFaults(sandbox.url, { mode: 'none' });
     }
     expect(bad.code, bad.stderr).toBe(3);
-    expect((JSON.parse(bad.stdout) as Row[]).map((r) => [r.outcome, r.failure_type])).toEqual([
+    expect((jsonRows(bad.stdout) as Row[]).map((r) => [r.outcome, r.failure_type])).toEqual([
       ['unknown', 'bad_signature'],
       ['unknown', 'bad_signature'],
     ]);

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeIo, runMain } from '../../helpers/in-process.js';
+import { jsonRows } from '../../helpers/json-rows.js';
 import { REPO_ROOT, tempDir } from '../../helpers/run-cli.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
 import { createOrders, ledger, setFaults } from '../../helpers/sandbox-admin.js';
@@ -64,7 +65,7 @@ describe('configuration errors: exit 4', () => {
     const [order] = await createOrders(sandbox.url, 1);
     const r = await runMain(['query', '--order-no', order!.order_no, '--output', 'json'], readOnlyIo());
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)[0].order_no).toBe(order!.order_no);
+    expect(jsonRows(r.stdout)[0].order_no).toBe(order!.order_no);
   });
 
   it('a gateway without a sign key: exit 4, named', async () => {

@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeIo, runMain } from '../../helpers/in-process.js';
+import { jsonRows } from '../../helpers/json-rows.js';
 import { tempDir } from '../../helpers/run-cli.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
 import { createOrders, ledger } from '../../helpers/sandbox-admin.js';
@@ -79,7 +80,7 @@ describe.runIf(process.platform === 'linux')('a payout run whose terminal record
     }
     expect(fault.failed()).toBeGreaterThan(0);
     expect(first.code, first.stderr).toBe(4);
-    const shown = JSON.parse(first.stdout) as Array<{ outcome: string; request_id: string }>;
+    const shown = jsonRows(first.stdout) as Array<{ outcome: string; request_id: string }>;
     expect(shown.map((r) => r.outcome)).toEqual(['completed', 'completed', 'completed']);
     expect(first.stderr).toMatch(
       /payouts: 3 completed[\s\S]*cannot write the run journal in \S+: the disk is full \(ENOSPC\)/,

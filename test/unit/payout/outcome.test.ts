@@ -10,6 +10,7 @@ import { parsePayoutRecord } from '../../../src/payout/records.js';
 import { payoutKey, priorPayouts, reuseRequestIds } from '../../../src/payout/reuse.js';
 import { payoutExitCode, settledFromRecords } from '../../../src/payout/run-payout.js';
 import { type PayoutResultRow, rowFromAnswer } from '../../../src/payout/send.js';
+import { jsonRows } from '../../helpers/json-rows.js';
 
 const ID = '6f1d2c3b-4a59-4e8f-9b7a-0c1d2e3f4a5b';
 
@@ -231,7 +232,7 @@ describe('payout results on a terminal', () => {
     expect(text).toMatch(/E4001:invalid beneficiary details/);
     const json = fakeIo();
     await writePayoutResults(json.io, rows, { format: 'json', color: false });
-    const parsedRows = JSON.parse(json.stdout.text());
+    const parsedRows = jsonRows(json.stdout.text());
     expect(parsedRows.map((r: { outcome: string }) => r.outcome)).toEqual([
       'completed',
       'pending',

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli.js';
 import type { GatewayClient } from '../../../src/gateway/client.js';
 import { listRuns } from '../../../src/lifecycle/read.js';
+import { jsonRows } from '../../helpers/json-rows.js';
 import { fakeIo } from '../output/helpers.js';
 
 let home: string | undefined;
@@ -85,7 +86,7 @@ async function payout(gw: PendingGateway, args: string[]) {
     clientFactory: () => gw.client,
   });
   const out = stdout.text();
-  return { code, rows: out ? JSON.parse(out) : [], stderr: stderr.text() };
+  return { code, rows: out ? jsonRows(out) : [], stderr: stderr.text() };
 }
 
 describe('a pending payout', () => {

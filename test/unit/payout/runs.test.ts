@@ -7,6 +7,7 @@ import { createContext } from '../../../src/context.js';
 import type { Io } from '../../../src/io.js';
 import { createRun } from '../../../src/lifecycle/journal.js';
 import { showPayoutRun } from '../../../src/payout/runs.js';
+import { jsonRows } from '../../helpers/json-rows.js';
 
 function capture() {
   let text = '';
@@ -51,7 +52,7 @@ describe('showPayoutRun', () => {
     } as unknown as Io;
     const code = await showPayoutRun(createContext(io, { output: 'json' }), journal.runId);
     expect(code).toBe(0);
-    const rows = JSON.parse(out.text());
+    const rows = jsonRows(out.text());
     expect(rows).toEqual([
       expect.objectContaining({
         line: '2',
