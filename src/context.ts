@@ -99,16 +99,6 @@ export function useColor(io: Io, globals?: GlobalOptions): boolean {
 }
 
 /**
- * Colour for what goes to stdout (tables, cards): ctx.color follows stderr, and stdout may be a
- * pipe or a file (--out) while stderr is a terminal — never coloured then (issue 27 item 10).
- */
-export function stdoutColor(ctx: Pick<Context, 'color' | 'io' | 'globals'>): boolean {
-  if (!ctx.color || ctx.globals.out !== undefined) return false;
-  const forced = ctx.io.env.FORCE_COLOR !== undefined && ctx.io.env.FORCE_COLOR !== '0';
-  return forced || Boolean(ctx.io.stdout.isTTY);
-}
-
-/**
  * The one way info, warn, --verbose and --debug lines reach stderr: sign keys masked, and every
  * character a terminal would act on shown escaped (terminalSafe), whatever the line carries — a
  * gateway's answer echoed under --debug, a file name in a plan line. Line feeds and tabs are kept

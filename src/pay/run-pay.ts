@@ -3,11 +3,12 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { assertMayMoveMoney } from '../config/resolve.js';
-import { type Context, stdoutColor } from '../context.js';
+import type { Context } from '../context.js';
 import { ExitCode, InputError } from '../errors.js';
 import { assertCanConfirm } from '../output/confirm.js';
 import { checkOutFile } from '../output/safe-file.js';
 import { writeWholeFile } from '../output/sink.js';
+import { stdoutColor } from '../output/stdout-color.js';
 import { quote } from '../quote.js';
 import { confirmCharge, readCardSecrets } from './card-input.js';
 import { flagFields, type PaymentKind } from './fields.js';

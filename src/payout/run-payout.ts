@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { stateDir } from '../config/paths.js';
 import { assertMayMoveMoney } from '../config/resolve.js';
-import { type Context, stdoutColor } from '../context.js';
+import type { Context } from '../context.js';
 import { ExitCode, exitCodeForSignal, InputError, UsageError } from '../errors.js';
 import { decidePayoutRun } from '../lifecycle/decide.js';
 import { payoutGatewayIdentity, sameGateway } from '../lifecycle/identity.js';
@@ -17,6 +17,7 @@ import { beginRun, endRun, lockInput } from '../lifecycle/steps.js';
 import { resolveFormat } from '../output/format.js';
 import { openRunDocument } from '../output/run-document.js';
 import { checkOutFile } from '../output/safe-file.js';
+import { stdoutColor } from '../output/stdout-color.js';
 import { PAYOUT_OUTCOMES, payoutDocumentEnd } from './document.js';
 import { derivedRequestId } from './meaning.js';
 import {
@@ -123,19 +124,8 @@ async function loadCsv(ctx: Context, opts: PayoutFlags): Promise<PayoutPlan> {
     readFrom,
   );
   const r = plan.readAs;
-  const h = plan.header;
-  if (h && (h.line > 1 || r?.headerRow !== undefined)) {
-    ctx.log.info(
-      `header: row ${h.line}${r?.headerRow !== undefined ? ' (--header-row)' : ' (the rows above it are left out)'}`,
-    );
-  }
-  if (h && h.matches.length > 0) {
-    const shown = h.matches.map(
-      (m) =>
-        `${m.column} ← ${JSON.stringify(m.header)}${m.how === 'mapped' ? ` (${r?.columnsFrom ?? '--columns'})` : ''}`,
-    );
-    ctx.log.info(`columns: ${shown.join(', ')}`);
-  }
+  const { headerNotes } = await import('../tabular/header-notes.js');
+  for (const line of headerNotes(plan.header, r)) ctx.log.info(line);
   if (r && (r.mark === ',' || r.established || r.encoding !== 'utf-8')) {
     const mark = r.mark === ',' ? 'decimal comma (12,50)' : 'decimal point (12.50)';
     ctx.log.info(

@@ -2,10 +2,11 @@
 // sent), and resumption of an unfinished run from its input file.
 
 import { stateDir } from '../config/paths.js';
-import { type Context, stdoutColor } from '../context.js';
+import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { readRun } from '../lifecycle/read.js';
 import { resolveFormat } from '../output/format.js';
+import { stdoutColor } from '../output/stdout-color.js';
 import { tableReadAsOf } from '../tabular/read-as.js';
 import { writePayoutResults } from './payout-view.js';
 import { type PayoutRecord, parsePayoutRecord } from './records.js';

@@ -3,10 +3,11 @@
 // The not-found list and notices go to stderr.
 
 import { resolve } from 'node:path';
-import { type Context, stdoutColor } from '../context.js';
+import type { Context } from '../context.js';
 import { openCsvWriter } from '../output/csv-writer.js';
 import { formatForFile, type OutputFormat, resolveFormat } from '../output/format.js';
 import { openJsonWriter } from '../output/json-writer.js';
+import { stdoutColor } from '../output/stdout-color.js';
 import { fitLines } from '../output/summary.js';
 import { shellQuote } from '../quote.js';
 import { columnsOf, flatten } from './flatten.js';

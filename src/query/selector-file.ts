@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { InputError, type InputProblem } from '../errors.js';
 import { invisibleIdProblem, quote } from '../quote.js';
 import type { CsvHeader } from '../tabular/csv-header.js';
+import { headerNotes } from '../tabular/header-notes.js';
 import { matchingOf, type TableReadAs } from '../tabular/read-as.js';
 
 export interface FileSelectors {
@@ -136,19 +137,7 @@ export async function readSelectorFile(
 
 /** What a person should know about how --file was read: the header row, matched headers, hidden rows. */
 export function selectorFileNotes(found: FileSelectors, readAs: TableReadAs | undefined): string[] {
-  const notes: string[] = [];
-  const h = found.header;
-  if (h?.line !== undefined && h.line > 1) {
-    notes.push(
-      `header: row ${h.line}${readAs?.headerRow !== undefined ? ' (--header-row)' : ' (the rows above it are left out)'}`,
-    );
-  }
-  if (h?.matches?.length) {
-    const from = readAs?.columnsFrom ?? '--columns';
-    notes.push(
-      `columns: ${h.matches.map((m) => `${m.column} ← ${JSON.stringify(m.header)}${m.how === 'mapped' ? ` (${from})` : ''}`).join(', ')}`,
-    );
-  }
+  const notes = headerNotes(found.header, readAs);
   const cells = (refs: string[]) =>
     refs.length <= 5 ? refs.join(', ') : `${refs.slice(0, 5).join(', ')} and ${refs.length - 5} more`;
   if (found.hiddenLookedUp.length > 0) {

@@ -5,10 +5,11 @@
 
 import { openResultSink } from '../bulk/report/ui.js';
 import { stateDir } from '../config/paths.js';
-import { type Context, stdoutColor } from '../context.js';
+import type { Context } from '../context.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { listRunsChecked, type RunInfo } from '../lifecycle/read.js';
 import { resolveFormat } from '../output/format.js';
+import { stdoutColor } from '../output/stdout-color.js';
 import { formatCount } from '../output/summary.js';
 import { stateLabel } from './state-label.js';
 

@@ -2,9 +2,10 @@
 // (table / CSV / JSON, to --out or stdout), the confirmation and the progress bar. The renderers
 // load lazily: a CSV run never loads the table library, a piped run never the progress bar.
 import { resolve } from 'node:path';
-import { type Context, stdoutColor } from '../../context.js';
+import type { Context } from '../../context.js';
 import { resolveFormat } from '../../output/format.js';
 import type { Progress } from '../../output/progress.js';
+import { stdoutColor } from '../../output/stdout-color.js';
 import { fitLines, formatCount } from '../../output/summary.js';
 import type { XlsxWriterOptions } from '../../output/xlsx-writer.js';
 
