@@ -3,9 +3,10 @@
 // it (a row fixed, a row added) — and a payout that changed after it completed (or may have, or is
 // still pending at the gateway) must not silently go out again as a new one.
 import type { InputProblem } from '../errors.js';
+import { type RunInfo, readRun } from '../lifecycle/read.js';
 import { payoutKey } from './meaning.js';
 import type { PayoutItem } from './plan.js';
-import type { PayoutOutcome, PayoutRecord } from './records.js';
+import { type PayoutOutcome, type PayoutRecord, parsePayoutRecord } from './records.js';
 
 export { payoutKey };
 
@@ -196,4 +197,23 @@ export function describeEarlier(p: EarlierPayout): string {
         ? 'no answer: it may have been made'
         : p.outcome.toUpperCase();
   return `run ${p.runId}, request_id ${p.request_id}, ${status}`;
+}
+
+/** The payouts of these runs (newest first), each with its run id; a run's journal is read once. */
+export async function earlierPayouts(state: string, runs: readonly RunInfo[]): Promise<EarlierPayout[]> {
+  const out: EarlierPayout[] = [];
+  for (const run of runs) {
+    const { records } = await readRun(state, run.runId, parsePayoutRecord);
+    for (const p of priorPayouts(records).sort((a, b) => a.line - b.line))
+      out.push({ ...p, runId: run.runId });
+  }
+  return out;
+}
+
+/** How many payouts an earlier run of this home made, or may have (same content or same account, amount, date). */
+export function repeated(items: readonly PayoutItem[], earlier: readonly EarlierPayout[]): number {
+  const binding = earlier.filter((p) => BINDING.has(p.outcome));
+  return items.filter(
+    (i) => i.requestIdFrom !== 'input' && binding.some((p) => p.key === i.key || p.match === i.match),
+  ).length;
 }

@@ -12,7 +12,7 @@ import { decidePayoutRun } from '../lifecycle/decide.js';
 import { payoutGatewayIdentity, sameGateway } from '../lifecycle/identity.js';
 import { whileInterruptible } from '../lifecycle/interrupt.js';
 import { openRun, type RunJournal } from '../lifecycle/journal.js';
-import { isSameInput, listRuns, type RunInfo, readRun } from '../lifecycle/read.js';
+import { isSameInput, listRuns, readRun } from '../lifecycle/read.js';
 import { beginRun, endRun, lockInput } from '../lifecycle/steps.js';
 import { resolveFormat } from '../output/format.js';
 import { openRunDocument } from '../output/run-document.js';
@@ -36,13 +36,13 @@ import {
 } from './plan.js';
 import { type PayoutJournalRecord, type PayoutRecord, parsePayoutRecord } from './records.js';
 import {
-  BINDING,
   describeEarlier,
-  type EarlierPayout,
+  earlierPayouts,
   journaledIds,
   type PriorPayout,
   possiblyDone,
   priorPayouts,
+  repeated,
   reuseRequestIds,
 } from './reuse.js';
 import { type PayoutResultRow, sendPayouts } from './send.js';
@@ -139,25 +139,6 @@ async function loadCsv(ctx: Context, opts: PayoutFlags): Promise<PayoutPlan> {
   const refused = ctx.globals.dryRun ? undefined : hiddenRefusal(plan.displayFile, plan);
   if (refused) throw refused;
   return plan;
-}
-
-/** The payouts of these runs (newest first), each with its run id; a run's journal is read once. */
-async function earlierPayouts(state: string, runs: readonly RunInfo[]): Promise<EarlierPayout[]> {
-  const out: EarlierPayout[] = [];
-  for (const run of runs) {
-    const { records } = await readRun(state, run.runId, parsePayoutRecord);
-    for (const p of priorPayouts(records).sort((a, b) => a.line - b.line))
-      out.push({ ...p, runId: run.runId });
-  }
-  return out;
-}
-
-/** How many payouts an earlier run of this home made, or may have (same content or same account, amount, date). */
-function repeated(items: readonly PayoutItem[], earlier: readonly EarlierPayout[]): number {
-  const binding = earlier.filter((p) => BINDING.has(p.outcome));
-  return items.filter(
-    (i) => i.requestIdFrom !== 'input' && binding.some((p) => p.key === i.key || p.match === i.match),
-  ).length;
 }
 
 /** Per-currency totals of these payouts. */
