@@ -41,7 +41,11 @@ describe.skipIf(!hasScript)('no word broken at the terminal (issue 27, item 7)',
   it('the query not-found hint at 80 columns: wrapped at spaces', async () => {
     const s = await screen(['--sandbox', 'query', 'T0000000005'], 80);
     expect(s.wraps).toEqual([]);
-    expect(s.lines.join(' ').replace(/\s+/g, ' ')).toMatch(/look up a transaction id with --transaction-id/);
+    expect(s.lines.join(' ').replace(/\s+/g, ' ')).toMatch(
+      /looked up as an order number; as a transaction id: payops --sandbox query --transaction-id T0000000005/,
+    );
+    // The command to copy is whole on its own line.
+    expect(s.lines).toContain('  payops --sandbox query --transaction-id T0000000005');
   });
 
   it('the end-of-run lines at 80 columns: wrapped at spaces', async () => {

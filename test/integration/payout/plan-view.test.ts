@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jsonRows } from '../../helpers/json-rows.js';
 import { cliEnv, PAYOPS_BIN, REPO_ROOT, runCli, tempDir } from '../../helpers/run-cli.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
 import { admin, ledger, setFaults } from '../pay/support.js';
@@ -42,7 +43,10 @@ describe('payout plan and results', { timeout: 90_000 }, () => {
       const args = ['--output', 'json', 'payout', '--file', file, ...extra];
       const dry = await runCli(['--dry-run', ...args], { env: sandbox.env, home });
       expect(dry.code, dry.stderr).toBe(0);
-      const shown = JSON.parse(dry.stdout).payouts as Shown[];
+      // --output json: the run document (state dry_run) holds the planned payouts as its rows.
+      const doc = JSON.parse(dry.stdout);
+      expect(doc.state).toBe('dry_run');
+      const shown = doc.rows as Shown[];
       const run = await runCli(['--yes', ...args], { env: sandbox.env, home });
       expect(run.code, run.stderr).toBe(0);
       const sent = new Map((await payouts()).map((p) => [p.request_id, p]));
@@ -56,7 +60,7 @@ describe('payout plan and results', { timeout: 90_000 }, () => {
       else expect(shown.every((s) => s.request_id !== '')).toBe(true);
       // The input's reference is in the dry run and in the results.
       expect(shown.map((s) => s.reference)).toEqual(['INV-2026-201', 'INV-2026-202', 'INV-2026-203']);
-      expect(JSON.parse(run.stdout).map((r: { reference: string }) => r.reference)).toEqual([
+      expect(jsonRows<{ reference: string }>(run.stdout).map((r) => r.reference)).toEqual([
         'INV-2026-201',
         'INV-2026-202',
         'INV-2026-203',
