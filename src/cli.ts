@@ -107,7 +107,12 @@ export async function main(
     io.stdout.isTTY && pagedInvocation(argv)
       ? (await import('./output/pager.js')).startPaging(io, argv.includes('--no-pager'))
       : undefined;
-  if (paging) io = Object.defineProperty(Object.create(io) as Io, 'stdout', { value: paging.stdout });
+  if (paging) {
+    io = Object.defineProperties(Object.create(io) as Io, {
+      stdout: { value: paging.stdout },
+      stderr: { value: paging.stderr },
+    });
+  }
   let code: number = ExitCode.ok;
   let debug = argv.includes('--debug');
   // The sign key(s) this invocation knows, masked in any error report.

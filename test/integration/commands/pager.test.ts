@@ -7,7 +7,7 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { hasScript, screenOf, underPty } from '../../helpers/pty-screen.js';
-import { cliEnv, runCli, tempDir } from '../../helpers/run-cli.js';
+import { cliEnv, REPO_ROOT, runCli, tempDir } from '../../helpers/run-cli.js';
 
 const dir = tempDir('payops-pager-');
 const mark = join(dir, 'pager-used');
@@ -85,6 +85,37 @@ describe.skipIf(!hasScript)('a pager for long output on a terminal (issue 27, it
     expect(r.code).toBe(0);
     expect(pagerRuns() - before).toBe(1);
     expect(r.raw).toContain('ORD-1001');
+    // The summary (stderr) went into the pager after the table, not above it or over the pager.
+    const lines = screenOf(r.raw, 80).lines;
+    const table = lines.findIndex((l) => l.includes('ORD-1001'));
+    const summary = lines.findIndex((l) => l.startsWith('refund run '));
+    expect([table >= 0, summary > table], lines.join('\n')).toEqual([true, true]);
+  });
+
+  it('output that fits the screen keeps its order: the table, then the summary under it', async () => {
+    const home = tempDir();
+    const dir = tempDir();
+    const rows = readFileSync(join(REPO_ROOT, 'samples', 'refunds.csv'), 'utf8')
+      .trimEnd()
+      .split('\n');
+    writeFileSync(join(dir, 'three.csv'), `${rows.slice(0, 4).join('\n')}\n`);
+    const made = await runCli(['--sandbox', 'refund', 'three.csv', '--yes', '--out', join(home, 'r.csv')], {
+      home,
+      cwd: dir,
+    });
+    expect(made.code, made.stderr).toBe(0);
+    const before = pagerRuns();
+    const r = await underPty(['runs', 'show'], {
+      columns: 80,
+      rows: 30,
+      env: cliEnv(home, { PAYOPS_PAGER: recorder, NO_COLOR: '1' }),
+    });
+    expect(r.code).toBe(0);
+    expect(pagerRuns()).toBe(before);
+    const lines = screenOf(r.raw, 80).lines;
+    const last = lines.findIndex((l) => l.includes('ORD-1003'));
+    const summary = lines.findIndex((l) => l.startsWith('refund run '));
+    expect([last >= 0, summary > last], lines.join('\n')).toEqual([true, true]);
   });
 });
 
