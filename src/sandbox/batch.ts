@@ -256,7 +256,7 @@ function applyOne(batch: Batch, raw: unknown, i: number): Result {
     return fail(batch, result, codedMessage('E2001', `${el.transaction_id} / ${el.order_no}`));
   }
   if (order.currency !== currency || order.amount !== amount) {
-    const detail = `the order is ${formatAmount(order.amount, digits)} ${order.currency}`;
+    const detail = `the order is ${formatAmount(order.amount, ctx.currencies.get(order.currency) ?? digits)} ${order.currency}`;
     return fail(batch, result, codedMessage('E2002', detail));
   }
   if (!(allowedFrom(op) as readonly string[]).includes(order.status)) return wrongState(batch, result, order);

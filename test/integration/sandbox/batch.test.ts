@@ -184,6 +184,15 @@ describe('capture', () => {
     expect(rs[2]!.capture_status).toBe('1');
   });
 
+  it("E2002 names the order's amount in the order's own currency digits (a JPY order asked as USD)", async () => {
+    const [o] = await orders(1, '2000', 'JPY', '12000');
+    const res = await client.batch('/v1/capture', 'capture_orders', [
+      { ...o!, currency: 'USD', amount: '120.00' },
+    ]);
+    // It said "the order is 120.00 JPY": the order's minor units written with the request's USD digits.
+    expect(results(res.json, 'capture_orders')[0]!.error_message).toMatch(/^E2002:.*the order is 12000 JPY$/);
+  });
+
   it('E2001 when order_no does not belong to the transaction_id', async () => {
     const [o, p] = await orders(2, '2000');
     const res = await client.batch('/v1/capture', 'capture_orders', [{ ...o!, order_no: p!.order_no! }]);
