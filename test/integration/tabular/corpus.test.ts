@@ -9,11 +9,17 @@
 // Beside each file, FILE.expected.json holds what openpyxl 3.0.9 (Debian's) read, made once by
 // scripts/corpus/expected.py, so a run needs neither Python nor LibreOffice.
 //
+// A second corpus is committed: test/fixtures/corpus/made-here/<writer>/, workbooks this machine's
+// spreadsheet programs and writer libraries made (LibreOffice, gnumeric, openpyxl, XlsxWriter,
+// Excel::Writer::XLSX, exceljs, SheetJS, write-excel-file; scripts/corpus/made-here/make.sh),
+// listed in test/fixtures/corpus/made-here.json. It always runs: a file the manifest lists that is
+// not there fails, so CI compares real writers' files even without the external corpus.
+//
 // For every file: payops reads the cells the reference read (the rule: corpus-compare.ts's
 // header), except the differences of rule the manifest names per cell with their reason; or
 // payops refuses the file and the refusal says the cause the manifest names (a password, .xlsb,
 // an .xls). A refused file the reference reads, or a file read differently, fails.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -24,11 +30,12 @@ const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 interface Source {
   /** Path under the corpus folder. */
   file: string;
+  /** The repository it comes from, or "made here" (made-here.json). */
   repo: string;
   path: string;
-  commit: string;
+  commit?: string;
   licence: string;
-  /** docProps/app.xml's <Application>, or what else tells the writer. */
+  /** docProps/app.xml's <Application>, or what else tells the writer; made here: program and version. */
   writer: string;
   /** The refusal payops gives, and must give (its message contains this). */
   refused?: string;
@@ -36,9 +43,11 @@ interface Source {
   ruleDifferences?: Record<string, string>;
 }
 
-const sources: Source[] = JSON.parse(
-  readFileSync(join(repo, 'test/fixtures/corpus/sources.json'), 'utf8'),
-).files;
+const manifest = (name: string): Source[] =>
+  JSON.parse(readFileSync(join(repo, 'test/fixtures/corpus', name), 'utf8')).files;
+const sources = manifest('sources.json');
+const madeHere = manifest('made-here.json');
+const madeHereDir = join(repo, 'test/fixtures/corpus/made-here');
 
 function corpusDir(): string | undefined {
   const candidates = [process.env.PAYOPS_CORPUS, resolve(repo, '../shared/corpus'), '/work/shared/corpus'];
@@ -49,15 +58,16 @@ function corpusDir(): string | undefined {
 
 const dir = corpusDir();
 
-describe.skipIf(dir === undefined)('the corpus of real workbooks', () => {
+/** One corpus, file by file: payops's reading against the reference's, or the true refusal. */
+function differential(title: string, root: string, files: Source[]): void {
   const seen = { files: 0, cells: 0, refused: 0, ruled: 0 };
   afterAll(() => {
     console.log(
-      `corpus: ${seen.files} workbooks read, ${seen.cells} cells compared, ${seen.ruled} differences of rule, ${seen.refused} refused with their cause`,
+      `${title}: ${seen.files} workbooks read, ${seen.cells} cells compared, ${seen.ruled} differences of rule, ${seen.refused} refused with their cause`,
     );
   });
-  it.each(sources.map((s) => [s.file, s] as const))('%s', async (_name, s) => {
-    const file = join(dir!, s.file);
+  it.each(files.map((s) => [s.file, s] as const))('%s', async (_name, s) => {
+    const file = join(root, s.file);
     const read = await payopsRead(file);
     if (s.refused !== undefined) {
       expect('refused' in read ? read.refused : 'read without a refusal').toContain(s.refused);
@@ -77,10 +87,27 @@ describe.skipIf(dir === undefined)('the corpus of real workbooks', () => {
     const unexplained = diffs.filter((d) => s.ruleDifferences?.[`${d.sheet}!${d.cell}`] === undefined);
     expect(unexplained.slice(0, 20)).toEqual([]);
   });
+}
+
+describe('the made-here corpus (committed: workbooks this machine\'s writers made)', () => {
+  it('holds every workbook its manifest lists, each with its expected reading', () => {
+    const onDisk = readdirSync(madeHereDir, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.xlsx'))
+      .map((f) => f.split('\\').join('/'))
+      .sort();
+    expect(madeHere.length).toBeGreaterThanOrEqual(40);
+    expect(onDisk).toEqual(madeHere.map((s) => s.file).sort());
+    for (const s of madeHere) expect(existsSync(join(madeHereDir, `${s.file}.expected.json`)), s.file).toBe(true);
+  });
+  differential('made-here corpus', madeHereDir, madeHere);
 });
 
-it.runIf(dir === undefined)('the corpus is not on this machine: nothing compared', () => {
+describe.skipIf(dir === undefined)('the corpus of real workbooks', () => {
+  differential('corpus', dir!, sources);
+});
+
+it.runIf(dir === undefined)('the external corpus is not on this machine: only the made-here corpus compared', () => {
   console.warn(
-    'corpus.test.ts: no corpus (PAYOPS_CORPUS, ../shared/corpus): the real workbooks were not compared',
+    'corpus.test.ts: no external corpus (PAYOPS_CORPUS, ../shared/corpus): only the committed made-here workbooks were compared',
   );
 });
