@@ -124,6 +124,30 @@ async function refunds(name, streaming) {
   else await save(wb, name);
 }
 
+async function extras() {
+  const wb = new ExcelJS.Workbook();
+  const ws = wb.addWorksheet('Extras');
+  ws.addTable({
+    name: 'Refunds',
+    ref: 'A1',
+    headerRow: true,
+    totalsRow: true,
+    columns: [{ name: 'Txn', totalsRowLabel: 'Total' }, { name: 'Amount', totalsRowFunction: 'sum' }],
+    rows: [['t1', 10.2], ['t2', 64.1], ['t3', 2153.93]],
+  });
+  ws.getCell('D1').value = { text: 'the link', hyperlink: 'https://example.com/refunds?id=1&x=2' };
+  ws.getCell('D2').value = 'has a note';
+  ws.getCell('D2').note = 'a note';
+  ws.getCell('E1').value = 1;
+  ws.getCell('E2').value = { formula: 'E1*2', result: 2, shareType: 'shared', ref: 'E2:E4' };
+  ws.getCell('E3').value = { sharedFormula: 'E2', result: 4 };
+  ws.getCell('E4').value = { sharedFormula: 'E2', result: 6 };
+  ws.getCell('F1').value = utc('2026-11-20T13:45:30');
+  ws.getCell('G1').value = 12345678901234;
+  await save(wb, 'extras.xlsx');
+}
+
+await extras();
 await strings();
 await numbers();
 await dates(false);

@@ -101,3 +101,12 @@ save(
   }
   save([['Refunds', ws]], 'refunds.xlsx');
 }
+
+// Dates as ISO 8601 text in t="d" cells (cellDates), with a formula and a hyperlink.
+{
+  const ws = aoa(C.dates.map(([v]) => [utc(v)]), { cellDates: true, UTC: true });
+  ws.B1 = { t: 's', v: 'the link', l: { Target: 'https://example.com/refunds?id=1&x=2' } };
+  ws.C1 = { t: 'n', v: 2228.23, f: 'SUM(10.2,64.1,2153.93)' };
+  ws['!ref'] = 'A1:C5';
+  save([['Dates', ws]], 'dates-iso.xlsx', { cellDates: true });
+}

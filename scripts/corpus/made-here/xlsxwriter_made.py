@@ -122,6 +122,29 @@ def refunds():
     wb.close()
 
 
+def extras():
+    """A table (ListObject), hyperlinks, a comment, array formulas, row 1000 and the last column (XFD), a long string and a
+    literal `_x000D_` text (XlsxWriter escapes it as `_x005F_x000D_`)."""
+    wb = book("extras.xlsx")
+    ws = wb.add_worksheet("Extras")
+    ws.add_table("A1:C4", {"columns": [{"header": "Txn"}, {"header": "Amount"}, {"header": "Total"}],
+                           "data": [["t1", 10.2], ["t2", 64.1], ["t3", 2153.93]]})
+    ws.write_url("E1", "https://example.com/refunds?id=1&x=2", string="the link")
+    ws.write_url("E2", "https://example.com/bare")
+    ws.write_string("E3", "has a comment")
+    ws.write_comment("E3", "a note")
+    ws.write_array_formula("F1:F1", "{=SUM(B2:B4*1)}", None, 2228.23)
+    ws.write_string("G1", "_x000D_ literal")
+    ws.write_string("H1", "x" * 32767)
+    ws.write_string("A1000", "row 1000")
+    ws.write_number("B1000", 1234567890123)
+    # The last column, on a sheet of one row (the reference holds every cell up to the last).
+    far = wb.add_worksheet("LastColumn")
+    far.write_number("XFD1", 1)
+    far.write_string("A1", "first")
+    wb.close()
+
+
 strings("strings.xlsx")
 strings("strings-inline.xlsx", constant_memory=True)
 numbers()
@@ -132,3 +155,4 @@ layout()
 many()
 richtext()
 refunds()
+extras()
