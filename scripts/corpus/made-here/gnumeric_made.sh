@@ -14,6 +14,6 @@ conv "$HERE/refunds.csv" refunds-from-csv.xlsx
 conv "$HERE/strings.csv" strings-from-csv.xlsx
 conv "$HERE/richtext.fods" richtext.xlsx
 conv "$HERE/richtext-1904.fods" richtext-1904.xlsx
-for f in numbers dates dates-1904 types layout many-sheets; do
+for f in strings numbers dates dates-1904 types layout many-sheets refunds; do
   conv "$OUT/openpyxl/$f.xlsx" "$f-resaved.xlsx"
 done

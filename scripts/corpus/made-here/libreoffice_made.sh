@@ -19,7 +19,7 @@ cp "$HERE/strings.csv" "$TMP/in/strings-from-csv.csv"
 # CSV import: comma, double quote, UTF-8 (76), first line 1, columns detected (numbers typed).
 lo 'xlsx:Calc MS Excel 2007 XML' --infilter='CSV:44,34,76,1' --outdir "$DEST" "$TMP/in/refunds-from-csv.csv" "$TMP/in/strings-from-csv.csv"
 lo 'xlsx:Calc MS Excel 2007 XML' --outdir "$DEST" "$HERE/richtext.fods" "$HERE/richtext-1904.fods"
-for f in numbers dates dates-1904 types layout many-sheets; do
+for f in strings numbers dates dates-1904 types layout many-sheets refunds; do
   cp "$OUT/openpyxl/$f.xlsx" "$TMP/in/$f-resaved.xlsx"
 done
 lo 'xlsx:Calc MS Excel 2007 XML' --outdir "$DEST" "$TMP"/in/*-resaved.xlsx
