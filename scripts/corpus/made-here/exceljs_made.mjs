@@ -132,8 +132,15 @@ async function extras() {
     ref: 'A1',
     headerRow: true,
     totalsRow: true,
-    columns: [{ name: 'Txn', totalsRowLabel: 'Total' }, { name: 'Amount', totalsRowFunction: 'sum' }],
-    rows: [['t1', 10.2], ['t2', 64.1], ['t3', 2153.93]],
+    columns: [
+      { name: 'Txn', totalsRowLabel: 'Total' },
+      { name: 'Amount', totalsRowFunction: 'sum' },
+    ],
+    rows: [
+      ['t1', 10.2],
+      ['t2', 64.1],
+      ['t3', 2153.93],
+    ],
   });
   ws.getCell('D1').value = { text: 'the link', hyperlink: 'https://example.com/refunds?id=1&x=2' };
   ws.getCell('D2').value = 'has a note';

@@ -33,7 +33,11 @@ save([['Strings', aoa(C.strings.map((s) => [s]))]], 'strings.xlsx');
 save([['Strings', aoa(C.strings.map((s) => [s]))]], 'strings-sst.xlsx', { bookSST: true });
 
 {
-  const ws = aoa([['value', 'format'], ...C.numbers.map(([v, f]) => [Number(v), f]), [0.1 + 0.2, 'sum of floats']]);
+  const ws = aoa([
+    ['value', 'format'],
+    ...C.numbers.map(([v, f]) => [Number(v), f]),
+    [0.1 + 0.2, 'sum of floats'],
+  ]);
   C.numbers.forEach(([, f], i) => {
     ws[`A${i + 2}`].z = f;
   });
@@ -41,15 +45,30 @@ save([['Strings', aoa(C.strings.map((s) => [s]))]], 'strings-sst.xlsx', { bookSS
 }
 
 for (const epoch1904 of [false, true]) {
-  const ws = aoa(C.dates.map(([v, f]) => [utc(v), f]), { cellDates: true, UTC: true });
+  const ws = aoa(
+    C.dates.map(([v, f]) => [utc(v), f]),
+    { cellDates: true, UTC: true },
+  );
   C.dates.forEach(([, f], i) => {
     ws[`A${i + 1}`].z = f;
   });
-  save([['Dates', ws]], epoch1904 ? 'dates-1904.xlsx' : 'dates.xlsx', { cellDates: false }, epoch1904 ? { date1904: true } : undefined);
+  save(
+    [['Dates', ws]],
+    epoch1904 ? 'dates-1904.xlsx' : 'dates.xlsx',
+    { cellDates: false },
+    epoch1904 ? { date1904: true } : undefined,
+  );
 }
 
 {
-  const ws = aoa([['bool', true, false], ['error'], ['formula'], ['blank below'], [null, 10.25], [null, 20.5]]);
+  const ws = aoa([
+    ['bool', true, false],
+    ['error'],
+    ['formula'],
+    ['blank below'],
+    [null, 10.25],
+    [null, 20.5],
+  ]);
   ws.B2 = { t: 'e', v: 0x2a, w: '#N/A' };
   ws.C2 = { t: 'e', v: 0x07, w: '#DIV/0!' };
   ws.B3 = { t: 'n', v: 3, f: '1+2' };
@@ -88,7 +107,10 @@ for (const epoch1904 of [false, true]) {
 }
 
 save(
-  Array.from({ length: C.many }, (_, i) => [`S${String(i + 1).padStart(2, '0')}`, aoa([[`sheet ${i + 1}`], [null, i + 1]])]),
+  Array.from({ length: C.many }, (_, i) => [
+    `S${String(i + 1).padStart(2, '0')}`,
+    aoa([[`sheet ${i + 1}`], [null, i + 1]]),
+  ]),
   'many-sheets.xlsx',
 );
 
@@ -104,7 +126,10 @@ save(
 
 // Dates as ISO 8601 text in t="d" cells (cellDates), with a formula and a hyperlink.
 {
-  const ws = aoa(C.dates.map(([v]) => [utc(v)]), { cellDates: true, UTC: true });
+  const ws = aoa(
+    C.dates.map(([v]) => [utc(v)]),
+    { cellDates: true, UTC: true },
+  );
   ws.B1 = { t: 's', v: 'the link', l: { Target: 'https://example.com/refunds?id=1&x=2' } };
   ws.C1 = { t: 'n', v: 2228.23, f: 'SUM(10.2,64.1,2153.93)' };
   ws['!ref'] = 'A1:C5';

@@ -14,7 +14,11 @@ mkdirSync(out, { recursive: true });
 const utc = (s) => new Date(s.length === 10 ? `${s}T00:00:00Z` : `${s}Z`);
 const save = (data, name, options = {}) => writeExcelFile(data, options).toFile(join(out, name));
 
-await save(C.strings.map((s) => [s]), 'strings.xlsx', { sheet: 'Strings' });
+await save(
+  C.strings.map((s) => [s]),
+  'strings.xlsx',
+  { sheet: 'Strings' },
+);
 await save(
   [
     ['value', 'format'],
@@ -24,7 +28,11 @@ await save(
   'numbers.xlsx',
   { sheet: 'Numbers' },
 );
-await save(C.dates.map(([v, f]) => [{ value: utc(v), type: Date, format: f }, f]), 'dates.xlsx', { sheet: 'Dates' });
+await save(
+  C.dates.map(([v, f]) => [{ value: utc(v), type: Date, format: f }, f]),
+  'dates.xlsx',
+  { sheet: 'Dates' },
+);
 await save(
   [
     ['bool', true, false],

@@ -23,6 +23,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runMain } from '../../helpers/in-process.js';
 import { compare, type Expected, payopsRead } from './corpus-compare.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -89,7 +90,7 @@ function differential(title: string, root: string, files: Source[]): void {
   });
 }
 
-describe('the made-here corpus (committed: workbooks this machine\'s writers made)', () => {
+describe("the made-here corpus (committed: workbooks this machine's writers made)", () => {
   it('holds every workbook its manifest lists, each with its expected reading', () => {
     const onDisk = readdirSync(madeHereDir, { recursive: true, encoding: 'utf8' })
       .filter((f) => f.endsWith('.xlsx'))
@@ -97,17 +98,36 @@ describe('the made-here corpus (committed: workbooks this machine\'s writers mad
       .sort();
     expect(madeHere.length).toBeGreaterThanOrEqual(40);
     expect(onDisk).toEqual(madeHere.map((s) => s.file).sort());
-    for (const s of madeHere) expect(existsSync(join(madeHereDir, `${s.file}.expected.json`)), s.file).toBe(true);
+    for (const s of madeHere)
+      expect(existsSync(join(madeHereDir, `${s.file}.expected.json`)), s.file).toBe(true);
   });
   differential('made-here corpus', madeHereDir, madeHere);
+
+  // Each writer's refunds export (content.py's REFUNDS: dashboard headers, amounts typed as 10.2,
+  // 2153.93, 64.1, order numbers formatted 00000) planned by the real refund command: the totals
+  // are the amounts as typed, to the cent, whatever double each writer stored.
+  const exports = madeHere.filter((s) => /\/refunds(-stream-inline|-resaved)?\.xlsx$/.test(s.file));
+  it('holds a refunds export from every writer', () => {
+    expect(new Set(exports.map((s) => s.file.split('/')[0])).size).toBe(8);
+  });
+  it.each(exports.map((s) => [s.file]))('%s: the refund plan totals the amounts as typed', async (file) => {
+    const r = await runMain(['--sandbox', '--dry-run', 'refund', '--file', join(madeHereDir, file)]);
+    // The plan is written to stderr (stdout stays for results).
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('refund 8 orders');
+    expect(r.stderr).toContain('to refund: USD 184.13 · EUR 75.21 · JPY 1,200 · GBP 0.10');
+  });
 });
 
 describe.skipIf(dir === undefined)('the corpus of real workbooks', () => {
   differential('corpus', dir!, sources);
 });
 
-it.runIf(dir === undefined)('the external corpus is not on this machine: only the made-here corpus compared', () => {
-  console.warn(
-    'corpus.test.ts: no external corpus (PAYOPS_CORPUS, ../shared/corpus): only the committed made-here workbooks were compared',
-  );
-});
+it.runIf(dir === undefined)(
+  'the external corpus is not on this machine: only the made-here corpus compared',
+  () => {
+    console.warn(
+      'corpus.test.ts: no external corpus (PAYOPS_CORPUS, ../shared/corpus): only the committed made-here workbooks were compared',
+    );
+  },
+);
