@@ -5,7 +5,7 @@
 // each file's repository, path, commit, licence and writer in test/fixtures/corpus/sources.json.
 // The files themselves are data taken from other repositories, so they are not committed here: they
 // live in the steering repository's shared/corpus/ (a copy of shared/ lies beside the clone in CI),
-// or where PAYOPS_CORPUS points. Without the corpus the test says so and compares nothing.
+// or where PAYOPS_CORPUS points. Without it the test says so and compares only the made-here one.
 // Beside each file, FILE.expected.json holds what openpyxl 3.0.9 (Debian's) read, made once by
 // scripts/corpus/expected.py, so a run needs neither Python nor LibreOffice.
 //
