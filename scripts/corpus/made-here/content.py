@@ -16,6 +16,9 @@ STRINGS = [
     "=not a formula",
     "10.2",
     "plain",
+    "_x000D_ written as text, not an escape",
+    "ends with a line break\n",
+    "   ",
 ]
 
 NUMBERS = [
