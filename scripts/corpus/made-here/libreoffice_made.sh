@@ -23,4 +23,3 @@ for f in strings numbers dates dates-1904 types layout many-sheets refunds; do
   cp "$OUT/openpyxl/$f.xlsx" "$TMP/in/$f-resaved.xlsx"
 done
 lo 'xlsx:Calc MS Excel 2007 XML' --outdir "$DEST" "$TMP"/in/*-resaved.xlsx
-ls "$DEST" | grep -c xlsx >/dev/null

@@ -6,9 +6,8 @@
 The same contents as the other writers' scripts (content.py): strings, numbers and their formats,
 dates (1900 and 1904), booleans, errors, formulas (openpyxl computes none: saved without a result),
 layout (title above the header, gaps, merged ranges, hidden rows, hidden and very hidden sheets,
-autofilter), many sheets, rich text (openpyxl 3.0 writes none: plain text) and a refunds export.
+autofilter), many sheets and a refunds export. (openpyxl 3.0 writes no rich text.)
 """
-import datetime
 import os
 import sys
 
