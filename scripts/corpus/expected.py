@@ -43,7 +43,7 @@ from openpyxl.cell.text import Text
 from openpyxl.xml.constants import SHEET_MAIN_NS
 from openpyxl.xml.functions import iterparse
 from openpyxl.utils.datetime import to_excel
-from openpyxl.worksheet._reader import WorksheetReader
+from openpyxl.worksheet._reader import WorkSheetParser, WorksheetReader
 
 warnings.simplefilter("ignore")
 
@@ -65,6 +65,20 @@ def read_string_table(xml_source):
 
 
 openpyxl.reader.excel.read_string_table = read_string_table
+
+# A `t="str"` cell's <v> is an ST_Xstring too: SheetJS writes a CR in one as `_x000d_` (Excel
+# decodes it), and openpyxl keeps the escape there as well: decoded the same way.
+_parse_cell = WorkSheetParser.parse_cell
+
+
+def parse_cell(self, element):
+    cell = _parse_cell(self, element)
+    if element.get("t") == "str" and isinstance(cell["value"], str):
+        cell["value"] = ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), cell["value"])
+    return cell
+
+
+WorkSheetParser.parse_cell = parse_cell
 # The file's cells, not openpyxl's hyperlink convenience (Cell.hyperlink fills an empty cell).
 WorksheetReader.bind_hyperlinks = lambda self: None
 TIMEOUT = 60

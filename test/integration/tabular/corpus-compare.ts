@@ -15,7 +15,9 @@
 //            date (counted from the workbook's epoch, 1900 or 1904) within half a millisecond
 //            (openpyxl rounds a date-time to microseconds); a `t="d"` cell stores an ISO 8601 text,
 //            which payops keeps: equal to openpyxl's date written in ISO 8601 (a fraction of a
-//            second without its trailing zeros: `23:44:51.894` is openpyxl's `23:44:51.894000`).
+//            second without its trailing zeros: `23:44:51.894` is openpyxl's `23:44:51.894000`; and
+//            without a `Z`: SheetJS writes `2026-11-20T00:00:00.000Z`, a spreadsheet's date has no
+//            time zone and openpyxl drops it).
 // - error:   the same error text (`#N/A`).
 // - formula without a saved result: payops's field is empty (the bulk reader refuses it in a column
 //            a command reads, with its own message: tabular/xlsx-reader.ts).
@@ -143,9 +145,15 @@ function letters(i: number): string {
   return s;
 }
 
-/** An ISO 8601 text with its fraction of a second's trailing zeros dropped (openpyxl writes microseconds). */
+/**
+ * An ISO 8601 text without a UTC `Z` and with its fraction of a second's trailing zeros dropped
+ * (openpyxl writes microseconds and no zone).
+ */
 function isoSeconds(s: string): string {
-  return s.replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
+  return s
+    .replace(/Z$/, '')
+    .replace(/(\.\d*?)0+$/, '$1')
+    .replace(/\.$/, '');
 }
 
 function same(e: ExpectedCell, p: string): boolean {
