@@ -115,7 +115,7 @@ describe("the made-here corpus (committed: workbooks this machine's writers made
     // The plan is written to stderr (stdout stays for results).
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('refund 8 orders');
-    expect(r.stderr).toContain('to refund: USD 184.13 · EUR 75.21 · JPY 1,200 · GBP 0.10');
+    expect(r.stderr).toContain('to refund: EUR 75.21 · GBP 0.10 · JPY 1,200 · USD 184.13');
   });
 });
 
