@@ -45,6 +45,16 @@ Examples:
       run: async (ctx, _opts, { key, value }) => (await impl()).configSet(ctx, key, value),
     }),
     defineCommand({
+      name: 'unset',
+      description: 'remove KEY from the current profile',
+      args: { key: { description: 'configuration key' } },
+      help: `
+Examples:
+  payops config unset columns.refund
+  payops config unset rate --profile live`,
+      run: async (ctx, _opts, { key }) => (await impl()).configUnset(ctx, key),
+    }),
+    defineCommand({
       name: 'get',
       description: 'print the value of KEY in effect (sign_key: only whether it is set)',
       args: { key: { description: 'configuration key' } },

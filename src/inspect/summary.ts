@@ -162,7 +162,12 @@ export async function inspectFile(opts: SummaryOptions): Promise<InspectSummary>
     };
   }
   if (facts !== undefined) {
-    out.sheet = { name: facts.name, words: sheetWords(facts) };
+    // Read here whatever the flags say; the words must not claim --include-hidden when it was not given.
+    const words =
+      facts.state !== 'visible' && !facts.named && opts.hidden === undefined
+        ? `${JSON.stringify(facts.name)} (${facts.state === 'veryHidden' ? 'very hidden' : 'hidden'}; shown here, refused by the command)`
+        : sheetWords(facts);
+    out.sheet = { name: facts.name, words };
     // A hidden first sheet read only because inspect reads every row: the command refuses it.
     if (facts.state !== 'visible' && !facts.named && opts.hidden === undefined) {
       notes.push(

@@ -76,12 +76,44 @@ export async function configSet(ctx: Context, keyArg: string, valueArg: string |
   const value = parseConfigValue(key, text);
   // Refused now, as config init refuses it, rather than by the first command that sends (issue 27).
   if (key === 'base_url') await assertSecureBaseUrl(value as string, Boolean(ctx.globals.allowInsecureHttp));
+  // A mapping is checked against the columns its command reads now, not on every later file.
+  if (key.startsWith('columns.')) await assertColumnsMap(key, value as string);
   s.setValue(profile, key, value);
   ctx.log.info(
     key === 'sign_key'
       ? `sign_key set for profile "${profile}"`
       : `${key} = ${displayValue(key, value)} (profile "${profile}")`,
   );
+  return 0;
+}
+
+/** columns.<command>: a mapping the command would refuse (a column it does not read, a header twice) is refused. */
+async function assertColumnsMap(key: ConfigKey, text: string): Promise<void> {
+  const command = key.slice('columns.'.length);
+  const { parseColumnsMap } = await import('../tabular/column-match.js');
+  let known: readonly string[] | undefined;
+  if (command === 'query') known = ['order_no', 'transaction_id'];
+  else if (command !== 'payout') {
+    const { OPERATIONS } = await import('../bulk/operations.js');
+    const { required, optional } = OPERATIONS[command as keyof typeof OPERATIONS].columns;
+    known = [...required, ...optional];
+  }
+  const parsed = parseColumnsMap(text, known);
+  if (typeof parsed === 'string') {
+    throw new UsageError(`invalid ${key}: ${parsed}`, {
+      hint: `COLUMN=HEADER pairs, comma-separated, e.g. payops config set ${key} 'transaction_id=Txn Ref,order_no=Invoice'`,
+    });
+  }
+}
+
+/** `payops config unset KEY`: the key leaves the current profile (a mapping no longer wanted, say). */
+export async function configUnset(ctx: Context, keyArg: string): Promise<number> {
+  const key = assertConfigKey(keyArg);
+  const s = await store(ctx);
+  const profile = assertProfileName(selectProfile(ctx.globals, ctx.io.env, s.read()).name);
+  const had = s.read().profiles?.[profile]?.[key] !== undefined;
+  s.unsetValue(profile, key);
+  ctx.log.info(had ? `${key} unset (profile "${profile}")` : `${key} was not set in profile "${profile}"`);
   return 0;
 }
 

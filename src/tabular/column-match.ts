@@ -21,7 +21,9 @@ export function columnKey(name: string): string {
 export const COLUMN_ALIASES: Readonly<Record<string, readonly string[]>> = Object.freeze({
   transaction_id: ['txn id', 'txn', 'transaction', 'transaction no', 'transaction number'],
   order_no: ['order number', 'order', 'order id', 'order ref', 'order reference'],
-  refund_amount: ['amount to refund', 'refund', 'refund value', 'refunded amount'],
+  // Not "refunded amount": in a dashboard export that is money already refunded, and refunding it
+  // again is the one mistake this table must never make.
+  refund_amount: ['amount to refund', 'refund', 'refund value'],
   refund_reason: ['reason', 'reason for refund', 'refund note'],
   currency: ['currency code', 'ccy', 'cur'],
   amount: ['order amount', 'amount paid', 'payment amount'],

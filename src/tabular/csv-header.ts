@@ -16,6 +16,8 @@ export interface HeaderMatching {
   wanted?: readonly string[];
   /** Column → header as written. */
   given?: Readonly<Record<string, string>>;
+  /** Where `given` came from, for a refusal: `--columns`, `the profile's columns.refund`. */
+  givenFrom?: string;
   /** The header's line (a CSV file) or row (a sheet), 1-based; else found. */
   headerRow?: number;
 }
@@ -171,13 +173,16 @@ export function buildHeader(
       file,
       line,
       field: g.column,
-      message: `${g.column} is mapped to the header ${quote(g.header)}, which this header does not have`,
+      message: `${g.column} is mapped${matching.givenFrom ? ` by ${matching.givenFrom}` : ''} to the header ${quote(g.header)}, which this header does not have`,
       expected: `a header of the file (${columns.map(terminalLine).join(', ')})`,
     });
   }
   if (problems.length > 0) {
+    const fromProfile = matching.givenFrom?.startsWith('the profile') && matched.unmappedGiven.length > 0;
     throw new InputError(`${file}:${line}: ${problems[0]!.message}`, problems, {
-      hint: 'payops never guesses between two headers: name the one to read with --columns COLUMN=HEADER',
+      hint: fromProfile
+        ? `this file names its columns otherwise than ${matching.givenFrom} says: give --columns COLUMN=HEADER for it, or remove the mapping with \`payops config unset ${matching.givenFrom!.replace(/^the profile's /, '')}\``
+        : 'payops never guesses between two headers: name the one to read with --columns COLUMN=HEADER',
     });
   }
 

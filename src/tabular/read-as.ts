@@ -114,6 +114,7 @@ export function matchingOf(readAs: TableReadAs | undefined, wanted: readonly str
   return {
     wanted,
     ...(readAs?.columns === undefined ? {} : { given: readAs.columns }),
+    ...(readAs?.columnsFrom === undefined ? {} : { givenFrom: readAs.columnsFrom }),
     ...(readAs?.headerRow === undefined ? {} : { headerRow: readAs.headerRow }),
   };
 }

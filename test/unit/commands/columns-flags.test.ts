@@ -71,7 +71,7 @@ describe('--columns, --header-row and columns.refund', () => {
       d.io(),
     );
     expect(over.code).toBe(2);
-    expect(over.stderr).toMatch(/mapped to the header "Order Ref"/);
+    expect(over.stderr).toMatch(/mapped by --columns to the header "Order Ref"/);
   });
 
   it('--header-row names the row; the plan says so', async () => {

@@ -89,6 +89,15 @@ describe('column names as dashboards write them (item 4)', () => {
     expect(m.names).toEqual(REFUND);
   });
 
+  it('"Refunded Amount" (money already refunded, in an export) is never the amount to refund', async () => {
+    expect(matchColumns(['Refunded Amount'], ['refund_amount']).names).toEqual(['refunded amount']);
+    // A file with only that column is refused as missing refund_amount, not refunded again.
+    const e = await refusal(
+      csv('Transaction ID,Order No.,Currency,Amount,Refunded Amount,Reason\nTX1,A,USD,150.00,150.00,x\n'),
+    );
+    expect(e.message).toMatch(/missing column refund_amount/);
+  });
+
   it('two aliases of one column are never chosen between', () => {
     const m = matchColumns(['Order Number', 'Order ID', 'Txn ID'], ['order_no', 'transaction_id']);
     expect(m.ambiguous).toEqual([{ column: 'order_no', headers: ['Order Number', 'Order ID'] }]);
