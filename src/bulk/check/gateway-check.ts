@@ -103,7 +103,7 @@ export async function checkAtGateway(
         hint:
           possible.length === 0
             ? `--skip-done sends only the other rows (these are reported already_done); --force sends these too`
-            : `a row possibly done has the amount of a refund made with another reason, perhaps the same refund typed another way: look at it at the gateway; --skip-done sends only the other rows (these are reported already_done); --force sends these too`,
+            : `a row possibly done has the amount of a refund made with another reason, perhaps the same refund typed another way: look at it at the gateway; if it is a refund still owed, --force sends it; --skip-done sends only the other rows (rows done are reported already_done, rows possibly done skipped)`,
       },
     );
   }

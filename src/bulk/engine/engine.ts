@@ -11,7 +11,7 @@ import type { BulkRow, Chunk, RowOutcome } from '../types.js';
 import { ChunkProtocol, type Prepared, rowsToSend, type StopReason } from './protocol.js';
 import type { BulkRecordWritten } from './records.js';
 import { journaledOutcomes, withSkipped } from './replay.js';
-import { type ChunkAction, type ChunkState, chunkAction } from './run-state.js';
+import { type ChunkAction, type ChunkState, chunkAction, type SkippedRow } from './run-state.js';
 
 export type { StopReason };
 
@@ -45,7 +45,7 @@ export interface EngineOptions<R extends BulkRow> {
    * What the gateway showed before the run (preflight; `before` absent in runs made before payops
    * asked), and the rows not sent: done before it (--skip-done) or elsewhere since it began.
    */
-  preflight?: { before?: Readonly<Record<string, readonly string[]>>; skip: ReadonlyMap<number, string> };
+  preflight?: { before?: Readonly<Record<string, readonly string[]>>; skip: ReadonlyMap<number, SkippedRow> };
 }
 
 export interface EngineResult {
@@ -124,7 +124,7 @@ export async function runEngine<R extends BulkRow>(opts: EngineOptions<R>): Prom
       opts.onWaiting?.(waiting, ms);
     },
   });
-  const skip = opts.preflight?.skip ?? new Map<number, string>();
+  const skip = opts.preflight?.skip ?? new Map<number, SkippedRow>();
 
   async function* planned(): AsyncGenerator<Planned<R>> {
     for await (const chunk of opts.chunks) {

@@ -4,7 +4,7 @@
 
 import type { BulkRow, Chunk, RowOutcome } from '../types.js';
 import { chunkLines } from './chunk.js';
-import type { ChunkState } from './run-state.js';
+import type { ChunkState, SkippedRow } from './run-state.js';
 
 export const NOT_SENT_DETAIL = 'not sent: the run stopped before this row; resume it to send';
 export const PENDING_DETAIL =
@@ -51,20 +51,31 @@ export function journaledOutcomes<R extends BulkRow>(
 export function withSkipped<R extends BulkRow>(
   chunk: Chunk<R>,
   state: ChunkState | undefined,
-  skip: ReadonlyMap<number, string>,
+  skip: ReadonlyMap<number, SkippedRow>,
 ): ChunkState | undefined {
   if (skip.size === 0 || !chunkLines(chunk).some((line) => skip.has(line))) return state;
   const known = new Map((state?.rows ?? []).map((o) => [o.line, o]));
   const rows: RowOutcome[] = [];
   for (const r of chunk.rows) {
-    const where = skip.get(r.line);
-    if (where !== undefined) {
-      rows.push({
-        line: r.line,
-        outcome: 'already_done',
-        detail: `already done before this run: ${where}`,
-        fields: {},
-      });
+    const skipped = skip.get(r.line);
+    if (skipped !== undefined) {
+      // Only possibly done (the same amount refunded with another reason): not sent, and not called
+      // done either — it may be a refund still owed, which --force sends.
+      rows.push(
+        skipped.possible
+          ? {
+              line: r.line,
+              outcome: 'skipped',
+              detail: `not sent (--skip-done), possibly done already: ${skipped.where}; if it is a refund still owed, --force sends it`,
+              fields: {},
+            }
+          : {
+              line: r.line,
+              outcome: 'already_done',
+              detail: `already done before this run: ${skipped.where}`,
+              fields: {},
+            },
+      );
     } else {
       const o = known.get(r.line);
       // A row no process has sent yet (an open intent's rows are settled by reconciliation).
@@ -81,10 +92,10 @@ export async function replayRun<R extends BulkRow>(opts: {
   chunks: AsyncIterable<Chunk<R>>;
   prior: Map<number, ChunkState>;
   /** Rows the run skipped as already done (its preflight record, with --skip-done). */
-  skip?: ReadonlyMap<number, string>;
+  skip?: ReadonlyMap<number, SkippedRow>;
   emit: (chunk: Chunk<R>, outcomes: RowOutcome[]) => void | Promise<void>;
 }): Promise<void> {
-  const skip = opts.skip ?? new Map<number, string>();
+  const skip = opts.skip ?? new Map<number, SkippedRow>();
   for await (const chunk of opts.chunks) {
     await opts.emit(chunk, journaledOutcomes(chunk, withSkipped(chunk, opts.prior.get(chunk.index), skip)));
   }

@@ -61,9 +61,23 @@ export interface FoldedRun {
   skipped: Array<[line: number, where: string]>;
 }
 
+/** Why a row is not sent: where it was found done, and whether only possibly (a refund of its amount with another reason). */
+export interface SkippedRow {
+  where: string;
+  possible?: true;
+}
+
 /** The rows a run does not send: done before it (with --skip-done), or elsewhere since it began. */
-export function skippedRows(run: FoldedRun | undefined, preflight = run?.preflight): Map<number, string> {
-  return new Map([...(preflight?.skip ? preflight.done : []), ...(run?.skipped ?? [])]);
+export function skippedRows(run: FoldedRun | undefined, preflight = run?.preflight): Map<number, SkippedRow> {
+  const possible = new Set(preflight?.possible ?? []);
+  const before: Array<[number, SkippedRow]> = (preflight?.skip ? preflight.done : []).map(([line, where]) => [
+    line,
+    possible.has(line) ? { where, possible: true } : { where },
+  ]);
+  return new Map([
+    ...before,
+    ...(run?.skipped ?? []).map(([line, where]): [number, SkippedRow] => [line, { where }]),
+  ]);
 }
 
 export function foldRecords(records: Iterable<BulkRecord>): FoldedRun {
