@@ -135,7 +135,7 @@ const CAPTURED_OR_LATER = [S.Captured, S.PartiallyRefunded, S.FullyRefunded];
 
 export const OPERATIONS: Readonly<Record<BatchOperation, OperationSpec>> = {
   capture: operation('capture', {
-    description: 'capture authorised orders from a CSV file or one order by flags',
+    description: 'capture authorised orders from a CSV file, a workbook or one order by flags',
     sample: 'samples/capture.csv',
     resultColumns: ['capture_status', 'error_message'],
     table: { input: ORDER_TABLE, result: [] },
@@ -153,7 +153,7 @@ export const OPERATIONS: Readonly<Record<BatchOperation, OperationSpec>> = {
     reconcile: { by: 'query', done: [{ states: CAPTURED_OR_LATER }] },
   }),
   cancel: operation('cancel', {
-    description: 'cancel authorised or held orders from a CSV file or one order by flags',
+    description: 'cancel authorised or held orders from a CSV file, a workbook or one order by flags',
     sample: 'samples/cancel.csv',
     resultColumns: ['cancel_status', 'error_message'],
     table: { input: ORDER_TABLE, result: [] },
@@ -171,7 +171,7 @@ export const OPERATIONS: Readonly<Record<BatchOperation, OperationSpec>> = {
     reconcile: { by: 'query', done: [{ states: [S.Cancelled] }] },
   }),
   review: operation('review', {
-    description: 'approve (1) or reject (0) orders held for review, from a CSV file or by flags',
+    description: 'approve (1) or reject (0) orders held for review, from a CSV file, a workbook or by flags',
     sample: 'samples/review.csv',
     resultColumns: ['review_status', 'error_message'],
     table: { input: [...ORDER_TABLE, 'review_flag'], result: [] },
@@ -196,7 +196,8 @@ export const OPERATIONS: Readonly<Record<BatchOperation, OperationSpec>> = {
     },
   }),
   refund: operation('refund', {
-    description: 'refund captured orders, fully or partially, from a CSV file or one order by flags',
+    description:
+      'refund captured orders, fully or partially, from a CSV file, a workbook or one order by flags',
     sample: 'samples/refunds.csv',
     resultColumns: ['refund_status', 'refund_message', 'refund_reference', 'refund_reference_id'],
     table: {

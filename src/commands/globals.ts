@@ -26,7 +26,7 @@ export const GLOBAL_OPTIONS = {
   out: {
     type: 'string',
     value: 'file',
-    description: 'write results to FILE (CSV, or JSON when it ends in .json)',
+    description: 'write results to FILE (CSV; JSON when it ends in .json, a workbook in .xlsx)',
   },
   yes: {
     type: 'boolean',

@@ -4,7 +4,7 @@ import { defineCommand } from './define.js';
 
 export const registerPayout = defineCommand({
   name: 'payout',
-  description: 'create payouts from a JSON request or a CSV file (idempotent on request_id)',
+  description: 'create payouts from a JSON request, a CSV file or a workbook (idempotent on request_id)',
   args: FILE_ARG,
   options: {
     request: {

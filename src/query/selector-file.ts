@@ -54,7 +54,7 @@ export async function readSelectorFile(
   if (!hasOrderNo && !hasTransactionId) {
     // Drain nothing more: the stream is abandoned, which the reader allows.
     throw new InputError(`${file} has no order_no or transaction_id column`, [], {
-      hint: `its columns are: ${header.columns.join(', ') || '(none)'}; the header must name a column order_no or transaction_id (or "Order No.", "Transaction ID")`,
+      hint: `its columns are: ${header.columns.join(', ') || '(none)'}; the header must name a column order_no or transaction_id (or "Order No.", "Transaction ID"), or say which column it is: --columns 'order_no=HEADER' (with --header-row N when a title is above the header)`,
     });
   }
 

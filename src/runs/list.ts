@@ -65,6 +65,9 @@ export interface ListOptions {
   op?: string;
 }
 
+/** The operations a run can be of. */
+const RUN_OPS = ['refund', 'capture', 'cancel', 'review', 'payout'] as const;
+
 interface Entry {
   id: string;
   run: RunInfo | undefined;
@@ -76,6 +79,10 @@ export async function listRunsCommand(ctx: Context, opts: ListOptions = {}): Pro
     throw new UsageError(`--state takes one of ${RUN_STATES.join(', ')}, not "${opts.state}"`);
   }
   const op = opts.op?.trim().toLowerCase();
+  // A typo (`--op refunds`) must not read as "no runs": the operations are known.
+  if (op !== undefined && !(RUN_OPS as readonly string[]).includes(op)) {
+    throw new UsageError(`--op takes one of ${RUN_OPS.join(', ')}, not "${opts.op}"`);
+  }
   const { runs, damaged } = await listRunsChecked(stateDir(ctx.io.env));
   // Newest first, damaged runs in their place: a run id's time orders them all.
   let rows: Entry[] = [

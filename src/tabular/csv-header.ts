@@ -318,7 +318,7 @@ export function noHeader(where: string, matching: HeaderMatching, first: readonl
     `${where} has no ${wanted} column (no row within the first ${HEADER_SEARCH_ROWS} names one)`,
     [{ file: where, message: 'no header found', expected: `a header row naming ${wanted}` }],
     {
-      hint: `its first row holds: ${first.map(terminalLine).join(', ')}; the header must name a column ${wanted}`,
+      hint: `its first row holds: ${first.map(terminalLine).join(', ')}; the header must name a column ${wanted}, or say which it is: --columns '${(matching.wanted ?? ['column'])[0]}=HEADER' (with --header-row N for the header's row)`,
     },
   );
 }

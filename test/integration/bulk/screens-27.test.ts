@@ -351,5 +351,9 @@ describe.skipIf(!hasScript)('issue 27 screens', { timeout: 180_000 }, () => {
     expect(bad.stderr).toContain(
       '--state takes one of finished, interrupted, unfinished, stopped, running, damaged',
     );
+    // A typo of an operation is refused too, not read as "no runs match" (a new user's trial).
+    const typo = await payops(['runs', 'list', '--op', 'refunds'], { env });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('--op takes one of refund, capture, cancel, review, payout, not "refunds"');
   });
 });

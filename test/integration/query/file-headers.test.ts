@@ -79,6 +79,8 @@ describe('query --file as the person sees it (issue 26, item 4)', { timeout: 120
     writeFileSync(join(dir, 'export.csv'), 'Orders to check\n\nInvoice,Note\n100234,a\n100237,b\n');
     const refused = await runCli(['query', '--file', 'export.csv'], { env: sandbox.env, cwd: dir });
     expect(refused.code).toBe(2);
+    // The way forward is named, as refund's refusal names it.
+    expect(refused.stderr.replace(/\s+/g, ' ')).toContain("--columns 'order_no=HEADER'");
 
     const byFlag = await runCli(
       ['query', '--file', 'export.csv', '--columns', 'order_no=Invoice', '--output', 'json'],
