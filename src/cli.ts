@@ -34,7 +34,7 @@ import { type GlobalOptions, guardOutput, type Io, type OutputState, outputSettl
 import { fitHelp } from './output/help-fit.js';
 import type { Paged } from './output/pager.js';
 import { reportError } from './output/report-error.js';
-import { gatewayFacts } from './output/run-document.js';
+import { createRunDocument, gatewayFacts } from './output/run-document.js';
 import { redactText } from './redact.js';
 import { readVersion } from './version.js';
 
@@ -252,12 +252,10 @@ async function usageRunDocument(argv: string[], io: Io, code: number, failure: u
   const json = argv.some((a, i) => a === '--output=json' || (a === '--output' && argv[i + 1] === 'json'));
   const operation = argv.find((a) => ['refund', 'capture', 'cancel', 'review', 'payout'].includes(a));
   if (!json || operation === undefined) return;
-  const [{ createRunDocument }, outcomes] = await Promise.all([
-    import('./output/run-document.js'),
-    operation === 'payout'
-      ? import('./payout/document.js').then((m) => m.PAYOUT_OUTCOMES)
-      : import('./bulk/report/results.js').then((m) => m.OUTCOMES),
-  ]);
+  // run-document.ts is in the shell already (imported above); only the outcome list is loaded.
+  const outcomes = await (operation === 'payout'
+    ? import('./payout/document.js').then((m) => m.PAYOUT_OUTCOMES)
+    : import('./bulk/report/results.js').then((m) => m.OUTCOMES));
   const message = (failure as Error).message.replace(/^error: /, '');
   await createRunDocument(io.stdout, operation, outcomes).finish({
     state: 'not_started',
