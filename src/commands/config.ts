@@ -8,7 +8,8 @@ export const registerConfig = defineGroup({
   help:
     '\nKeys: base_url, merchant_id, account_id, sign_key, timeout, concurrency, settle_time, read_only, status_labels, rate,\n' +
     'confirm_typed_above, decimal_mark,\n' +
-    "columns.refund, columns.capture, columns.cancel, columns.review, columns.payout, columns.query (a file's headers, as --columns).\n" +
+    "columns.refund, columns.capture, columns.cancel, columns.review, columns.payout, columns.query (a file's headers, as --columns),\n" +
+    'approvers_file, approval_required, approvals (four-eyes approval: docs/approvals.md).\n' +
     'The sign key is never printed. `payops status` shows which settings are in use and where each\n' +
     'came from. See docs/configuration.md.\n\n' +
     'Examples:\n' +

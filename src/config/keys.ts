@@ -20,6 +20,9 @@ export const CONFIG_KEYS = [
   'columns.review',
   'columns.payout',
   'columns.query',
+  'approvers_file',
+  'approval_required',
+  'approvals',
 ] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 
@@ -50,6 +53,12 @@ export interface ProfileValues {
   'columns.payout'?: string;
   /** The order_no / transaction_id columns of `query --file` and `refunds search --file`. */
   'columns.query'?: string;
+  /** Path of the team's approvers file: one `payops keys show` line per person (issue 28). */
+  approvers_file?: string;
+  /** `always`, `never`, or `USD:1000,EUR:1000,*:1000`: money-moving runs above it need an approved plan. */
+  approval_required?: string;
+  /** Distinct approvers (other than the maker) a plan needs: 1–9, default 1. */
+  approvals?: number;
 }
 
 /** The whole config file. */
@@ -104,6 +113,10 @@ export const KEY_HELP: Record<ConfigKey, string> = {
   'columns.review': "COLUMN=HEADER[,…]: review files' columns under other headers, as --columns",
   'columns.payout': "FIELD=HEADER[,…]: payout files' fields under other headers, as --columns",
   'columns.query': 'COLUMN=HEADER[,…]: the order_no/transaction_id columns of query --file, as --columns',
+  approvers_file: "path of the team's approvers file (one `payops keys show` line per person)",
+  approval_required:
+    'always, never, or CURRENCY:AMOUNT[,…] (*: any other currency): runs above it need an approved plan (docs/approvals.md)',
+  approvals: 'how many approvers other than the maker a plan needs, 1–9 (default 1)',
 };
 
 export function isConfigKey(key: string): key is ConfigKey {
@@ -210,6 +223,22 @@ export function parseConfigValue(key: ConfigKey, text: string): ProfileValues[Co
       }
       return value;
     }
+    case 'approvers_file':
+      if (value === '' || /[\0\n\r]/.test(value)) throw bad('a file path');
+      return value;
+    case 'approval_required': {
+      const v = value.toLowerCase();
+      if (v === 'always' || v === 'never') return v;
+      const parts = value.split(',').map((p) => p.trim());
+      const normal = parts.map((p) => {
+        const m = /^([A-Za-z]{3}|\*)\s*:\s*(\d+(?:\.\d+)?)$/.exec(p);
+        if (!m) throw bad('always, never, or CURRENCY:AMOUNT pairs such as USD:1000,EUR:1000,*:1000');
+        return `${m[1]!.toUpperCase()}:${m[2]}`;
+      });
+      return normal.join(',');
+    }
+    case 'approvals':
+      return parseIntIn(value, 1, 9, bad);
     case 'decimal_mark': {
       const v = value.toLowerCase();
       if (v === '.' || v === 'dot' || v === 'point') return '.';

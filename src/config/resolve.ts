@@ -42,6 +42,12 @@ export interface ResolvedConfig {
   decimalMark?: '.' | ',';
   /** The profile's columns.<command> mappings (`transaction_id=Txn Ref,…`), by command. */
   columns?: Record<string, string>;
+  /** The team's approvers file (approvers_file), as written in the profile (issue 28). */
+  approversFile?: string;
+  /** approval_required: `always`, `never`, or per-currency thresholds (`USD:1000,*:1000`); absent: never. */
+  approvalRequired?: string;
+  /** How many approvers other than the maker a plan needs (approvals; default 1). */
+  approvals?: number;
   /** Whether the in-process sandbox serves this invocation, and why. */
   sandbox: boolean;
   sandboxReason?: 'flag' | 'base_url' | 'unconfigured';
@@ -130,6 +136,9 @@ export function resolveConfig(
   const statusLabels = pick<Record<string, string>>('status_labels', undefined, undefined, {});
   const confirmTypedAbove = pick<string>('confirm_typed_above', undefined, undefined, '');
   const decimalMark = pick<'.' | ',' | undefined>('decimal_mark', undefined, undefined, undefined);
+  const approversFile = pick<string | undefined>('approvers_file', undefined, undefined, undefined);
+  const approvalRequired = pick<string | undefined>('approval_required', undefined, undefined, undefined);
+  const approvals = pick<number | undefined>('approvals', undefined, undefined, undefined);
   const columns: Record<string, string> = {};
   for (const op of ['refund', 'capture', 'cancel', 'review', 'payout', 'query'] as const) {
     const text = pick<string | undefined>(`columns.${op}`, undefined, undefined, undefined);
@@ -168,6 +177,9 @@ export function resolveConfig(
     ...(confirmTypedAbove ? { confirmTypedAbove } : {}),
     ...(decimalMark === '.' || decimalMark === ',' ? { decimalMark } : {}),
     ...(Object.keys(columns).length > 0 ? { columns } : {}),
+    ...(approversFile ? { approversFile } : {}),
+    ...(approvalRequired ? { approvalRequired } : {}),
+    ...(approvals !== undefined ? { approvals } : {}),
     sandbox: sandboxReason !== undefined,
     ...(sandboxReason ? { sandboxReason } : {}),
     profileExists,

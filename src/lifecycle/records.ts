@@ -56,6 +56,16 @@ export interface NewRunHeader {
   out?: string;
   /** `skipped`: the run was started with --no-check (no gateway check; a resume makes none either). */
   check?: string;
+  /**
+   * The approved plan the run was started with (approval/plan-doc.ts RunApproval, issue 28): a
+   * resume keeps it, the audit export names its maker and approvers.
+   */
+  approval?: {
+    planId: string;
+    planDigest: string;
+    maker: { name: string; fingerprint: string };
+    approvers: Array<{ name: string; fingerprint: string; at: string }>;
+  };
 }
 
 /** First record of every journal. */
