@@ -27,14 +27,19 @@ export interface NotifyOptions {
   drainMs?: number;
 }
 
-/** An event as made when its state change committed: its body is signed and never changes. */
+/**
+ * An event as made when its state change committed. Its body (data included) is fixed then; it is
+ * signed and serialised on first use (`text`), after the answer, not in the request's path.
+ */
 export interface NotifyEvent {
   readonly event_id: string;
   readonly event_type: string;
   readonly url: string;
   /** What a delivery record names the event by: order_no, transaction_id, refund_reference_id or request_id. */
   readonly refs: Readonly<Record<string, string>>;
+  /** Signed in place by the first read of `text`. */
   readonly body: Readonly<Record<string, unknown>>;
+  /** The bytes every attempt sends. */
   readonly text: string;
 }
 
@@ -101,6 +106,7 @@ export class NotifyQueue {
   readonly #now: () => number;
   readonly #records: DeliveryRecord[] = [];
   readonly #events: EventEntry[] = [];
+  readonly #tracked: Tracked[] = [];
   readonly #ready: Delivery[] = [];
   readonly #timers = new Set<NodeJS.Timeout>();
   readonly #requests = new Set<ClientRequest>();
@@ -134,6 +140,7 @@ export class NotifyQueue {
   }
 
   get events(): readonly EventEntry[] {
+    for (const e of this.#tracked) void e.event.text;
     return this.#events;
   }
 
@@ -160,6 +167,7 @@ export class NotifyQueue {
     };
     this.#events.push(entry);
     const tracked: Tracked = { event, entry, open: decision.copies };
+    this.#tracked.push(tracked);
     for (let copy = 1; copy <= decision.copies; copy++) {
       if (decision.drop) {
         this.#record(tracked, copy, 0, 'dropped', 0, { fault: true });
@@ -188,6 +196,7 @@ export class NotifyQueue {
     this.#requests.clear();
     this.#records.length = 0;
     this.#events.length = 0;
+    this.#tracked.length = 0;
     this.faults.clear();
   }
 

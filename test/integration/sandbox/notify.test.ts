@@ -242,6 +242,31 @@ describe('payment events', () => {
   });
 });
 
+describe('orders made by the admin API with a notify_url', () => {
+  it('make no event themselves; a batch of 50 captures makes 50 events, one per order', async () => {
+    const orders = await client.createOrders(50, '2000', 'USD', { notify_url: receiver.url });
+    const events = async () => (await client.admin('GET', 'events')).json as unknown as Json[];
+    expect(await events()).toEqual([]);
+    const a = await client.batch(
+      '/v1/capture',
+      'capture_orders',
+      orders.map((o) => ({
+        transaction_id: o.transaction_id,
+        order_no: o.order_no,
+        currency: 'USD',
+        amount: o.amount,
+      })),
+    );
+    expect((a.json.capture_orders as Json[]).map((r) => r.capture_status)).toEqual(orders.map(() => '1'));
+    await receiver.count(50);
+    const captured = receiver.of('payment.captured').map((e) => (e.data as Json).order_no);
+    expect(new Set(captured)).toEqual(new Set(orders.map((o) => o.order_no)));
+    expect((await events()).every((e) => e.event_type === 'payment.captured')).toBe(true);
+    const bad = await client.admin('POST', 'orders', { count: 1, notify_url: 'ftp://x' });
+    expect(bad.status).toBe(400);
+  });
+});
+
 function payout(account: string): Json {
   return {
     request_id: randomUUID(),
