@@ -25,6 +25,8 @@ export interface NotifyOptions {
    * the in-process sandbox of one command (--sandbox) delivers what its command made. Default 0.
    */
   drainMs?: number;
+  /** Told of every attempt once recorded (`payops sandbox`'s log line). */
+  onDelivery?: (record: DeliveryRecord) => void;
 }
 
 /**
@@ -102,6 +104,7 @@ export class NotifyQueue {
   readonly #timeoutMs: number;
   readonly #concurrency: number;
   readonly #drainMs: number;
+  readonly #onDelivery: ((record: DeliveryRecord) => void) | undefined;
   #idle: Array<() => void> = [];
   readonly #now: () => number;
   readonly #records: DeliveryRecord[] = [];
@@ -123,6 +126,7 @@ export class NotifyQueue {
     this.#timeoutMs = opts.timeoutMs ?? DEFAULT_NOTIFY_TIMEOUT_MS;
     this.#concurrency = opts.concurrency ?? DEFAULT_NOTIFY_CONCURRENCY;
     this.#drainMs = opts.drainMs ?? 0;
+    this.#onDelivery = opts.onDelivery;
     this.#now = now;
     this.faults = new NotifyFaults(seed);
     const agentOptions = { keepAlive: true, maxSockets: this.#concurrency };
@@ -316,7 +320,7 @@ export class NotifyQueue {
   ): void {
     const { event, entry } = tracked;
     if (status !== 'dropped') entry.attempts++;
-    this.#records.push({
+    const record: DeliveryRecord = {
       event_id: event.event_id,
       event_type: event.event_type,
       url: event.url,
@@ -327,7 +331,9 @@ export class NotifyQueue {
       ms: Math.round(ms),
       ...extra,
       ...event.refs,
-    });
+    };
+    this.#records.push(record);
+    this.#onDelivery?.(record);
   }
 
   /** POST the event's body; the HTTP status, or why there is none. */

@@ -242,6 +242,26 @@ describe('payment events', () => {
   });
 });
 
+describe('a late commit', () => {
+  it('commit_late: the event comes when the request is applied, not when the 500 is answered', async () => {
+    const o = await card('4242424242424242');
+    await eventsFor(o.order_no, ['payment.approved']);
+    await client.admin('POST', 'faults', { mode: 'commit_late', delay_ms: 200, paths: ['/v1/capture'] });
+    const a = await client.batch('/v1/capture', 'capture_orders', [order(o)]);
+    expect(a.status).toBe(500);
+    const events = async () => (await client.admin('GET', 'events')).json as unknown as Json[];
+    // Answered 500; while its commit is still pending (read after the events), no event for it.
+    const before = await events();
+    if ((await client.admin('GET', 'health')).json.late_commits === 1)
+      expect(before.map((e) => e.event_type)).toEqual(['payment.approved']);
+    const [captured] = (await eventsFor(o.order_no, ['payment.captured'])).filter(
+      (e) => e.event_type === 'payment.captured',
+    );
+    expect((captured!.data as Json).payment_status).toBe('3000');
+    expect((await client.admin('GET', 'health')).json.late_commits).toBe(0);
+  });
+});
+
 describe('orders made by the admin API with a notify_url', () => {
   it('make no event themselves; a batch of 50 captures makes 50 events, one per order', async () => {
     const orders = await client.createOrders(50, '2000', 'USD', { notify_url: receiver.url });
