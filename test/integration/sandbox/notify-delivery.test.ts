@@ -208,6 +208,10 @@ describe('notify faults', () => {
       expect(a.json.code).toBe('E1005');
     }
     expect((await client.admin('GET', 'notify-faults')).json).toMatchObject({ latency_ms: 50, drop: false });
+    // The API's faults refuse a "notify" path rather than hit nothing, and say where to go.
+    const misplaced = await client.admin('POST', 'faults', { mode: 'error500', paths: ['notify'] });
+    expect(misplaced.status).toBe(400);
+    expect(misplaced.json.message).toContain('/_sandbox/notify-faults');
   });
 });
 
