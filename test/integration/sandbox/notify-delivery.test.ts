@@ -144,6 +144,30 @@ describe('retries', () => {
   });
 });
 
+describe('after the answer', () => {
+  it('a delivery never overtakes its answer, even one the API delays (latency_ms)', async () => {
+    const timeline: string[] = [];
+    const own = await withSandbox({
+      onRequest: (e) => {
+        if (e.path === '/v1/authorise') timeline.push('answered');
+      },
+    });
+    const watching = await Receiver.start(() => {
+      timeline.push('delivered');
+      return 200;
+    });
+    try {
+      await own.client.admin('POST', 'faults', { latency_ms: 300, paths: ['/v1/authorise'] });
+      await pay(watching.url, own.client);
+      await watching.count(1);
+      expect(timeline).toEqual(['answered', 'delivered']);
+    } finally {
+      await own.sandbox.close();
+      await watching.close();
+    }
+  });
+});
+
 describe('notify faults', () => {
   it('fail_first fails the first attempts without sending them', async () => {
     const set = await client.admin('POST', 'notify-faults', { fail_first: 2 });
