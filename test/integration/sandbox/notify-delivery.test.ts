@@ -7,12 +7,15 @@ import { type Client, type Json, parseRespon, signed, waitUntil, withSandbox } f
 import { Receiver } from './notify-receiver.js';
 
 const RETRIES = [30, 60];
+// Long enough that a receiver slowed by a loaded machine is not taken for a dead one (a timed-out
+// attempt that did arrive is delivered again); short enough for the test that waits it out.
+const TIMEOUT_MS = 2_000;
 let sandbox: SandboxHandle;
 let client: Client;
 let receiver: Receiver;
 beforeAll(async () => {
   receiver = await Receiver.start();
-  ({ sandbox, client } = await withSandbox({ notify: { retriesMs: RETRIES, timeoutMs: 300 } }));
+  ({ sandbox, client } = await withSandbox({ notify: { retriesMs: RETRIES, timeoutMs: TIMEOUT_MS } }));
 });
 afterAll(async () => {
   await sandbox.close();
@@ -171,7 +174,7 @@ describe('after the answer', () => {
 describe('notify faults', () => {
   it('fail_first fails the first attempts without sending them', async () => {
     const set = await client.admin('POST', 'notify-faults', { fail_first: 2 });
-    expect(set.json).toMatchObject({ fail_first: 2, retries_ms: RETRIES, timeout_ms: 300 });
+    expect(set.json).toMatchObject({ fail_first: 2, retries_ms: RETRIES, timeout_ms: TIMEOUT_MS });
     const { order_no } = await pay();
     const ds = await settled(order_no);
     expect(ds.map((d) => [d.attempt, d.status, d.fault ?? false])).toEqual([
