@@ -229,6 +229,7 @@ describe('notify faults', () => {
       { drop: 'yes' },
       { duplicate: 0 },
       { paths: ['notify'] },
+      { event_types: ['payment.captrued'] },
     ]) {
       const a = await client.admin('POST', 'notify-faults', bad);
       expect(a.status).toBe(400);
