@@ -20,6 +20,7 @@ import { type Forwarder, forwardUrl, resultText, startForwarder } from './forwar
 import {
   type EventRecord,
   eventRecord,
+  type GatewayEvent,
   eventsDir,
   eventsFile,
   LISTEN_LOCK_FILE,
@@ -34,6 +35,9 @@ export interface ListenOptions {
   host: string;
   forwardTo?: string;
 }
+
+/** Bytes → text, refusing what is not UTF-8 (one instance: it keeps no state between calls). */
+const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** A notification is small; anything bigger is refused unread. */
 const MAX_BODY = 1024 * 1024;
@@ -85,8 +89,8 @@ export async function runListen(ctx: Context, opts: ListenOptions): Promise<numb
   let accepted = 0;
   let duplicates = 0;
 
-  function announce(record: EventRecord): void {
-    const facts = factsOf(record);
+  function announce(record: EventRecord, event: GatewayEvent): void {
+    const facts = factsOf(record, event);
     out.write(json ? `${JSON.stringify(eventJson(facts))}\n` : eventLine(facts));
   }
 
@@ -116,7 +120,7 @@ export async function runListen(ctx: Context, opts: ListenOptions): Promise<numb
     const raw = Buffer.concat(chunks);
     let body: string;
     try {
-      body = new TextDecoder('utf-8', { fatal: true }).decode(raw);
+      body = utf8.decode(raw);
     } catch {
       ctx.log.warn(`warning: refused a request from ${req.socket.remoteAddress}: the body is not UTF-8`);
       return answer(400, { error: 'not UTF-8' });
@@ -159,7 +163,7 @@ export async function runListen(ctx: Context, opts: ListenOptions): Promise<numb
     if (!ok) return answer(503, { error: 'not journaled' });
     accepted++;
     answer(200, { received: true });
-    announce(record);
+    announce(record, event);
     forwarder?.add(record, req.headers['content-type'] ?? 'application/json');
   }
 
