@@ -130,16 +130,20 @@ export function parseEventLine(line: string): EventRecord | undefined {
   }
 }
 
-/** Every line of a JSONL file under the state folder, streamed; nothing when the file does not exist. */
+/**
+ * Every line of a JSONL file under the state folder, streamed, up to its size when the read began
+ * (a snapshot: lines appended meanwhile are for the next read); nothing when it does not exist.
+ */
 export async function* jsonLines(path: string): AsyncGenerator<string> {
-  const stream = createReadStream(path, { encoding: 'utf8' });
-  const opened = new Promise<boolean>((resolve, reject) => {
-    stream.once('open', () => resolve(true));
-    stream.once('error', (err: NodeJS.ErrnoException) =>
-      err.code === 'ENOENT' ? resolve(false) : reject(err),
-    );
-  });
-  if (!(await opened)) return;
+  let size: number;
+  try {
+    size = (await stat(path)).size;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
+  if (size === 0) return;
+  const stream = createReadStream(path, { encoding: 'utf8', start: 0, end: size - 1 });
   const lines = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
   try {
     for await (const line of lines) yield line;

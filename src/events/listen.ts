@@ -20,9 +20,9 @@ import { type Forwarder, forwardUrl, resultText, startForwarder } from './forwar
 import {
   type EventRecord,
   eventRecord,
-  type GatewayEvent,
   eventsDir,
   eventsFile,
+  type GatewayEvent,
   LISTEN_LOCK_FILE,
   openEventsJournal,
   readEventIds,

@@ -1,7 +1,7 @@
 // payops listen with events signed by the test itself (as the sandbox signs them): verification,
 // the journal before the 2xx, de-duplication, refusals kept nowhere, forwarding across a restart,
 // the lock, and a clean stop.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -62,6 +62,23 @@ describe('payops listen', () => {
     expect(l.stdout().trim().split('\n')).toHaveLength(1);
     expect(l.stderr()).not.toContain('sandbox-sign-key');
   });
+
+  it.skipIf(!existsSync('/dev/full'))(
+    'answers 503, never 2xx, when the event cannot be journaled',
+    async () => {
+      const home = tempDir();
+      // Every write to the journal fails (ENOSPC), as on a full disk.
+      mkdirSync(join(home, 'state', 'events'), { recursive: true });
+      symlinkSync('/dev/full', join(home, 'state', 'events', 'events.jsonl'));
+      const l = await listen(home);
+      const body = signedEvent({ event_id: 'EV-FULL', event_type: 'payment.approved' });
+      expect((await postEvent(l.url, body)).status).toBe(503);
+      expect((await postEvent(l.url, body)).status).toBe(503);
+      await until('the error line', () => /cannot write the events journal/.test(l.stderr()));
+      expect(await l.stop()).toBe(4);
+      expect(l.stdout()).toBe('');
+    },
+  );
 
   it('de-duplicates concurrent first deliveries of one event and across a restart', async () => {
     const home = tempDir();
