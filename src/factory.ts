@@ -148,6 +148,8 @@ export async function startEmbeddedSandbox(ctx: Invocation, config: ResolvedConf
   const { startSandbox, SANDBOX_CREDENTIALS, SANDBOX_SAMPLE_ORDERS } = await import('./sandbox/index.js');
   const handle = await startSandbox({
     port: 0,
+    // The events this one command made are delivered before the sandbox stops with it.
+    notify: { drainMs: 2000 },
     ...(existsSync(SANDBOX_SAMPLE_ORDERS) ? { seedFiles: [SANDBOX_SAMPLE_ORDERS] } : {}),
   });
   ctx.onClose(() => handle.close());

@@ -56,6 +56,16 @@ export const registerSandbox = defineCommand({
       value: 'ip',
       description: 'caller IP allowed on the query endpoint (repeatable)',
     },
+    'notify-retries': {
+      type: 'string',
+      value: 'list',
+      description: 'delays between notification delivery attempts (default 1s,5s,30s,2m,10m; none)',
+    },
+    'notify-timeout': {
+      type: 'string',
+      value: 'time',
+      description: "a notification delivery's deadline for the receiver's answer (default 10s)",
+    },
     'allow-remote': {
       type: 'boolean',
       description: 'allow a non-loopback --host (the sandbox has no real security)',

@@ -12,7 +12,7 @@ import { writeWholeFile } from '../output/sink.js';
 import { stdoutColor } from '../output/stdout-color.js';
 import { quote } from '../quote.js';
 import { parseWaitFlag } from '../wait/duration.js';
-import { eventsFile, openEventTail } from '../wait/events-tail.js';
+import { openEventTail } from '../wait/events-tail.js';
 import { confirmCharge, readCardSecrets } from './card-input.js';
 import { flagFields, type PaymentKind } from './fields.js';
 import { openInBrowser, openUrl, writeTempPage } from './open-url.js';
@@ -161,7 +161,7 @@ export async function runPay(
   );
   if (generatedOrderNo) ctx.log.info(`order_no ${String(body.order_no)} (generated)`);
   // Opened before the payment leaves: an event journaled while the answer is on its way is seen.
-  const tail = waitMs === undefined ? undefined : await openEventTail(eventsFile(stateDir(ctx.io.env)));
+  const tail = waitMs === undefined ? undefined : await openEventTail(stateDir(ctx.io.env));
 
   let result: PayResult;
   if (kind === 'card') result = await payByCard(client, body, secrets, generatedOrderNo);

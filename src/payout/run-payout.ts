@@ -19,7 +19,7 @@ import { openRunDocument } from '../output/run-document.js';
 import { checkOutFile } from '../output/safe-file.js';
 import { stdoutColor } from '../output/stdout-color.js';
 import { parseWaitFlag } from '../wait/duration.js';
-import { eventsFile, openEventTail } from '../wait/events-tail.js';
+import { openEventTail } from '../wait/events-tail.js';
 import { PAYOUT_OUTCOMES, payoutDocumentEnd } from './document.js';
 import { derivedRequestId } from './meaning.js';
 import {
@@ -380,7 +380,7 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
 
     let sent: PayoutResultRow[] = [];
     // Opened before the first payout leaves: an event journaled while its answer is on the way is seen.
-    const tail = waitMs === undefined ? undefined : await openEventTail(eventsFile(state));
+    const tail = waitMs === undefined ? undefined : await openEventTail(state);
     // The signal that stopped the run (lifecycle/interrupt.ts), if one did: its own exit code.
     let stoppedBy: unknown;
     const rows = () => [...settled.values(), ...sent].sort((a, b) => a.line - b.line);

@@ -14,6 +14,7 @@ import {
 import type { Faults } from './faults.js';
 import { Rejection } from './fields.js';
 import type { LateCommits } from './late-commits.js';
+import type { NotifyQueue } from './notify-queue.js';
 import { createOrders, ordersCsv, parseCreateOrders, summarise } from './seed.js';
 import { seedRefunds } from './seed-refunds.js';
 
@@ -27,6 +28,7 @@ export interface AdminState {
   readonly ctx: SandboxContext;
   readonly faults: Faults;
   readonly lateCommits: LateCommits;
+  readonly notify: NotifyQueue;
   readonly initialIps: readonly string[];
   readonly startedAt: number;
 }
@@ -79,6 +81,7 @@ export function handleAdmin(
           uptime_ms: Date.now() - state.startedAt,
           late_commits: state.lateCommits.pending,
           clock_offset_ms: ctx.clock.offsetMs,
+          notify: state.notify.stats(),
           // Of the whole process: for `payops sandbox` that is the sandbox alone (see docs/sandbox.md).
           process: { ...process.cpuUsage(), rss: process.memoryUsage.rss() },
         });
@@ -105,7 +108,16 @@ export function handleAdmin(
         return jsonReply(ctx.clock.state());
       case 'POST /_sandbox/clock':
         return jsonReply(ctx.clock.set(parseJson(body)));
+      case 'GET /_sandbox/deliveries':
+        return jsonReply(state.notify.records);
+      case 'GET /_sandbox/events':
+        return jsonReply(state.notify.events);
+      case 'GET /_sandbox/notify-faults':
+        return jsonReply({ ...state.notify.faults.config, ...state.notify.settings });
+      case 'POST /_sandbox/notify-faults':
+        return jsonReply({ ...state.notify.faults.set(parseJson(body)), ...state.notify.settings });
       case 'POST /_sandbox/reset':
+        state.notify.reset();
         ctx.store.reset();
         faults.clear();
         state.lateCommits.cancelAll();

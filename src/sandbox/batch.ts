@@ -10,6 +10,7 @@ import { type BatchOperation, ENDPOINTS } from '../gateway/endpoints.js';
 import { PAYMENT_STATUS_LABELS } from '../gateway/status.js';
 import { authenticate, jsonReply, type Reply, type SandboxContext, signInPlace } from './context.js';
 import { codedMessage, formatAmount, parseAmount, Rejection } from './fields.js';
+import { type PaymentEventType, paymentEvent } from './notify-events.js';
 import { refundReference } from './seed.js';
 import type { LedgerEntry, Order } from './store.js';
 
@@ -149,8 +150,16 @@ function stateChange(ledgerFields: ReadonlyArray<'review_flag'> = []): Handler['
     const entry = ledgerEntry(batch, order, el.amount as string);
     for (const f of ledgerFields) entry[f] = el[f] as string;
     batch.ctx.store.addLedger(entry);
+    paymentEvent(batch.ctx, eventOf(batch.op, el), order);
     return succeed(batch, result);
   };
+}
+
+/** design.md §1.9: a review approved is the payment approved; rejected, it is cancelled. */
+function eventOf(op: BatchOperation, el: Element): PaymentEventType {
+  if (op === 'capture') return 'payment.captured';
+  if (op === 'review' && el.review_flag === '1') return 'payment.approved';
+  return 'payment.cancelled';
 }
 
 const HANDLERS: Readonly<Record<BatchOperation, Handler>> = {
@@ -201,6 +210,10 @@ function applyRefund(
   entry.refund_amount = el.refund_amount as string;
   entry.refund_reference_id = referenceId;
   ctx.store.addLedger(entry);
+  paymentEvent(ctx, 'payment.refunded', order, {
+    refund_reference_id: referenceId,
+    refund_amount: formatAmount(refundAmount, digits),
+  });
   result.refund_message = '0000:Refund accepted';
   result.refund_reference = reference;
   result.refund_reference_id = referenceId;

@@ -2,6 +2,7 @@
 // sandbox's hosted and issuer pages that complete a pending (1000) order.
 import { errorReply, HTML_TYPE, type Reply, type SandboxContext } from './context.js';
 import { Rejection } from './fields.js';
+import { outcomeEvents, paymentEvent } from './notify-events.js';
 import {
   CARD_FIELDS,
   captureLedger,
@@ -55,6 +56,7 @@ export function handleCheckout(ctx: SandboxContext, body: Body, remoteIp: string
     throw err;
   }
   const order = newOrder(ctx, body, amount, '1000', orderDetails(body, { is3ds: body.open3d === 'do3DS' }));
+  paymentEvent(ctx, 'payment.pending', order);
   const inputs = new Map<string, string>();
   for (const [k, v] of Object.entries(body)) inputs.set(k, inputValue(v));
   for (const [k, v] of Object.entries(body)) {
@@ -136,5 +138,6 @@ export function completeOnIssuer(ctx: SandboxContext, transactionId: string, suc
   }
   ctx.store.setStatus(order, next);
   if (next === '3000') captureLedger(ctx, order);
+  outcomeEvents(ctx, order);
   return issuerPage(ctx, transactionId);
 }

@@ -4,6 +4,7 @@ import { createSigner, type Signer } from '../gateway/signer.js';
 import { SANDBOX_AUTO_CAPTURE_ACCOUNT, SANDBOX_CREDENTIALS } from './accounts.js';
 import { SandboxClock } from './clock.js';
 import { type CurrencyDigits, codedMessage, Rejection, requiredString } from './fields.js';
+import type { NotifyEvent } from './notify-queue.js';
 import type { Store } from './store.js';
 
 export interface Account {
@@ -24,6 +25,8 @@ export interface SandboxContext {
   readonly clock: SandboxClock;
   /** Epoch ms on the sandbox's clock: every timestamp the sandbox writes comes from here. */
   now(): number;
+  /** Where events go once made (the delivery queue, set by the server; none: no events made). */
+  notify?: ((event: NotifyEvent) => void) | undefined;
 }
 
 export function createSandboxContext(

@@ -13,6 +13,7 @@ import {
   XML_TYPE,
 } from './context.js';
 import { codedMessage, Rejection, requiredString } from './fields.js';
+import { outcomeEvents, paymentEvent } from './notify-events.js';
 import { CARD_FIELDS, captureLedger, checkPayment, newOrder, orderDetails } from './payment-order.js';
 import { respon, type XmlValue } from './render.js';
 
@@ -224,6 +225,7 @@ function handleCard(ctx: SandboxContext, sent: Body): Reply {
     }),
   );
   if (status === '3000') captureLedger(ctx, order);
+  outcomeEvents(ctx, order);
   const tokenId =
     typeof body.token_id === 'string' && body.token_id !== ''
       ? body.token_id
@@ -268,6 +270,7 @@ function handleApm(ctx: SandboxContext, body: Body): Reply {
     '1000',
     orderDetails(body, { payment_method: body.payment_method as string }),
   );
+  paymentEvent(ctx, 'payment.pending', order);
   return {
     status: 200,
     contentType: XML_TYPE,

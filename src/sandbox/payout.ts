@@ -2,10 +2,13 @@
 // when reused with other content), the echoed request with computed fields, signed. A beneficiary
 // account number ending in 7777 plays a payout that is still PENDING when first answered and
 // COMPLETED when the same request_id is sent again; its money moves (one ledger entry) only then.
+// One ending in 6666 is PENDING too, then FAILED (no money moves). A payout sent with a notify_url
+// makes an event at each status it reaches (notify-events.ts).
 import { canonical } from '../gateway/signer.js';
 import { authenticate, jsonReply, type Reply, type SandboxContext, signInPlace } from './context.js';
 import {
   amountProblem,
+  codedMessage,
   currencyProblem,
   parseAmount,
   Rejection,
@@ -14,6 +17,7 @@ import {
   schemaProblem,
   uuidProblem,
 } from './fields.js';
+import { payoutEvent } from './notify-events.js';
 import { offsetTime } from './render.js';
 import type { StoredPayout } from './store.js';
 
@@ -214,11 +218,17 @@ function failed(ctx: SandboxContext, body: Body, err: Rejection, now: number): R
 
 /** The test beneficiary whose payout is PENDING on its first request (docs/sandbox.md). */
 export const PENDING_ACCOUNT_SUFFIX = '7777';
+/** The test beneficiary whose payout is PENDING on its first request and FAILED on the next. */
+export const FAILING_ACCOUNT_SUFFIX = '6666';
 
-function staysPending(body: Body): boolean {
+function accountEnding(body: Body, suffix: string): boolean {
   const bank = isObject(body.beneficiary) ? body.beneficiary.bank_details : undefined;
   const account = isObject(bank) ? bank.account_number : undefined;
-  return typeof account === 'string' && account.trim().endsWith(PENDING_ACCOUNT_SUFFIX);
+  return typeof account === 'string' && account.trim().endsWith(suffix);
+}
+
+function staysPending(body: Body): boolean {
+  return accountEnding(body, PENDING_ACCOUNT_SUFFIX) || accountEnding(body, FAILING_ACCOUNT_SUFFIX);
 }
 
 /** The money movement of a completed payout. */
@@ -236,16 +246,27 @@ function payoutLedger(ctx: SandboxContext, body: Body, transactionId: string, no
   });
 }
 
-/** The same request_id again for a PENDING payout: it completes now, and its money moves now. */
+/**
+ * The same request_id again for a PENDING payout: it completes now, and its money moves now — or,
+ * for the failing test beneficiary, it fails now and no money moves.
+ */
 function complete(ctx: SandboxContext, body: Body, pending: StoredPayout, now: number): Reply {
+  const fails = accountEnding(body, FAILING_ACCOUNT_SUFFIX);
   const response = signInPlace(ctx, {
     ...pending.response,
     last_updated_at: offsetTime(now),
-    status: 'COMPLETED',
+    ...(fails
+      ? {
+          failure_reason: codedMessage('E4001', 'the beneficiary bank refused the account'),
+          failure_type: 'E4001',
+        }
+      : {}),
+    status: fails ? 'FAILED' : 'COMPLETED',
     encryption_data: '',
   });
   ctx.store.addPayout(body.request_id as string, { content: pending.content, response });
-  payoutLedger(ctx, body, pending.response.transaction_id as string, now);
+  if (!fails) payoutLedger(ctx, body, pending.response.transaction_id as string, now);
+  payoutEvent(ctx, body, response);
   return jsonReply(response);
 }
 
@@ -292,5 +313,6 @@ export function handlePayout(ctx: SandboxContext, body: Body): Reply {
   });
   ctx.store.addPayout(requestId, { content, response });
   if (!pending) payoutLedger(ctx, body, transactionId, now);
+  payoutEvent(ctx, body, response);
   return jsonReply(response);
 }

@@ -11,6 +11,7 @@ import {
   type SandboxHandle,
   startSandbox,
 } from './index.js';
+import type { NotifyOptions } from './notify-queue.js';
 import { requestLine } from './request-log.js';
 
 export interface SandboxCommandOptions {
@@ -21,6 +22,45 @@ export interface SandboxCommandOptions {
   registeredIp?: string[];
   samples?: boolean;
   allowRemote?: boolean;
+  /** `1s,5s,30s,2m,10m` (design.md §1.9), or `none`. */
+  notifyRetries?: string;
+  notifyTimeout?: string;
+}
+
+const DURATION = /^(\d{1,9})(ms|s|m)$/;
+const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000 };
+
+/** `250ms`, `5s`, `2m` → ms (at most a day); undefined when it is none of these. */
+export function notifyDuration(text: string): number | undefined {
+  const m = DURATION.exec(text.trim());
+  if (!m) return undefined;
+  const ms = Number(m[1]) * UNIT_MS[m[2]!]!;
+  return ms <= 86_400_000 ? ms : undefined;
+}
+
+/** --notify-retries and --notify-timeout as the sandbox's notify options; a usage error names the flag. */
+export function notifyOptions(
+  opts: Pick<SandboxCommandOptions, 'notifyRetries' | 'notifyTimeout'>,
+): NotifyOptions {
+  const out: NotifyOptions = {};
+  if (opts.notifyRetries !== undefined) {
+    const text = opts.notifyRetries.trim();
+    const parts = text === 'none' ? [] : text.split(',').map(notifyDuration);
+    if (parts.some((p) => p === undefined) || parts.length > 20)
+      throw new UsageError(
+        `--notify-retries must be up to 20 delays such as 1s,5s,30s,2m,10m (or none), not "${opts.notifyRetries}"`,
+      );
+    out.retriesMs = parts as number[];
+  }
+  if (opts.notifyTimeout !== undefined) {
+    const ms = notifyDuration(opts.notifyTimeout);
+    if (ms === undefined || ms === 0)
+      throw new UsageError(
+        `--notify-timeout must be a duration such as 10s or 500ms, not "${opts.notifyTimeout}"`,
+      );
+    out.timeoutMs = ms;
+  }
+  return out;
 }
 
 export async function runSandbox(
@@ -36,6 +76,7 @@ export async function runSandbox(
   const registeredIps = opts.registeredIp
     ?.flatMap((ip) => ip.split(',').map((s) => s.trim()))
     .filter(Boolean);
+  const notify = notifyOptions(opts);
   let handle: SandboxHandle;
   try {
     handle = await startSandbox({
@@ -45,6 +86,7 @@ export async function runSandbox(
       ...(opts.data !== undefined ? { dataDir: opts.data } : {}),
       ...(registeredIps?.length ? { registeredIps } : {}),
       ...(opts.samples ? { seedFiles: [SANDBOX_SAMPLE_ORDERS] } : {}),
+      notify,
       // One line per request on stderr (ctx.log.info: terminal-safe). Under --quiet none, and none
       // made: the line's time, URL and text cost the sandbox ~50 µs a request for nothing.
       ...(ctx.globals?.quiet ? {} : { onRequest: (entry) => ctx.log.info(requestLine(entry)) }),

@@ -20,6 +20,7 @@ import { drainedOrClosed, Faults, sendFaulty } from './faults.js';
 import { loadCurrencyDigits, Rejection } from './fields.js';
 import { Journal } from './journal.js';
 import { LateCommits } from './late-commits.js';
+import { type NotifyOptions, NotifyQueue } from './notify-queue.js';
 import { handleAuthorise } from './payments.js';
 import { handlePayout } from './payout.js';
 import type { SandboxRequestEntry } from './request-log.js';
@@ -42,6 +43,8 @@ export interface SandboxOptions {
   registeredIps?: string[];
   /** Told of every request once it is answered (or closed unanswered): `payops sandbox`'s log. */
   onRequest?: (entry: SandboxRequestEntry) => void;
+  /** Notification deliveries (design.md §1.9): the retry schedule, the timeout, how many at once. */
+  notify?: NotifyOptions;
 }
 
 export interface SandboxHandle {
@@ -68,7 +71,10 @@ export async function startServer(opts: SandboxOptions): Promise<SandboxHandle> 
 
   const faults = new Faults(opts.seed ?? 1);
   const lateCommits = new LateCommits();
-  const admin: AdminState = { ctx, faults, lateCommits, initialIps, startedAt: Date.now() };
+  // Made after the seed and the replay: restoring a store is not a change of state.
+  const notify = new NotifyQueue(opts.notify ?? {}, ctx.now, opts.seed ?? 1);
+  ctx.notify = (event) => notify.enqueue(event);
+  const admin: AdminState = { ctx, faults, lateCommits, notify, initialIps, startedAt: Date.now() };
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
   let closing = false;
@@ -194,6 +200,7 @@ export async function startServer(opts: SandboxOptions): Promise<SandboxHandle> 
       });
     });
   } catch (err) {
+    notify.close();
     journal?.close();
     throw err;
   }
@@ -209,6 +216,8 @@ export async function startServer(opts: SandboxOptions): Promise<SandboxHandle> 
       closed ??= (async () => {
         closing = true;
         lateCommits.close();
+        await notify.drain();
+        notify.close();
         for (const t of timers) clearTimeout(t);
         timers.clear();
         const done = new Promise<void>((resolve) => server.close(() => resolve()));

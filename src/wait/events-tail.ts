@@ -1,10 +1,12 @@
-// The events journal a running `payops listen` appends to (<state>/events/events.jsonl, one JSON
-// object a line: v, receivedAt, eventId, eventType, createdAt, body — the event's text as the gateway
-// signed it; listen verified the signature before appending). A wait reads only what was appended
-// since it began: the order or payout it waits for is newer than that, and a journal of a million
-// events is never read whole. A line still being written (no newline yet) is read next time.
-import { open, stat } from 'node:fs/promises';
+// The events journal a running `payops listen` appends to (events/journal.ts: <state>/events/
+// events.jsonl, one record a line, the event's body as the gateway signed it; listen verified the
+// signature before appending). A wait reads only what was appended since it began — the order or
+// payout it waits for is newer than that, and a journal of a million events is never read whole —
+// so it keeps its own offset instead of readEvents' whole-file read. A line still being written (no
+// newline yet) is read next time.
+import { access, open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { EVENTS_DIR, eventOf, eventsFile, LISTEN_LOCK_FILE, parseEventLine } from '../events/journal.js';
 
 export interface JournaledEvent {
   eventId: string;
@@ -14,31 +16,32 @@ export interface JournaledEvent {
   data: Record<string, unknown>;
 }
 
-export function eventsFile(stateDir: string): string {
-  return join(stateDir, 'events', 'events.jsonl');
-}
-
 /** Bytes read at most per look: a burst of events is read over several looks, never all at once. */
 const CHUNK = 1 << 20;
 
 export interface EventTail {
   readonly file: string;
-  /** Whether the journal existed when the wait began (a listener has run in this home). */
-  readonly existed: boolean;
+  /** A `payops listen` holds its lock in this home: events are expected, the gateway is asked rarely. */
+  readonly listening: boolean;
   /** Events appended since the last call, in journal order; unreadable lines are skipped. */
   read(): Promise<JournaledEvent[]>;
 }
 
 /** Starts at the journal's current end (or its start, when it does not exist yet). */
-export async function openEventTail(file: string): Promise<EventTail> {
+export async function openEventTail(stateDir: string): Promise<EventTail> {
+  const file = eventsFile(stateDir);
   const size = await stat(file).then(
     (s) => s.size,
     () => undefined,
   );
+  const listening = await access(join(stateDir, EVENTS_DIR, LISTEN_LOCK_FILE)).then(
+    () => true,
+    () => false,
+  );
   let offset = size ?? 0;
   return {
     file,
-    existed: size !== undefined,
+    listening,
     async read() {
       const handle = await open(file, 'r').catch(() => undefined);
       if (!handle) return [];
@@ -66,26 +69,10 @@ export async function openEventTail(file: string): Promise<EventTail> {
   };
 }
 
-function str(v: unknown): string {
-  return typeof v === 'string' ? v : '';
-}
-
 /** One journal line → the event, or undefined for a line that is not one (never trusted half-read). */
 export function parseLine(line: string): JournaledEvent | undefined {
-  if (line.trim() === '') return undefined;
-  try {
-    const rec = JSON.parse(line) as Record<string, unknown>;
-    if (rec.v !== 1 || typeof rec.body !== 'string') return undefined;
-    const body = JSON.parse(rec.body) as Record<string, unknown>;
-    const data = body.data;
-    if (!data || typeof data !== 'object' || Array.isArray(data)) return undefined;
-    return {
-      eventId: str(rec.eventId) || str(body.event_id),
-      eventType: str(rec.eventType) || str(body.event_type),
-      createdAt: str(rec.createdAt) || str(body.created_at),
-      data: data as Record<string, unknown>,
-    };
-  } catch {
-    return undefined;
-  }
+  const record = parseEventLine(line);
+  const data = record ? eventOf(record)?.data : undefined;
+  if (!record || !data || typeof data !== 'object' || Array.isArray(data)) return undefined;
+  return { eventId: record.eventId, eventType: record.eventType, createdAt: record.createdAt, data };
 }

@@ -1,8 +1,8 @@
 // Waiting for a final state, written once for payments and payouts. Two ways to learn it: the events
 // journal of a running `payops listen` (read again when the file changes — fs.watch — and every
 // second, since a watch can miss changes on some file systems), and asking the gateway itself with
-// backoff. When the journal exists the gateway is asked rarely (the event is expected first; the
-// rare question covers a listener that is not running); without it, 1 s, 2 s, 4 s … 15 s. Either
+// backoff. While a listener holds its lock the gateway is asked rarely (the event is expected first;
+// the rare question covers a listener that stopped); without one, 1 s, 2 s, 4 s … 15 s. Either
 // way the gateway is asked once more at the deadline before "not settled" is said: fail closed.
 import { type FSWatcher, watch } from 'node:fs';
 import { dirname } from 'node:path';
@@ -58,7 +58,7 @@ export async function waitForFinal<T>(spec: WaitSpec<T>): Promise<WaitEnd<T>> {
   const random = spec.random ?? Math.random;
   const started = now();
   const deadline = started + spec.waitMs;
-  const schedule = spec.tail?.existed ? POLL_DELAYS_WITH_EVENTS_MS : POLL_DELAYS_MS;
+  const schedule = spec.tail?.listening ? POLL_DELAYS_WITH_EVENTS_MS : POLL_DELAYS_MS;
   let asks = 0;
   let nextAsk = started + pollDelay(schedule, asks, random);
   let wake: (() => void) | undefined;

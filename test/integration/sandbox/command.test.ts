@@ -137,6 +137,39 @@ describe('payops sandbox', () => {
     }
   });
 
+  it('--notify-retries and --notify-timeout set the delivery schedule; a bad one is a usage error (exit 2)', async () => {
+    const s = start([
+      '--port',
+      '0',
+      '--quiet',
+      '--notify-retries',
+      '20ms,1s,2m',
+      '--notify-timeout',
+      '500ms',
+    ]);
+    const url = await s.url;
+    const settings = await (await fetch(`${url}/_sandbox/notify-faults`)).json();
+    expect(settings).toMatchObject({ retries_ms: [20, 1000, 120_000], timeout_ms: 500, drop: false });
+    s.child.kill('SIGTERM');
+    expect((await s.exit)[0]).toBe(0);
+    const none = start(['--port', '0', '--notify-retries', 'none']);
+    const noneUrl = await none.url;
+    expect(await (await fetch(`${noneUrl}/_sandbox/notify-faults`)).json()).toMatchObject({ retries_ms: [] });
+    none.child.kill('SIGTERM');
+    await none.exit;
+    for (const bad of [
+      ['--notify-retries', '20,40'],
+      ['--notify-retries', '1s,,2s'],
+      ['--notify-timeout', '0s'],
+    ]) {
+      const b = start(['--port', '0', ...bad]);
+      b.url.catch(() => {});
+      const [code] = await b.exit;
+      expect(code).toBe(2);
+      expect(b.out().stderr).toContain(bad[0]);
+    }
+  });
+
   it('refuses a non-loopback host without --allow-remote (exit 2)', async () => {
     const s = start(['--host', '0.0.0.0', '--port', '0']);
     s.url.catch(() => {});

@@ -2,12 +2,13 @@
 // shopper (the issuer page's complete / fail) once it sees the payment at the sandbox, and reads
 // what payops was asked by the sandbox's request log. Money: the sandbox's ledger.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { journalLines, startListen } from '../../helpers/listen.js';
 import { tempDir } from '../../helpers/run-cli.js';
 import { admin, CARDS, ledger } from '../pay/support.js';
 import {
-  emptyJournal,
   journalEvent,
   type LoggedSandbox,
+  listenerHome,
   loggedSandbox,
   orderAtSandbox,
   QUERY_PATH,
@@ -133,7 +134,7 @@ describe('pay --wait', { timeout: 120_000 }, () => {
 
   it('with an events journal (payops listen): the wait ends on the event, without asking the gateway', async () => {
     const home = tempDir();
-    emptyJournal(home);
+    listenerHome(home);
     const from = sandbox.requests.length;
     const r = start(apm('WAIT-EV-1', '60s'), home, sandbox.env);
     const order = await orderAtSandbox(sandbox.url, 'WAIT-EV-1');
@@ -153,7 +154,7 @@ describe('pay --wait', { timeout: 120_000 }, () => {
 
   it('an event for another order, or one not final, does not end the wait', async () => {
     const home = tempDir();
-    emptyJournal(home);
+    listenerHome(home);
     const r = start(apm('WAIT-EV-2', '2s'), home, sandbox.env);
     const order = await orderAtSandbox(sandbox.url, 'WAIT-EV-2');
     journalEvent(home, 'payment.captured', { ...order, order_no: 'SOMEONE-ELSE', payment_status: '3000' });
@@ -216,5 +217,29 @@ describe('pay --wait', { timeout: 120_000 }, () => {
     expect(await r.exited, r.out.stderr).toBe(0);
     expect(JSON.parse(r.out.stdout)).toMatchObject({ kind: 'card', outcome: 'approved' });
     expect(r.out.stderr).not.toContain('waiting');
+  });
+});
+
+describe('pay --wait with the real payops listen', { timeout: 120_000 }, () => {
+  it('the sandbox notifies listen, listen journals, the wait ends on that event: no order query sent', async () => {
+    const home = tempDir();
+    const listener = await startListen(home, [], sandbox.env);
+    try {
+      const from = sandbox.requests.length;
+      const r = start([...apm('WAIT-LISTEN-1', '60s'), '--notify-url', listener.url], home, sandbox.env);
+      const order = await orderAtSandbox(sandbox.url, 'WAIT-LISTEN-1');
+      await shopper(sandbox.url, order.transaction_id, 'complete');
+      expect(await r.exited, r.out.stderr).toBe(0);
+      expect(JSON.parse(r.out.stdout)).toMatchObject({
+        outcome: 'approved',
+        payment_status: '3000',
+        via: 'event',
+        order: { order_no: 'WAIT-LISTEN-1', transaction_id: order.transaction_id },
+      });
+      expect(queriesFor(from)).toBe(0);
+      expect(journalLines(home).some((l) => l.eventType === 'payment.captured')).toBe(true);
+    } finally {
+      await listener.stop();
+    }
   });
 });

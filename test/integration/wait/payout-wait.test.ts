@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonRows } from '../../helpers/json-rows.js';
 import { runCli, tempDir } from '../../helpers/run-cli.js';
 import { admin, ledger } from '../pay/support.js';
-import { emptyJournal, journalEvent, type LoggedSandbox, loggedSandbox, start, until } from './support.js';
+import { journalEvent, type LoggedSandbox, listenerHome, loggedSandbox, start, until } from './support.js';
 
 let sandbox: LoggedSandbox;
 beforeAll(async () => {
@@ -77,7 +77,7 @@ describe('payout --wait', { timeout: 120_000 }, () => {
   it('with an events journal: payout.completed for the request_id ends the wait without sending again', async () => {
     await admin(sandbox.url, '/_sandbox/reset', {});
     const home = tempDir();
-    emptyJournal(home);
+    listenerHome(home);
     const from = sandbox.requests.length;
     const file = csv([pendingRow('INV-W4', '3f1c9a52-8a3e-4c55-9a57-0c8d6d0e7004')]);
     const r = start(['--yes', '--output', 'json', 'payout', file, '--wait', '60s'], home, sandbox.env);
@@ -105,7 +105,7 @@ describe('payout --wait', { timeout: 120_000 }, () => {
   it('payout.failed for the request_id: failed, exit 1', async () => {
     await admin(sandbox.url, '/_sandbox/reset', {});
     const home = tempDir();
-    emptyJournal(home);
+    listenerHome(home);
     const file = csv([pendingRow('INV-W5', '3f1c9a52-8a3e-4c55-9a57-0c8d6d0e7005')]);
     const r = start(['--yes', '--output', 'json', 'payout', file, '--wait', '60s'], home, sandbox.env);
     await until('the waiting line', () => r.out.stderr.includes('waiting for a pending payout'));
@@ -123,7 +123,7 @@ describe('payout --wait', { timeout: 120_000 }, () => {
   it('an event whose amount is not the payout sent is not taken: the gateway settles it at the deadline', async () => {
     await admin(sandbox.url, '/_sandbox/reset', {});
     const home = tempDir();
-    emptyJournal(home);
+    listenerHome(home);
     const file = csv([pendingRow('INV-W6', '3f1c9a52-8a3e-4c55-9a57-0c8d6d0e7006')]);
     // The journal exists, so the gateway is asked only at the deadline; the sandbox then answers
     // COMPLETED (second request) — so this sets the deadline short and checks the event was ignored.
@@ -144,7 +144,7 @@ describe('payout --wait', { timeout: 120_000 }, () => {
   it('Ctrl-C while waiting: exit 130, the run stays open and --resume settles it', async () => {
     await admin(sandbox.url, '/_sandbox/reset', {});
     const home = tempDir();
-    emptyJournal(home); // the gateway would be asked only after ~15 s: the Ctrl-C comes first
+    listenerHome(home); // the gateway would be asked only after ~15 s: the Ctrl-C comes first
     const file = csv([pendingRow('INV-W7', '3f1c9a52-8a3e-4c55-9a57-0c8d6d0e7007')]);
     const r = start(['--yes', '--output', 'json', 'payout', file, '--wait', '10m'], home, sandbox.env);
     await until('the waiting line', () => r.out.stderr.includes('waiting for a pending payout'));

@@ -1,7 +1,7 @@
 // The real binary started as a child the test talks to while it waits: stdout and stderr kept,
 // and what the sandbox was asked (its request log, through onRequest) for the test to wait on.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SandboxRequestEntry } from '../../../src/sandbox/request-log.js';
 import { cliEnv, PAYOPS_BIN, REPO_ROOT } from '../../helpers/run-cli.js';
@@ -108,10 +108,14 @@ export function journalEvent(home: string, eventType: string, data: Record<strin
   appendFileSync(join(dir, 'events.jsonl'), `${JSON.stringify(line)}\n`);
 }
 
-/** An events journal that exists and is empty: a listener has run in this home. */
-export function emptyJournal(home: string): void {
+/**
+ * A home as a running `payops listen` leaves it: its lock (listen.lock) and an empty journal. The
+ * test then writes the events itself (journalEvent), in listen's format.
+ */
+export function listenerHome(home: string): void {
   mkdirSync(join(home, 'state', 'events'), { recursive: true });
   appendFileSync(join(home, 'state', 'events', 'events.jsonl'), '');
+  writeFileSync(join(home, 'state', 'events', 'listen.lock'), '{"pid":0,"test":true}\n');
 }
 
 export const QUERY_PATH = '/v1/retrievalTrans';

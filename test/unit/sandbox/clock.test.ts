@@ -4,6 +4,7 @@ import { MAX_CLOCK_OFFSET_MS, SandboxClock } from '../../../src/sandbox/clock.js
 import { createSandboxContext } from '../../../src/sandbox/context.js';
 import { Faults } from '../../../src/sandbox/faults.js';
 import { LateCommits } from '../../../src/sandbox/late-commits.js';
+import { NotifyQueue } from '../../../src/sandbox/notify-queue.js';
 import { Store } from '../../../src/sandbox/store.js';
 
 /**
@@ -52,6 +53,7 @@ describe('the sandbox clock', () => {
       ctx,
       faults: new Faults(1),
       lateCommits: new LateCommits(),
+      notify: new NotifyQueue({}, ctx.now, 1),
       initialIps: [],
       startedAt: Date.now(),
     };
@@ -62,5 +64,6 @@ describe('the sandbox clock', () => {
     expect(ctx.clock.offsetMs).toBe(0);
     expect(call('::ffff:127.0.0.1').status).toBe(200);
     expect(ctx.clock.offsetMs).toBe(60_000);
+    state.notify.close();
   });
 });
