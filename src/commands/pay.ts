@@ -116,10 +116,10 @@ Examples:
       help: `${COMMON_HELP}
 The issuer_url is printed on stdout. Exit 0 when it came back, 3 when the answer was lost.
 With --wait [DURATION] payops waits for the final state (default 10m; 90s, 5m, 1h): by the events a
-running \`payops listen\` journals, else by asking the gateway (order query) with backoff. The issuer
-address goes to stderr then, the final order to stdout. Exit 0 approved or captured, 1 declined or
-cancelled, 3 still pending at the deadline (\`payops query --order-no X\` looks again), 130 Ctrl-C:
-waiting stops, the payment stays as it is.
+running \`payops listen\` journals, else by asking the gateway (order query) with backoff. The payment as
+created goes to stderr then, the final order to stdout. Exit 0 approved or captured, 1 declined or
+cancelled, 3 still pending at the deadline (payops query looks again later), 130 Ctrl-C (waiting
+stops; the payment stays as it is).
 
 Examples:
   payops pay apm --payment-method PIX --amount 50.00 --currency BRL --person-email a@example.com
@@ -152,10 +152,10 @@ Examples:
 The page's form (action, method, hidden fields) is reported as a card or JSON; the page itself is
 written to --out FILE. Exit 0 when the page came back, 3 when the answer was lost.
 With --wait [DURATION] payops waits for the final state (default 10m; 90s, 5m, 1h): by the events a
-running \`payops listen\` journals, else by asking the gateway (order query) with backoff. The issuer
-address goes to stderr then, the final order to stdout. Exit 0 approved or captured, 1 declined or
-cancelled, 3 still pending at the deadline (\`payops query --order-no X\` looks again), 130 Ctrl-C:
-waiting stops, the payment stays as it is.
+running \`payops listen\` journals, else by asking the gateway (order query) with backoff. The payment as
+created goes to stderr then, the final order to stdout. Exit 0 approved or captured, 1 declined or
+cancelled, 3 still pending at the deadline (payops query looks again later), 130 Ctrl-C (waiting
+stops; the payment stays as it is).
 
 Examples:
   payops pay checkout --request samples/checkout-request.json --out checkout.html
