@@ -7,6 +7,7 @@ import type { Context } from '../context.js';
 import type { GatewayClient } from '../gateway/client.js';
 import type { PayoutResponse } from '../gateway/types.js';
 import type { RunJournal } from '../lifecycle/journal.js';
+import { durationText } from '../wait/duration.js';
 import type { EventTail, JournaledEvent } from '../wait/events-tail.js';
 import { waitForFinal } from '../wait/wait-loop.js';
 import { waitLine } from '../wait/wait-view.js';
@@ -95,6 +96,12 @@ export async function waitForPayouts(
     });
   } finally {
     line.stop();
+  }
+  const left = waiting().length;
+  if (left > 0 && !opts.signal.aborted) {
+    ctx.log.warn(
+      `${left === 1 ? '1 payout is' : `${left} payouts are`} still not settled after ${durationText(opts.waitMs)}; the run stays open (the summary says how to resume it)`,
+    );
   }
   return rows.map((r) => byLine.get(r.line) ?? r);
 }

@@ -3,7 +3,8 @@
 // what payops was asked by the sandbox's request log. Money: the sandbox's ledger.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { journalLines, startListen } from '../../helpers/listen.js';
-import { tempDir } from '../../helpers/run-cli.js';
+import { hasScript, screenOf, underPty } from '../../helpers/pty-screen.js';
+import { cliEnv, tempDir } from '../../helpers/run-cli.js';
 import { admin, CARDS, ledger } from '../pay/support.js';
 import {
   journalEvent,
@@ -241,5 +242,25 @@ describe('pay --wait with the real payops listen', { timeout: 120_000 }, () => {
     } finally {
       await listener.stop();
     }
+  });
+});
+
+describe.skipIf(!hasScript)('pay --wait on a terminal', { timeout: 120_000 }, () => {
+  it('one line on stderr counts the time waited, and Ctrl-C ends the wait (exit 130) with the line cleared', async () => {
+    const run = await underPty(
+      apm('WAIT-TTY-1', '10m').filter((a) => a !== '--output' && a !== 'json'),
+      {
+        env: cliEnv(tempDir(), sandbox.env),
+        columns: 100,
+        interruptWhen: (raw) => /waiting for the shopper… 0:01 \(up to 10m; Ctrl-C stops waiting\)/.test(raw),
+        timeoutMs: 60_000,
+      },
+    );
+    expect(run.code, run.raw).toBe(130);
+    // Redrawn in place (a carriage return before each state), never a new line per second.
+    expect(run.raw).toMatch(/\rwaiting for the shopper… 0:00 .*\rwaiting for the shopper… 0:01 /s);
+    const screen = screenOf(run.raw, 100).lines.join('\n');
+    expect(screen).not.toContain('waiting for the shopper…');
+    expect(screen).toContain('stopped waiting for order WAIT-TTY-1');
   });
 });

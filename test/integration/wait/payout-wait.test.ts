@@ -159,3 +159,41 @@ describe('payout --wait', { timeout: 120_000 }, () => {
     expect((await ledger(sandbox.url)).filter((e) => e.kind === 'payout')).toHaveLength(1);
   });
 });
+
+describe('payout --wait: failed and not settled', { timeout: 120_000 }, () => {
+  it('a payout PENDING then FAILED (…6666): the resend reports FAILED; exit 1, nothing paid', async () => {
+    await admin(sandbox.url, '/_sandbox/reset', {});
+    const file = csv([
+      pendingRow('INV-W8', '3f1c9a52-8a3e-4c55-9a57-0c8d6d0e7008').replace('1237777', '1236666'),
+    ]);
+    const r = await runCli(['--yes', '--output', 'json', 'payout', file, '--wait', '60s'], {
+      env: sandbox.env,
+    });
+    expect(r.code, r.stderr).toBe(1);
+    expect((jsonRows(r.stdout) as Row[]).map((x) => x.outcome)).toEqual(['failed']);
+    expect((await ledger(sandbox.url)).filter((e) => e.kind === 'payout')).toHaveLength(0);
+  });
+
+  it('still without a final answer at the deadline: exit 3, said so, the run stays open', async () => {
+    await admin(sandbox.url, '/_sandbox/reset', {});
+    const home = tempDir();
+    listenerHome(home); // the gateway is asked again only at the deadline
+    const file = csv([pendingRow('INV-W9', '3f1c9a52-8a3e-4c55-9a57-0c8d6d0e7009')]);
+    // 5 s: room on a loaded machine to set the fault below before the deadline's resend.
+    const r = start(['--yes', '--output', 'json', 'payout', file, '--wait', '5s'], home, sandbox.env);
+    await until('the waiting line', () => r.out.stderr.includes('waiting for a pending payout'));
+    // The answer to the resend at the deadline is lost (HTTP 500): the payout stays open.
+    await admin(sandbox.url, '/_sandbox/faults', { mode: 'error500', rate: 1, paths: ['/v1/payout'] });
+    try {
+      expect(await r.exited, r.out.stderr).toBe(3);
+    } finally {
+      await admin(sandbox.url, '/_sandbox/faults', { mode: 'none' });
+    }
+    expect(r.out.stderr).toContain('1 payout is still not settled after 5s; the run stays open');
+    expect(r.out.stderr).toContain('--resume');
+    expect((jsonRows(r.out.stdout) as Row[]).map((x) => x.outcome)).not.toContain('completed');
+    const resumed = await runCli(['--yes', 'payout', file, '--resume'], { env: sandbox.env, home });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect((await ledger(sandbox.url)).filter((e) => e.kind === 'payout')).toHaveLength(1);
+  });
+});
