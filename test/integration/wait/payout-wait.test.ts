@@ -126,8 +126,8 @@ describe('payout --wait', { timeout: 120_000 }, () => {
     listenerHome(home);
     const file = csv([pendingRow('INV-W6', '3f1c9a52-8a3e-4c55-9a57-0c8d6d0e7006')]);
     // The journal exists, so the gateway is asked only at the deadline; the sandbox then answers
-    // COMPLETED (second request) — so this sets the deadline short and checks the event was ignored.
-    const r = start(['--yes', '--output', 'json', 'payout', file, '--wait', '2s'], home, sandbox.env);
+    // COMPLETED (second request): a ledger entry proves that resend happened, so the event was ignored.
+    const r = start(['--yes', '--output', 'json', 'payout', file, '--wait', '4s'], home, sandbox.env);
     await until('the waiting line', () => r.out.stderr.includes('waiting for a pending payout'));
     journalEvent(home, 'payout.completed', {
       request_id: '3f1c9a52-8a3e-4c55-9a57-0c8d6d0e7006',
