@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { stateDir as stateDirOf } from '../config/paths.js';
 import type { Context } from '../context.js';
 import { ExitCode, UsageError } from '../errors.js';
+import { keepOldGenerationSmall } from '../bulk/engine/heap.js';
 import { acquireLock } from '../lifecycle/lock.js';
 import { eventCredentials } from './credentials.js';
 import { type Forwarder, forwardUrl, resultText, startForwarder } from './forward.js';
@@ -52,6 +53,8 @@ export async function runListen(ctx: Context, opts: ListenOptions): Promise<numb
     throw new UsageError(`--forward-to must be an http:// or https:// URL, not "${opts.forwardTo}"`);
   }
   const creds = await eventCredentials(ctx);
+  // A long-running receiver allocates a few KB per event, nearly all short-lived: RSS stays near the live heap.
+  keepOldGenerationSmall();
   const state = stateDirOf(ctx.io.env);
   const { mkdir } = await import('node:fs/promises');
   await mkdir(eventsDir(state), { recursive: true, mode: 0o700 });
