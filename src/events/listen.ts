@@ -10,11 +10,10 @@
 // then the whole truth, and forwarded.jsonl has one writer.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { keepOldGenerationSmall } from '../bulk/engine/heap.js';
 import { stateDir as stateDirOf } from '../config/paths.js';
 import type { Context } from '../context.js';
 import { ExitCode, UsageError } from '../errors.js';
-import { keepOldGenerationSmall } from '../bulk/engine/heap.js';
 import { acquireLock } from '../lifecycle/lock.js';
 import { eventCredentials } from './credentials.js';
 import { type Forwarder, forwardUrl, resultText, startForwarder } from './forward.js';
@@ -24,7 +23,7 @@ import {
   eventsDir,
   eventsFile,
   type GatewayEvent,
-  LISTEN_LOCK_FILE,
+  listenLockFile,
   openEventsJournal,
   readEventIds,
 } from './journal.js';
@@ -58,10 +57,7 @@ export async function runListen(ctx: Context, opts: ListenOptions): Promise<numb
   const state = stateDirOf(ctx.io.env);
   const { mkdir } = await import('node:fs/promises');
   await mkdir(eventsDir(state), { recursive: true, mode: 0o700 });
-  const unlock = await acquireLock(
-    join(eventsDir(state), LISTEN_LOCK_FILE),
-    `the events journal ${eventsFile(state)}`,
-  );
+  const unlock = await acquireLock(listenLockFile(state), `the events journal ${eventsFile(state)}`);
   ctx.onClose(unlock);
   const ids = await readEventIds(state);
   const journal = await openEventsJournal(state);
