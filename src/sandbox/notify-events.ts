@@ -40,14 +40,22 @@ function make(
     data,
     encryption_data: '',
   };
-  body.encryption_data = ctx.signer.sign(body);
+  let text: string | undefined;
+  const { signer } = ctx;
   const event: NotifyEvent = {
     event_id: body.event_id as string,
     event_type: type,
     url,
     refs,
     body,
-    text: JSON.stringify(body),
+    // Signed and serialised once, on first use: after the answer (a batch of 50 makes 50 events).
+    get text() {
+      if (text === undefined) {
+        body.encryption_data = signer.sign(body);
+        text = JSON.stringify(body);
+      }
+      return text;
+    },
   };
   ctx.notify?.(event);
 }

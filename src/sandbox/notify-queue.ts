@@ -25,16 +25,23 @@ export interface NotifyOptions {
    * the in-process sandbox of one command (--sandbox) delivers what its command made. Default 0.
    */
   drainMs?: number;
+  /** Told of every attempt once recorded (`payops sandbox`'s log line). */
+  onDelivery?: (record: DeliveryRecord) => void;
 }
 
-/** An event as made when its state change committed: its body is signed and never changes. */
+/**
+ * An event as made when its state change committed. Its body (data included) is fixed then; it is
+ * signed and serialised on first use (`text`), after the answer, not in the request's path.
+ */
 export interface NotifyEvent {
   readonly event_id: string;
   readonly event_type: string;
   readonly url: string;
   /** What a delivery record names the event by: order_no, transaction_id, refund_reference_id or request_id. */
   readonly refs: Readonly<Record<string, string>>;
+  /** Signed in place by the first read of `text`. */
   readonly body: Readonly<Record<string, unknown>>;
+  /** The bytes every attempt sends. */
   readonly text: string;
 }
 
@@ -97,10 +104,12 @@ export class NotifyQueue {
   readonly #timeoutMs: number;
   readonly #concurrency: number;
   readonly #drainMs: number;
+  readonly #onDelivery: ((record: DeliveryRecord) => void) | undefined;
   #idle: Array<() => void> = [];
   readonly #now: () => number;
   readonly #records: DeliveryRecord[] = [];
   readonly #events: EventEntry[] = [];
+  readonly #tracked: Tracked[] = [];
   readonly #ready: Delivery[] = [];
   readonly #timers = new Set<NodeJS.Timeout>();
   readonly #requests = new Set<ClientRequest>();
@@ -117,6 +126,7 @@ export class NotifyQueue {
     this.#timeoutMs = opts.timeoutMs ?? DEFAULT_NOTIFY_TIMEOUT_MS;
     this.#concurrency = opts.concurrency ?? DEFAULT_NOTIFY_CONCURRENCY;
     this.#drainMs = opts.drainMs ?? 0;
+    this.#onDelivery = opts.onDelivery;
     this.#now = now;
     this.faults = new NotifyFaults(seed);
     const agentOptions = { keepAlive: true, maxSockets: this.#concurrency };
@@ -134,6 +144,7 @@ export class NotifyQueue {
   }
 
   get events(): readonly EventEntry[] {
+    for (const e of this.#tracked) void e.event.text;
     return this.#events;
   }
 
@@ -160,6 +171,7 @@ export class NotifyQueue {
     };
     this.#events.push(entry);
     const tracked: Tracked = { event, entry, open: decision.copies };
+    this.#tracked.push(tracked);
     for (let copy = 1; copy <= decision.copies; copy++) {
       if (decision.drop) {
         this.#record(tracked, copy, 0, 'dropped', 0, { fault: true });
@@ -188,6 +200,7 @@ export class NotifyQueue {
     this.#requests.clear();
     this.#records.length = 0;
     this.#events.length = 0;
+    this.#tracked.length = 0;
     this.faults.clear();
   }
 
@@ -307,7 +320,7 @@ export class NotifyQueue {
   ): void {
     const { event, entry } = tracked;
     if (status !== 'dropped') entry.attempts++;
-    this.#records.push({
+    const record: DeliveryRecord = {
       event_id: event.event_id,
       event_type: event.event_type,
       url: event.url,
@@ -318,7 +331,9 @@ export class NotifyQueue {
       ms: Math.round(ms),
       ...extra,
       ...event.refs,
-    });
+    };
+    this.#records.push(record);
+    this.#onDelivery?.(record);
   }
 
   /** POST the event's body; the HTTP status, or why there is none. */
