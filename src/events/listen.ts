@@ -80,6 +80,9 @@ export async function runListen(ctx: Context, opts: ListenOptions): Promise<numb
           `warning: forward of ${r.eventId} to ${target.href} failed (${resultText(result)}, attempt ${attempt}); again in ${wait / 1000} s`,
         ),
     });
+    ctx.log.info(
+      `forwarding to ${target.href}${forwarder.backlog > 0 ? ` (${forwarder.backlog} journaled events not yet forwarded there: sending them first)` : ''}`,
+    );
   }
 
   /** Events being journaled now: a duplicate arriving meanwhile waits for the first one's append. */
@@ -212,11 +215,6 @@ export async function runListen(ctx: Context, opts: ListenOptions): Promise<numb
   if (!isLoopback(opts.host)) {
     ctx.log.warn(
       `note: listening on ${opts.host}: put it behind your TLS proxy; a gateway needs a public https:// address (docs/events.md)`,
-    );
-  }
-  if (forwarder) {
-    ctx.log.info(
-      `forwarding to ${target!.href}${forwarder.backlog > 0 ? ` (${forwarder.backlog} journaled events not yet forwarded there: sending them first)` : ''}`,
     );
   }
   await signal;
