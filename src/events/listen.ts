@@ -39,6 +39,9 @@ export interface ListenOptions {
 /** Bytes → text, refusing what is not UTF-8 (one instance: it keeps no state between calls). */
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
+/** How long a stop waits for requests already being read. */
+const DRAIN_MS = 10_000;
+
 /** A notification is small; anything bigger is refused unread. */
 const MAX_BODY = 1024 * 1024;
 
@@ -221,7 +224,14 @@ export async function runListen(ctx: Context, opts: ListenOptions): Promise<numb
   // Stop accepting; requests already read finish their append and their answer.
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
-  while (active.size > 0) await Promise.allSettled([...active]);
+  // A request whose body never finishes arriving is not waited for beyond this: it was not answered,
+  // so the gateway delivers it again.
+  const giveUp = new Promise<void>((resolve) => setTimeout(resolve, DRAIN_MS).unref());
+  let drained = false;
+  void giveUp.then(() => {
+    drained = true;
+  });
+  while (active.size > 0 && !drained) await Promise.race([Promise.allSettled([...active]), giveUp]);
   server.closeAllConnections();
   await closed;
   await forwarder?.stop();
