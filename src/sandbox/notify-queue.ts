@@ -39,7 +39,7 @@ export interface NotifyEvent {
   readonly url: string;
   /** What a delivery record names the event by: order_no, transaction_id, refund_reference_id or request_id. */
   readonly refs: Readonly<Record<string, string>>;
-  /** Signed in place by the first read of `text`. */
+  /** The event as sent (parsed again from `text` once that is made: only the text is kept). */
   readonly body: Readonly<Record<string, unknown>>;
   /** The bytes every attempt sends. */
   readonly text: string;
@@ -86,7 +86,8 @@ export interface EventEntry {
 
 interface Tracked {
   readonly event: NotifyEvent;
-  readonly entry: EventEntry;
+  /** Everything of the event's EventEntry but its body (made on demand from the event's text). */
+  readonly entry: Omit<EventEntry, 'body'>;
   open: number;
 }
 
@@ -108,7 +109,6 @@ export class NotifyQueue {
   #idle: Array<() => void> = [];
   readonly #now: () => number;
   readonly #records: DeliveryRecord[] = [];
-  readonly #events: EventEntry[] = [];
   readonly #tracked: Tracked[] = [];
   readonly #ready: Delivery[] = [];
   readonly #timers = new Set<NodeJS.Timeout>();
@@ -143,23 +143,26 @@ export class NotifyQueue {
     return this.#records;
   }
 
-  get events(): readonly EventEntry[] {
-    for (const e of this.#tracked) void e.event.text;
-    return this.#events;
+  /** Every event made, with its body as sent (made now: only its text is kept). */
+  get events(): EventEntry[] {
+    return this.#tracked.map((t) => ({
+      ...t.entry,
+      body: JSON.parse(t.event.text) as Record<string, unknown>,
+    }));
   }
 
   /** Counts for GET /_sandbox/health. */
   stats(): { events: number; pending: number; in_flight: number } {
     let pending = 0;
-    for (const e of this.#events) if (e.state === 'pending') pending++;
-    return { events: this.#events.length, pending, in_flight: this.#inFlight };
+    for (const t of this.#tracked) if (t.entry.state === 'pending') pending++;
+    return { events: this.#tracked.length, pending, in_flight: this.#inFlight };
   }
 
   /** Queue an event made by a committed change; tried once the current answer has gone. */
   enqueue(event: NotifyEvent): void {
     if (this.#closed) return;
     const decision = this.faults.decide(event.event_type);
-    const entry: EventEntry = {
+    const entry: Tracked['entry'] = {
       event_id: event.event_id,
       event_type: event.event_type,
       url: event.url,
@@ -167,9 +170,7 @@ export class NotifyQueue {
       copies: decision.copies,
       delivered: 0,
       attempts: 0,
-      body: event.body as Record<string, unknown>,
     };
-    this.#events.push(entry);
     const tracked: Tracked = { event, entry, open: decision.copies };
     this.#tracked.push(tracked);
     for (let copy = 1; copy <= decision.copies; copy++) {
@@ -199,7 +200,6 @@ export class NotifyQueue {
     for (const req of this.#requests) req.destroy();
     this.#requests.clear();
     this.#records.length = 0;
-    this.#events.length = 0;
     this.#tracked.length = 0;
     this.faults.clear();
   }
