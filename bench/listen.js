@@ -20,6 +20,12 @@ function rssKb(pid) {
   return { rss: Number(/VmRSS:\s+(\d+)/.exec(s)?.[1]), hwm: Number(/VmHWM:\s+(\d+)/.exec(s)?.[1]) };
 }
 
+/** CPU time (user + system) of a process so far, ms, from /proc (clock ticks of 10 ms). */
+function cpuMs(pid) {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(f[11]) + Number(f[12])) * 10;
+}
+
 function body(prefix, i) {
   const e = {
     event_id: `EV${prefix}${String(i).padStart(8, '0')}`,
@@ -66,6 +72,7 @@ async function phase({ port, pid, bodies, connections, rate }) {
   const lat = new Float64Array(bodies.length);
   const svc = new Float64Array(bodies.length);
   const rss = { start: rssKb(pid) };
+  const cpu0 = cpuMs(pid);
   let next = 0;
   let bad = 0;
   const half = Math.floor(bodies.length / 2);
@@ -89,6 +96,7 @@ async function phase({ port, pid, bodies, connections, rate }) {
   await Promise.all(Array.from({ length: connections }, worker));
   const seconds = (performance.now() - t0) / 1000;
   rss.end = rssKb(pid);
+  const cpu = cpuMs(pid) - cpu0;
   await pool.close();
   const sorted = Array.from(lat).sort((a, b) => a - b);
   const answer = Array.from(svc).sort((a, b) => a - b);
@@ -106,6 +114,10 @@ async function phase({ port, pid, bodies, connections, rate }) {
     answerP99Ms: Number(pctl(answer, 99).toFixed(2)),
     maxMs: Number(sorted[sorted.length - 1].toFixed(2)),
     non200: bad,
+    /** listen's own CPU per event (user + system): what the machine's load does not change much. */
+    cpuUsPerEvent: Math.round((cpu * 1000) / bodies.length),
+    /** Events per second one core would hold at that CPU cost. */
+    oneCoreEventsPerSec: cpu > 0 ? Math.round((bodies.length * 1000) / cpu) : undefined,
     rssKb: { start: rss.start.rss, middle: rss.middle?.rss, end: rss.end.rss, peak: rss.end.hwm },
   };
 }
@@ -153,6 +165,7 @@ export function listenTable(r) {
       'events/s',
       'p50 / p99 latency',
       'p50 / p99 answer',
+      'listen CPU per event (one core holds)',
       'RSS start / middle / end (peak)',
       'non-200',
     ],
@@ -167,6 +180,7 @@ export function listenTable(r) {
       p.eventsPerSec.toLocaleString('en-US'),
       `${p.p50Ms} / ${p.p99Ms} ms`,
       `${p.answerP50Ms} / ${p.answerP99Ms} ms`,
+      `${p.cpuUsPerEvent} µs (${(p.oneCoreEventsPerSec ?? 0).toLocaleString('en-US')}/s)`,
       `${mbOf(p.rssKb.start)} / ${mbOf(p.rssKb.middle)} / ${mbOf(p.rssKb.end)} (${mbOf(p.rssKb.peak)})`,
       String(p.non200),
     ]);

@@ -14,12 +14,15 @@ export interface EventCredentials {
   sandbox: boolean;
 }
 
-export async function eventCredentials(ctx: Context): Promise<EventCredentials> {
+export async function eventCredentials(
+  ctx: Context,
+  unconfigured = "no gateway configured: accepting the built-in sandbox's events (merchant 800001)",
+): Promise<EventCredentials> {
   const { loadConfig } = await import('../config/load.js');
   const config = await loadConfig(ctx);
   if (config.sandbox) {
     if (config.sandboxReason === 'unconfigured') {
-      ctx.log.warn("no gateway configured: accepting the built-in sandbox's events (merchant 800001)");
+      ctx.log.warn(unconfigured);
     }
     ctx.addSecret(SANDBOX_CREDENTIALS.signKey);
     return { ...SANDBOX_CREDENTIALS, profile: config.profile, sandbox: true };

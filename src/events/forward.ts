@@ -166,13 +166,18 @@ export async function startForwarder(opts: ForwarderOptions): Promise<Forwarder>
     return { record, time: Number.isNaN(t) ? Number.MAX_SAFE_INTEGER : t, contentType, attempt: 0 };
   }
 
+  // One listener per pause, removed when it ends: an app down for hours makes thousands of pauses.
   const pause = (ms: number) =>
     new Promise<void>((resolve) => {
-      const t = setTimeout(resolve, ms);
-      abort.signal.addEventListener('abort', () => {
+      const onAbort = () => {
         clearTimeout(t);
         resolve();
-      });
+      };
+      const t = setTimeout(() => {
+        abort.signal.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
+      abort.signal.addEventListener('abort', onAbort, { once: true });
     });
 
   async function loop(): Promise<void> {

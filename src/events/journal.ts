@@ -12,6 +12,7 @@ import { type FileHandle, mkdir, open, stat, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { syncFolder } from '../lifecycle/fs-sync.js';
+import { isLockHeld } from '../lifecycle/lock.js';
 
 export const EVENTS_DIR = 'events';
 export const EVENTS_FILE = 'events.jsonl';
@@ -27,6 +28,18 @@ export function eventsFile(stateDir: string): string {
 }
 export function forwardedFile(stateDir: string): string {
   return join(eventsDir(stateDir), FORWARDED_FILE);
+}
+
+export function listenLockFile(stateDir: string): string {
+  return join(eventsDir(stateDir), LISTEN_LOCK_FILE);
+}
+
+/**
+ * Whether a `payops listen` is running for this state folder now (its lock held by a live process;
+ * a lock left behind by a killed listen does not count).
+ */
+export function listenRunning(stateDir: string): Promise<boolean> {
+  return isLockHeld(listenLockFile(stateDir));
 }
 
 /** One journaled event. */

@@ -10,7 +10,7 @@
 // then the whole truth, and forwarded.jsonl has one writer.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { keepOldGenerationSmall } from '../bulk/engine/heap.js';
 import { stateDir as stateDirOf } from '../config/paths.js';
 import type { Context } from '../context.js';
 import { ExitCode, UsageError } from '../errors.js';
@@ -23,7 +23,7 @@ import {
   eventsDir,
   eventsFile,
   type GatewayEvent,
-  LISTEN_LOCK_FILE,
+  listenLockFile,
   openEventsJournal,
   readEventIds,
 } from './journal.js';
@@ -39,6 +39,9 @@ export interface ListenOptions {
 /** Bytes → text, refusing what is not UTF-8 (one instance: it keeps no state between calls). */
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
+/** How long a stop waits for requests already being read. */
+const DRAIN_MS = 10_000;
+
 /** A notification is small; anything bigger is refused unread. */
 const MAX_BODY = 1024 * 1024;
 
@@ -52,13 +55,12 @@ export async function runListen(ctx: Context, opts: ListenOptions): Promise<numb
     throw new UsageError(`--forward-to must be an http:// or https:// URL, not "${opts.forwardTo}"`);
   }
   const creds = await eventCredentials(ctx);
+  // A long-running receiver allocates a few KB per event, nearly all short-lived: RSS stays near the live heap.
+  keepOldGenerationSmall();
   const state = stateDirOf(ctx.io.env);
   const { mkdir } = await import('node:fs/promises');
   await mkdir(eventsDir(state), { recursive: true, mode: 0o700 });
-  const unlock = await acquireLock(
-    join(eventsDir(state), LISTEN_LOCK_FILE),
-    `the events journal ${eventsFile(state)}`,
-  );
+  const unlock = await acquireLock(listenLockFile(state), `the events journal ${eventsFile(state)}`);
   ctx.onClose(unlock);
   const ids = await readEventIds(state);
   const journal = await openEventsJournal(state);
@@ -81,6 +83,9 @@ export async function runListen(ctx: Context, opts: ListenOptions): Promise<numb
           `warning: forward of ${r.eventId} to ${target.href} failed (${resultText(result)}, attempt ${attempt}); again in ${wait / 1000} s`,
         ),
     });
+    ctx.log.info(
+      `forwarding to ${target.href}${forwarder.backlog > 0 ? ` (${forwarder.backlog} journaled events not yet forwarded there: sending them first)` : ''}`,
+    );
   }
 
   /** Events being journaled now: a duplicate arriving meanwhile waits for the first one's append. */
@@ -215,16 +220,18 @@ export async function runListen(ctx: Context, opts: ListenOptions): Promise<numb
       `note: listening on ${opts.host}: put it behind your TLS proxy; a gateway needs a public https:// address (docs/events.md)`,
     );
   }
-  if (forwarder) {
-    ctx.log.info(
-      `forwarding to ${target!.href}${forwarder.backlog > 0 ? ` (${forwarder.backlog} journaled events not yet forwarded there: sending them first)` : ''}`,
-    );
-  }
   await signal;
   // Stop accepting; requests already read finish their append and their answer.
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
-  while (active.size > 0) await Promise.allSettled([...active]);
+  // A request whose body never finishes arriving is not waited for beyond this: it was not answered,
+  // so the gateway delivers it again.
+  const giveUp = new Promise<void>((resolve) => setTimeout(resolve, DRAIN_MS).unref());
+  let drained = false;
+  void giveUp.then(() => {
+    drained = true;
+  });
+  while (active.size > 0 && !drained) await Promise.race([Promise.allSettled([...active]), giveUp]);
   server.closeAllConnections();
   await closed;
   await forwarder?.stop();

@@ -40,14 +40,27 @@ function make(
     data,
     encryption_data: '',
   };
-  body.encryption_data = ctx.signer.sign(body);
+  let text: string | undefined;
+  let unsigned: Record<string, unknown> | undefined = body;
+  const { signer } = ctx;
   const event: NotifyEvent = {
     event_id: body.event_id as string,
     event_type: type,
     url,
     refs,
-    body,
-    text: JSON.stringify(body),
+    get body() {
+      return JSON.parse(this.text) as Record<string, unknown>;
+    },
+    // Signed and serialised once, on first use: after the answer (a batch of 50 makes 50 events).
+    // Then only the text is kept (a third of the object's memory).
+    get text() {
+      if (text === undefined && unsigned !== undefined) {
+        unsigned.encryption_data = signer.sign(unsigned);
+        text = JSON.stringify(unsigned);
+        unsigned = undefined;
+      }
+      return text!;
+    },
   };
   ctx.notify?.(event);
 }

@@ -25,16 +25,23 @@ export interface NotifyOptions {
    * the in-process sandbox of one command (--sandbox) delivers what its command made. Default 0.
    */
   drainMs?: number;
+  /** Told of every attempt once recorded (`payops sandbox`'s log line). */
+  onDelivery?: (record: DeliveryRecord) => void;
 }
 
-/** An event as made when its state change committed: its body is signed and never changes. */
+/**
+ * An event as made when its state change committed. Its body (data included) is fixed then; it is
+ * signed and serialised on first use (`text`), after the answer, not in the request's path.
+ */
 export interface NotifyEvent {
   readonly event_id: string;
   readonly event_type: string;
   readonly url: string;
   /** What a delivery record names the event by: order_no, transaction_id, refund_reference_id or request_id. */
   readonly refs: Readonly<Record<string, string>>;
+  /** The event as sent (parsed again from `text` once that is made: only the text is kept). */
   readonly body: Readonly<Record<string, unknown>>;
+  /** The bytes every attempt sends. */
   readonly text: string;
 }
 
@@ -79,7 +86,8 @@ export interface EventEntry {
 
 interface Tracked {
   readonly event: NotifyEvent;
-  readonly entry: EventEntry;
+  /** Everything of the event's EventEntry but its body (made on demand from the event's text). */
+  readonly entry: Omit<EventEntry, 'body'>;
   open: number;
 }
 
@@ -97,10 +105,11 @@ export class NotifyQueue {
   readonly #timeoutMs: number;
   readonly #concurrency: number;
   readonly #drainMs: number;
+  readonly #onDelivery: ((record: DeliveryRecord) => void) | undefined;
   #idle: Array<() => void> = [];
   readonly #now: () => number;
   readonly #records: DeliveryRecord[] = [];
-  readonly #events: EventEntry[] = [];
+  readonly #tracked: Tracked[] = [];
   readonly #ready: Delivery[] = [];
   readonly #timers = new Set<NodeJS.Timeout>();
   readonly #requests = new Set<ClientRequest>();
@@ -117,6 +126,7 @@ export class NotifyQueue {
     this.#timeoutMs = opts.timeoutMs ?? DEFAULT_NOTIFY_TIMEOUT_MS;
     this.#concurrency = opts.concurrency ?? DEFAULT_NOTIFY_CONCURRENCY;
     this.#drainMs = opts.drainMs ?? 0;
+    this.#onDelivery = opts.onDelivery;
     this.#now = now;
     this.faults = new NotifyFaults(seed);
     const agentOptions = { keepAlive: true, maxSockets: this.#concurrency };
@@ -133,22 +143,26 @@ export class NotifyQueue {
     return this.#records;
   }
 
-  get events(): readonly EventEntry[] {
-    return this.#events;
+  /** Every event made, with its body as sent (made now: only its text is kept). */
+  get events(): EventEntry[] {
+    return this.#tracked.map((t) => ({
+      ...t.entry,
+      body: JSON.parse(t.event.text) as Record<string, unknown>,
+    }));
   }
 
   /** Counts for GET /_sandbox/health. */
   stats(): { events: number; pending: number; in_flight: number } {
     let pending = 0;
-    for (const e of this.#events) if (e.state === 'pending') pending++;
-    return { events: this.#events.length, pending, in_flight: this.#inFlight };
+    for (const t of this.#tracked) if (t.entry.state === 'pending') pending++;
+    return { events: this.#tracked.length, pending, in_flight: this.#inFlight };
   }
 
   /** Queue an event made by a committed change; tried once the current answer has gone. */
   enqueue(event: NotifyEvent): void {
     if (this.#closed) return;
     const decision = this.faults.decide(event.event_type);
-    const entry: EventEntry = {
+    const entry: Tracked['entry'] = {
       event_id: event.event_id,
       event_type: event.event_type,
       url: event.url,
@@ -156,10 +170,9 @@ export class NotifyQueue {
       copies: decision.copies,
       delivered: 0,
       attempts: 0,
-      body: event.body as Record<string, unknown>,
     };
-    this.#events.push(entry);
     const tracked: Tracked = { event, entry, open: decision.copies };
+    this.#tracked.push(tracked);
     for (let copy = 1; copy <= decision.copies; copy++) {
       if (decision.drop) {
         this.#record(tracked, copy, 0, 'dropped', 0, { fault: true });
@@ -187,7 +200,7 @@ export class NotifyQueue {
     for (const req of this.#requests) req.destroy();
     this.#requests.clear();
     this.#records.length = 0;
-    this.#events.length = 0;
+    this.#tracked.length = 0;
     this.faults.clear();
   }
 
@@ -307,7 +320,7 @@ export class NotifyQueue {
   ): void {
     const { event, entry } = tracked;
     if (status !== 'dropped') entry.attempts++;
-    this.#records.push({
+    const record: DeliveryRecord = {
       event_id: event.event_id,
       event_type: event.event_type,
       url: event.url,
@@ -318,7 +331,9 @@ export class NotifyQueue {
       ms: Math.round(ms),
       ...extra,
       ...event.refs,
-    });
+    };
+    this.#records.push(record);
+    this.#onDelivery?.(record);
   }
 
   /** POST the event's body; the HTTP status, or why there is none. */

@@ -5,6 +5,7 @@
 // messages are left out too (they may quote a value sent); their code (E1005…) is enough.
 import { endpointByPath } from '../gateway/endpoints.js';
 import { JSON_TYPE, type Reply, XML_TYPE } from './context.js';
+import type { DeliveryRecord } from './notify-queue.js';
 
 export interface SandboxRequestEntry {
   at: Date;
@@ -17,6 +18,26 @@ export interface SandboxRequestEntry {
 }
 
 const two = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * The line for one notification attempt (at: when it is logged, local time):
+ *   03:20:02  notify payment.captured T1000000007 → http://127.0.0.1:4242  200 · 3 ms
+ * The receiver is named by its origin alone: a notify_url's path or query may carry a token.
+ */
+export function deliveryLine(r: DeliveryRecord, at: Date = new Date()): string {
+  const time = `${two(at.getHours())}:${two(at.getMinutes())}:${two(at.getSeconds())}`;
+  let origin = 'an invalid URL';
+  try {
+    origin = new URL(r.url).origin;
+  } catch {}
+  const about = r.transaction_id ?? r.request_id ?? '';
+  const copy = r.copy > 1 ? ` (copy ${r.copy})` : '';
+  const outcome =
+    r.status === 'dropped'
+      ? `dropped after ${r.attempt} attempt${r.attempt === 1 ? '' : 's'}${r.fault ? ' (fault)' : ''}`
+      : `${r.status}${r.error ? ` ${r.error}` : ''}${r.fault ? ' (fault)' : ''}${r.attempt > 1 ? ` · attempt ${r.attempt}` : ''} · ${r.ms} ms`;
+  return `${time}  notify ${r.event_type} ${about}${copy} → ${origin}  ${outcome}`;
+}
 
 /** The line for one request, in local time (hh:mm:ss). */
 export function requestLine(e: SandboxRequestEntry): string {

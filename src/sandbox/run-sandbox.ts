@@ -12,7 +12,7 @@ import {
   startSandbox,
 } from './index.js';
 import type { NotifyOptions } from './notify-queue.js';
-import { requestLine } from './request-log.js';
+import { deliveryLine, requestLine } from './request-log.js';
 
 export interface SandboxCommandOptions {
   host: string;
@@ -77,6 +77,7 @@ export async function runSandbox(
     ?.flatMap((ip) => ip.split(',').map((s) => s.trim()))
     .filter(Boolean);
   const notify = notifyOptions(opts);
+  if (!ctx.globals?.quiet) notify.onDelivery = (record) => ctx.log.info(deliveryLine(record));
   let handle: SandboxHandle;
   try {
     handle = await startSandbox({

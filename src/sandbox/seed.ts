@@ -30,7 +30,14 @@ export function summarise(ctx: SandboxContext, order: Order): OrderSummary {
 /** Insert an order in `state`; a 4100/4000 order gets one refund (-01) of half / all of its amount. */
 export function insertOrder(
   ctx: SandboxContext,
-  fields: { transaction_id: string; order_no: string; currency: string; amount: bigint; account_id?: string },
+  fields: {
+    transaction_id: string;
+    order_no: string;
+    currency: string;
+    amount: bigint;
+    account_id?: string;
+    notify_url?: string;
+  },
   state: string,
   seq?: number,
   created = ctx.now(),
@@ -45,6 +52,7 @@ export function insertOrder(
     refunded: 0n,
     refunds: 0,
     created,
+    ...(fields.notify_url ? { details: { notify_url: fields.notify_url } } : {}),
   };
   ctx.store.addOrder(order, seq);
   if (state === '4000' || state === '4100') {
@@ -81,6 +89,8 @@ export interface CreateOrdersRequest {
   currency: string;
   amount?: bigint;
   account_id?: string;
+  /** Later changes of these orders (capture, refund, …) make events; their creation makes none. */
+  notify_url?: string;
 }
 
 /** Parse and check a `POST /_sandbox/orders` body (status 400 on a bad field). */
@@ -112,6 +122,12 @@ export function parseCreateOrders(ctx: SandboxContext, body: Record<string, unkn
     }
     out.account_id = body.account_id;
   }
+  if (body.notify_url !== undefined) {
+    if (typeof body.notify_url !== 'string' || !/^https?:\/\/./.test(body.notify_url)) {
+      throw new Rejection('E1005', 'notify_url must be an http:// or https:// URL', 400);
+    }
+    out.notify_url = body.notify_url;
+  }
   return out;
 }
 
@@ -130,6 +146,7 @@ export function createOrders(ctx: SandboxContext, req: CreateOrdersRequest): Ord
       currency: req.currency,
       amount: req.amount ?? generatedAmount(seq, digits),
       ...(req.account_id ? { account_id: req.account_id } : {}),
+      ...(req.notify_url ? { notify_url: req.notify_url } : {}),
     };
     orders.push(insertOrder(ctx, fields, req.state, seq, created));
   }

@@ -162,15 +162,18 @@ describe('payops listen with the sandbox', () => {
     const home = tempDir();
     const first = await listen(home);
     const port = new URL(first.url).port;
-    const client = await sandboxWith(Array.from({ length: 20 }, () => 250));
+    // Retries for ~20 s: enough for a restart on a loaded machine (an event dropped would fail the test).
+    const client = await sandboxWith([250, 250, 500, 500, ...Array.from({ length: 16 }, () => 1000)]);
     const url = `${first.url}/notify`;
     const count = 40;
-    const sent = Promise.all(Array.from({ length: count }, () => card(client, url, '4242424242424242')));
+    const sent = Promise.all(Array.from({ length: 30 }, () => card(client, url, '4242424242424242')));
     await until('some events journaled', () => journalLines(home).length >= 5);
     first.proc.kill('SIGKILL');
     await first.exited;
     await sent;
     const atKill = await deliveries(client);
+    // And ten more while listen is down: their first attempts fail for certain.
+    await Promise.all(Array.from({ length: 10 }, () => card(client, url, '4242424242424242')));
     const second = await listen(home, ['--port', port]);
     const made = await until('every event delivered', () => settled(client, count), 60_000);
     expect(made.every((e) => e.state === 'delivered')).toBe(true);

@@ -160,7 +160,7 @@ describe('payops listen', () => {
       currency: 'USD',
       status: '4100 partially refunded',
     });
-    expect(await j.stop()).toBe(0);
+    expect(await j.stop('SIGINT')).toBe(0);
   });
 
   it('allows one listen per PAYOPS_HOME', async () => {

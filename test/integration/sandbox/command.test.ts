@@ -5,6 +5,8 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/run-cli.js';
+import { signed } from './helpers.js';
+import { Receiver } from './notify-receiver.js';
 
 const BIN = fileURLToPath(new URL('../../../bin/payops.js', import.meta.url));
 const children: ChildProcessWithoutNullStreams[] = [];
@@ -167,6 +169,41 @@ describe('payops sandbox', () => {
       const [code] = await b.exit;
       expect(code).toBe(2);
       expect(b.out().stderr).toContain(bad[0]);
+    }
+  });
+
+  it('logs one line per notification attempt, naming the receiver by its origin alone', async () => {
+    const receiver = await Receiver.start((r) => (r.n === 1 ? 503 : 200));
+    try {
+      const s = start(['--port', '0', '--notify-retries', '10ms']);
+      const url = await s.url;
+      const body = signed({
+        order_no: `LOG-${Date.now()}`,
+        currency: 'USD',
+        amount: '5.00',
+        card: '4242424242424242',
+        expiration_month: '12',
+        expiration_year: String(new Date().getUTCFullYear() + 2),
+        security_code: '123',
+        notify_url: `${receiver.url}?token=s3cret`,
+      });
+      await fetch(`${url}/v1/authorise`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      const origin = new URL(receiver.url).origin;
+      await expect
+        .poll(() => s.out().stderr, { timeout: 30_000 })
+        .toMatch(new RegExp(`notify payment\\.approved T\\d+ → ${origin}  200 · attempt 2 · \\d+ ms`));
+      expect(s.out().stderr).toMatch(
+        new RegExp(`notify payment\\.approved T\\d+ → ${origin}  503 · \\d+ ms`),
+      );
+      expect(s.out().stderr).not.toContain('s3cret');
+      s.child.kill('SIGTERM');
+      await s.exit;
+    } finally {
+      await receiver.close();
     }
   });
 

@@ -29,7 +29,7 @@ let n = 0;
 const nextYear = String(new Date().getUTCFullYear() + 2);
 
 /** An approved card payment with a notify_url: one payment.approved. */
-async function pay(url = receiver.url): Promise<{ order_no: string; status: number }> {
+async function pay(url = receiver.url, via = client): Promise<{ order_no: string; status: number }> {
   const body = signed({
     order_no: `DLV-${Date.now()}-${++n}`,
     currency: 'USD',
@@ -40,7 +40,7 @@ async function pay(url = receiver.url): Promise<{ order_no: string; status: numb
     security_code: '123',
     notify_url: url,
   });
-  const a = await client.post('/v1/authorise', body);
+  const a = await via.post('/v1/authorise', body);
   expect(parseRespon(a.text).order_status).toBe('1');
   return { order_no: body.order_no as string, status: a.status };
 }
@@ -120,17 +120,27 @@ describe('retries', () => {
     expect(ds[0]!.error).toBe('ECONNREFUSED');
   });
 
-  it('a receiver that hangs holds up no API answer', async () => {
-    receiver.answer = () => 'hold';
-    await client.admin('POST', 'notify-faults', {});
-    await pay();
-    await receiver.count(1);
-    // The receiver holds the delivery; the gateway answers on.
-    const next = await pay();
-    expect(next.status).toBe(200);
-    const q = await client.search('/v1/retrievalTrans', { order_no: next.order_no });
-    expect((q.json.orders_list as Json[])[0]!.payment_status).toBe('2000');
-    expect(receiver.held.length).toBeGreaterThanOrEqual(1);
+  it('a receiver that hangs holds up no API answer, even with the queue full', async () => {
+    // A minute's timeout and one delivery at a time: a delivery in the request's path would hold
+    // the answer for that minute.
+    const own = await withSandbox({ notify: { timeoutMs: 60_000, concurrency: 1 } });
+    const hanging = await Receiver.start(() => 'hold');
+    try {
+      const first = await pay(hanging.url, own.client);
+      expect(first.status).toBe(200);
+      await hanging.count(1);
+      // Answered, and the receiver still holds the delivery of that very payment.
+      expect(hanging.held[0]!.destroyed).toBe(false);
+      expect((hanging.received[0]!.body.data as Json).order_no).toBe(first.order_no);
+      const later = [await pay(hanging.url, own.client), await pay(hanging.url, own.client)];
+      expect(later.map((p) => p.status)).toEqual([200, 200]);
+      const health = (await own.client.admin('GET', 'health')).json;
+      expect(health.notify).toEqual({ events: 3, pending: 3, in_flight: 1 });
+      expect(hanging.held[0]!.destroyed).toBe(false);
+    } finally {
+      await own.sandbox.close();
+      await hanging.close();
+    }
   });
 });
 

@@ -11,10 +11,15 @@ export interface Received {
   contentType: string;
   body: Record<string, unknown>;
   text: string;
+  /** The sender closed the connection before this receiver answered. */
+  aborted: boolean;
 }
 
-/** What to answer a request: an HTTP status, or `hold` (never answer; the socket stays open). */
-export type Answer = number | 'hold';
+/**
+ * What to answer a request: an HTTP status, `hold` (never answer; the socket stays open), or a
+ * status sent `afterMs` later (a slow receiver).
+ */
+export type Answer = number | 'hold' | { status: number; afterMs: number };
 
 export class Receiver {
   readonly received: Received[] = [];
@@ -49,11 +54,21 @@ export class Receiver {
         contentType: req.headers['content-type'] ?? '',
         body: JSON.parse(text) as Record<string, unknown>,
         text,
+        aborted: false,
       };
+      res.on('close', () => {
+        if (!res.writableFinished) got.aborted = true;
+      });
       this.received.push(got);
       const answer = this.answer(got);
       if (answer === 'hold') this.held.push(res);
-      else {
+      else if (typeof answer === 'object') {
+        setTimeout(() => {
+          if (res.destroyed) return;
+          res.statusCode = answer.status;
+          res.end('{}');
+        }, answer.afterMs);
+      } else {
         res.statusCode = answer;
         res.end('{}');
       }

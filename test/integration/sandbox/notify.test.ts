@@ -242,6 +242,51 @@ describe('payment events', () => {
   });
 });
 
+describe('a late commit', () => {
+  it('commit_late: the event comes when the request is applied, not when the 500 is answered', async () => {
+    const o = await card('4242424242424242');
+    await eventsFor(o.order_no, ['payment.approved']);
+    await client.admin('POST', 'faults', { mode: 'commit_late', delay_ms: 200, paths: ['/v1/capture'] });
+    const a = await client.batch('/v1/capture', 'capture_orders', [order(o)]);
+    expect(a.status).toBe(500);
+    const events = async () => (await client.admin('GET', 'events')).json as unknown as Json[];
+    // Answered 500; while its commit is still pending (read after the events), no event for it.
+    const before = await events();
+    if ((await client.admin('GET', 'health')).json.late_commits === 1)
+      expect(before.map((e) => e.event_type)).toEqual(['payment.approved']);
+    const [captured] = (await eventsFor(o.order_no, ['payment.captured'])).filter(
+      (e) => e.event_type === 'payment.captured',
+    );
+    expect((captured!.data as Json).payment_status).toBe('3000');
+    expect((await client.admin('GET', 'health')).json.late_commits).toBe(0);
+  });
+});
+
+describe('orders made by the admin API with a notify_url', () => {
+  it('make no event themselves; a batch of 50 captures makes 50 events, one per order', async () => {
+    const orders = await client.createOrders(50, '2000', 'USD', { notify_url: receiver.url });
+    const events = async () => (await client.admin('GET', 'events')).json as unknown as Json[];
+    expect(await events()).toEqual([]);
+    const a = await client.batch(
+      '/v1/capture',
+      'capture_orders',
+      orders.map((o) => ({
+        transaction_id: o.transaction_id,
+        order_no: o.order_no,
+        currency: 'USD',
+        amount: o.amount,
+      })),
+    );
+    expect((a.json.capture_orders as Json[]).map((r) => r.capture_status)).toEqual(orders.map(() => '1'));
+    await receiver.count(50);
+    const captured = receiver.of('payment.captured').map((e) => (e.data as Json).order_no);
+    expect(new Set(captured)).toEqual(new Set(orders.map((o) => o.order_no)));
+    expect((await events()).every((e) => e.event_type === 'payment.captured')).toBe(true);
+    const bad = await client.admin('POST', 'orders', { count: 1, notify_url: 'ftp://x' });
+    expect(bad.status).toBe(400);
+  });
+});
+
 function payout(account: string): Json {
   return {
     request_id: randomUUID(),

@@ -95,3 +95,30 @@ describe('events journal', () => {
     expect(Number.isNaN(parseCreatedAt('yesterday').getTime())).toBe(true);
   });
 });
+
+describe('listenRunning', () => {
+  it('is true while a live process holds listen.lock, false without one or after its release', async () => {
+    const { listenRunning, listenLockFile, eventsDir } = await import('../../../src/events/journal.js');
+    const { acquireLock } = await import('../../../src/lifecycle/lock.js');
+    const { mkdir } = await import('node:fs/promises');
+    expect(await listenRunning(state)).toBe(false);
+    await mkdir(eventsDir(state), { recursive: true });
+    const release = await acquireLock(listenLockFile(state), 'the events journal');
+    expect(await listenRunning(state)).toBe(true);
+    await release();
+    expect(await listenRunning(state)).toBe(false);
+  });
+
+  it('is false for a lock left by a process that is gone', async () => {
+    const { listenRunning, listenLockFile, eventsDir } = await import('../../../src/events/journal.js');
+    const { mkdir, writeFile } = await import('node:fs/promises');
+    const { hostname } = await import('node:os');
+    await mkdir(eventsDir(state), { recursive: true });
+    // pid 2^22+1 is above Linux's pid_max: no such process.
+    await writeFile(
+      listenLockFile(state),
+      JSON.stringify({ pid: 4194305, host: hostname(), at: new Date().toISOString() }),
+    );
+    expect(await listenRunning(state)).toBe(false);
+  });
+});

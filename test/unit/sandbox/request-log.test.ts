@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { JSON_TYPE, XML_TYPE } from '../../../src/sandbox/context.js';
-import { requestLine } from '../../../src/sandbox/request-log.js';
+import type { DeliveryRecord } from '../../../src/sandbox/notify-queue.js';
+import { deliveryLine, requestLine } from '../../../src/sandbox/request-log.js';
 
 const at = new Date(2026, 10, 24, 9, 5, 7);
 const json = (status: number, value: unknown) => ({
@@ -66,5 +67,48 @@ describe('sandbox request log line', () => {
     expect(requestLine({ at, method: 'POST', path: '/v1/authorise', reply: approved, ms: 4 })).toBe(
       '09:05:07  POST /v1/authorise  200 approved · 4 ms',
     );
+  });
+});
+
+describe('sandbox delivery log line', () => {
+  const base: DeliveryRecord = {
+    event_id: 'EV0123456789ABCDEF01234567',
+    event_type: 'payment.captured',
+    url: 'https://shop.example:8443/hooks/payops?token=s3cret',
+    copy: 1,
+    attempt: 1,
+    status: 200,
+    at: '2026-11-24T09:05:07.000Z',
+    ms: 3,
+    order_no: 'ORD-1',
+    transaction_id: 'T1000000007',
+  };
+  it('says time, event, order, the receiver by its origin only, and the outcome', () => {
+    expect(deliveryLine(base, at)).toBe(
+      '09:05:07  notify payment.captured T1000000007 → https://shop.example:8443  200 · 3 ms',
+    );
+    expect(deliveryLine(base, at)).not.toContain('s3cret');
+    expect(deliveryLine({ ...base, status: 'error', error: 'ECONNREFUSED', attempt: 2, ms: 1 }, at)).toBe(
+      '09:05:07  notify payment.captured T1000000007 → https://shop.example:8443  error ECONNREFUSED · attempt 2 · 1 ms',
+    );
+    expect(deliveryLine({ ...base, status: 'dropped', attempt: 6 }, at)).toMatch(
+      / {2}dropped after 6 attempts$/,
+    );
+    expect(deliveryLine({ ...base, status: 500, fault: true, copy: 2 }, at)).toBe(
+      '09:05:07  notify payment.captured T1000000007 (copy 2) → https://shop.example:8443  500 (fault) · 3 ms',
+    );
+    const { transaction_id: _t, order_no: _o, ...payout } = base;
+    expect(
+      deliveryLine(
+        {
+          ...payout,
+          event_type: 'payout.completed',
+          request_id: 'R-1',
+          transaction_id: 'PO1000000001',
+          url: 'nope',
+        },
+        at,
+      ),
+    ).toBe('09:05:07  notify payout.completed PO1000000001 → an invalid URL  200 · 3 ms');
   });
 });
