@@ -4,9 +4,9 @@
 // payout it waits for is newer than that, and a journal of a million events is never read whole —
 // so it keeps its own offset instead of readEvents' whole-file read. A line still being written (no
 // newline yet) is read next time.
-import { access, open, stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import { EVENTS_DIR, eventOf, eventsFile, LISTEN_LOCK_FILE, parseEventLine } from '../events/journal.js';
+import { open, stat } from 'node:fs/promises';
+import { eventOf, eventsFile, listenLockFile, parseEventLine } from '../events/journal.js';
+import { isLockHeld } from '../lifecycle/lock.js';
 
 export interface JournaledEvent {
   eventId: string;
@@ -21,7 +21,7 @@ const CHUNK = 1 << 20;
 
 export interface EventTail {
   readonly file: string;
-  /** A `payops listen` holds its lock in this home: events are expected, the gateway is asked rarely. */
+  /** A live `payops listen` holds its lock in this home: events are expected, the gateway is asked rarely. */
   readonly listening: boolean;
   /** Events appended since the last call, in journal order; unreadable lines are skipped. */
   read(): Promise<JournaledEvent[]>;
@@ -34,10 +34,8 @@ export async function openEventTail(stateDir: string): Promise<EventTail> {
     (s) => s.size,
     () => undefined,
   );
-  const listening = await access(join(stateDir, EVENTS_DIR, LISTEN_LOCK_FILE)).then(
-    () => true,
-    () => false,
-  );
+  // A lock left by a listen that crashed does not count: its events will not come.
+  const listening = await isLockHeld(listenLockFile(stateDir)).catch(() => false);
   let offset = size ?? 0;
   return {
     file,

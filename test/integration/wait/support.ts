@@ -2,6 +2,7 @@
 // and what the sandbox was asked (its request log, through onRequest) for the test to wait on.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { SandboxRequestEntry } from '../../../src/sandbox/request-log.js';
 import { cliEnv, PAYOPS_BIN, REPO_ROOT } from '../../helpers/run-cli.js';
@@ -115,7 +116,9 @@ export function journalEvent(home: string, eventType: string, data: Record<strin
 export function listenerHome(home: string): void {
   mkdirSync(join(home, 'state', 'events'), { recursive: true });
   appendFileSync(join(home, 'state', 'events', 'events.jsonl'), '');
-  writeFileSync(join(home, 'state', 'events', 'listen.lock'), '{"pid":0,"test":true}\n');
+  // The lock as a live listen holds it; its owner is this test process, which is alive.
+  const owner = { pid: process.pid, host: hostname(), at: new Date().toISOString() };
+  writeFileSync(join(home, 'state', 'events', 'listen.lock'), `${JSON.stringify(owner)}\n`);
 }
 
 export const QUERY_PATH = '/v1/retrievalTrans';

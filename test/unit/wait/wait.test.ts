@@ -1,6 +1,7 @@
 // The pieces of --wait that decide: what a journaled event means for the order or payout waited
 // for, how the tail reads only new whole lines, the backoff, and the exit codes.
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { finalFromEvents, paymentEnd, waitExitCode } from '../../../src/pay/wait-payment.js';
@@ -87,7 +88,7 @@ describe('the events tail', () => {
     expect((await tail.read()).map((e) => e.data.order_no)).toEqual(['AFTER']);
   });
 
-  it('a journal created after the wait began is read from its start; listen.lock means a listener', async () => {
+  it('a journal created after the wait began is read from its start; a live listen.lock means a listener', async () => {
     const state = tempDir();
     const tail = await openEventTail(state);
     mkdirSync(join(state, 'events'), { recursive: true });
@@ -96,7 +97,14 @@ describe('the events tail', () => {
       line('payment.captured', { order_no: 'A', payment_status: '3000' }),
     );
     expect((await tail.read()).map((e) => e.data.order_no)).toEqual(['A']);
-    writeFileSync(join(state, 'events', 'listen.lock'), '{}');
+    // A lock left by a process that is gone is no listener; one held by a live process is.
+    const lock = join(state, 'events', 'listen.lock');
+    writeFileSync(
+      lock,
+      JSON.stringify({ pid: 2 ** 22 + 12_345, host: hostname(), at: new Date().toISOString() }),
+    );
+    expect((await openEventTail(state)).listening).toBe(false);
+    writeFileSync(lock, JSON.stringify({ pid: process.pid, host: hostname(), at: new Date().toISOString() }));
     expect((await openEventTail(state)).listening).toBe(true);
   });
 });
