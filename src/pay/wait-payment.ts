@@ -84,6 +84,7 @@ export async function waitForPayment(
 ): Promise<number> {
   const line = waitLine(ctx.io, ctx.globals, opts.what, opts.waitMs);
   let lastSeen: OrderRecord | undefined;
+  let asked = false;
   const started = Date.now();
   let end: WaitEnd<OrderRecord>;
   try {
@@ -94,6 +95,7 @@ export async function waitForPayment(
         tail: opts.tail,
         fromEvents: (events) => finalFromEvents(payment, events),
         ask: async () => {
+          asked = true;
           const outcome = await queryOrders(
             { client: opts.client, concurrency: 1, log: ctx.log, signal },
             { orderNos: [payment.order_no], transactionIds: [] },
@@ -126,7 +128,11 @@ export async function waitForPayment(
     );
     return waitExitCode(result);
   }
-  const state = lastSeen ? statusText(lastSeen.payment_status, opts.labels) : 'not yet seen by the gateway';
+  const state = lastSeen
+    ? statusText(lastSeen.payment_status, opts.labels)
+    : asked
+      ? 'the gateway did not show it'
+      : 'pending when created';
   if (end.kind === 'stopped') {
     await writeFinal(ctx, lastSeen, { outcome: 'stopped', via: undefined, waited }, opts.labels);
     ctx.log.warn(
