@@ -11,7 +11,8 @@
 //   BENCH_SANDBOX_SEED=100000 BENCH_REPEAT=5 BENCH_CONCURRENCY=4 BENCH_STARTUP_RUNS=100
 //   BENCH_PEER_SAMPLE=2000 BENCH_SHELL_SAMPLE=200
 //   BENCH_LOOKUP_RUNS=30 (the one-order look-up of issue 15, bench/lookup.js)
-//   BENCH_ONLY=startup,lookup,sandbox,bulk,peer,memory,growth,xlsx,xlsxdry   BENCH_KEEP=1 (keep the temp dir)
+//   BENCH_LISTEN_EVENTS=20000 BENCH_LISTEN_RATE=1000 BENCH_LISTEN_CONNECTIONS=8 (payops listen, bench/listen.js)
+//   BENCH_ONLY=startup,lookup,sandbox,bulk,peer,memory,growth,xlsx,xlsxdry,listen   BENCH_KEEP=1 (keep the temp dir)
 //   BENCH_XLSX_ROWS=100000 rows of the .xlsx refund file (dry run and against the sandbox)
 //   BENCH_XLSX_DRY_ROWS=100000 BENCH_XLSX_DRY_RUNS=7 BENCH_XLSX_BASE=<built checkout> (issue 26's
 //     .xlsx dry run without a gateway, interleaved with the CSV's and the base's; bench/xlsx-dry.js)
@@ -28,6 +29,7 @@ import { BIN, exportOrdersCsv, ledger, startSandbox } from './lib/sandbox.js';
 import { selfCheck } from './lib/sign.js';
 import { int, mb, mean, median, ms, pct, ratio, renderMarkdown, renderTable, stddev } from './lib/stats.js';
 import { csvToXlsx } from './lib/xlsx.js';
+import { listenBench, listenTable } from './listen.js';
 import { LOOKUP_TARGETS, lookup } from './lookup.js';
 import { xlsxDryRun, xlsxDryTable } from './xlsx-dry.js';
 
@@ -796,6 +798,15 @@ async function main() {
       log,
     }),
   );
+  await attempt('listen', () =>
+    listenBench({
+      home: freshHome(),
+      events: envInt('BENCH_LISTEN_EVENTS', 20_000),
+      rate: envInt('BENCH_LISTEN_RATE', 1000),
+      connections: Math.max(1, envInt('BENCH_LISTEN_CONNECTIONS', 8)),
+      log,
+    }),
+  );
   results.machine.loadavgAtEnd = loadavg().map((x) => Number(x.toFixed(2)));
   results.durationS = Math.round((Date.now() - started.getTime()) / 1000);
 
@@ -823,8 +834,11 @@ async function main() {
       `\n.xlsx dry run (issue 26)\n${renderTable(dryRows.map((r) => r.map((c) => String(c).replace(/\*\*/g, ''))))}\n`,
     );
   const dryMd = dryRows ? `\n\n${renderMarkdown(dryRows)}` : '';
+  const listenRows = results.listen && !results.listen.error ? listenTable(results.listen) : undefined;
+  if (listenRows) process.stdout.write(`\npayops listen (issue 29)\n${renderTable(listenRows)}\n`);
+  const listenMd = listenRows ? `\n\n${renderMarkdown(listenRows)}` : '';
   process.stdout.write(
-    `\nMarkdown for docs/performance.md:\n\n${renderMarkdown(rows)}${growthMd}${xlsxMd}${dryMd}\n`,
+    `\nMarkdown for docs/performance.md:\n\n${renderMarkdown(rows)}${growthMd}${xlsxMd}${dryMd}${listenMd}\n`,
   );
   process.stdout.write(`\nresults: ${RESULTS} (${results.durationS} s)\n`);
   const errors = [
@@ -837,6 +851,7 @@ async function main() {
     'growth',
     'xlsx',
     'xlsxdry',
+    'listen',
   ].filter((k) => results[k]?.error || results[k]?.payops?.error || results[k]?.ceiling?.error);
   if (errors.length > 0) {
     process.stderr.write(`sections not measured: ${errors.join(', ')}\n`);

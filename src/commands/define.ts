@@ -31,6 +31,12 @@ export interface StringOption extends OptionBase {
   choices?: readonly string[];
   default?: string;
   required?: true;
+  /**
+   * `--name [value]`: the value may be left out, and the flag is then `true` (`--wait` alone waits
+   * the default time). A word after the flag is taken as its value, so a positional argument goes
+   * before it; the command's parser says so when that word is not a value.
+   */
+  optionalValue?: true;
 }
 
 /** `--name`, true when given. */
@@ -78,7 +84,9 @@ type ValueOf<S> = S extends { type: 'boolean' }
       ? string[]
       : S extends { choices: readonly (infer C extends string)[] }
         ? C
-        : string;
+        : S extends { optionalValue: true }
+          ? string | true
+          : string;
 
 /** Present whenever the command runs: required, or defaulted. */
 type Always<S> = S extends { required: true } ? true : S extends { default: string | number } ? true : false;
@@ -121,7 +129,10 @@ export function addOptions(cmd: Command, options: OptionSpecs): Command {
   for (const [name, spec] of Object.entries(options)) {
     const long = `--${name}`;
     const short = spec.short ? `-${spec.short}, ` : '';
-    const flags = spec.type === 'boolean' ? `${short}${long}` : `${short}${long} <${spec.value}>`;
+    const flags =
+      spec.type === 'boolean'
+        ? `${short}${long}`
+        : `${short}${long} ${spec.type === 'string' && spec.optionalValue ? `[${spec.value}]` : `<${spec.value}>`}`;
     const option = new Option(flags, spec.description);
     if (spec.type === 'number') option.argParser((v: string) => spec.parse(v, long));
     if (spec.type === 'string[]') option.argParser(collect);

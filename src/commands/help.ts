@@ -12,6 +12,7 @@ const GROUPS: ReadonlyArray<[heading: string, names: readonly string[]]> = [
   ['Look-ups (read-only):', ['query', 'refunds', 'inspect']],
   ['Payments:', ['pay']],
   ['Runs (results of bulk commands, resuming them):', ['runs']],
+  ['Notifications (events the gateway sends):', ['listen', 'events']],
   ['Setup:', ['status', 'config', 'sandbox', 'completion', 'call', 'help']],
 ];
 
@@ -72,6 +73,19 @@ const HONOURS: Readonly<Record<string, readonly string[]>> = {
   'config list': ['--profile', '--output'],
   'config use': ['--quiet'],
   sandbox: ['--verbose', '--quiet'],
+  listen: [
+    '--profile',
+    '--sandbox',
+    '--merchant-id',
+    '--account-id',
+    '--sign-key',
+    '--output',
+    '--verbose',
+    '--quiet',
+  ],
+  'events list': ['--output', '--out', '--wide', '--quiet'],
+  'events show': ['--profile', '--sandbox', '--merchant-id', '--account-id', '--sign-key'],
+  'events resend': ['--output', '--quiet'],
 };
 
 /** The global flags `cmd` honours, from HONOURS by its path under the root. */

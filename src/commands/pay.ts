@@ -71,10 +71,19 @@ const payCommands = defineGroup({
           value: 'MM/YYYY',
           description: 'card expiry month and year (MM/YYYY or MM/YY)',
         },
+        wait: {
+          type: 'string',
+          value: 'duration',
+          optionalValue: true,
+          description:
+            'when pending (3-D Secure, review): wait for the final state, up to DURATION (default 10m)',
+        },
       },
       help: `${COMMON_HELP}
 On a terminal payops asks for the card number and security code (hidden); otherwise it reads
 them from stdin, one per line. Exit 0 approved, 1 declined, 3 pending (3-D Secure, review) or unknown.
+With --wait [DURATION] a pending payment is waited for, as for pay apm (docs/payments.md): 0 approved,
+1 declined or cancelled, 3 still pending at the deadline, 130 Ctrl-C (the payment stays as it is).
 
 Examples:
   payops pay card --amount 12.50 --currency USD --expiry 12/2030 --shopper-email a@example.com
@@ -96,13 +105,25 @@ Examples:
           type: 'boolean',
           description: 'with the in-process sandbox: keep serving its URLs until Ctrl-C',
         },
+        wait: {
+          type: 'string',
+          value: 'duration',
+          optionalValue: true,
+          description:
+            'wait for the shopper to finish: the final state on stdout, up to DURATION (default 10m)',
+        },
       },
       help: `${COMMON_HELP}
 The issuer_url is printed on stdout. Exit 0 when it came back, 3 when the answer was lost.
+With --wait [DURATION] payops waits for the final state (default 10m; 90s, 5m, 1h): by the events a
+running \`payops listen\` journals, else by asking the gateway (order query) with backoff. The payment as
+created goes to stderr then, the final order to stdout. Exit 0 approved or captured, 1 declined or
+cancelled, 3 still pending at the deadline (payops query looks again later), 130 Ctrl-C (waiting
+stops; the payment stays as it is).
 
 Examples:
   payops pay apm --payment-method PIX --amount 50.00 --currency BRL --person-email a@example.com
-  payops pay apm --request samples/apm-request.json --open`,
+  payops pay apm --request samples/apm-request.json --open --wait 15m`,
       run: async (ctx, opts, _args, cmd) => (await import('../pay/run-pay.js')).runPay('apm', ctx, opts, cmd),
     }),
     defineCommand({
@@ -119,14 +140,26 @@ Examples:
           type: 'boolean',
           description: 'with the in-process sandbox: keep serving its URLs until Ctrl-C',
         },
+        wait: {
+          type: 'string',
+          value: 'duration',
+          optionalValue: true,
+          description:
+            'wait for the shopper to finish: the final state on stdout, up to DURATION (default 10m)',
+        },
       },
       help: `${COMMON_HELP}
 The page's form (action, method, hidden fields) is reported as a card or JSON; the page itself is
 written to --out FILE. Exit 0 when the page came back, 3 when the answer was lost.
+With --wait [DURATION] payops waits for the final state (default 10m; 90s, 5m, 1h): by the events a
+running \`payops listen\` journals, else by asking the gateway (order query) with backoff. The payment as
+created goes to stderr then, the final order to stdout. Exit 0 approved or captured, 1 declined or
+cancelled, 3 still pending at the deadline (payops query looks again later), 130 Ctrl-C (waiting
+stops; the payment stays as it is).
 
 Examples:
   payops pay checkout --request samples/checkout-request.json --out checkout.html
-  payops pay checkout --request samples/checkout-request.json --open`,
+  payops pay checkout --request samples/checkout-request.json --open --wait`,
       run: async (ctx, opts, _args, cmd) =>
         (await import('../pay/run-pay.js')).runPay('checkout', ctx, opts, cmd),
     }),

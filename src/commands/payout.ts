@@ -47,6 +47,13 @@ export const registerPayout = defineCommand({
       description:
         'pay these payouts again on purpose: new request_ids for every payout without its own (NEW payouts)',
     },
+    wait: {
+      type: 'string',
+      value: 'duration',
+      optionalValue: true,
+      description:
+        'wait for PENDING payouts to complete or fail, up to DURATION (default 10m); put it after the file',
+    },
     'decimal-comma': {
       type: 'boolean',
       description:
@@ -70,10 +77,14 @@ unless --force; --new-request-ids pays again on purpose. A workbook's hidden row
 filter) and a hidden first sheet are refused unless --include-hidden (paid too) or --skip-hidden (left out).
 Confirm with the totals per currency, or --yes; --dry-run shows the plan. Exit 0 all COMPLETED,
 1 some failed, 3 some without an answer (resume them), 130 stopped by Ctrl-C (resume it).
+With --wait [DURATION] (default 10m) payouts answered PENDING are waited for: by the payout events a
+running \`payops listen\` journals, else by sending the same request_id again with backoff (the
+gateway never pays it twice); exit 3 if some are still pending at the deadline.
 
 Examples:
   payops payout --request samples/payout-request.json
   payops payout samples/payouts.csv --dry-run
+  payops payout samples/payouts.csv --yes --wait 30m
   payops payout samples/payouts.csv --yes --output csv --out payout-results.csv`,
   run: async (ctx, opts, args) =>
     (await import('../payout/run-payout.js')).runPayout(ctx, withFileArg(opts, args.csv)),

@@ -285,6 +285,11 @@ export function lockRun(dir: string, runId: string): Promise<() => Promise<void>
 
 /** Whether a process other than a gone one holds the run's lock (runs list: "running"). */
 export async function isLocked(dir: string): Promise<boolean> {
-  const found = await readLock(join(dir, LOCK_FILE)).catch(() => undefined);
+  return isLockHeld(join(dir, LOCK_FILE));
+}
+
+/** Whether a process other than a gone one holds the lock file at `path` (a lock left by a crash is not). */
+export async function isLockHeld(path: string): Promise<boolean> {
+  const found = await readLock(path).catch(() => undefined);
   return found?.owner !== undefined && liveness(found.owner) !== 'dead';
 }

@@ -2,6 +2,7 @@
 // lazily by src/commands/pay.ts when a pay command runs.
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import { stateDir } from '../config/paths.js';
 import { assertMayMoveMoney } from '../config/resolve.js';
 import type { Context } from '../context.js';
 import { ExitCode, InputError } from '../errors.js';
@@ -10,6 +11,8 @@ import { checkOutFile } from '../output/safe-file.js';
 import { writeWholeFile } from '../output/sink.js';
 import { stdoutColor } from '../output/stdout-color.js';
 import { quote } from '../quote.js';
+import { parseWaitFlag } from '../wait/duration.js';
+import { openEventTail } from '../wait/events-tail.js';
 import { confirmCharge, readCardSecrets } from './card-input.js';
 import { flagFields, type PaymentKind } from './fields.js';
 import { openInBrowser, openUrl, writeTempPage } from './open-url.js';
@@ -29,6 +32,8 @@ export interface PayFlags {
   open?: boolean;
   /** apm/checkout on the in-process sandbox: keep it serving the printed URLs until Ctrl-C. */
   serve?: boolean;
+  /** Wait for the final state (wait-payment.ts): a duration, or true for the default. */
+  wait?: string | true;
   [field: string]: unknown;
 }
 
@@ -91,6 +96,7 @@ export async function runPay(
   opts: PayFlags,
   _cmd: Command,
 ): Promise<number> {
+  const waitMs = parseWaitFlag(opts.wait);
   const source: RequestSource = { flags: flagValues(flagFields(kind), opts) };
   if (opts.request !== undefined) {
     source.file = opts.request;
@@ -154,6 +160,8 @@ export async function runPay(
           : { kind: 'checkout', ...money },
   );
   if (generatedOrderNo) ctx.log.info(`order_no ${String(body.order_no)} (generated)`);
+  // Opened before the payment leaves: an event journaled while the answer is on its way is seen.
+  const tail = waitMs === undefined ? undefined : await openEventTail(stateDir(ctx.io.env));
 
   let result: PayResult;
   if (kind === 'card') result = await payByCard(client, body, secrets, generatedOrderNo);
@@ -187,13 +195,37 @@ export async function runPay(
 
   const resultFile =
     kind !== 'checkout' && ctx.globals.out !== undefined ? resolve(ctx.io.cwd, ctx.globals.out) : undefined;
-  await writePayResult(ctx.io, result, {
+  // Waiting: the payment as created (issuer_url, page, 3-D Secure) is for the person, on stderr;
+  // stdout gets only the final state.
+  const waiting = tail !== undefined && waitMs !== undefined && result.outcome === 'pending';
+  await writePayResult(waiting ? { ...ctx.io, stdout: ctx.io.stderr } : ctx.io, result, {
     ...(resultFile === undefined ? {} : { resultFile }),
-    format,
+    format: waiting ? 'table' : format,
     color: stdoutColor(ctx),
     statusLabels: config.statusLabels,
     ...(savedTo === undefined ? {} : { savedTo }),
   });
+  if (waiting) {
+    const { waitForPayment } = await import('./wait-payment.js');
+    // The gateway's id when its answer named one (card, the checkout form); APM answers name none.
+    const transactionId =
+      result.kind === 'checkout'
+        ? result.form?.fields.transaction_id
+        : result.kind === 'card'
+          ? result.result?.transaction_id
+          : undefined;
+    return waitForPayment(
+      ctx,
+      { order_no: result.order_no, ...(transactionId ? { transaction_id: String(transactionId) } : {}) },
+      {
+        client,
+        waitMs,
+        tail,
+        labels: config.statusLabels ?? {},
+        what: kind === 'card' ? 'waiting for 3-D Secure or review' : 'waiting for the shopper',
+      },
+    );
+  }
   if (kind !== 'card' && config.sandbox && result.outcome !== 'unknown')
     await sandboxUrls(ctx, opts, config.baseUrl);
   return payExitCode(result);

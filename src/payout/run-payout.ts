@@ -18,6 +18,8 @@ import { resolveFormat } from '../output/format.js';
 import { openRunDocument } from '../output/run-document.js';
 import { checkOutFile } from '../output/safe-file.js';
 import { stdoutColor } from '../output/stdout-color.js';
+import { parseWaitFlag } from '../wait/duration.js';
+import { openEventTail } from '../wait/events-tail.js';
 import { PAYOUT_OUTCOMES, payoutDocumentEnd } from './document.js';
 import { derivedRequestId } from './meaning.js';
 import {
@@ -46,6 +48,7 @@ import {
   reuseRequestIds,
 } from './reuse.js';
 import { type PayoutResultRow, sendPayouts } from './send.js';
+import { waitForPayouts } from './wait-payouts.js';
 
 export interface PayoutFlags {
   request?: string;
@@ -61,6 +64,8 @@ export interface PayoutFlags {
   runId?: string;
   /** --file: amounts with a decimal comma; the file's encoding (tabular/read-as.ts). */
   decimalComma?: boolean;
+  /** Wait for pending payouts to settle (wait-payouts.ts): a duration, or true for the default. */
+  wait?: string | true;
   encoding?: string;
   /** A workbook's hidden rows and sheets: pay them too, or leave them out (tabular/hidden.ts hiddenLines). */
   includeHidden?: boolean;
@@ -150,6 +155,7 @@ function totalsOf(items: readonly PayoutItem[]): Map<string, bigint> {
 
 export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number> {
   openRunDocument(ctx, 'payout', PAYOUT_OUTCOMES);
+  const waitMs = parseWaitFlag(opts.wait);
   if ((opts.request === undefined) === (opts.file === undefined)) {
     throw new UsageError(
       'give exactly one of --request FILE.json (one payout) or --file FILE.csv (one per row)',
@@ -373,6 +379,8 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
     if (doc) doc.runId = journal.runId;
 
     let sent: PayoutResultRow[] = [];
+    // Opened before the first payout leaves: an event journaled while its answer is on the way is seen.
+    const tail = waitMs === undefined ? undefined : await openEventTail(state);
     // The signal that stopped the run (lifecycle/interrupt.ts), if one did: its own exit code.
     let stoppedBy: unknown;
     const rows = () => [...settled.values(), ...sent].sort((a, b) => a.line - b.line);
@@ -393,6 +401,9 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
           },
           toSend,
         );
+        const w = { client, journal, concurrency: ctx.globals.concurrency ?? config.concurrency };
+        if (tail && waitMs)
+          sent = await waitForPayouts(ctx, toSend, sent, { ...w, waitMs, tail, signal, abandon: now });
       } catch (error) {
         failed = { error };
       }
