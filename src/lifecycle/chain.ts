@@ -210,3 +210,10 @@ function isBlankFrom(buf: Uint8Array, from: number): boolean {
   for (let i = from; i < buf.length; i++) if (buf[i] !== 0x0a) return false;
   return true;
 }
+
+/** The warning a view of a run prints above it when its chain is broken; undefined when it is not. */
+export function chainWarning(runId: string, report: ChainReport): string | undefined {
+  const b = report.broken;
+  if (b === undefined) return undefined;
+  return `payops: warning: the journal of run ${runId} was changed after it was written (line ${b.line}, ${b.type}: ${b.why}); what follows may not be what the run did — \`payops runs verify ${runId} --journal\``;
+}
