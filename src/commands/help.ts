@@ -11,7 +11,7 @@ const GROUPS: ReadonlyArray<[heading: string, names: readonly string[]]> = [
   ['Money movements (asked to confirm first):', ['refund', 'capture', 'cancel', 'review', 'payout']],
   ['Look-ups (read-only):', ['query', 'refunds', 'inspect']],
   ['Payments:', ['pay']],
-  ['Runs (results of bulk commands, resuming them):', ['runs']],
+  ['Runs (results of bulk commands, resuming them, auditing them):', ['runs', 'audit']],
   ['Setup:', ['status', 'config', 'sandbox', 'completion', 'call', 'help']],
 ];
 
