@@ -11,10 +11,12 @@
 //   BENCH_SANDBOX_SEED=100000 BENCH_REPEAT=5 BENCH_CONCURRENCY=4 BENCH_STARTUP_RUNS=100
 //   BENCH_PEER_SAMPLE=2000 BENCH_SHELL_SAMPLE=200
 //   BENCH_LOOKUP_RUNS=30 (the one-order look-up of issue 15, bench/lookup.js)
-//   BENCH_ONLY=startup,lookup,sandbox,bulk,peer,memory,growth,xlsx,xlsxdry   BENCH_KEEP=1 (keep the temp dir)
+//   BENCH_ONLY=startup,lookup,sandbox,bulk,peer,memory,growth,xlsx,xlsxdry,chain   BENCH_KEEP=1 (keep the temp dir)
 //   BENCH_XLSX_ROWS=100000 rows of the .xlsx refund file (dry run and against the sandbox)
 //   BENCH_XLSX_DRY_ROWS=100000 BENCH_XLSX_DRY_RUNS=7 BENCH_XLSX_BASE=<built checkout> (issue 26's
 //     .xlsx dry run without a gateway, interleaved with the CSV's and the base's; bench/xlsx-dry.js)
+//   BENCH_CHAIN_ROWS=100000 BENCH_CHAIN_RUNS=5 BENCH_CHAIN_BASE=<built checkout before the chain> (issue 28's
+//     journal hash chain: its cost on the refund run, alone and against the base; bench/chain.js)
 //   BENCH_NO_PERF=1 (skip `perf stat`, which counts each bulk side's instructions where it works)
 // Every server it starts it stops; all traffic is to 127.0.0.1.
 import { spawn, spawnSync } from 'node:child_process';
@@ -28,6 +30,7 @@ import { BIN, exportOrdersCsv, ledger, startSandbox } from './lib/sandbox.js';
 import { selfCheck } from './lib/sign.js';
 import { int, mb, mean, median, ms, pct, ratio, renderMarkdown, renderTable, stddev } from './lib/stats.js';
 import { csvToXlsx } from './lib/xlsx.js';
+import { chainCost, chainTable } from './chain.js';
 import { LOOKUP_TARGETS, lookup } from './lookup.js';
 import { xlsxDryRun, xlsxDryTable } from './xlsx-dry.js';
 
@@ -796,6 +799,19 @@ async function main() {
       log,
     }),
   );
+  await attempt('chain', () =>
+    chainCost({
+      creds: CREDS,
+      tmp,
+      freshHome,
+      preparedSandbox,
+      rows: envInt('BENCH_CHAIN_ROWS', CFG.rows),
+      runs: Math.max(1, envInt('BENCH_CHAIN_RUNS', 5)),
+      concurrency: CFG.concurrency,
+      base: process.env.BENCH_CHAIN_BASE || undefined,
+      log,
+    }),
+  );
   results.machine.loadavgAtEnd = loadavg().map((x) => Number(x.toFixed(2)));
   results.durationS = Math.round((Date.now() - started.getTime()) / 1000);
 
@@ -823,8 +839,11 @@ async function main() {
       `\n.xlsx dry run (issue 26)\n${renderTable(dryRows.map((r) => r.map((c) => String(c).replace(/\*\*/g, ''))))}\n`,
     );
   const dryMd = dryRows ? `\n\n${renderMarkdown(dryRows)}` : '';
+  const chainRows = results.chain && !results.chain.error ? chainTable(results.chain) : undefined;
+  if (chainRows) process.stdout.write(`\njournal hash chain (issue 28)\n${renderTable(chainRows)}\n`);
+  const chainMd = chainRows ? `\n\n${renderMarkdown(chainRows)}` : '';
   process.stdout.write(
-    `\nMarkdown for docs/performance.md:\n\n${renderMarkdown(rows)}${growthMd}${xlsxMd}${dryMd}\n`,
+    `\nMarkdown for docs/performance.md:\n\n${renderMarkdown(rows)}${growthMd}${xlsxMd}${dryMd}${chainMd}\n`,
   );
   process.stdout.write(`\nresults: ${RESULTS} (${results.durationS} s)\n`);
   const errors = [
@@ -837,6 +856,7 @@ async function main() {
     'growth',
     'xlsx',
     'xlsxdry',
+    'chain',
   ].filter((k) => results[k]?.error || results[k]?.payops?.error || results[k]?.ceiling?.error);
   if (errors.length > 0) {
     process.stderr.write(`sections not measured: ${errors.join(', ')}\n`);
