@@ -166,6 +166,32 @@ describe('the hash chain of a run journal', () => {
     expect(torn.tornLine).toBe(6);
   });
 
+  it('a version 1 journal is read and resumed as it was: unchained', async () => {
+    const j = await createRun(root, { op: 'refund' });
+    await j.close();
+    const v1 = [
+      JSON.stringify({
+        type: 'header',
+        v: 1,
+        runId: j.runId,
+        createdAt: '2026-11-01T00:00:00.000Z',
+        op: 'refund',
+      }),
+      JSON.stringify({ type: 'intent', chunk: 0, at: 'x' }),
+    ];
+    await writeFile(j.path, lf(v1));
+    const opened = await openRun(root, j.runId);
+    expect(opened.chain).toMatchObject({ legacy: true, version: 1 });
+    await opened.journal.append({ type: 'resumed', pid: 1 });
+    await opened.journal.close();
+    const text = (await readFile(j.path, 'utf8')).split('\n').filter(Boolean);
+    expect(text).toHaveLength(3);
+    expect(JSON.parse(text[2]!).prev).toBeUndefined();
+    const read = await readRun(root, j.runId);
+    expect(read.chain.broken).toBeUndefined();
+    expect(read.records.map((r) => r.type)).toEqual(['intent', 'resumed']);
+  });
+
   it('version 1 journals (no chain) are legacy; a chained record under a version 1 header is an edit', async () => {
     const header = JSON.stringify({ type: 'header', v: 1, runId: 'x', createdAt: 'y', op: 'refund' });
     const v1 = [header, JSON.stringify({ type: 'intent', chunk: 0 }), JSON.stringify({ type: 'finished' })];
