@@ -1,10 +1,11 @@
 // Issue 28, item 6: a run journal edited after the run (one record changed, removed, two swapped) is
 // named by `runs verify ID --journal` (exit 4) and refused by `runs resume` and `--resume`: the
 // sandbox's ledger shows nothing more moved. Restored, the same run resumes and finishes.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../../helpers/run-cli.js';
 import { MID_RUN_LATENCY_MS, payops, REFUND_HEADER, refundRows, useBulkSuite, writeCsv } from './support.js';
 
 const suite = useBulkSuite();
@@ -120,5 +121,34 @@ describe('a run journal edited after the run', { timeout: 180_000 }, () => {
     expect(after.stdout).toMatch(
       /the head you hold is line \d+: the journal goes on for \d+ more records? after it/,
     );
+  });
+});
+
+describe('a payout run journal edited after the run', { timeout: 120_000 }, () => {
+  it('is named by runs verify --journal; the same payout again is refused, nothing paid', async () => {
+    const env = suite.gw.env(suite.dir);
+    const payout = join(suite.dir, 'payout.json');
+    writeFileSync(payout, readFileSync(join(REPO_ROOT, 'samples', 'payout-request.json')));
+    const first = await payops(['payout', '--request', payout, '--yes'], { env });
+    expect(first.code, first.stderr).toBe(0);
+    const paid = async () => (await suite.gw.ledger()).filter((e) => e.kind === 'payout').length;
+    expect(await paid()).toBe(1);
+    const [runId] = readdirSync(join(suite.dir, 'state', 'runs')).filter((d) => RUN_ID.test(d));
+    const journal = join(suite.dir, 'state', 'runs', runId!, 'journal.jsonl');
+    const ls = lines(readFileSync(journal, 'utf8'));
+    const at = ls.findIndex((l) => JSON.parse(l).type === 'result');
+    // The payout made to read as failed: a re-run would pay it again under its request_id.
+    writeFileSync(
+      journal,
+      lf(ls.map((l, i) => (i === at ? l.replace('"outcome":"completed"', '"outcome":"failed"') : l))),
+    );
+    const v = await payops(['runs', 'verify', runId!, '--journal'], { env });
+    expect(v.code, v.stdout).toBe(4);
+    expect(v.stdout).toContain(`line ${at + 2} (`);
+    expect(v.stdout).toContain(`its prev does not match line ${at + 1} (result)`);
+    const again = await payops(['payout', '--request', payout, '--yes'], { env });
+    expect(again.code, again.stderr).toBe(4);
+    expect(again.stderr).toContain(`payops runs verify ${runId} --journal`);
+    expect(await paid()).toBe(1);
   });
 });
