@@ -65,6 +65,7 @@ const HONOURS: Readonly<Record<string, readonly string[]>> = {
   'runs show': ['--profile', '--output', '--out', '--wide', '--quiet', '--no-pager'],
   'runs verify': [...GATEWAY, '--output', '--quiet'],
   'runs resume': MONEY.filter((f) => f !== '--sandbox'),
+  'audit export': ['--out', '--output', '--quiet'],
   status: [...GATEWAY, '--output', '--quiet'],
   'config init': ['--profile', '--quiet'],
   'config get': ['--profile'],
