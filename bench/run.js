@@ -24,13 +24,13 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { availableParallelism, cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { chainCost, chainTable } from './chain.js';
 import { refundFileFromExport, syntheticRefundFile } from './lib/data.js';
 import { cleanEnv, hasGnuTime, measureNode, stopAll } from './lib/proc.js';
 import { BIN, exportOrdersCsv, ledger, startSandbox } from './lib/sandbox.js';
 import { selfCheck } from './lib/sign.js';
 import { int, mb, mean, median, ms, pct, ratio, renderMarkdown, renderTable, stddev } from './lib/stats.js';
 import { csvToXlsx } from './lib/xlsx.js';
-import { chainCost, chainTable } from './chain.js';
 import { LOOKUP_TARGETS, lookup } from './lookup.js';
 import { xlsxDryRun, xlsxDryTable } from './xlsx-dry.js';
 
