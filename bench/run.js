@@ -12,10 +12,12 @@
 //   BENCH_PEER_SAMPLE=2000 BENCH_SHELL_SAMPLE=200
 //   BENCH_LOOKUP_RUNS=30 (the one-order look-up of issue 15, bench/lookup.js)
 //   BENCH_LISTEN_EVENTS=20000 BENCH_LISTEN_RATE=1000 BENCH_LISTEN_CONNECTIONS=8 (payops listen, bench/listen.js)
-//   BENCH_ONLY=startup,lookup,sandbox,bulk,peer,memory,growth,xlsx,xlsxdry,listen   BENCH_KEEP=1 (keep the temp dir)
+//   BENCH_ONLY=startup,lookup,sandbox,bulk,peer,memory,growth,xlsx,xlsxdry,listen,chain   BENCH_KEEP=1 (keep the temp dir)
 //   BENCH_XLSX_ROWS=100000 rows of the .xlsx refund file (dry run and against the sandbox)
 //   BENCH_XLSX_DRY_ROWS=100000 BENCH_XLSX_DRY_RUNS=7 BENCH_XLSX_BASE=<built checkout> (issue 26's
 //     .xlsx dry run without a gateway, interleaved with the CSV's and the base's; bench/xlsx-dry.js)
+//   BENCH_CHAIN_ROWS=100000 BENCH_CHAIN_RUNS=5 BENCH_CHAIN_BASE=<built checkout before the chain> (issue 28's
+//     journal hash chain: its cost on the refund run, alone and against the base; bench/chain.js)
 //   BENCH_NO_PERF=1 (skip `perf stat`, which counts each bulk side's instructions where it works)
 // Every server it starts it stops; all traffic is to 127.0.0.1.
 import { spawn, spawnSync } from 'node:child_process';
@@ -23,6 +25,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { availableParallelism, cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { chainCost, chainTable } from './chain.js';
 import { refundFileFromExport, syntheticRefundFile } from './lib/data.js';
 import { cleanEnv, hasGnuTime, measureNode, stopAll } from './lib/proc.js';
 import { BIN, exportOrdersCsv, ledger, startSandbox } from './lib/sandbox.js';
@@ -807,6 +810,19 @@ async function main() {
       log,
     }),
   );
+  await attempt('chain', () =>
+    chainCost({
+      creds: CREDS,
+      tmp,
+      freshHome,
+      preparedSandbox,
+      rows: envInt('BENCH_CHAIN_ROWS', CFG.rows),
+      runs: Math.max(1, envInt('BENCH_CHAIN_RUNS', 5)),
+      concurrency: CFG.concurrency,
+      base: process.env.BENCH_CHAIN_BASE || undefined,
+      log,
+    }),
+  );
   results.machine.loadavgAtEnd = loadavg().map((x) => Number(x.toFixed(2)));
   results.durationS = Math.round((Date.now() - started.getTime()) / 1000);
 
@@ -837,8 +853,11 @@ async function main() {
   const listenRows = results.listen && !results.listen.error ? listenTable(results.listen) : undefined;
   if (listenRows) process.stdout.write(`\npayops listen (issue 29)\n${renderTable(listenRows)}\n`);
   const listenMd = listenRows ? `\n\n${renderMarkdown(listenRows)}` : '';
+  const chainRows = results.chain && !results.chain.error ? chainTable(results.chain) : undefined;
+  if (chainRows) process.stdout.write(`\njournal hash chain (issue 28)\n${renderTable(chainRows)}\n`);
+  const chainMd = chainRows ? `\n\n${renderMarkdown(chainRows)}` : '';
   process.stdout.write(
-    `\nMarkdown for docs/performance.md:\n\n${renderMarkdown(rows)}${growthMd}${xlsxMd}${dryMd}${listenMd}\n`,
+    `\nMarkdown for docs/performance.md:\n\n${renderMarkdown(rows)}${growthMd}${xlsxMd}${dryMd}${listenMd}${chainMd}\n`,
   );
   process.stdout.write(`\nresults: ${RESULTS} (${results.durationS} s)\n`);
   const errors = [
@@ -852,6 +871,7 @@ async function main() {
     'xlsx',
     'xlsxdry',
     'listen',
+    'chain',
   ].filter((k) => results[k]?.error || results[k]?.payops?.error || results[k]?.ceiling?.error);
   if (errors.length > 0) {
     process.stderr.write(`sections not measured: ${errors.join(', ')}\n`);

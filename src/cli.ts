@@ -4,6 +4,7 @@
 import { Command, CommanderError } from 'commander';
 import type { App } from './commands/app.js';
 import { registerArgvGuard } from './commands/argv-guard.js';
+import { registerAudit } from './commands/audit.js';
 import { registerBulk } from './commands/bulk.js';
 import { registerCall } from './commands/call.js';
 import { registerCompleteValues, registerCompletion } from './commands/completion.js';
@@ -75,6 +76,7 @@ export function buildProgram(io: Io, app: App): Command {
   registerRuns(program, app);
   registerListen(program, app);
   registerEvents(program, app);
+  registerAudit(program, app);
   registerCall(program, app);
   registerSandbox(program, app);
   registerCompletion(program, app);

@@ -160,13 +160,32 @@ export class JournalDamagedError extends PayopsError {
     readonly dir: string,
     readonly line: number,
     why: string,
+    /** Another wording of the same refusal (a broken hash chain). */
+    text?: { message: string; hint: string },
   ) {
     super(
-      `the journal of run ${runId} cannot be read (line ${line}: ${why}); payops cannot tell what that run did, so nothing was sent`,
+      text?.message ??
+        `the journal of run ${runId} cannot be read (line ${line}: ${why}); payops cannot tell what that run did, so nothing was sent`,
       {
-        hint: `check what run ${runId} did at the gateway (payops query, refunds search, the merchant portal), then move its folder aside — mv ${dir} ${dir}.damaged — and run again`,
+        hint:
+          text?.hint ??
+          `check what run ${runId} did at the gateway (payops query, refunds search, the merchant portal), then move its folder aside — mv ${dir} ${dir}.damaged — and run again`,
       },
     );
+  }
+}
+
+/**
+ * A run journal whose hash chain is broken (lifecycle/chain.ts): a record was changed, removed or
+ * moved after it was written. Refused as a damaged journal is (exit 4): what that run did cannot be
+ * taken from it.
+ */
+export class JournalChainError extends JournalDamagedError {
+  constructor(runId: string, dir: string, line: number, type: string, why: string) {
+    super(runId, dir, line, why, {
+      message: `the journal of run ${runId} was changed after it was written (line ${line}, ${type}: ${why}); payops cannot trust what it says that run did, so nothing was sent`,
+      hint: `\`payops runs verify ${runId} --journal\` shows the break; check what run ${runId} did at the gateway (payops query, refunds search, the merchant portal), then restore the journal from a copy, or move its folder aside — mv ${dir} ${dir}.damaged — and run again`,
+    });
   }
 }
 

@@ -11,7 +11,7 @@ const GROUPS: ReadonlyArray<[heading: string, names: readonly string[]]> = [
   ['Money movements (asked to confirm first):', ['refund', 'capture', 'cancel', 'review', 'payout']],
   ['Look-ups (read-only):', ['query', 'refunds', 'inspect']],
   ['Payments:', ['pay']],
-  ['Runs (results of bulk commands, resuming them):', ['runs']],
+  ['Runs (results of bulk commands, resuming them, auditing them):', ['runs', 'audit']],
   ['Notifications (events the gateway sends):', ['listen', 'events']],
   ['Setup:', ['status', 'config', 'sandbox', 'completion', 'call', 'help']],
 ];
@@ -66,6 +66,7 @@ const HONOURS: Readonly<Record<string, readonly string[]>> = {
   'runs show': ['--profile', '--output', '--out', '--wide', '--quiet', '--no-pager'],
   'runs verify': [...GATEWAY, '--output', '--quiet'],
   'runs resume': MONEY.filter((f) => f !== '--sandbox'),
+  'audit export': ['--out', '--output', '--quiet'],
   status: [...GATEWAY, '--output', '--quiet'],
   'config init': ['--profile', '--quiet'],
   'config get': ['--profile'],

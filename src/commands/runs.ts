@@ -87,11 +87,33 @@ Examples:
       description:
         'ask the gateway about every row refund run ID sent: rows refunded twice (duplicated) or not as reported (read-only)',
       args: RUN_ID,
+      options: {
+        journal: {
+          type: 'boolean',
+          description:
+            "check the run journal's hash chain instead (offline, any run): names the first record changed, removed or moved",
+        },
+        head: {
+          type: 'string',
+          value: 'hash',
+          description:
+            "with --journal: the journal's head kept elsewhere (an audit export); says whether the journal still ends there",
+        },
+      },
       help: `
+With --journal nothing is asked of the gateway: exit 0 when every record is linked to the one
+before (or the journal predates the chain), 4 when one was changed, removed or moved.
+
 Examples:
   payops runs verify 20261123-175049-cd1f
-  payops runs verify 20261123-175049-cd1f --output csv --out checked.csv`,
-      run: async (ctx, _opts, { id }) => (await import('../runs/dispatch.js')).verifyRunById(ctx, id),
+  payops runs verify 20261123-175049-cd1f --output csv --out checked.csv
+  payops runs verify 20261123-175049-cd1f --journal
+  payops runs verify 20261123-175049-cd1f --journal --head 3f2a…(64 hex digits)`,
+      run: async (ctx, opts, { id }) =>
+        (await import('../runs/dispatch.js')).verifyRunById(ctx, id, {
+          ...(opts.journal ? { journal: true } : {}),
+          ...(opts.head !== undefined ? { head: opts.head } : {}),
+        }),
     }),
     defineCommand({
       name: 'resume',

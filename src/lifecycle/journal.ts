@@ -8,6 +8,7 @@
 // concurrent chunks cost one fsync per batch of records, not one per record.
 import { type FileHandle, mkdir, open, stat, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
+import { CHAINED_VERSION, lineHash, withPrev } from './chain.js';
 import { syncFolder } from './fs-sync.js';
 import { lockRun } from './lock.js';
 import {
@@ -27,7 +28,8 @@ import type { JournalRecord, NewRunHeader, RawRecord, RecordParser, RunHeader } 
 export { isRunId, newRunId, runDir, runsDir } from './paths.js';
 export { findRunsByInput, listRuns, type ReadRunResult, type RunInfo, readRecords, readRun } from './read.js';
 
-const JOURNAL_VERSION = 1;
+/** 2: records chained by `prev` (chain.ts, issue 28); journals of version 1 are still read and resumed. */
+const JOURNAL_VERSION = CHAINED_VERSION;
 /** Lazily appended records are written once this much text has gathered. */
 const LAZY_FLUSH_CHARS = 256 * 1024;
 
@@ -66,17 +68,29 @@ export interface RunJournal<W extends JournalRecord = RawRecord> {
   readonly failure: unknown;
 }
 
-function serialise(records: readonly JournalRecord[], now: string): string {
-  let out = '';
-  for (const r of records) out += `${JSON.stringify(r.at === undefined ? { ...r, at: now } : r)}\n`;
-  return out;
-}
-
+/**
+ * `head`: the hash of the journal's last line, to chain the next record to (chain.ts); undefined for
+ * a journal of a version with no chain (resumed as it was written).
+ */
 function journalWriter<W extends JournalRecord>(
   fh: FileHandle,
   unlock: () => Promise<void>,
   meta: { runId: string; dir: string; path: string; header: RunHeader },
+  head: string | undefined,
 ): RunJournal<W> {
+  // Linked here, as records are queued, so lazy and grouped appends chain in the order they are written.
+  function serialise(records: readonly JournalRecord[], now: string): string {
+    let out = '';
+    for (const r of records) {
+      let line = JSON.stringify(r.at === undefined ? { ...r, at: now } : r);
+      if (head !== undefined) {
+        line = withPrev(line, head);
+        head = lineHash(line);
+      }
+      out += `${line}\n`;
+    }
+    return out;
+  }
   let queued = '';
   let waiters: Array<{ resolve: () => void; reject: (e: unknown) => void }> = [];
   let flushing: Promise<void> | undefined;
@@ -219,10 +233,11 @@ async function startJournal<W extends JournalRecord>(
     };
     const path = join(dir, JOURNAL_FILE);
     fh = await open(path, 'wx', 0o600);
-    await fh.write(`${JSON.stringify(full)}\n`);
+    const line = JSON.stringify(full);
+    await fh.write(`${line}\n`);
     await fh.datasync();
     await syncFolder(dir);
-    return journalWriter<W>(fh, unlock, { runId, dir, path, header: full });
+    return journalWriter<W>(fh, unlock, { runId, dir, path, header: full }, lineHash(line));
   } catch (err) {
     await fh?.close().catch(() => {});
     await unlock();
@@ -247,7 +262,9 @@ export async function openRun<R = RawRecord, W extends JournalRecord = RawRecord
     await writingState(stateDir, () => cutTornTail(path));
     const read = await readRun(stateDir, runId, parse);
     const fh = await writingState(stateDir, () => open(path, 'a'));
-    const journal = journalWriter<W>(fh, unlock, { runId, dir, path, header: read.header });
+    // Goes on from the last line's hash (read.ts refused a broken chain); a version 1 journal stays unchained.
+    const head = read.chain.legacy ? undefined : read.chain.head;
+    const journal = journalWriter<W>(fh, unlock, { runId, dir, path, header: read.header }, head);
     return { journal, ...read };
   } catch (err) {
     await unlock();

@@ -4,7 +4,8 @@ import { createReadStream } from 'node:fs';
 import { open, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { JournalDamagedError } from '../errors.js';
+import { JournalChainError, JournalDamagedError } from '../errors.js';
+import { type ChainReport, chainLines, checkChain } from './chain.js';
 import { sameGateway } from './identity.js';
 import { isLocked } from './lock.js';
 import { assertRunExists, isRunId, JOURNAL_FILE, runDir, runsDir, SNAPSHOT_FILE } from './paths.js';
@@ -36,6 +37,8 @@ export interface ReadRunResult<R = RawRecord> {
   records: R[];
   /** True when the last line was incomplete (a crash mid-write) and was ignored. */
   torn: boolean;
+  /** The hash chain as checked (lifecycle/chain.ts): its head, and where it breaks if it does. */
+  chain: ChainReport;
 }
 
 function damaged(stateDir: string, runId: string, line: number, cause: unknown): JournalDamagedError {
@@ -70,37 +73,38 @@ export async function* readRecords(stateDir: string, runId: string): AsyncGenera
   }
 }
 
+/** What a reader does with a broken hash chain (lifecycle/chain.ts). */
+export interface ReadRunOptions {
+  /**
+   * `refuse` (the default: anything that acts on a run, such as a resume): a JournalChainError
+   * naming the first bad line. `report`: read it all the same and say so in `chain` (views that
+   * only show a run, which warn).
+   */
+  chain?: 'refuse' | 'report';
+}
+
 /**
  * A run's header and records, each parsed once by `parse` (records it does not read are skipped).
  * A line that is not JSON, or a record that is not what its type says, is damage — except a torn
- * last line, which a crash mid-write leaves and which is ignored.
+ * last line, which a crash mid-write leaves and which is ignored. The hash chain is checked as well
+ * (`chain` in the result); a broken one is refused unless `opts.chain` is `report`.
  */
 export async function readRun<R = RawRecord>(
   stateDir: string,
   runId: string,
   parse?: RecordParser<R>,
+  opts: ReadRunOptions = {},
 ): Promise<ReadRunResult<R>> {
   const read = (parse ?? rawRecords) as RecordParser<R>;
   const path = join(runDir(stateDir, runId), JOURNAL_FILE);
   await assertRunExists(path, runId);
-  const text = await readFile(path, 'utf8');
-  const lines = text.split('\n');
+  const { lines, torn } = chainLines(await readFile(path));
   const records: R[] = [];
   let header: RunHeader | undefined;
-  let torn = false;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (line === '') continue;
-    let raw: RawRecord;
+  for (const l of lines) {
     try {
-      raw = asRaw(JSON.parse(line));
-    } catch (err) {
-      const isLast = lines.slice(i + 1).every((l) => l === '');
-      if (!isLast) throw damaged(stateDir, runId, i + 1, err);
-      torn = true;
-      continue;
-    }
-    try {
+      // Not JSON: parsed again for the parser's own words on where.
+      const raw = asRaw(l.record ?? JSON.parse(Buffer.from(l.bytes).toString('utf8')));
       if (header === undefined) {
         header = parseHeader(raw);
         continue;
@@ -108,11 +112,16 @@ export async function readRun<R = RawRecord>(
       const rec = read(raw);
       if (rec !== undefined) records.push(rec);
     } catch (err) {
-      throw damaged(stateDir, runId, i + 1, err);
+      throw damaged(stateDir, runId, l.line, err);
     }
   }
   if (header === undefined) throw damaged(stateDir, runId, 1, 'no header');
-  return { header, records, torn };
+  const chain = checkChain(lines, torn);
+  if (chain.broken && opts.chain !== 'report') {
+    const b = chain.broken;
+    throw new JournalChainError(runId, runDir(stateDir, runId), b.line, b.type, b.why);
+  }
+  return { header, records, torn: torn !== undefined, chain };
 }
 
 /**

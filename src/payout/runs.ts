@@ -4,6 +4,7 @@
 import { stateDir } from '../config/paths.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
+import { chainWarning } from '../lifecycle/chain.js';
 import { readRun } from '../lifecycle/read.js';
 import { resolveFormat } from '../output/format.js';
 import { stdoutColor } from '../output/stdout-color.js';
@@ -18,8 +19,8 @@ export function latestResults(records: readonly PayoutRecord[]): PayoutResultRow
   return [...resultsByLine(records).values()].sort((a, b) => a.line - b.line);
 }
 
-async function payoutHeader(ctx: Context, runId: string) {
-  const read = await readRun(stateDir(ctx.io.env), runId, parsePayoutRecord);
+async function payoutHeader(ctx: Context, runId: string, chain: 'refuse' | 'report') {
+  const read = await readRun(stateDir(ctx.io.env), runId, parsePayoutRecord, { chain });
   if (read.header.op !== PAYOUT_OP)
     throw new UsageError(`run ${runId} is a ${read.header.op} run, not a payout run`);
   return read;
@@ -27,7 +28,10 @@ async function payoutHeader(ctx: Context, runId: string) {
 
 /** `payops runs show ID` for a payout run: its results as recorded; sends nothing. */
 export async function showPayoutRun(ctx: Context, runId: string): Promise<number> {
-  const { records } = await payoutHeader(ctx, runId);
+  // Shown even when its chain is broken (resume refuses it), with a warning first.
+  const { records, chain } = await payoutHeader(ctx, runId, 'report');
+  const warning = chainWarning(runId, chain);
+  if (warning) ctx.log.warn(warning);
   const rows = latestResults(records);
   await writePayoutResults(ctx.io, rows, {
     format: resolveFormat(ctx.globals, ctx.io),
@@ -39,7 +43,7 @@ export async function showPayoutRun(ctx: Context, runId: string): Promise<number
 
 /** `payops runs resume ID` for a payout run: `payops payout --file|--request FILE --resume` on that run. */
 export async function resumePayoutRun(ctx: Context, runId: string): Promise<number> {
-  const { header } = await payoutHeader(ctx, runId);
+  const { header } = await payoutHeader(ctx, runId, 'refuse');
   if (header.file === undefined) throw new UsageError(`run ${runId} does not name its input file`);
   const input = header.inputKind === 'json' ? { request: header.file } : { file: header.file };
   // Read as the run read it: its decimal mark and encoding.

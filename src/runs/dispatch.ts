@@ -31,8 +31,21 @@ export async function showRunById(ctx: Context, runId: string, only?: string): P
   return show.showBulkRun(ctx, runId, only === undefined ? undefined : show.parseOnly(only));
 }
 
-/** What the gateway shows now for every row a refund run sent, against what it reported. */
-export async function verifyRunById(ctx: Context, runId: string): Promise<number> {
+/**
+ * What the gateway shows now for every row a refund run sent, against what it reported; with
+ * `journal`, the journal's hash chain instead, offline, for a run of any kind.
+ */
+export async function verifyRunById(
+  ctx: Context,
+  runId: string,
+  opts: { journal?: boolean; head?: string } = {},
+): Promise<number> {
+  if (opts.head !== undefined && !opts.journal) {
+    throw new UsageError('--head is for --journal', {
+      hint: `payops runs verify ${runId} --journal --head ${opts.head}`,
+    });
+  }
+  if (opts.journal) return (await import('./verify-journal.js')).verifyJournalCommand(ctx, runId, opts.head);
   const header = await headerOf(ctx, runId);
   if (header.op === 'payout') {
     throw new UsageError(

@@ -6,9 +6,11 @@
 // SIGINT (Ctrl-C), which must stop cleanly with exit 130: 10 times full, 2 in CI. And SIGKILL with
 // the gateway failing too (error500 at 0.3 on refunds): the resumed runs then also settle the lost
 // requests and send again what was not applied; 10 kills full, 3 in CI.
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { chainLines, checkChain } from '../../src/lifecycle/chain.js';
 import {
   type Attempt,
   checkExactlyOnce,
@@ -166,6 +168,16 @@ async function interruptCampaign(
     checkExactlyOnce(planned, out, ledger);
     // ... and the interruptions really happened (the run was long enough for all of them).
     expect(kills, `only ${kills} of ${count} interruptions landed before the run finished`).toBe(count);
+    // Every kill and resume left each journal's hash chain whole (issue 28): a crash is never an edit.
+    const runs = join(dir.path, 'state', 'runs');
+    const ids = readdirSync(runs).filter((d) => /^\d{8}-/.test(d));
+    expect(ids.length).toBeGreaterThan(0);
+    for (const id of ids) {
+      const { lines, torn } = chainLines(readFileSync(join(runs, id, 'journal.jsonl')));
+      const chain = checkChain(lines, torn);
+      expect(chain.broken, `run ${id}`).toBeUndefined();
+      expect(chain.legacy).toBe(false);
+    }
 
     const stats = journalStats(dir.path);
     const summary = {

@@ -4,6 +4,7 @@ import { stateDir } from '../../config/paths.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { BatchOperation } from '../../gateway/endpoints.js';
+import { chainWarning } from '../../lifecycle/chain.js';
 import { runDir } from '../../lifecycle/paths.js';
 import { readRun } from '../../lifecycle/read.js';
 import type { RunHeader } from '../../lifecycle/records.js';
@@ -38,7 +39,12 @@ import { openResultSink, stderrWidth } from './ui.js';
  * outcome and reason. The summary and the exit code are the whole run's.
  */
 export async function showBulkRun(ctx: Context, runId: string, only?: ReadonlySet<Outcome>): Promise<number> {
-  const { header, records } = await readRun(stateDir(ctx.io.env), runId, parseBulkRecord);
+  // Shown even when its chain is broken (resume refuses it), with a warning first.
+  const { header, records, chain } = await readRun(stateDir(ctx.io.env), runId, parseBulkRecord, {
+    chain: 'report',
+  });
+  const warning = chainWarning(runId, chain);
+  if (warning) ctx.log.warn(warning);
   return exitCodeForTotals(await replayToSink(ctx, header, foldRecords(records), undefined, only));
 }
 

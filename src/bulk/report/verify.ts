@@ -8,6 +8,7 @@ import type { Context } from '../../context.js';
 import { ExitCode } from '../../errors.js';
 import type { BatchOperation } from '../../gateway/endpoints.js';
 import { ENDPOINTS } from '../../gateway/endpoints.js';
+import { chainWarning } from '../../lifecycle/chain.js';
 import { readRun } from '../../lifecycle/read.js';
 import type { RunHeader } from '../../lifecycle/records.js';
 import { wireElement } from '../engine/chunk.js';
@@ -60,7 +61,10 @@ export async function verifyBulkRun(ctx: Context, header: RunHeader): Promise<nu
     ctx.log.info(`run ${runId} is a ${op} run: an order's ${op} cannot be applied twice; nothing to verify`);
     return ExitCode.ok;
   }
-  const { records } = await readRun(stateDir(ctx.io.env), runId, parseBulkRecord);
+  // Read-only: a broken chain is said, and the gateway asked all the same.
+  const { records, chain } = await readRun(stateDir(ctx.io.env), runId, parseBulkRecord, { chain: 'report' });
+  const warning = chainWarning(runId, chain);
+  if (warning) ctx.log.warn(warning);
   const folded = foldRecords(records);
   const before = folded.preflight?.before;
   if (before === undefined) {
