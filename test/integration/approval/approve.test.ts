@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadApprovers, readPlanFile, verifyPlan } from '../../../src/approval/verify.js';
 import { hasScript, underPty } from '../../helpers/pty-screen.js';
 import { cliEnv, runCli, tempDir } from '../../helpers/run-cli.js';
-import { createOrders, ledger } from '../../helpers/sandbox-admin.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
+import { createOrders, ledger } from '../../helpers/sandbox-admin.js';
 import { REFUND_HEADER, refundRows, writeCsv } from '../bulk/support.js';
 
 let sandbox: TestSandbox;
@@ -73,7 +73,12 @@ describe('plan and approve', () => {
   it('a plan approved by someone else holds two valid signatures; no money moved', async () => {
     const planPath = await makePlan('ok.plan');
     const file = await readPlanFile(planPath);
-    expect(file.plan).toMatchObject({ op: 'refund', rows: 3, file: { name: 'refunds.csv' }, maker: { name: 'Ana Silva' } });
+    expect(file.plan).toMatchObject({
+      op: 'refund',
+      rows: 3,
+      file: { name: 'refunds.csv' },
+      maker: { name: 'Ana Silva' },
+    });
     expect(file.plan.totals).toEqual({ USD: expect.stringMatching(/^\d+\.\d\d$/) });
     expect(file.plan.largest).toHaveLength(3);
 
@@ -150,7 +155,11 @@ describe('plan and approve', () => {
     const r = await cli(checker, ['approve', planPath, '--reject', '--reason', 'row 2 is refunded twice']);
     expect(r.code, r.stderr).toBe(0);
     const file = await readPlanFile(planPath);
-    expect(file.signatures[1]).toMatchObject({ role: 'reject', reason: 'row 2 is refunded twice', name: 'Bo Chen' });
+    expect(file.signatures[1]).toMatchObject({
+      role: 'reject',
+      reason: 'row 2 is refunded twice',
+      name: 'Bo Chen',
+    });
     const v = verifyPlan(file, await loadApprovers(approversFile), new Date());
     expect(v.rejections).toHaveLength(1);
     expect(v.approvals).toHaveLength(0);
@@ -160,7 +169,11 @@ describe('plan and approve', () => {
   });
 
   it('a plan needs the maker key and --out, and never overwrites a file', async () => {
-    const noKey = await cli(tempDir('payops-nokey-'), ['plan', 'refund', csv, '--out', join(dir, 'x.plan')], sandbox.env);
+    const noKey = await cli(
+      tempDir('payops-nokey-'),
+      ['plan', 'refund', csv, '--out', join(dir, 'x.plan')],
+      sandbox.env,
+    );
     expect(noKey.code).toBe(4);
     expect(noKey.stderr).toMatch(/payops keys create/);
     const noOut = await asMaker(['plan', 'refund', csv]);
