@@ -95,6 +95,8 @@ async function askPassphrase(ctx: Invocation, twice: boolean): Promise<string> {
 /** The passphrase a new key is encrypted with, or undefined for none. */
 async function newPassphrase(ctx: Invocation, asked: boolean): Promise<string | undefined> {
   const fromEnv = ctx.io.env[PASSPHRASE_ENV];
+  // Masked in every error report and log line, should any ever quote it.
+  ctx.addSecret(fromEnv);
   if (fromEnv !== undefined && fromEnv !== '') return fromEnv;
   if (!asked) return undefined;
   if (!canAsk(ctx.io)) {
@@ -104,6 +106,7 @@ async function newPassphrase(ctx: Invocation, asked: boolean): Promise<string | 
   }
   const pass = await askPassphrase(ctx, true);
   if (pass === '') throw new UsageError('the passphrase is empty; no key was made');
+  ctx.addSecret(pass);
   return pass;
 }
 
@@ -193,6 +196,7 @@ export async function loadSigningKey(ctx: Invocation): Promise<PersonalKey> {
       });
     }
   }
+  ctx.addSecret(passphrase);
   let privateKey: KeyObject;
   try {
     privateKey = createPrivateKey(
