@@ -138,9 +138,9 @@ export function planFileProblem(v: unknown): string | undefined {
   return undefined;
 }
 
-/** `Ana Silva (SHA256:…)`: a signer as messages name them. */
+/** `"Ana Silva" SHA256:…`: a signer as messages name them. */
 export function who(ref: Pick<KeyRef, 'name' | 'fingerprint'>): string {
-  return `${quote(ref.name)} (${ref.fingerprint})`;
+  return `${quote(ref.name)} ${ref.fingerprint}`;
 }
 
 function listed(approvers: readonly KeyRef[], ref: KeyRef): KeyRef | undefined {

@@ -81,6 +81,7 @@ const HONOURS: Readonly<Record<string, readonly string[]>> = {
   'plan capture': PLAN,
   'plan cancel': PLAN,
   'plan review': PLAN,
+  'plan payout': PLAN,
 };
 
 /** The global flags `cmd` honours, from HONOURS by its path under the root. */

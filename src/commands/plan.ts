@@ -12,6 +12,15 @@ import {
   SKIP_DONE_OPTION,
 } from './bulk.js';
 import { defineCommand } from './define.js';
+import { PAYOUT_COLUMN_OPTIONS, PAYOUT_MARK_OPTIONS } from './payout.js';
+
+const EXPIRES_OPTION = {
+  expires: {
+    type: 'string',
+    value: 'duration',
+    description: 'how long the plan can be approved and run: 7d (default), 36h, 90m … at most 90d',
+  },
+} as const;
 
 /** `payops plan refund FILE --out X.plan`: one subcommand per bulk operation, read as its run reads. */
 export function registerPlan(program: Command, app: App): void {
@@ -47,11 +56,7 @@ Examples:
         ...DECIMAL_COMMA_OPTION,
         ...ENCODING_OPTION,
         ...HIDDEN_OPTIONS,
-        expires: {
-          type: 'string',
-          value: 'duration',
-          description: 'how long the plan can be approved and run: 7d (default), 36h, 90m … at most 90d',
-        },
+        ...EXPIRES_OPTION,
       },
       help: `
 Writes the plan to --out (required; never over an existing file), signed with your key (payops keys
@@ -67,4 +72,30 @@ Examples:
         (await import('../approval/make-plan.js')).runMakePlan(ctx, op, { ...opts, file }),
     })(group, app);
   }
+  defineCommand({
+    name: 'payout',
+    description: 'plan the payouts of FILE',
+    args: {
+      file: {
+        description:
+          'one payout per row (a CSV file or an .xlsx workbook); columns are field paths such as beneficiary.bank_details.iban',
+      },
+    },
+    options: {
+      ...SHEET_OPTION,
+      ...PAYOUT_COLUMN_OPTIONS,
+      ...PAYOUT_MARK_OPTIONS,
+      ...HIDDEN_OPTIONS,
+      ...EXPIRES_OPTION,
+    },
+    help: `
+Every payout is validated as \`payops payout\` validates it (exit 2, nothing written). What a payout
+run checks besides (request_ids and payouts possibly done, in the journals of the home that runs it)
+is checked when the plan runs. --out is required; the plan is signed with your key.
+
+Examples:
+  payops plan payout payouts.csv --out payouts.plan`,
+    run: async (ctx, opts, { file }) =>
+      (await import('../approval/make-plan.js')).runMakePayoutPlan(ctx, { ...opts, file }),
+  })(group, app);
 }

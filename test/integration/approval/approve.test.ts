@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadApprovers, readPlanFile, verifyPlan } from '../../../src/approval/verify.js';
 import { hasScript, underPty } from '../../helpers/pty-screen.js';
-import { cliEnv, runCli, tempDir } from '../../helpers/run-cli.js';
+import { cliEnv, REPO_ROOT, runCli, tempDir } from '../../helpers/run-cli.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
 import { createOrders, ledger } from '../../helpers/sandbox-admin.js';
 import { REFUND_HEADER, refundRows, writeCsv } from '../bulk/support.js';
@@ -124,7 +124,7 @@ describe('plan and approve', () => {
     await cli(stranger, ['config', 'set', 'approvers_file', approversFile]);
     const r = await cli(stranger, ['approve', planPath, '--rows', '3']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/your key "Mallory" \(SHA256:\S+\) is not in the approvers file/);
+    expect(r.stderr).toMatch(/your key "Mallory" SHA256:\S+ is not in the approvers file/);
     expect((await readPlanFile(planPath)).signatures).toHaveLength(1);
   });
 
@@ -193,6 +193,26 @@ describe('plan and approve', () => {
     expect(run.code).toBe(2);
     const first = (s: string) => s.split('\n').slice(0, 2).join('\n');
     expect(first(r.stderr)).toBe(first(run.stderr));
+  });
+
+  it('payouts: a plan of a payout file, approved the same way', async () => {
+    const out = join(dir, 'payouts.plan');
+    const r = await asMaker(['plan', 'payout', join(REPO_ROOT, 'samples', 'payouts.csv'), '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    const { plan } = await readPlanFile(out);
+    expect(plan).toMatchObject({ op: 'payout', rows: 3, file: { name: 'payouts.csv' } });
+    expect(plan.totals).toMatchObject({ EUR: expect.stringMatching(/^\d+\.\d\d$/) });
+    expect(plan.content).toMatch(/\S/);
+    const ok = await cli(checker, ['approve', out, '--rows', '3']);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stderr).toMatch(/next: the run, given this plan: payops payout payouts\.csv --plan /);
+  });
+
+  it('a plan against the in-process sandbox is refused: its gateway ends with the command', async () => {
+    const r = await cli(maker, ['--sandbox', 'plan', 'refund', csv, '--out', join(dir, 'sb.plan')]);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(/in-process sandbox/);
+    expect(r.stderr).toMatch(/payops sandbox/);
   });
 
   it.skipIf(!hasScript)('on a terminal the row count is typed', async () => {
