@@ -41,11 +41,10 @@ function readAsWords(plan: PlanBody): string {
 
 function remaining(ms: number): string {
   if (ms <= 0) return 'expired';
-  const h = Math.floor(ms / 3_600_000);
-  if (h >= 48) return `in ${Math.round(h / 24)} days`;
-  if (h >= 1) return `in ${plural(h, 'hour')}`;
-  const m = Math.max(1, Math.floor(ms / 60_000));
-  return `in ${plural(m, 'minute')}`;
+  const h = ms / 3_600_000;
+  if (h >= 47) return `in ${Math.round(h / 24)} days`;
+  if (h >= 1) return `in ${plural(Math.round(h), 'hour')}`;
+  return `in ${plural(Math.max(1, Math.floor(ms / 60_000)), 'minute')}`;
 }
 
 /** The plan's facts, one per line, as `payops plan` prints them after writing it. */
