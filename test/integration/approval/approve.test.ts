@@ -195,6 +195,36 @@ describe('plan and approve', () => {
     expect(first(r.stderr)).toBe(first(run.stderr));
   });
 
+  it('a passphrase-protected key signs with PAYOPS_KEY_PASSPHRASE; a wrong one signs nothing; neither is ever shown', async () => {
+    const pass = 'tr0ub4dor&3-horse';
+    const home = tempDir('payops-pass-');
+    const made = await cli(home, ['keys', 'create', '--name', 'Cy Diaz'], { PAYOPS_KEY_PASSPHRASE: pass });
+    expect(made.code, made.stderr).toBe(0);
+    await cli(home, ['config', 'set', 'approvers_file', approversFile]);
+    writeFileSync(approversFile, `${readFileSync(approversFile, 'utf8')}${made.stdout}`);
+    const planPath = await makePlan('pass.plan');
+    const wrong = await cli(home, ['approve', planPath, '--rows', '3'], { PAYOPS_KEY_PASSPHRASE: 'not it' });
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/the passphrase does not open your key/);
+    expect((await readPlanFile(planPath)).signatures).toHaveLength(1);
+    const ok = await cli(home, ['approve', planPath, '--rows', '3', '--debug'], {
+      PAYOPS_KEY_PASSPHRASE: pass,
+    });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect((await readPlanFile(planPath)).signatures.map((s) => s.name)).toEqual(['Ana Silva', 'Cy Diaz']);
+    const keyFile = JSON.parse(readFileSync(join(home, 'keys', 'personal.json'), 'utf8')) as {
+      privateKey: string;
+    };
+    const body = keyFile.privateKey.split('\n').slice(1, -2).join('');
+    for (const r of [made, wrong, ok]) {
+      for (const text of [r.stdout, r.stderr]) {
+        expect(text).not.toContain(pass);
+        expect(text).not.toContain(body.slice(0, 40));
+        expect(text).not.toMatch(/PRIVATE KEY/);
+      }
+    }
+  });
+
   it('payouts: a plan of a payout file, approved the same way', async () => {
     const out = join(dir, 'payouts.plan');
     const r = await asMaker(['plan', 'payout', join(REPO_ROOT, 'samples', 'payouts.csv'), '--out', out]);
