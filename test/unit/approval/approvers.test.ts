@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  approversPath,
   formatKeyLine,
   loadApprovers,
   parseApprovers,
