@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadApprovers, readPlanFile, verifyPlan } from '../../../src/approval/verify.js';
 import { hasScript, underPty } from '../../helpers/pty-screen.js';
 import { cliEnv, REPO_ROOT, runCli, tempDir } from '../../helpers/run-cli.js';
-import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
+import { startTestSandbox, type TestSandbox, withSandbox } from '../../helpers/sandbox.js';
 import { createOrders, ledger } from '../../helpers/sandbox-admin.js';
 import { REFUND_HEADER, refundRows, writeCsv } from '../bulk/support.js';
 
@@ -223,6 +223,36 @@ describe('plan and approve', () => {
         expect(text).not.toMatch(/PRIVATE KEY/);
       }
     }
+  });
+
+  it('rows the gateway shows done: refused as the run refuses them; --skip-done leaves them out of the plan', async () => {
+    await withSandbox(async (other) => {
+      const orders = await createOrders(other.url, 3, '3000', 'EUR');
+      const file = writeCsv(join(dir, 'partly.csv'), REFUND_HEADER, refundRows(orders));
+      const one = writeCsv(join(dir, 'one.csv'), REFUND_HEADER, refundRows(orders.slice(0, 1)));
+      expect((await cli(maker, ['refund', one, '--yes'], other.env)).code).toBe(0);
+      const before = await ledger(other.url);
+      const refused = await cli(
+        maker,
+        ['plan', 'refund', file, '--out', join(dir, 'partly.plan')],
+        other.env,
+      );
+      const run = await cli(maker, ['refund', file, '--yes'], other.env);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr.split('\n')[0]).toBe(run.stderr.split('\n')[0]);
+      expect(refused.stderr).toMatch(/1 of 3 rows is already refunded at the gateway/);
+      const out = join(dir, 'skip.plan');
+      const r = await cli(maker, ['plan', 'refund', file, '--out', out, '--skip-done'], other.env);
+      expect(r.code, r.stderr).toBe(0);
+      const { plan } = await readPlanFile(out);
+      // EUR amounts in cents, as bigint (the sandbox writes them with two decimals).
+      const left = orders.slice(1).reduce((sum, o) => sum + BigInt(o.amount.replace('.', '')), 0n);
+      expect(plan).toMatchObject({ rows: 3, skipDone: true, gatewayShows: { done: 1, possiblyDone: 0 } });
+      expect(plan.totals).toEqual({ EUR: `${left / 100n}.${String(left % 100n).padStart(2, '0')}` });
+      expect(plan.largest.map((l) => l.line).sort()).toEqual([3, 4]);
+      // Planning sent nothing: the ledger holds the one refund made on purpose above.
+      expect(await ledger(other.url)).toEqual(before);
+    });
   });
 
   it('payouts: a plan of a payout file, approved the same way', async () => {
