@@ -3,6 +3,7 @@
 // so `payops --help` and argument errors stay as fast as a bare node start allows.
 import { Command, CommanderError } from 'commander';
 import type { App } from './commands/app.js';
+import { registerApprove } from './commands/approve.js';
 import { registerArgvGuard } from './commands/argv-guard.js';
 import { registerAudit } from './commands/audit.js';
 import { registerBulk } from './commands/bulk.js';
@@ -15,8 +16,10 @@ import { GLOBAL_OPTIONS } from './commands/globals.js';
 import { groupHelp, helpLayout } from './commands/help.js';
 import { registerInspect } from './commands/inspect.js';
 import { registerListen } from './commands/listen.js';
+import { registerKeys } from './commands/keys.js';
 import { registerPay } from './commands/pay.js';
 import { registerPayout } from './commands/payout.js';
+import { registerPlan } from './commands/plan.js';
 import { registerQuery } from './commands/query.js';
 import { registerRefunds } from './commands/refunds.js';
 import { registerRuns } from './commands/runs.js';
@@ -77,6 +80,9 @@ export function buildProgram(io: Io, app: App): Command {
   registerListen(program, app);
   registerEvents(program, app);
   registerAudit(program, app);
+  registerPlan(program, app);
+  registerApprove(program, app);
+  registerKeys(program, app);
   registerCall(program, app);
   registerSandbox(program, app);
   registerCompletion(program, app);

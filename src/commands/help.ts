@@ -13,6 +13,7 @@ const GROUPS: ReadonlyArray<[heading: string, names: readonly string[]]> = [
   ['Payments:', ['pay']],
   ['Runs (results of bulk commands, resuming them, auditing them):', ['runs', 'audit']],
   ['Notifications (events the gateway sends):', ['listen', 'events']],
+  ['Four eyes (signed plans, approvals):', ['plan', 'approve', 'keys']],
   ['Setup:', ['status', 'config', 'sandbox', 'completion', 'call', 'help']],
 ];
 
@@ -44,6 +45,8 @@ const GATEWAY = [
 ];
 const MONEY = [...GATEWAY, '--output', '--out', '--wide', '--yes', '--dry-run', '--concurrency', '--quiet'];
 const LOOKUP = [...GATEWAY, '--output', '--out', '--wide', '--concurrency', '--quiet', '--no-pager'];
+/** `payops plan OP`: the gateway check's look-ups; --out is the plan file. */
+const PLAN = [...GATEWAY.filter((f) => f !== '--sandbox'), '--out', '--quiet'];
 const PAY = [...GATEWAY, '--output', '--out', '--yes', '--dry-run', '--quiet'];
 
 /**
@@ -87,6 +90,13 @@ const HONOURS: Readonly<Record<string, readonly string[]>> = {
   'events list': ['--output', '--out', '--wide', '--quiet'],
   'events show': ['--profile', '--sandbox', '--merchant-id', '--account-id', '--sign-key'],
   'events resend': ['--output', '--quiet'],
+  'keys create': ['--quiet'],
+  approve: ['--profile', '--quiet'],
+  'plan refund': PLAN,
+  'plan capture': PLAN,
+  'plan cancel': PLAN,
+  'plan review': PLAN,
+  'plan payout': PLAN,
 };
 
 /** The global flags `cmd` honours, from HONOURS by its path under the root. */

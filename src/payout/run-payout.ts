@@ -106,8 +106,8 @@ export function payoutExitCode(rows: readonly PayoutResultRow[]): number {
   return ExitCode.ok;
 }
 
-/** A payout CSV, read as the flags and profile say; how it was read is shown when not the default. */
-async function loadCsv(ctx: Context, opts: PayoutFlags): Promise<PayoutPlan> {
+/** A payout CSV, read as the flags and profile say; how it was read is shown when not the default. `payops plan payout` reads it so too. */
+export async function loadCsv(ctx: Context, opts: PayoutFlags): Promise<PayoutPlan> {
   const { tableReadAsFrom, withColumns } = await import('../tabular/read-as.js');
   const config = await ctx.config();
   const { readOncePath } = await import('../tabular/pipe-input.js');
