@@ -1,0 +1,87 @@
+// Keys and plans for the approval unit tests: real Ed25519 pairs, a plan signed the way `payops
+// plan` and `payops approve` sign it.
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import {
+  canonicalJson,
+  checkerMessage,
+  type KeyRef,
+  keyFingerprint,
+  PLAN_FORMAT,
+  type PlanBody,
+  type PlanFile,
+  type PlanSignature,
+  rawPublicKey,
+  signText,
+} from '../../../src/approval/plan-doc.js';
+
+export interface TestKey {
+  ref: KeyRef;
+  privateKey: KeyObject;
+}
+
+export function testKey(name: string): TestKey {
+  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+  const raw = rawPublicKey(publicKey);
+  return {
+    ref: { name, fingerprint: keyFingerprint(raw), publicKey: raw.toString('base64url') },
+    privateKey,
+  };
+}
+
+export function testPlan(maker: TestKey, over: Partial<PlanBody> = {}): PlanBody {
+  return {
+    format: PLAN_FORMAT,
+    planId: 'pl_test1',
+    op: 'refund',
+    gateway: 'http://127.0.0.1:1/ merchant 1 account 2',
+    merchantId: 'M1',
+    accountId: 'A2',
+    file: { name: 'refunds.csv', sha256: 'ab'.repeat(32) },
+    content: 'ck_123',
+    rows: 3,
+    totals: { USD: '1500.00', EUR: '20.00' },
+    largest: [{ line: 2, currency: 'USD', amount: '1000.00', orderNo: 'O-1', transactionId: 'T1' }],
+    gatewayShows: { done: 0, possiblyDone: 0 },
+    readAs: 'utf-8, decimal point',
+    columns: ['transaction_id', 'order_no', 'currency', 'refund_amount'],
+    maker: maker.ref,
+    createdAt: '2026-12-01T10:00:00.000Z',
+    expiresAt: '2026-12-08T10:00:00.000Z',
+    ...over,
+  };
+}
+
+export function signedPlan(maker: TestKey, over: Partial<PlanBody> = {}): PlanFile {
+  const plan = testPlan(maker, over);
+  return {
+    plan,
+    signatures: [
+      {
+        ...maker.ref,
+        role: 'maker',
+        at: plan.createdAt,
+        signature: signText(maker.privateKey, canonicalJson(plan)),
+      },
+    ],
+  };
+}
+
+export function countersign(
+  file: PlanFile,
+  by: TestKey,
+  role: 'approve' | 'reject' = 'approve',
+  reason?: string,
+  at = '2026-12-02T10:00:00.000Z',
+): PlanFile {
+  const unsigned: Omit<PlanSignature, 'signature'> = {
+    ...by.ref,
+    role,
+    at,
+    ...(reason === undefined ? {} : { reason }),
+  };
+  const signature = signText(
+    by.privateKey,
+    checkerMessage(file.plan, file.signatures[0]!.signature, unsigned),
+  );
+  return { ...file, signatures: [...file.signatures, { ...unsigned, signature }] };
+}
