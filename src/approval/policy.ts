@@ -26,7 +26,7 @@ export function parsePolicy(text: string | undefined): ApprovalPolicy {
   const limits = new Map<string, string>();
   for (const part of text.split(',')) {
     const m = PAIR.exec(part.trim());
-    const code = m?.[1]!.toUpperCase();
+    const code = m?.[1]?.toUpperCase();
     if (!m || !code || (code !== '*' && currencyInfo(code) === undefined) || limits.has(code)) {
       throw new ConfigError(
         `the profile's approval_required ${JSON.stringify(text)} is not a policy (at ${JSON.stringify(part.trim())}); nothing was sent`,
@@ -75,6 +75,7 @@ function above(minor: bigint, currency: string, limit: string): boolean {
   if (digits === undefined) return true;
   const [whole, frac = ''] = limit.split('.');
   const scale = Math.max(digits, frac.length);
-  const threshold = BigInt(whole!) * 10n ** BigInt(scale) + BigInt(frac || '0') * 10n ** BigInt(scale - frac.length);
+  const threshold =
+    BigInt(whole!) * 10n ** BigInt(scale) + BigInt(frac || '0') * 10n ** BigInt(scale - frac.length);
   return minor * 10n ** BigInt(scale - digits) > threshold;
 }

@@ -1,5 +1,5 @@
 import { positiveInt } from './app.js';
-import { FILE_ARG, HIDDEN_OPTIONS, SHEET_OPTION, withFileArg } from './bulk.js';
+import { FILE_ARG, HIDDEN_OPTIONS, PLAN_OPTION, SHEET_OPTION, withFileArg } from './bulk.js';
 import { defineCommand } from './define.js';
 
 export const registerPayout = defineCommand({
@@ -58,6 +58,7 @@ export const registerPayout = defineCommand({
       description: 'encoding of --file: utf-8 (default), windows-1252, latin1, utf-16le, utf-16be',
     },
     ...HIDDEN_OPTIONS,
+    ...PLAN_OPTION,
   },
   help: `
 Every payout is validated before anything is sent (file:line, field; exit 2); the same payout twice
@@ -70,11 +71,14 @@ unless --force; --new-request-ids pays again on purpose. A workbook's hidden row
 filter) and a hidden first sheet are refused unless --include-hidden (paid too) or --skip-hidden (left out).
 Confirm with the totals per currency, or --yes; --dry-run shows the plan. Exit 0 all COMPLETED,
 1 some failed, 3 some without an answer (resume them), 130 stopped by Ctrl-C (resume it).
+--plan runs only an approved plan of these payouts at this gateway; a profile with approval_required
+refuses a run above it without one, --yes included (docs/approvals.md).
 
 Examples:
   payops payout --request samples/payout-request.json
   payops payout samples/payouts.csv --dry-run
-  payops payout samples/payouts.csv --yes --output csv --out payout-results.csv`,
+  payops payout samples/payouts.csv --yes --output csv --out payout-results.csv
+  payops payout payouts.csv --plan payouts.plan --yes`,
   run: async (ctx, opts, args) =>
     (await import('../payout/run-payout.js')).runPayout(ctx, withFileArg(opts, args.csv)),
 });
