@@ -1,0 +1,88 @@
+// Payouts run only as approved (issue 28 item 5): the real binary from the maker's PAYOPS_HOME
+// against a real sandbox, judged by its ledger. Payouts are idempotent at the gateway, so paying the
+// same file again is no refusal of its own: the registry of used plans is what stops a second run.
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { REPO_ROOT, runCli, tempDir } from '../../helpers/run-cli.js';
+import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
+import { admin, ledger } from '../pay/support.js';
+import {
+  approved,
+  home,
+  payoutPlan,
+  person,
+  sandboxGateway,
+  signed,
+  writeApprovers,
+  writePlan,
+} from './support.js';
+
+let sandbox: TestSandbox;
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+});
+afterAll(async () => {
+  await sandbox?.close();
+});
+beforeEach(async () => {
+  await admin(sandbox.url, '/_sandbox/reset', {});
+});
+
+const ana = person('Ana Silva');
+const bo = person('Bo Chen');
+
+async function payouts() {
+  return (await ledger(sandbox.url)).filter((e) => e.kind === 'payout');
+}
+
+describe('payout --plan', { timeout: 90_000 }, () => {
+  it('pays an approved plan once; without a plan approval_required refuses; the used plan is refused', async () => {
+    const dir = tempDir();
+    const approvers = writeApprovers(join(dir, 'approvers.txt'), [ana, bo]);
+    const maker = home(join(dir, 'maker'), { approvers_file: approvers, approval_required: 'always' });
+    const file = join(dir, 'payouts.csv');
+    copyFileSync(join(REPO_ROOT, 'samples', 'payouts.csv'), file);
+    const run = (extra: string[]) =>
+      runCli(['payout', file, '--yes', '--output', 'json', ...extra], { env: sandbox.env, home: maker });
+
+    const bare = await run([]);
+    expect(bare.code, bare.stderr).toBe(2);
+    expect(bare.stderr).toMatch(/requires an approved plan for this run \(approval_required is always\)/);
+    expect(bare.stderr).toMatch(/payops plan payout \S+payouts\.csv --out payout\.plan/);
+    expect(await payouts()).toEqual([]);
+
+    const mine = writePlan(
+      join(dir, 'mine.plan'),
+      signed(ana, await payoutPlan(ana, file, sandboxGateway(sandbox.url))),
+    );
+    const unapproved = await run(['--plan', mine]);
+    expect(unapproved.code, unapproved.stderr).toBe(2);
+    expect(unapproved.stderr).toMatch(/has 0 approvals; the profile requires 1/);
+    expect(await payouts()).toEqual([]);
+
+    const plan = writePlan(
+      join(dir, 'payouts.plan'),
+      approved(signed(ana, await payoutPlan(ana, file, sandboxGateway(sandbox.url))), bo),
+    );
+    // The same payouts with one amount changed: not the approved content.
+    const changed = join(dir, 'changed.csv');
+    writeFileSync(changed, readFileSync(file, 'utf8').replace('1250.00', '1250.01'));
+    const edited = await runCli(['payout', changed, '--plan', plan, '--yes'], {
+      env: sandbox.env,
+      home: maker,
+    });
+    expect(edited.code, edited.stderr).toBe(2);
+    expect(edited.stderr).toMatch(/the file's content differs from the plan's: EUR [\d.]+ → EUR [\d,.]+/);
+    expect(await payouts()).toEqual([]);
+
+    const ok = await run(['--plan', plan]);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(await payouts()).toHaveLength(3);
+
+    const again = await run(['--plan', plan]);
+    expect(again.code, again.stderr).toBe(2);
+    expect(again.stderr).toMatch(/was used by run \S+ on .* UTC, which finished; nothing was sent/);
+    expect(await payouts()).toHaveLength(3);
+  });
+});
