@@ -146,7 +146,7 @@ function misfits(plan: PlanBody, run: GatedRun, source: string): InputProblem[] 
   if (!sameGateway(plan.gateway, run.identity)) {
     at(
       'gateway',
-      `the plan is for ${gatewayWords(plan.gateway)}; this run is at ${run.identity === undefined ? 'an in-process sandbox (no plan can name it)' : gatewayWords(run.identity)}`,
+      `the plan is for ${gatewayWords(plan.gateway)}; this run is at ${gatewayWords(run.identity)}`,
     );
   }
   if (plan.content !== run.content) {
@@ -169,9 +169,12 @@ function misfits(plan: PlanBody, run: GatedRun, source: string): InputProblem[] 
   return problems;
 }
 
-/** `URL merchant M account A` from an identity `URL|M|A[|…]`. */
-function gatewayWords(identity: string): string {
-  const [url = '', merchant = '', account = ''] = identity.split('|');
+/** `URL merchant M account A` from an identity `URL|M|A`; one with more parts is an in-process sandbox. */
+function gatewayWords(identity: string | undefined): string {
+  const [url = '', merchant = '', account = '', ...rest] = identity?.split('|') ?? [];
+  if (identity === undefined || rest.length > 0) {
+    return 'an in-process sandbox, a new gateway every time (no plan can name it)';
+  }
   return `${url} merchant ${merchant} account ${account}`;
 }
 

@@ -8,15 +8,6 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { PlanFile } from '../../../src/approval/plan-doc.js';
 import {
-  type Order,
-  payops,
-  REFUND_HEADER,
-  refundRows,
-  refundsByTransaction,
-  useBulkSuite,
-  writeCsv,
-} from '../bulk/support.js';
-import {
   approved,
   home,
   type Person,
@@ -26,7 +17,16 @@ import {
   signed,
   writeApprovers,
   writePlan,
-} from './support.js';
+} from '../../helpers/approval.js';
+import {
+  type Order,
+  payops,
+  REFUND_HEADER,
+  refundRows,
+  refundsByTransaction,
+  useBulkSuite,
+  writeCsv,
+} from '../bulk/support.js';
 
 const suite = useBulkSuite();
 

@@ -4,9 +4,6 @@
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { REPO_ROOT, runCli, tempDir } from '../../helpers/run-cli.js';
-import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
-import { admin, ledger } from '../pay/support.js';
 import {
   approved,
   home,
@@ -16,7 +13,10 @@ import {
   signed,
   writeApprovers,
   writePlan,
-} from './support.js';
+} from '../../helpers/approval.js';
+import { REPO_ROOT, runCli, tempDir } from '../../helpers/run-cli.js';
+import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
+import { admin, ledger } from '../pay/support.js';
 
 let sandbox: TestSandbox;
 beforeAll(async () => {

@@ -5,7 +5,7 @@
 import { generateKeyPairSync, type KeyObject, randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { formatKeyLine } from '../../../src/approval/approvers.js';
+import { formatKeyLine } from '../../src/approval/approvers.js';
 import {
   canonicalJson,
   checkerMessage,
@@ -17,11 +17,11 @@ import {
   type PlanSignature,
   rawPublicKey,
   signText,
-} from '../../../src/approval/plan-doc.js';
-import { planBulk } from '../../../src/bulk/plan/plan.js';
-import { formatAmount } from '../../../src/money/amount.js';
-import { loadPayoutCsv } from '../../../src/payout/plan.js';
-import { SANDBOX_CREDENTIALS } from '../../../src/sandbox/accounts.js';
+} from '../../src/approval/plan-doc.js';
+import { planBulk } from '../../src/bulk/plan/plan.js';
+import { formatAmount } from '../../src/money/amount.js';
+import { loadPayoutCsv } from '../../src/payout/plan.js';
+import { SANDBOX_CREDENTIALS } from '../../src/sandbox/accounts.js';
 
 export interface Person {
   ref: KeyRef;
@@ -55,7 +55,7 @@ export function home(path: string, profile: Record<string, unknown> = {}): strin
 }
 
 /** The sandbox at `url` as a plan names it: `URL|merchant|account` (lifecycle/identity.ts). */
-export function sandboxGateway(url: string, merchant = SANDBOX_CREDENTIALS.merchantId): string {
+export function sandboxGateway(url: string, merchant: string = SANDBOX_CREDENTIALS.merchantId): string {
   return `${url}|${merchant}|${SANDBOX_CREDENTIALS.accountId}`;
 }
 
