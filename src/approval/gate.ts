@@ -114,6 +114,22 @@ export async function approvalGate(ctx: Context, config: ResolvedConfig, run: Ga
   return { header: { approval }, runId: use.runId };
 }
 
+/**
+ * A money-moving request no plan can describe (`payops call`): refused whenever the profile asks
+ * for approval at all — a threshold cannot be judged on a body payops does not understand, and a
+ * cron job under approval_required must run approved plans and nothing else.
+ */
+export function refuseUnplanned(config: ResolvedConfig, what: string): void {
+  const policy = parsePolicy(config.approvalRequired);
+  if (policy.kind === 'never') return;
+  throw new UsageError(
+    `${what} can move money and no plan can approve it, and the profile ${quote(config.profile)} requires approved plans (approval_required ${policy.kind === 'always' ? 'always' : policy.text}); nothing was sent`,
+    {
+      hint: 'use the command for the operation with --plan (payops plan, payops approve; docs/approvals.md), or a profile without approval_required',
+    },
+  );
+}
+
 /** verifyPlan against the profile's approvers file, its refusal said as this run's. */
 async function checkedPlan(
   ctx: Context,

@@ -163,3 +163,32 @@ describe('a resume given --plan', () => {
     expect(await moved(ids)).toEqual([]);
   });
 });
+
+describe('payops call under approval_required', () => {
+  it('refuses a money-moving request no plan can approve; a read-only one still goes', async () => {
+    // Authorised, so the capture would be taken: only the refusal keeps it out of the ledger.
+    const orders = await createOrders(sandbox.url, 1, '2000');
+    const o = orders[0]!;
+    const io = desk({ approval_required: 'USD:1000000' });
+    const data = (k: string, v: string) => ['--data', `capture_orders[0].${k}=${v}`];
+    const r = await runMain(
+      [
+        '--yes',
+        'call',
+        '/v1/capture',
+        ...data('order_no', o.order_no),
+        ...data('transaction_id', o.transaction_id),
+        ...data('currency', o.currency),
+        ...data('amount', o.amount),
+      ],
+      io(),
+    );
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(
+      /payops call \/v1\/capture can move money and no plan can approve it.*approval_required USD:1000000/,
+    );
+    expect(await moved(new Set([o.transaction_id]))).toEqual([]);
+    const read = await runMain(['call', '/v1/retrievalTrans', '--data', `order_no=${o.order_no}`], io());
+    expect(read.code, read.stderr).toBe(0);
+  });
+});
