@@ -3,6 +3,7 @@
 // so `payops --help` and argument errors stay as fast as a bare node start allows.
 import { Command, CommanderError } from 'commander';
 import type { App } from './commands/app.js';
+import { registerApprove } from './commands/approve.js';
 import { registerArgvGuard } from './commands/argv-guard.js';
 import { registerBulk } from './commands/bulk.js';
 import { registerCall } from './commands/call.js';
@@ -12,8 +13,10 @@ import { addOptions } from './commands/define.js';
 import { GLOBAL_OPTIONS } from './commands/globals.js';
 import { groupHelp, helpLayout } from './commands/help.js';
 import { registerInspect } from './commands/inspect.js';
+import { registerKeys } from './commands/keys.js';
 import { registerPay } from './commands/pay.js';
 import { registerPayout } from './commands/payout.js';
+import { registerPlan } from './commands/plan.js';
 import { registerQuery } from './commands/query.js';
 import { registerRefunds } from './commands/refunds.js';
 import { registerRuns } from './commands/runs.js';
@@ -71,6 +74,9 @@ export function buildProgram(io: Io, app: App): Command {
   registerInspect(program, app);
   registerPayout(program, app);
   registerRuns(program, app);
+  registerPlan(program, app);
+  registerApprove(program, app);
+  registerKeys(program, app);
   registerCall(program, app);
   registerSandbox(program, app);
   registerCompletion(program, app);

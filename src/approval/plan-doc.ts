@@ -42,6 +42,8 @@ export interface PlanBody {
   }>;
   /** What the gateway already showed when the plan was made. */
   gatewayShows: { done: number; possiblyDone: number };
+  /** Made with --skip-done: the rows the gateway showed done are left out of totals and largest. */
+  skipDone?: true;
   /** How the file is read (the run header's readAs), the sheet, the columns as written. */
   readAs: string;
   sheet?: string;

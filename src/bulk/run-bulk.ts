@@ -170,8 +170,8 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
   }
 }
 
-/** What the run reads: one order given by flags (as a one-row file), or --file (a pipe read once). */
-async function inputSource(
+/** What the run reads: one order given by flags (as a one-row file), or --file (a pipe read once); `payops plan` reads a file the same way. */
+export async function inputSource(
   ctx: Context,
   op: BatchOperation,
   config: ResolvedConfig,

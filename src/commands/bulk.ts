@@ -52,6 +52,60 @@ export const PLAN_OPTION = {
   },
 } as const;
 
+/** --columns of a bulk operation (and of `payops plan OP`). */
+export function columnsOption(op: string) {
+  return {
+    columns: {
+      type: 'string',
+      value: 'COL=HEADER,…',
+      description: `the file's headers for columns it names otherwise, e.g. 'transaction_id=Txn Ref,order_no=Invoice' (default: the profile's columns.${op})`,
+    },
+  } as const;
+}
+
+/** --header-row of a bulk operation's --file. */
+export const HEADER_ROW_OPTION = {
+  'header-row': {
+    type: 'number',
+    value: 'n',
+    description:
+      'the row (line) of --file that holds the header (default: the first that has the columns, within the first 20)',
+    parse: positiveInt,
+  },
+} as const;
+
+/** --skip-done of a bulk operation (and of `payops plan OP`). */
+export const SKIP_DONE_OPTION = {
+  'skip-done': {
+    type: 'boolean',
+    description: 'leave out the rows the gateway already shows done (reported already_done)',
+  },
+} as const;
+
+/** --decimal-comma of a bulk operation's --file. */
+export const DECIMAL_COMMA_OPTION = {
+  'decimal-comma': {
+    type: 'boolean',
+    description:
+      'amounts use a decimal comma (49,99 or 1.234,56); detected by itself in ;- or tab-separated files',
+  },
+} as const;
+
+/** --encoding of a bulk operation's --file. */
+export const ENCODING_OPTION = {
+  encoding: {
+    type: 'string',
+    value: 'name',
+    description: 'encoding of --file: utf-8 (default), windows-1252, latin1, utf-16le, utf-16be',
+  },
+} as const;
+
+/** The order flag --refund-reason when the operation has it: the reason for rows whose cell is empty. */
+export function refundReasonOption(flags: readonly OrderFlag[]): { 'refund-reason'?: StringOption } {
+  const { 'refund-reason': reason } = orderOptions(flags);
+  return reason ? { 'refund-reason': reason } : {};
+}
+
 /** `payops refund refunds.csv`: a file named without a flag is --file. */
 export const FILE_ARG = {
   csv: { description: 'the CSV file (the same as --file)', optional: true },
@@ -81,18 +135,8 @@ export function registerBulk(program: Command, app: App): void {
           description: `orders to ${op}, one per row (columns ${[...columns.required, ...columns.optional].join(', ')}): a CSV file or an .xlsx workbook`,
         },
         ...SHEET_OPTION,
-        columns: {
-          type: 'string',
-          value: 'COL=HEADER,…',
-          description: `the file's headers for columns it names otherwise, e.g. 'transaction_id=Txn Ref,order_no=Invoice' (default: the profile's columns.${op})`,
-        },
-        'header-row': {
-          type: 'number',
-          value: 'n',
-          description:
-            'the row (line) of --file that holds the header (default: the first that has the columns, within the first 20)',
-          parse: positiveInt,
-        },
+        ...columnsOption(op),
+        ...HEADER_ROW_OPTION,
         ...orderOptions(flags),
         resume: {
           type: 'boolean',
@@ -103,10 +147,7 @@ export function registerBulk(program: Command, app: App): void {
           description:
             'send every row, even of a file an earlier run processed or rows the gateway shows done',
         },
-        'skip-done': {
-          type: 'boolean',
-          description: 'leave out the rows the gateway already shows done (reported already_done)',
-        },
+        ...SKIP_DONE_OPTION,
         'no-check': {
           type: 'boolean',
           description:
@@ -136,16 +177,8 @@ export function registerBulk(program: Command, app: App): void {
           value: 'CUR:AMOUNT',
           description: 'refuse a file whose total in CUR is above AMOUNT (repeatable)',
         },
-        'decimal-comma': {
-          type: 'boolean',
-          description:
-            'amounts use a decimal comma (49,99 or 1.234,56); detected by itself in ;- or tab-separated files',
-        },
-        encoding: {
-          type: 'string',
-          value: 'name',
-          description: 'encoding of --file: utf-8 (default), windows-1252, latin1, utf-16le, utf-16be',
-        },
+        ...DECIMAL_COMMA_OPTION,
+        ...ENCODING_OPTION,
         ...HIDDEN_OPTIONS,
         ...PLAN_OPTION,
       },

@@ -12,6 +12,7 @@ const GROUPS: ReadonlyArray<[heading: string, names: readonly string[]]> = [
   ['Look-ups (read-only):', ['query', 'refunds', 'inspect']],
   ['Payments:', ['pay']],
   ['Runs (results of bulk commands, resuming them):', ['runs']],
+  ['Four eyes (signed plans, approvals):', ['plan', 'approve', 'keys']],
   ['Setup:', ['status', 'config', 'sandbox', 'completion', 'call', 'help']],
 ];
 
@@ -43,6 +44,8 @@ const GATEWAY = [
 ];
 const MONEY = [...GATEWAY, '--output', '--out', '--wide', '--yes', '--dry-run', '--concurrency', '--quiet'];
 const LOOKUP = [...GATEWAY, '--output', '--out', '--wide', '--concurrency', '--quiet', '--no-pager'];
+/** `payops plan OP`: the gateway check's look-ups; --out is the plan file. */
+const PLAN = [...GATEWAY, '--out', '--quiet'];
 const PAY = [...GATEWAY, '--output', '--out', '--yes', '--dry-run', '--quiet'];
 
 /**
@@ -72,6 +75,12 @@ const HONOURS: Readonly<Record<string, readonly string[]>> = {
   'config list': ['--profile', '--output'],
   'config use': ['--quiet'],
   sandbox: ['--verbose', '--quiet'],
+  'keys create': ['--quiet'],
+  approve: ['--profile', '--quiet'],
+  'plan refund': PLAN,
+  'plan capture': PLAN,
+  'plan cancel': PLAN,
+  'plan review': PLAN,
 };
 
 /** The global flags `cmd` honours, from HONOURS by its path under the root. */

@@ -1,0 +1,210 @@
+// Four eyes with the real binary against a real sandbox on loopback (docs/approvals.md): a maker and
+// a checker, each with their own PAYOPS_HOME and key; a plan made by one, approved by the other.
+// Making and approving move no money (the ledger stays empty); each refusal exits 2 and says why.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadApprovers, readPlanFile, verifyPlan } from '../../../src/approval/verify.js';
+import { hasScript, underPty } from '../../helpers/pty-screen.js';
+import { cliEnv, runCli, tempDir } from '../../helpers/run-cli.js';
+import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
+import { createOrders, ledger } from '../../helpers/sandbox-admin.js';
+import { REFUND_HEADER, refundRows, writeCsv } from '../bulk/support.js';
+
+let sandbox: TestSandbox;
+const dir = tempDir('payops-approval-');
+const maker = tempDir('payops-maker-');
+const checker = tempDir('payops-checker-');
+const stranger = tempDir('payops-stranger-');
+const approversFile = join(dir, 'approvers.txt');
+let csv: string;
+
+const cli = (home: string, args: string[], env: Record<string, string | undefined> = {}) =>
+  runCli(args, { home, cwd: dir, env });
+/** As the maker: the gateway settings of the sandbox. */
+const asMaker = (args: string[]) => cli(maker, args, sandbox.env);
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+  const orders = await createOrders(sandbox.url, 3);
+  csv = writeCsv(join(dir, 'refunds.csv'), REFUND_HEADER, refundRows(orders));
+  const lines: string[] = ['# the finance team'];
+  for (const [home, name] of [
+    [maker, 'Ana Silva'],
+    [checker, 'Bo Chen'],
+    [stranger, 'Mallory'],
+  ] as const) {
+    const made = await cli(home, ['keys', 'create', '--name', name]);
+    expect(made.code, made.stderr).toBe(0);
+    const shown = await cli(home, ['keys', 'show']);
+    expect(shown.stdout).toBe(made.stdout);
+    if (home !== stranger) lines.push(shown.stdout.trim());
+    if (home !== stranger) {
+      const set = await cli(home, ['config', 'set', 'approvers_file', approversFile]);
+      expect(set.code, set.stderr).toBe(0);
+    }
+  }
+  writeFileSync(approversFile, `${lines.join('\n')}\n`);
+});
+
+afterAll(async () => {
+  await sandbox?.close();
+});
+
+async function makePlan(name: string, extra: string[] = []): Promise<string> {
+  const out = join(dir, name);
+  const r = await asMaker(['plan', 'refund', csv, '--out', out, ...extra]);
+  expect(r.code, r.stderr).toBe(0);
+  return out;
+}
+
+describe('keys', () => {
+  it('keys show prints one line: name, fingerprint, public key; keys create refuses to overwrite', async () => {
+    const shown = await cli(maker, ['keys', 'show']);
+    expect(shown.stdout).toMatch(/^Ana Silva SHA256:[A-Za-z0-9_-]{43} ed25519:[A-Za-z0-9_-]{43}\n$/);
+    const again = await cli(maker, ['keys', 'create', '--name', 'Ana Silva']);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/you have a key already/);
+    expect((await cli(maker, ['keys', 'show'])).stdout).toBe(shown.stdout);
+  });
+});
+
+describe('plan and approve', () => {
+  it('a plan approved by someone else holds two valid signatures; no money moved', async () => {
+    const planPath = await makePlan('ok.plan');
+    const file = await readPlanFile(planPath);
+    expect(file.plan).toMatchObject({
+      op: 'refund',
+      rows: 3,
+      file: { name: 'refunds.csv' },
+      maker: { name: 'Ana Silva' },
+    });
+    expect(file.plan.totals).toEqual({ USD: expect.stringMatching(/^\d+\.\d\d$/) });
+    expect(file.plan.largest).toHaveLength(3);
+
+    // No gateway settings at all: approving is offline.
+    const noRows = await cli(checker, ['approve', planPath]);
+    expect(noRows.code).toBe(2);
+    expect(noRows.stderr).toMatch(/no terminal to type the row count at: give it with --rows N/);
+    const wrong = await cli(checker, ['approve', planPath, '--rows', '4']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/not approved: the row count given was "4", the plan has 3 rows/);
+    expect((await readPlanFile(planPath)).signatures).toHaveLength(1);
+
+    const ok = await cli(checker, ['approve', planPath, '--rows', '3']);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stderr).toMatch(/moves {6}USD /);
+    expect(ok.stderr).toMatch(/made by {4}Ana Silva \(SHA256:/);
+    expect(ok.stderr).toMatch(/approved .*ok\.plan as "Bo Chen"/);
+    const signed = await readPlanFile(planPath);
+    expect(signed.signatures.map((s) => s.role)).toEqual(['maker', 'approve']);
+    const v = verifyPlan(signed, await loadApprovers(approversFile), new Date());
+    expect(v.approvals.map((a) => a.name)).toEqual(['Bo Chen']);
+
+    const twice = await cli(checker, ['approve', planPath, '--rows', '3']);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toMatch(/you approved this plan already/);
+    expect(await ledger(sandbox.url)).toEqual([]);
+  });
+
+  it('the maker cannot approve their own plan', async () => {
+    const planPath = await makePlan('own.plan');
+    const r = await cli(maker, ['approve', planPath, '--rows', '3']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/you made this plan .*someone else must approve/);
+    expect((await readPlanFile(planPath)).signatures).toHaveLength(1);
+  });
+
+  it('a key not in the approvers file is refused; no approvers file set says how to set one', async () => {
+    const planPath = await makePlan('stranger.plan');
+    const unset = await cli(stranger, ['approve', planPath, '--rows', '3']);
+    expect(unset.code).toBe(4);
+    expect(unset.stderr).toMatch(/names no approvers file/);
+    expect(unset.stderr).toMatch(/payops config set approvers_file/);
+    await cli(stranger, ['config', 'set', 'approvers_file', approversFile]);
+    const r = await cli(stranger, ['approve', planPath, '--rows', '3']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/your key "Mallory" \(SHA256:\S+\) is not in the approvers file/);
+    expect((await readPlanFile(planPath)).signatures).toHaveLength(1);
+  });
+
+  it('a plan with one byte changed is refused, naming the maker signature', async () => {
+    const planPath = await makePlan('changed.plan');
+    const text = readFileSync(planPath, 'utf8');
+    const changed = text.replace('"rows": 3', '"rows": 2');
+    expect(changed).not.toBe(text);
+    expect(changed.length).toBe(text.length);
+    writeFileSync(planPath, changed);
+    const r = await cli(checker, ['approve', planPath, '--rows', '2']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/the maker's signature \("Ana Silva".*\) does not verify/);
+  });
+
+  it('an expired plan is refused', async () => {
+    const planPath = await makePlan('expired.plan', ['--expires', '1s']);
+    const { expiresAt } = (await readPlanFile(planPath)).plan;
+    // Waits for the clock the check reads, not for the program: the plan says when it expires.
+    while (Date.now() <= Date.parse(expiresAt)) await new Promise((r) => setTimeout(r, 50));
+    const r = await cli(checker, ['approve', planPath, '--rows', '3']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`the plan expired at ${expiresAt.replace(/\./g, '\\.')}`));
+  });
+
+  it('a rejection is recorded with its reason, and the plan can no longer be approved', async () => {
+    const planPath = await makePlan('rejected.plan');
+    const r = await cli(checker, ['approve', planPath, '--reject', '--reason', 'row 2 is refunded twice']);
+    expect(r.code, r.stderr).toBe(0);
+    const file = await readPlanFile(planPath);
+    expect(file.signatures[1]).toMatchObject({
+      role: 'reject',
+      reason: 'row 2 is refunded twice',
+      name: 'Bo Chen',
+    });
+    const v = verifyPlan(file, await loadApprovers(approversFile), new Date());
+    expect(v.rejections).toHaveLength(1);
+    expect(v.approvals).toHaveLength(0);
+    const noReason = await cli(checker, ['approve', planPath, '--reject']);
+    expect(noReason.code).toBe(2);
+    expect(noReason.stderr).toMatch(/--reject needs --reason/);
+  });
+
+  it('a plan needs the maker key and --out, and never overwrites a file', async () => {
+    const noKey = await cli(
+      tempDir('payops-nokey-'),
+      ['plan', 'refund', csv, '--out', join(dir, 'x.plan')],
+      sandbox.env,
+    );
+    expect(noKey.code).toBe(4);
+    expect(noKey.stderr).toMatch(/payops keys create/);
+    const noOut = await asMaker(['plan', 'refund', csv]);
+    expect(noOut.code).toBe(2);
+    expect(noOut.stderr).toMatch(/--out is required/);
+    const planPath = await makePlan('once.plan');
+    const again = await asMaker(['plan', 'refund', csv, '--out', planPath]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/exists already/);
+  });
+
+  it('a file the run would refuse is refused by plan with the same error', async () => {
+    const bad = writeCsv(join(dir, 'bad.csv'), REFUND_HEADER, [['T1', 'O1', 'USD', '10.00', '-1', 'x']]);
+    const r = await asMaker(['plan', 'refund', bad, '--out', join(dir, 'bad.plan')]);
+    const run = await asMaker(['refund', bad, '--yes']);
+    expect(r.code).toBe(2);
+    expect(run.code).toBe(2);
+    const first = (s: string) => s.split('\n').slice(0, 2).join('\n');
+    expect(first(r.stderr)).toBe(first(run.stderr));
+  });
+
+  it.skipIf(!hasScript)('on a terminal the row count is typed', async () => {
+    const planPath = await makePlan('typed.plan');
+    const run = await underPty(['approve', planPath], {
+      env: cliEnv(checker),
+      cwd: dir,
+      answers: [['type the number of rows (3)', '3']],
+    });
+    expect(run.code, run.raw).toBe(0);
+    expect(run.raw).toMatch(/approved .*typed\.plan/);
+    expect((await readPlanFile(planPath)).signatures.map((s) => s.role)).toEqual(['maker', 'approve']);
+    expect(await ledger(sandbox.url)).toEqual([]);
+  });
+});
