@@ -38,6 +38,10 @@ export interface GatedRun {
   dryRun: boolean;
   /** The run a resume continues: it keeps the plan it started with. */
   resuming?: RunHeader | undefined;
+  /** --skip-done given (bulk): a plan made with it runs with it. */
+  skipDone?: boolean;
+  /** Flags given that send more than any plan shows (--force; payouts --new-request-ids): refused with --plan. */
+  beyond?: string[];
 }
 
 /** What the run takes from the gate. */
@@ -75,17 +79,24 @@ export async function approvalGate(ctx: Context, config: ResolvedConfig, run: Ga
   const file = await readPlanFile(resolve(ctx.io.cwd, planPath));
   const verified = await checkedPlan(ctx, config, file, source);
   const { plan } = verified;
+  if (!PLAN_ID.test(plan.planId))
+    throw new UsageError(`${source}: the plan id is not one payops makes; nothing was sent`);
+  // A used plan is refused as used, whatever else is wrong with it now.
+  const earlier = await unusedOrStale(state, plan, source);
   const misfit = misfits(plan, run, source);
   if (misfit.length > 0) {
+    const flagsOnly = misfit.every((p) => p.field?.startsWith('--'));
     throw new InputError(
-      `the plan ${source} is not for this run: ${misfit.map((p) => p.field).join(', ')} differ${misfit.length === 1 ? 's' : ''}; nothing was sent`,
+      `the plan ${source} does not fit this run (${misfit.map((p) => p.field).join(', ')}); nothing was sent`,
       misfit,
-      { hint: `make a plan for this very file and gateway: payops plan ${run.op} ${run.label}` },
+      {
+        hint: flagsOnly
+          ? 'run it with the flags the plan was made with, without --force or --new-request-ids'
+          : `make a plan for this very file and gateway: payops plan ${run.op} ${run.label}`,
+      },
     );
   }
   checkApprovals(verified, config.approvals ?? 1, source);
-  if (!PLAN_ID.test(plan.planId))
-    throw new UsageError(`${source}: the plan id is not one payops makes; nothing was sent`);
 
   const approval: RunApproval = {
     planId: plan.planId,
@@ -93,7 +104,6 @@ export async function approvalGate(ctx: Context, config: ResolvedConfig, run: Ga
     maker: { name: verified.maker.name, fingerprint: verified.maker.fingerprint },
     approvers: verified.approvals.map((a) => ({ name: a.name, fingerprint: a.fingerprint, at: a.at })),
   };
-  const earlier = await unusedOrStale(state, plan, source);
   ctx.log.info(
     `approved plan ${planPath} (${plan.planId}): made by ${who(verified.maker)}, approved by ${verified.approvals.map(who).join(', ')}`,
   );
@@ -163,6 +173,18 @@ function misfits(plan: PlanBody, run: GatedRun, source: string): InputProblem[] 
     at(
       'gateway',
       `the plan is for ${gatewayWords(plan.gateway)}; this run is at ${gatewayWords(run.identity)}`,
+    );
+  }
+  for (const flag of run.beyond ?? []) {
+    at(
+      flag,
+      `${flag} sends what the gateway or earlier runs show done, which the approvers did not approve; a plan runs as approved`,
+    );
+  }
+  if (plan.skipDone && !run.skipDone) {
+    at(
+      '--skip-done',
+      'the plan leaves out the rows the gateway showed done (--skip-done): run it with --skip-done',
     );
   }
   if (plan.content !== run.content) {

@@ -119,6 +119,8 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
           planPath: flags.plan,
           dryRun,
           resuming: decision.action === 'resume' ? decision.run.header : undefined,
+          skipDone: Boolean(flags.skipDone),
+          beyond: flags.force ? ['--force'] : [],
         })
       : undefined;
   switch (decision.action) {

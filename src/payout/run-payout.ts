@@ -189,6 +189,7 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
     planPath: opts.plan,
     dryRun: Boolean(ctx.globals.dryRun),
     resuming: decision.action === 'resume' ? decision.run.header : undefined,
+    beyond: [...(opts.force ? ['--force'] : []), ...(opts.newRequestIds ? ['--new-request-ids'] : [])],
   });
   if (decision.action === 'resume') {
     const run = decision.run;

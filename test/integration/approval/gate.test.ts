@@ -153,7 +153,7 @@ describe('a run given --plan', { timeout: 60_000 }, () => {
     await expectNothingMoved(
       await refund(plan),
       2,
-      /is not for this run: content differs.*the file's content differs from the plan's: USD [\d.]+ → USD [\d,.]+/s,
+      /does not fit this run \(content\); nothing was sent.*the file's content differs from the plan's: USD [\d.]+ → USD [\d,.]+/s,
     );
   });
 
@@ -176,7 +176,7 @@ describe('a run given --plan', { timeout: 60_000 }, () => {
     await expectNothingMoved(
       await refund(merchant),
       2,
-      /gateway differs.*the plan is for \S+ merchant 800002 account 800001001; this run is at \S+ merchant 800001 /s,
+      /does not fit this run \(gateway\).*the plan is for \S+ merchant 800002 account 800001001; this run is at \S+ merchant 800001 /s,
     );
     const port = writePlan(
       join(suite.dir, 'port.plan'),
@@ -185,7 +185,7 @@ describe('a run given --plan', { timeout: 60_000 }, () => {
     await expectNothingMoved(
       await refund(port),
       2,
-      /gateway differs.*the plan is for http:\/\/127\.0\.0\.1:9 merchant/s,
+      /does not fit this run \(gateway\).*the plan is for http:\/\/127\.0\.0\.1:9 merchant/s,
     );
   });
 
@@ -230,6 +230,29 @@ describe('a run given --plan', { timeout: 60_000 }, () => {
       2,
       /was rejected by "Cy Okafor" .*: "order 2 was already refunded by hand"/,
     );
+  });
+});
+
+describe('a plan runs as approved', { timeout: 60_000 }, () => {
+  it('refuses --force with a plan (it would send what the gateway shows done, which no one approved)', async () => {
+    const plan = writePlan(join(suite.dir, 'refunds.plan'), await planFile([bo]));
+    await expectNothingMoved(
+      await refund(plan, ['--force']),
+      2,
+      /does not fit this run \(--force\).*--force sends what the gateway or earlier runs show done, which the approvers did not approve/s,
+    );
+  });
+
+  it('refuses a plan made with --skip-done run without it', async () => {
+    const plan = writePlan(join(suite.dir, 'refunds.plan'), await planFile([bo], { skipDone: true }));
+    await expectNothingMoved(
+      await refund(plan),
+      2,
+      /does not fit this run \(--skip-done\).*run it with --skip-done/s,
+    );
+    const r = await refund(plan, ['--skip-done']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(refundsByTransaction(await suite.gw.ledger()).size).toBe(3);
   });
 });
 
@@ -301,5 +324,55 @@ describe('resume keeps the plan', { timeout: 90_000 }, () => {
     const use = JSON.parse(readFileSync(join(s.maker, 'state', 'plans', `${file.plan.planId}.json`), 'utf8'));
     expect(use).toMatchObject({ runId, finishedAt: expect.any(String) });
     expect(existsSync(join(s.checker, 'state'))).toBe(false);
+  });
+});
+
+describe('the workflow with the real commands, two homes', { timeout: 120_000 }, () => {
+  it("keys, plan in the maker's home, approve in the checker's, the run from the maker's home under approval_required always", async () => {
+    const dir = suite.dir;
+    const approvers = join(dir, 'team-approvers.txt');
+    const maker = join(dir, 'ana-home');
+    const checker = join(dir, 'bo-home');
+    const cli = (h: string, args: string[]) => payops(args, { env: { ...suite.gw.env(h) } });
+    const lines: string[] = [];
+    for (const [h, name] of [
+      [maker, 'Ana Silva'],
+      [checker, 'Bo Chen'],
+    ] as const) {
+      const made = await cli(h, ['keys', 'create', '--name', name]);
+      expect(made.code, made.stderr).toBe(0);
+      lines.push((await cli(h, ['keys', 'show'])).stdout.trim());
+      for (const [k, v] of [
+        ['approvers_file', approvers],
+        ['approval_required', 'always'],
+      ]) {
+        const set = await cli(h, ['config', 'set', k!, v!]);
+        expect(set.code, set.stderr).toBe(0);
+      }
+    }
+    writeFileSync(approvers, `${lines.join('\n')}\n`);
+
+    // A cron job's run without a plan: refused, --yes or not.
+    await expectNothingMoved(await cli(maker, ['refund', s.file, '--yes']), 2, /requires an approved plan/);
+    const planPath = join(dir, 'refunds.plan');
+    const made = await cli(maker, ['plan', 'refund', s.file, '--out', planPath]);
+    expect(made.code, made.stderr).toBe(0);
+    // Made but not approved: refused.
+    await expectNothingMoved(
+      await cli(maker, ['refund', s.file, '--plan', planPath, '--yes']),
+      2,
+      /has 0 approvals; the profile requires 1/,
+    );
+    const ok = await cli(checker, ['approve', planPath, '--rows', '3']);
+    expect(ok.code, ok.stderr).toBe(0);
+    const run = await cli(maker, ['refund', s.file, '--plan', planPath, '--yes']);
+    expect(run.code, run.stderr).toBe(0);
+    const moved = refundsByTransaction(await suite.gw.ledger());
+    expect([...moved.keys()].sort()).toEqual(s.orders.map((o) => o.transaction_id).sort());
+    expect([...moved.values()].every((l) => l.length === 1)).toBe(true);
+    const again = await cli(maker, ['refund', s.file, '--plan', planPath, '--yes', '--skip-done']);
+    expect(again.code, again.stderr).toBe(2);
+    expect(again.stderr).toMatch(/was used by run \S+ on .* UTC, which finished/);
+    expect(refundsByTransaction(await suite.gw.ledger()).size).toBe(3);
   });
 });

@@ -101,7 +101,7 @@ describe('--plan refused before anything is sent', () => {
     );
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(
-      /gateway differs.*this run is at an in-process sandbox, a new gateway every time/s,
+      /does not fit this run \(gateway\).*this run is at an in-process sandbox, a new gateway every time/s,
     );
   });
 });
