@@ -85,4 +85,44 @@ describe('payout --plan', { timeout: 90_000 }, () => {
     expect(again.stderr).toMatch(/was used by run \S+ on .* UTC, which finished; nothing was sent/);
     expect(await payouts()).toHaveLength(3);
   });
+
+  it('an unfinished payout run of a plan: the plan points to it; runs resume keeps the plan and finishes it', async () => {
+    const dir = tempDir();
+    const approvers = writeApprovers(join(dir, 'approvers.txt'), [ana, bo]);
+    const maker = home(join(dir, 'maker'), { approvers_file: approvers, approval_required: 'always' });
+    const file = join(dir, 'payouts.csv');
+    copyFileSync(join(REPO_ROOT, 'samples', 'payouts.csv'), file);
+    const body = await payoutPlan(ana, file, sandboxGateway(sandbox.url));
+    const plan = writePlan(join(dir, 'payouts.plan'), approved(signed(ana, body), bo));
+    // Every request lost before the gateway commits it: the run ends with its payouts unknown.
+    await admin(sandbox.url, '/_sandbox/faults', {
+      mode: 'drop_before_commit',
+      rate: 1,
+      paths: ['/v1/payout'],
+    });
+    let lost: Awaited<ReturnType<typeof runCli>>;
+    try {
+      lost = await runCli(['payout', file, '--plan', plan, '--yes'], { env: sandbox.env, home: maker });
+    } finally {
+      await admin(sandbox.url, '/_sandbox/faults', { mode: 'none' });
+    }
+    expect(lost.code, lost.stderr).toBe(3);
+    expect(await payouts()).toEqual([]);
+    const runId =
+      /payops runs resume (\d{8}-\d{6}-[0-9a-f]{4})/.exec(lost.stderr)?.[1] ??
+      /run (\d{8}-\d{6}-[0-9a-f]{4})/.exec(lost.stderr)![1]!;
+
+    const again = await runCli(['payout', file, '--plan', plan, '--yes'], { env: sandbox.env, home: maker });
+    expect(again.code, again.stderr).toBe(2);
+    expect(again.stderr).toMatch(new RegExp(`is in use by run ${runId} .* not finished; nothing was sent`));
+    expect(again.stderr).toMatch(new RegExp(`payops runs resume ${runId}`));
+    expect(await payouts()).toEqual([]);
+
+    const resumed = await runCli(['runs', 'resume', runId, '--yes'], { env: sandbox.env, home: maker });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toMatch(new RegExp(`run ${runId} keeps its approved plan ${body.planId}`));
+    expect(await payouts()).toHaveLength(3);
+    const use = JSON.parse(readFileSync(join(maker, 'state', 'plans', `${body.planId}.json`), 'utf8'));
+    expect(use).toMatchObject({ runId, finishedAt: expect.any(String) });
+  });
 });
