@@ -19,6 +19,7 @@ import { quote } from '../quote.js';
 import { type PlanBody, type PlanFile, planDigest, type RunApproval } from './plan-doc.js';
 import { approvalNeeded, parsePolicy } from './policy.js';
 import { claimPlan, dropClaim, markFinished, PLAN_ID, type PlanUse, readUse } from './registry.js';
+import { approversPath } from './run-approve.js';
 import { loadApprovers, readPlanFile, type VerifiedPlan, verifyPlan, who } from './verify.js';
 
 /** What the gate needs to know of the run it guards. */
@@ -147,13 +148,8 @@ async function checkedPlan(
   file: PlanFile,
   source: string,
 ): Promise<VerifiedPlan> {
-  if (config.approversFile === undefined) {
-    throw new UsageError(
-      `--plan: the profile ${quote(config.profile)} names no approvers file, so the plan's signers cannot be checked; nothing was sent`,
-      { hint: 'payops config set approvers_file PATH (docs/approvals.md)' },
-    );
-  }
-  const approvers = await loadApprovers(resolve(ctx.io.cwd, config.approversFile));
+  // As `payops approve` finds it: a relative path from the config folder, whatever the current one.
+  const approvers = await loadApprovers(approversPath(config.approversFile, ctx.io.env, config.profile));
   try {
     return verifyPlan(file, approvers, new Date(), `the plan ${source}`);
   } catch (err) {

@@ -73,14 +73,23 @@ describe('--plan refused before anything is sent', () => {
     expect(await moved(ids)).toEqual([]);
   });
 
-  it('a profile without an approvers file (exit 2, naming approvers_file)', async () => {
+  it('a profile without an approvers file (exit 4, naming approvers_file, as payops approve)', async () => {
     const { file, ids } = await refundFile();
     const plan = await approvedPlan(file);
     const r = await runMain(['refund', file, '--plan', plan, '--yes'], desk({})());
-    expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toMatch(/names no approvers file.*nothing was sent/);
-    expect(r.stderr).toMatch(/payops config set approvers_file PATH/);
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stderr).toMatch(/profile "default" names no approvers file/);
+    expect(r.stderr).toMatch(/payops config set approvers_file/);
     expect(await moved(ids)).toEqual([]);
+  });
+
+  it('an approvers file named relative to the config folder, not the current one', async () => {
+    const { file, ids } = await refundFile();
+    const plan = await approvedPlan(file);
+    const io = desk({ approvers_file: '../approvers.txt' });
+    const r = await runMain(['refund', file, '--plan', plan, '--yes'], io());
+    expect(r.code, r.stderr).toBe(0);
+    expect(await moved(ids)).toHaveLength(2);
   });
 
   it('an approval_required the profile cannot be read as (exit 4), with or without --plan', async () => {
