@@ -5,11 +5,11 @@
 // rejected it, it must not have expired or been used by another run (registry.ts). Without --plan:
 // the profile's approval_required (policy.ts) decides whether the run may go ahead. A resume keeps
 // the plan its run started with. Anything else is refused before anything is sent.
-import { resolve } from 'node:path';
-import { stateDir } from '../config/paths.js';
+import { isAbsolute, resolve } from 'node:path';
+import { configDir, stateDir } from '../config/paths.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { Context } from '../context.js';
-import { InputError, type InputProblem, UsageError } from '../errors.js';
+import { ConfigError, InputError, type InputProblem, UsageError } from '../errors.js';
 import { sameGateway } from '../lifecycle/identity.js';
 import { newRunId } from '../lifecycle/paths.js';
 import { listRuns } from '../lifecycle/read.js';
@@ -19,7 +19,6 @@ import { quote } from '../quote.js';
 import { type PlanBody, type PlanFile, planDigest, type RunApproval } from './plan-doc.js';
 import { approvalNeeded, parsePolicy } from './policy.js';
 import { claimPlan, dropClaim, markFinished, PLAN_ID, type PlanUse, readUse } from './registry.js';
-import { approversPath } from './run-approve.js';
 import { loadApprovers, readPlanFile, type VerifiedPlan, verifyPlan, who } from './verify.js';
 
 /** What the gate needs to know of the run it guards. */
@@ -32,8 +31,8 @@ export interface GatedRun {
   rows: number;
   /** What the run moves, currency → minor units. */
   totals: ReadonlyMap<string, bigint>;
-  /** The input as the user named it. */
-  label: string;
+  /** The input file as the user named it; undefined for one order given by flags. */
+  label: string | undefined;
   /** --plan FILE, as given. */
   planPath?: string | undefined;
   dryRun: boolean;
@@ -61,7 +60,7 @@ export async function approvalGate(ctx: Context, config: ResolvedConfig, run: Ga
   if (planPath === undefined) {
     const verdict = approvalNeeded(parsePolicy(config.approvalRequired), run.totals);
     if (verdict.needed) {
-      const how = `payops plan ${run.op} ${run.label} --out ${run.op}.plan`;
+      const how = `payops plan ${run.op} ${run.label ?? `${run.op}.csv`} --out ${run.op}.plan`;
       if (run.dryRun) {
         ctx.log.info(`approval: a run needs an approved plan (${verdict.why}): ${how}, then --plan`);
         return { header: {} };
@@ -93,7 +92,7 @@ export async function approvalGate(ctx: Context, config: ResolvedConfig, run: Ga
       {
         hint: flagsOnly
           ? 'run it with the flags the plan was made with, without --force or --new-request-ids'
-          : `make a plan for this very file and gateway: payops plan ${run.op} ${run.label}`,
+          : `make a plan for this very file and gateway: payops plan ${run.op} ${run.label ?? 'FILE'}`,
       },
     );
   }
@@ -148,8 +147,15 @@ async function checkedPlan(
   file: PlanFile,
   source: string,
 ): Promise<VerifiedPlan> {
-  // As `payops approve` finds it: a relative path from the config folder, whatever the current one.
-  const approvers = await loadApprovers(approversPath(config.approversFile, ctx.io.env, config.profile));
+  // As `payops approve` finds it (run-approve.ts approversPath, which imports what imports this file):
+  // a relative path from the config folder, whatever the current one (a cron job's).
+  const named = config.approversFile;
+  if (named === undefined) {
+    throw new ConfigError(`profile ${quote(config.profile)} names no approvers file`, {
+      hint: 'set it with `payops config set approvers_file /path/to/approvers.txt` (docs/approvals.md)',
+    });
+  }
+  const approvers = await loadApprovers(isAbsolute(named) ? named : resolve(configDir(ctx.io.env), named));
   try {
     return verifyPlan(file, approvers, new Date(), `the plan ${source}`);
   } catch (err) {

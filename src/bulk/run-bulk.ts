@@ -115,7 +115,7 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
           content: plan.content,
           rows: plan.rows,
           totals: plan.moving,
-          label: what,
+          label: inline ? undefined : plan.source.label,
           planPath: flags.plan,
           dryRun,
           resuming: decision.action === 'resume' ? decision.run.header : undefined,
