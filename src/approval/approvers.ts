@@ -6,6 +6,8 @@
 // Parsed from the end, so a name may hold spaces. The fingerprint is checked against the key: a
 // line whose two halves disagree is refused, never trusted by either half.
 import { readFile } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
+import { configDir } from '../config/paths.js';
 import { ConfigError } from '../errors.js';
 import { quote } from '../quote.js';
 import { type KeyRef, keyFingerprint, publicKeyObject, rawPublicKey } from './plan-doc.js';
@@ -99,4 +101,17 @@ export async function loadApprovers(path: string): Promise<KeyRef[]> {
     });
   }
   return keys;
+}
+
+/**
+ * The approvers file the profile names (approvers_file); a relative path is taken from the config
+ * folder (PAYOPS_HOME), so that it names one file whatever the current folder (a cron job's).
+ */
+export function approversPath(file: string | undefined, env: NodeJS.ProcessEnv, profile: string): string {
+  if (file === undefined) {
+    throw new ConfigError(`profile "${profile}" names no approvers file`, {
+      hint: 'set it with `payops config set approvers_file /path/to/approvers.txt` (docs/approvals.md)',
+    });
+  }
+  return isAbsolute(file) ? file : resolve(configDir(env), file);
 }

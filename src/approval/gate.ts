@@ -5,11 +5,11 @@
 // rejected it, it must not have expired or been used by another run (registry.ts). Without --plan:
 // the profile's approval_required (policy.ts) decides whether the run may go ahead. A resume keeps
 // the plan its run started with. Anything else is refused before anything is sent.
-import { isAbsolute, resolve } from 'node:path';
-import { configDir, stateDir } from '../config/paths.js';
+import { resolve } from 'node:path';
+import { stateDir } from '../config/paths.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { Context } from '../context.js';
-import { ConfigError, InputError, type InputProblem, UsageError } from '../errors.js';
+import { InputError, type InputProblem, UsageError } from '../errors.js';
 import { sameGateway } from '../lifecycle/identity.js';
 import { newRunId } from '../lifecycle/paths.js';
 import { listRuns } from '../lifecycle/read.js';
@@ -19,7 +19,7 @@ import { quote } from '../quote.js';
 import { type PlanBody, type PlanFile, planDigest, type RunApproval } from './plan-doc.js';
 import { approvalNeeded, parsePolicy } from './policy.js';
 import { claimPlan, dropClaim, markFinished, PLAN_ID, type PlanUse, readUse } from './registry.js';
-import { loadApprovers, readPlanFile, type VerifiedPlan, verifyPlan, who } from './verify.js';
+import { approversPath, loadApprovers, readPlanFile, type VerifiedPlan, verifyPlan, who } from './verify.js';
 
 /** What the gate needs to know of the run it guards. */
 export interface GatedRun {
@@ -147,15 +147,8 @@ async function checkedPlan(
   file: PlanFile,
   source: string,
 ): Promise<VerifiedPlan> {
-  // As `payops approve` finds it (run-approve.ts approversPath, which imports what imports this file):
-  // a relative path from the config folder, whatever the current one (a cron job's).
-  const named = config.approversFile;
-  if (named === undefined) {
-    throw new ConfigError(`profile ${quote(config.profile)} names no approvers file`, {
-      hint: 'set it with `payops config set approvers_file /path/to/approvers.txt` (docs/approvals.md)',
-    });
-  }
-  const approvers = await loadApprovers(isAbsolute(named) ? named : resolve(configDir(ctx.io.env), named));
+  // As `payops approve` finds it: a relative path from the config folder, whatever the current one.
+  const approvers = await loadApprovers(approversPath(config.approversFile, ctx.io.env, config.profile));
   try {
     return verifyPlan(file, approvers, new Date(), `the plan ${source}`);
   } catch (err) {

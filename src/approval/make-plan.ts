@@ -20,6 +20,7 @@ import type { BatchOperation } from '../gateway/endpoints.js';
 import { gatewayIdentity } from '../lifecycle/identity.js';
 import { addToTotals, formatAmount } from '../money/amount.js';
 import { checkOutFile } from '../output/safe-file.js';
+import type { PayoutFlags } from '../payout/run-payout.js';
 import { quote } from '../quote.js';
 import { hiddenRefusal } from '../tabular/hidden.js';
 import { readAsText } from '../tabular/read-as.js';
@@ -44,6 +45,14 @@ export function parseExpiry(text: string): number | undefined {
 }
 
 export interface PlanFlags extends BulkFlags {
+  expires?: string;
+}
+
+export interface PayoutPlanFlags
+  extends Pick<
+    PayoutFlags,
+    'file' | 'sheet' | 'columns' | 'headerRow' | 'decimalComma' | 'encoding' | 'includeHidden' | 'skipHidden'
+  > {
   expires?: string;
 }
 
@@ -74,22 +83,36 @@ function keepLargest(list: Largest[], row: Largest, minor: bigint, minors: WeakM
   if (list.length > LARGEST) list.pop();
 }
 
-export async function runMakePlan(ctx: Context, op: BatchOperation, flags: PlanFlags): Promise<number> {
+/** What a plan says of its file, by operation: bulk (bulkFacts) or payouts (payoutFacts). */
+type FileFacts = Pick<
+  PlanBody,
+  'file' | 'content' | 'rows' | 'totals' | 'largest' | 'gatewayShows' | 'readAs' | 'columns'
+> &
+  Partial<Pick<PlanBody, 'sheet' | 'skipDone'>>;
+
+function totalsText(totals: Map<string, bigint>): Record<string, string> {
+  return Object.fromEntries(
+    [...totals.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([c, m]) => [c, formatAmount(m, c)]),
+  );
+}
+
+/** Everything before the file is read: the flags, --out, the maker's key, a gateway that outlives the plan. */
+async function prelude(ctx: Context, what: string, file: string | undefined, expires: string | undefined) {
   const out = ctx.globals.out;
   if (out === undefined) {
     throw new UsageError('--out is required: where to write the plan', {
-      hint: `payops plan ${op} FILE --out ${op}.plan`,
+      hint: `payops plan ${what} FILE --out ${what}.plan`,
     });
   }
-  if (flags.file === undefined)
-    throw new UsageError(`name the file to plan: payops plan ${op} FILE --out ${out}`);
-  const expiresIn = parseExpiry(flags.expires ?? DEFAULT_EXPIRY);
+  if (file === undefined)
+    throw new UsageError(`name the file to plan: payops plan ${what} FILE --out ${out}`);
+  const expiresIn = parseExpiry(expires ?? DEFAULT_EXPIRY);
   if (expiresIn === undefined) {
-    throw new UsageError(`--expires ${quote(flags.expires ?? '')} is not a duration from 1s to 90d`, {
+    throw new UsageError(`--expires ${quote(expires ?? '')} is not a duration from 1s to 90d`, {
       hint: 'such as 7d, 36h or 90m',
     });
   }
-  await checkOutFile(ctx.io.cwd, out, [{ flag: 'FILE', path: flags.file }], ctx.io.env);
+  await checkOutFile(ctx.io.cwd, out, [{ flag: 'FILE', path: file }], ctx.io.env);
   const target = resolve(ctx.io.cwd, out);
   if (existsSync(target)) {
     throw new UsageError(`--out ${out} exists already; a plan is never written over another`, {
@@ -98,9 +121,8 @@ export async function runMakePlan(ctx: Context, op: BatchOperation, flags: PlanF
   }
   // The maker's key first: without it there is no plan to make, and nothing is asked of the gateway.
   const key = await loadSigningKey(ctx);
-
   const config = await ctx.config();
-  assertMayMoveMoney(config, `a plan for payops ${op}`);
+  assertMayMoveMoney(config, `a plan for payops ${what}`);
   if (config.sandbox) {
     throw new ConfigError(
       'a plan cannot be made against the in-process sandbox: its gateway is gone when this command ends',
@@ -109,6 +131,52 @@ export async function runMakePlan(ctx: Context, op: BatchOperation, flags: PlanF
       },
     );
   }
+  return { out, target, expiresIn, key, config };
+}
+
+/** The plan signed by the maker, written to --out; the summary and the next step said. */
+function writePlan(
+  ctx: Context,
+  op: PlanBody['op'],
+  p: Awaited<ReturnType<typeof prelude>>,
+  facts: FileFacts,
+): number {
+  const now = new Date();
+  const body: PlanBody = {
+    format: PLAN_FORMAT,
+    planId: `pl_${randomBytes(12).toString('base64url')}`,
+    op,
+    gateway: gatewayIdentity(p.config),
+    merchantId: p.config.merchantId,
+    accountId: p.config.accountId,
+    ...facts,
+    maker: p.key.ref,
+    createdAt: now.toISOString(),
+    expiresAt: new Date(now.getTime() + p.expiresIn).toISOString(),
+  };
+  const file: PlanFile = {
+    plan: body,
+    signatures: [
+      {
+        ...p.key.ref,
+        role: 'maker',
+        at: body.createdAt,
+        signature: signText(p.key.privateKey, canonicalJson(body)),
+      },
+    ],
+  };
+  // Not secret (it names orders and amounts, as the file does): readable as the input file would be.
+  writeJsonAtomic(p.target, file, PLAN_FILE_MODE);
+  for (const line of planSummaryLines(body, p.out)) ctx.log.info(line);
+  ctx.log.info(`wrote ${p.out}, signed by you (${p.key.ref.name}, ${p.key.ref.fingerprint})`);
+  ctx.log.info(`next: someone else in the approvers file runs \`payops approve ${p.out}\``);
+  return 0;
+}
+
+/** `payops plan capture|cancel|review|refund FILE`: pass 1 and the gateway check, as the run makes them. */
+export async function runMakePlan(ctx: Context, op: BatchOperation, flags: PlanFlags): Promise<number> {
+  const p = await prelude(ctx, op, flags.file, flags.expires);
+  const { config } = p;
   const source = await inputSource(ctx, op, config, flags, undefined);
   const cache = await rowCacheFor(source.path, false, config.signKey !== undefined);
   const plan = await planBulk(op, source, {}, cache);
@@ -137,46 +205,51 @@ export async function runMakePlan(ctx: Context, op: BatchOperation, flags: PlanF
     if (!byCurrency.has(row.currency)) byCurrency.set(row.currency, []);
     keepLargest(byCurrency.get(row.currency)!, entry, minor, minors);
   }
-
-  const now = new Date();
-  const body: PlanBody = {
-    format: PLAN_FORMAT,
-    planId: `pl_${randomBytes(12).toString('base64url')}`,
-    op,
-    gateway: gatewayIdentity(config),
-    merchantId: config.merchantId,
-    accountId: config.accountId,
-    file: { name: basename(flags.file), sha256: plan.sha256 },
+  return writePlan(ctx, op, p, {
+    file: { name: basename(flags.file!), sha256: plan.sha256 },
     content: plan.content,
     rows: plan.rows,
-    totals: Object.fromEntries(
-      [...totals.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([c, m]) => [c, formatAmount(m, c)]),
-    ),
+    totals: totalsText(totals),
     largest: pickLargest(byCurrency),
     gatewayShows: { done: done.size - possible.size, possiblyDone: possible.size },
-    ...(flags.skipDone ? { skipDone: true } : {}),
+    ...(flags.skipDone ? { skipDone: true as const } : {}),
     readAs: plan.readAs ? readAsText(plan.readAs) : '',
     ...(plan.sheet ? { sheet: plan.sheet.name } : {}),
     columns: plan.columns,
-    maker: key.ref,
-    createdAt: now.toISOString(),
-    expiresAt: new Date(now.getTime() + expiresIn).toISOString(),
-  };
-  const file: PlanFile = {
-    plan: body,
-    signatures: [
-      {
-        ...key.ref,
-        role: 'maker',
-        at: body.createdAt,
-        signature: signText(key.privateKey, canonicalJson(body)),
-      },
-    ],
-  };
-  // Not secret (it names orders and amounts, as the file does): readable as the input file would be.
-  writeJsonAtomic(target, file, PLAN_FILE_MODE);
-  for (const line of planSummaryLines(body, out)) ctx.log.info(line);
-  ctx.log.info(`wrote ${out}, signed by you (${key.ref.name}, ${key.ref.fingerprint})`);
-  ctx.log.info(`next: someone else in the approvers file runs \`payops approve ${out}\``);
-  return 0;
+  });
+}
+
+/**
+ * `payops plan payout FILE`: the payout run's validation (payout/run-payout.ts loadCsv: every row,
+ * the same payout twice, hidden rows). What a payout run checks besides is its own home's journals
+ * (request_ids, payouts possibly done), which only the home that runs it has: checked at the run.
+ */
+export async function runMakePayoutPlan(ctx: Context, flags: PayoutPlanFlags): Promise<number> {
+  const p = await prelude(ctx, 'payout', flags.file, flags.expires);
+  const { loadCsv } = await import('../payout/run-payout.js');
+  const { expires: _expires, ...read } = flags;
+  const plan = await loadCsv(ctx, read);
+  const byCurrency = new Map<string, Largest[]>();
+  const minors = new WeakMap<Largest, bigint>();
+  for (const item of plan.items) {
+    const entry: Largest = {
+      line: item.line,
+      currency: item.currency,
+      amount: formatAmount(item.minor, item.currency),
+    };
+    if (!byCurrency.has(item.currency)) byCurrency.set(item.currency, []);
+    keepLargest(byCurrency.get(item.currency)!, entry, item.minor, minors);
+  }
+  return writePlan(ctx, 'payout', p, {
+    file: { name: basename(flags.file!), sha256: plan.sha256 },
+    content: plan.contentKey,
+    rows: plan.items.length,
+    totals: totalsText(plan.totals),
+    largest: pickLargest(byCurrency),
+    gatewayShows: { done: 0, possiblyDone: 0 },
+    readAs: plan.readAs ? readAsText(plan.readAs) : '',
+    ...(plan.sheet ? { sheet: plan.sheet.name } : {}),
+    // The header's columns read under another name (payouts name fields by their path).
+    columns: plan.header?.matches.map((m) => `${m.column}=${m.header}`) ?? [],
+  });
 }

@@ -41,11 +41,10 @@ function readAsWords(plan: PlanBody): string {
 
 function remaining(ms: number): string {
   if (ms <= 0) return 'expired';
-  const h = Math.floor(ms / 3_600_000);
-  if (h >= 48) return `in ${Math.floor(h / 24)} days`;
-  if (h >= 1) return `in ${plural(h, 'hour')}`;
-  const m = Math.max(1, Math.floor(ms / 60_000));
-  return `in ${plural(m, 'minute')}`;
+  const h = ms / 3_600_000;
+  if (h >= 47) return `in ${Math.round(h / 24)} days`;
+  if (h >= 1) return `in ${plural(Math.round(h), 'hour')}`;
+  return `in ${plural(Math.max(1, Math.floor(ms / 60_000)), 'minute')}`;
 }
 
 /** The plan's facts, one per line, as `payops plan` prints them after writing it. */
@@ -57,6 +56,9 @@ export function planSummaryLines(plan: PlanBody, fileName: string, now = new Dat
     `  at         ${safe(plan.gateway.split('|')[0] ?? plan.gateway)} (merchant ${safe(plan.merchantId)}, account ${safe(plan.accountId)})`,
     `  moves      ${totalsText(plan.totals)}`,
   ];
+  // Amounts right-aligned in one column, so that their sizes compare at a glance.
+  const money = plan.largest.map((r) => `${r.currency} ${groupAmount(r.amount)}`);
+  const width = Math.max(0, ...money.map((m) => m.length));
   plan.largest.forEach((r, i) => {
     const ids = [
       r.orderNo ? `order ${r.orderNo}` : '',
@@ -65,7 +67,7 @@ export function planSummaryLines(plan: PlanBody, fileName: string, now = new Dat
       .filter(Boolean)
       .join(', ');
     lines.push(
-      `  ${i === 0 ? 'largest   ' : '          '} ${r.currency} ${groupAmount(r.amount)}  ${label}:${r.line}${ids ? `  ${safe(ids)}` : ''}`,
+      `  ${i === 0 ? 'largest   ' : '          '} ${money[i]!.padStart(width)}  ${label}:${r.line}${ids ? `  ${safe(ids)}` : ''}`,
     );
   });
   const { done, possiblyDone } = plan.gatewayShows;

@@ -3,17 +3,16 @@
 // nothing asked of the gateway. Every signature already there is checked first (verify.ts), the
 // plan is shown, and an approval needs its row count typed (or --rows N without a terminal).
 import { readFile } from 'node:fs/promises';
-import { isAbsolute, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { readStoredConfig } from '../config/file.js';
 import { writeJsonAtomic } from '../config/json-file.js';
-import { configDir } from '../config/paths.js';
 import { selectProfile } from '../config/resolve.js';
 import type { Context } from '../context.js';
 import { ConfigError, UsageError } from '../errors.js';
 import { ask, canAsk } from '../output/prompt.js';
 import { formatCount } from '../output/summary.js';
 import { hiddenTextProblem, quote } from '../quote.js';
-import { formatKeyLine } from './approvers.js';
+import { approversPath, formatKeyLine } from './approvers.js';
 import { loadSigningKey, readPublicKey } from './keys.js';
 import { PLAN_FILE_MODE } from './make-plan.js';
 import { checkerMessage, type PlanFile, type PlanSignature, signText } from './plan-doc.js';
@@ -27,19 +26,6 @@ export interface ApproveFlags {
 }
 
 const MAX_REASON = 500;
-
-/**
- * The approvers file the profile names (approvers_file); a relative path is taken from the config
- * folder (PAYOPS_HOME), so that it names one file whatever the current folder (a cron job's).
- */
-export function approversPath(file: string | undefined, env: NodeJS.ProcessEnv, profile: string): string {
-  if (file === undefined) {
-    throw new ConfigError(`profile "${profile}" names no approvers file`, {
-      hint: 'set it with `payops config set approvers_file /path/to/approvers.txt` (docs/approvals.md)',
-    });
-  }
-  return isAbsolute(file) ? file : resolve(configDir(env), file);
-}
 
 function reasonOf(flags: ApproveFlags): string | undefined {
   if (!flags.reject) {

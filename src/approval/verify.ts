@@ -5,7 +5,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { InputError, UsageError } from '../errors.js';
 import { quote } from '../quote.js';
-import { formatKeyLine, loadApprovers } from './approvers.js';
+import { approversPath, formatKeyLine, loadApprovers } from './approvers.js';
 import {
   canonicalJson,
   checkerMessage,
@@ -18,7 +18,7 @@ import {
   verifyText,
 } from './plan-doc.js';
 
-export { loadApprovers };
+export { approversPath, loadApprovers };
 
 /** A plan file is small: a plan of 100,000 rows is still a few KB (totals and 5 rows). */
 const MAX_PLAN_BYTES = 1024 * 1024;
@@ -138,9 +138,9 @@ export function planFileProblem(v: unknown): string | undefined {
   return undefined;
 }
 
-/** `Ana Silva (SHA256:…)`: a signer as messages name them. */
+/** `"Ana Silva" SHA256:…`: a signer as messages name them. */
 export function who(ref: Pick<KeyRef, 'name' | 'fingerprint'>): string {
-  return `${quote(ref.name)} (${ref.fingerprint})`;
+  return `${quote(ref.name)} ${ref.fingerprint}`;
 }
 
 function listed(approvers: readonly KeyRef[], ref: KeyRef): KeyRef | undefined {

@@ -45,7 +45,7 @@ const GATEWAY = [
 const MONEY = [...GATEWAY, '--output', '--out', '--wide', '--yes', '--dry-run', '--concurrency', '--quiet'];
 const LOOKUP = [...GATEWAY, '--output', '--out', '--wide', '--concurrency', '--quiet', '--no-pager'];
 /** `payops plan OP`: the gateway check's look-ups; --out is the plan file. */
-const PLAN = [...GATEWAY, '--out', '--quiet'];
+const PLAN = [...GATEWAY.filter((f) => f !== '--sandbox'), '--out', '--quiet'];
 const PAY = [...GATEWAY, '--output', '--out', '--yes', '--dry-run', '--quiet'];
 
 /**
@@ -81,6 +81,7 @@ const HONOURS: Readonly<Record<string, readonly string[]>> = {
   'plan capture': PLAN,
   'plan cancel': PLAN,
   'plan review': PLAN,
+  'plan payout': PLAN,
 };
 
 /** The global flags `cmd` honours, from HONOURS by its path under the root. */

@@ -2,6 +2,37 @@ import { positiveInt } from './app.js';
 import { FILE_ARG, HIDDEN_OPTIONS, PLAN_OPTION, SHEET_OPTION, withFileArg } from './bulk.js';
 import { defineCommand } from './define.js';
 
+/** How a payout file's header is matched (the payout command's and `payops plan payout`'s). */
+export const PAYOUT_COLUMN_OPTIONS = {
+  columns: {
+    type: 'string',
+    value: 'map',
+    description:
+      "the file's headers for fields it names otherwise, e.g. 'payment_amount=Amount,beneficiary.bank_details.iban=IBAN'",
+  },
+  'header-row': {
+    type: 'number',
+    value: 'n',
+    description:
+      'the row (line) of --file that holds the header (default: the first naming a payout field, within the first 20)',
+    parse: positiveInt,
+  },
+} as const;
+
+/** How a payout file's amounts and text are read. */
+export const PAYOUT_MARK_OPTIONS = {
+  'decimal-comma': {
+    type: 'boolean',
+    description:
+      'amounts of --file use a decimal comma (49,99); detected by itself in ;- or tab-separated files',
+  },
+  encoding: {
+    type: 'string',
+    value: 'name',
+    description: 'encoding of --file: utf-8 (default), windows-1252, latin1, utf-16le, utf-16be',
+  },
+} as const;
+
 export const registerPayout = defineCommand({
   name: 'payout',
   description: 'create payouts from a JSON request, a CSV file or a workbook (idempotent on request_id)',
@@ -19,19 +50,7 @@ export const registerPayout = defineCommand({
         'one payout per row (a CSV file or an .xlsx workbook); columns are field paths such as beneficiary.bank_details.iban',
     },
     ...SHEET_OPTION,
-    columns: {
-      type: 'string',
-      value: 'map',
-      description:
-        "the file's headers for fields it names otherwise, e.g. 'payment_amount=Amount,beneficiary.bank_details.iban=IBAN'",
-    },
-    'header-row': {
-      type: 'number',
-      value: 'n',
-      description:
-        'the row (line) of --file that holds the header (default: the first naming a payout field, within the first 20)',
-      parse: positiveInt,
-    },
+    ...PAYOUT_COLUMN_OPTIONS,
     resume: {
       type: 'boolean',
       description:
@@ -47,16 +66,7 @@ export const registerPayout = defineCommand({
       description:
         'pay these payouts again on purpose: new request_ids for every payout without its own (NEW payouts)',
     },
-    'decimal-comma': {
-      type: 'boolean',
-      description:
-        'amounts of --file use a decimal comma (49,99); detected by itself in ;- or tab-separated files',
-    },
-    encoding: {
-      type: 'string',
-      value: 'name',
-      description: 'encoding of --file: utf-8 (default), windows-1252, latin1, utf-16le, utf-16be',
-    },
+    ...PAYOUT_MARK_OPTIONS,
     ...HIDDEN_OPTIONS,
     ...PLAN_OPTION,
   },

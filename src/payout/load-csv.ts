@@ -1,5 +1,6 @@
 // `payout --file`: a payout CSV or workbook read as the flags and the profile say, with the lines that
-// say how it was read, and the refusal of rows a person cannot see. From run-payout.ts.
+// say how it was read, and the refusal of rows a person cannot see. From run-payout.ts; `payops plan
+// payout` reads a file so too.
 import type { Context } from '../context.js';
 import type { TableReadFlags } from '../tabular/read-as.js';
 import { loadPayoutCsv, type PayoutPlan } from './plan.js';

@@ -43,6 +43,9 @@ import {
 } from './reuse.js';
 import { type PayoutResultRow, sendPayouts } from './send.js';
 
+/** `payops plan payout` (approval/make-plan.ts) reads a payout file as the run does. */
+export { loadCsv };
+
 export interface PayoutFlags {
   request?: string;
   file?: string;

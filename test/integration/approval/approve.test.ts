@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadApprovers, readPlanFile, verifyPlan } from '../../../src/approval/verify.js';
 import { hasScript, underPty } from '../../helpers/pty-screen.js';
-import { cliEnv, runCli, tempDir } from '../../helpers/run-cli.js';
-import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
+import { cliEnv, REPO_ROOT, runCli, tempDir } from '../../helpers/run-cli.js';
+import { startTestSandbox, type TestSandbox, withSandbox } from '../../helpers/sandbox.js';
 import { createOrders, ledger } from '../../helpers/sandbox-admin.js';
 import { REFUND_HEADER, refundRows, writeCsv } from '../bulk/support.js';
 
@@ -124,7 +124,7 @@ describe('plan and approve', () => {
     await cli(stranger, ['config', 'set', 'approvers_file', approversFile]);
     const r = await cli(stranger, ['approve', planPath, '--rows', '3']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/your key "Mallory" \(SHA256:\S+\) is not in the approvers file/);
+    expect(r.stderr).toMatch(/your key "Mallory" SHA256:\S+ is not in the approvers file/);
     expect((await readPlanFile(planPath)).signatures).toHaveLength(1);
   });
 
@@ -193,6 +193,86 @@ describe('plan and approve', () => {
     expect(run.code).toBe(2);
     const first = (s: string) => s.split('\n').slice(0, 2).join('\n');
     expect(first(r.stderr)).toBe(first(run.stderr));
+  });
+
+  it('a passphrase-protected key signs with PAYOPS_KEY_PASSPHRASE; a wrong one signs nothing; neither is ever shown', async () => {
+    const pass = 'tr0ub4dor&3-horse';
+    const home = tempDir('payops-pass-');
+    const made = await cli(home, ['keys', 'create', '--name', 'Cy Diaz'], { PAYOPS_KEY_PASSPHRASE: pass });
+    expect(made.code, made.stderr).toBe(0);
+    await cli(home, ['config', 'set', 'approvers_file', approversFile]);
+    writeFileSync(approversFile, `${readFileSync(approversFile, 'utf8')}${made.stdout}`);
+    const planPath = await makePlan('pass.plan');
+    const wrong = await cli(home, ['approve', planPath, '--rows', '3'], { PAYOPS_KEY_PASSPHRASE: 'not it' });
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/the passphrase does not open your key/);
+    expect((await readPlanFile(planPath)).signatures).toHaveLength(1);
+    const ok = await cli(home, ['approve', planPath, '--rows', '3', '--debug'], {
+      PAYOPS_KEY_PASSPHRASE: pass,
+    });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect((await readPlanFile(planPath)).signatures.map((s) => s.name)).toEqual(['Ana Silva', 'Cy Diaz']);
+    const keyFile = JSON.parse(readFileSync(join(home, 'keys', 'personal.json'), 'utf8')) as {
+      privateKey: string;
+    };
+    const body = keyFile.privateKey.split('\n').slice(1, -2).join('');
+    for (const r of [made, wrong, ok]) {
+      for (const text of [r.stdout, r.stderr]) {
+        expect(text).not.toContain(pass);
+        expect(text).not.toContain(body.slice(0, 40));
+        expect(text).not.toMatch(/PRIVATE KEY/);
+      }
+    }
+  });
+
+  it('rows the gateway shows done: refused as the run refuses them; --skip-done leaves them out of the plan', async () => {
+    await withSandbox(async (other) => {
+      const orders = await createOrders(other.url, 3, '3000', 'EUR');
+      const file = writeCsv(join(dir, 'partly.csv'), REFUND_HEADER, refundRows(orders));
+      const one = writeCsv(join(dir, 'one.csv'), REFUND_HEADER, refundRows(orders.slice(0, 1)));
+      expect((await cli(maker, ['refund', one, '--yes'], other.env)).code).toBe(0);
+      const before = await ledger(other.url);
+      const refused = await cli(
+        maker,
+        ['plan', 'refund', file, '--out', join(dir, 'partly.plan')],
+        other.env,
+      );
+      const run = await cli(maker, ['refund', file, '--yes'], other.env);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr.split('\n')[0]).toBe(run.stderr.split('\n')[0]);
+      expect(refused.stderr).toMatch(/1 of 3 rows is already refunded at the gateway/);
+      const out = join(dir, 'skip.plan');
+      const r = await cli(maker, ['plan', 'refund', file, '--out', out, '--skip-done'], other.env);
+      expect(r.code, r.stderr).toBe(0);
+      const { plan } = await readPlanFile(out);
+      // EUR amounts in cents, as bigint (the sandbox writes them with two decimals).
+      const left = orders.slice(1).reduce((sum, o) => sum + BigInt(o.amount.replace('.', '')), 0n);
+      expect(plan).toMatchObject({ rows: 3, skipDone: true, gatewayShows: { done: 1, possiblyDone: 0 } });
+      expect(plan.totals).toEqual({ EUR: `${left / 100n}.${String(left % 100n).padStart(2, '0')}` });
+      expect(plan.largest.map((l) => l.line).sort()).toEqual([3, 4]);
+      // Planning sent nothing: the ledger holds the one refund made on purpose above.
+      expect(await ledger(other.url)).toEqual(before);
+    });
+  });
+
+  it('payouts: a plan of a payout file, approved the same way', async () => {
+    const out = join(dir, 'payouts.plan');
+    const r = await asMaker(['plan', 'payout', join(REPO_ROOT, 'samples', 'payouts.csv'), '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    const { plan } = await readPlanFile(out);
+    expect(plan).toMatchObject({ op: 'payout', rows: 3, file: { name: 'payouts.csv' } });
+    expect(plan.totals).toMatchObject({ EUR: expect.stringMatching(/^\d+\.\d\d$/) });
+    expect(plan.content).toMatch(/\S/);
+    const ok = await cli(checker, ['approve', out, '--rows', '3']);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stderr).toMatch(/next: the run, given this plan: payops payout payouts\.csv --plan /);
+  });
+
+  it('a plan against the in-process sandbox is refused: its gateway ends with the command', async () => {
+    const r = await cli(maker, ['--sandbox', 'plan', 'refund', csv, '--out', join(dir, 'sb.plan')]);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(/in-process sandbox/);
+    expect(r.stderr).toMatch(/payops sandbox/);
   });
 
   it.skipIf(!hasScript)('on a terminal the row count is typed', async () => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  approversPath,
   formatKeyLine,
   loadApprovers,
   parseApprovers,
@@ -76,5 +77,14 @@ describe('parseApprovers', () => {
     const ok = join(dir, 'ok.txt');
     writeFileSync(ok, `${formatKeyLine(ana.ref)}\n`);
     await expect(loadApprovers(ok)).resolves.toEqual([ana.ref]);
+  });
+});
+
+describe('approversPath', () => {
+  it('absolute as given; relative from the config folder; none refused with the config set hint', () => {
+    const env = { PAYOPS_HOME: '/home/ana/payops' };
+    expect(approversPath('/srv/team/approvers.txt', env, 'default')).toBe('/srv/team/approvers.txt');
+    expect(approversPath('team/approvers.txt', env, 'default')).toBe('/home/ana/payops/team/approvers.txt');
+    expect(() => approversPath(undefined, env, 'prod')).toThrow(/profile "prod" names no approvers file/);
   });
 });
