@@ -125,4 +125,41 @@ describe('payout --plan', { timeout: 90_000 }, () => {
     const use = JSON.parse(readFileSync(join(maker, 'state', 'plans', `${body.planId}.json`), 'utf8'));
     expect(use).toMatchObject({ runId, finishedAt: expect.any(String) });
   });
+
+  it("the real commands: plan payout in the maker's home, approve in the checker's, the payouts paid once", async () => {
+    const dir = tempDir();
+    const approvers = join(dir, 'approvers.txt');
+    const maker = join(dir, 'ana');
+    const checker = join(dir, 'bo');
+    const file = join(dir, 'payouts.csv');
+    copyFileSync(join(REPO_ROOT, 'samples', 'payouts.csv'), file);
+    const cli = (h: string, args: string[]) => runCli(args, { env: sandbox.env, home: h, cwd: dir });
+    const lines: string[] = [];
+    for (const [h, name] of [
+      [maker, 'Ana Silva'],
+      [checker, 'Bo Chen'],
+    ] as const) {
+      expect((await cli(h, ['keys', 'create', '--name', name])).code).toBe(0);
+      lines.push((await cli(h, ['keys', 'show'])).stdout.trim());
+      expect((await cli(h, ['config', 'set', 'approvers_file', approvers])).code).toBe(0);
+    }
+    writeFileSync(approvers, `${lines.join('\n')}\n`);
+    expect((await cli(maker, ['config', 'set', 'approval_required', 'EUR:100,*:0'])).code).toBe(0);
+
+    const planPath = join(dir, 'payouts.plan');
+    const made = await cli(maker, ['plan', 'payout', file, '--out', planPath]);
+    expect(made.code, made.stderr).toBe(0);
+    const approvedNow = await cli(checker, ['approve', planPath, '--rows', '3']);
+    expect(approvedNow.code, approvedNow.stderr).toBe(0);
+    const bare = await cli(maker, ['payout', file, '--yes']);
+    expect(bare.code, bare.stderr).toBe(2);
+    expect(bare.stderr).toMatch(/above approval_required/);
+    const forced = await cli(maker, ['payout', file, '--plan', planPath, '--yes', '--new-request-ids']);
+    expect(forced.code, forced.stderr).toBe(2);
+    expect(forced.stderr).toMatch(/does not fit this run \(--new-request-ids\)/);
+    expect(await payouts()).toEqual([]);
+    const ok = await cli(maker, ['payout', file, '--plan', planPath, '--yes']);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(await payouts()).toHaveLength(3);
+  });
 });
