@@ -3,7 +3,8 @@
 // others); a currency with no threshold and no `*` needs one (fail closed).
 import { describe, expect, it } from 'vitest';
 import { approvalNeeded, parsePolicy } from '../../../src/approval/policy.js';
-import { ConfigError } from '../../../src/errors.js';
+import { parseConfigValue } from '../../../src/config/keys.js';
+import { ConfigError, UsageError } from '../../../src/errors.js';
 
 const m = (pairs: Record<string, bigint>) => new Map(Object.entries(pairs));
 
@@ -42,4 +43,15 @@ describe('approvalNeeded', () => {
       expect(() => parsePolicy(text)).toThrow(/is not a policy.*nothing was sent/);
     },
   );
+});
+
+describe('config set approval_required', () => {
+  it('stores what the run reads, and refuses what the run would refuse', () => {
+    const stored = parseConfigValue('approval_required', 'usd:1000, eur : 50,*:0') as string;
+    expect(stored).toBe('USD:1000,EUR:50,*:0');
+    expect(parsePolicy(stored)).toMatchObject({ kind: 'over' });
+    for (const text of ['XYZ:10', 'USD:10,usd:20', 'USD:ten', 'sometimes']) {
+      expect(() => parseConfigValue('approval_required', text)).toThrow(UsageError);
+    }
+  });
 });
