@@ -36,6 +36,8 @@ export interface BulkFlags {
   /** A workbook's hidden rows and sheets: send them (--include-hidden) or leave them out (--skip-hidden). */
   includeHidden?: boolean;
   skipHidden?: boolean;
+  /** --plan FILE: the approved plan this run must be (approval/gate.ts). */
+  plan?: string;
 }
 
 /** How a run sends again rows whose requests were lost (not the transport's RetryPolicy): from the flags, else the profile, else defaults. */

@@ -1,6 +1,7 @@
 // After the decision (run.ts): show the plan and confirm, then open the run — a new one (its input
 // copy, journal header and preflight record) or the one resumed (its journal reopened, the rows
 // done meanwhile left out) — and execute it (execute.ts). The one path for both.
+import type { Approval } from '../approval/gate.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { Context } from '../context.js';
 import { ExitCode } from '../errors.js';
@@ -48,6 +49,8 @@ export interface Proceed {
   noCheck?: boolean;
   note?: string;
   policy: ResendPolicy;
+  /** What approval/gate.ts let through: a new run's id and header field when it runs a plan. */
+  approval?: Approval | undefined;
 }
 
 /** Show the plan, confirm, open the run (new or resumed), execute: the one path for both. */
@@ -55,7 +58,7 @@ export async function proceed(ctx: Context, p: Proceed): Promise<number> {
   const { op, plan, config, state } = p;
   let prior: FoldedRun | undefined;
   if (p.resumeFrom) prior = foldRecords((await readRun(state, p.resumeFrom.runId, parseBulkRecord)).records);
-  const runId = p.resumeFrom?.runId ?? newRunId();
+  const runId = p.resumeFrom?.runId ?? p.approval?.runId ?? newRunId();
   const view = planView(ctx, config, plan, runId, p.dryRun, prior, p.resumeFrom, p.note);
   view.policy = p.policy;
   if (!p.resumeFrom) view.runIdAfterConfirm = true;
@@ -171,6 +174,7 @@ export async function proceed(ctx: Context, p: Proceed): Promise<number> {
       ...(plan.readAs ? { readAs: readAsText(plan.readAs) } : {}),
       ...(sink.sink.file ? { out: sink.sink.file } : {}),
       ...(start.noCheck ? { check: 'skipped' } : {}),
+      ...p.approval?.header,
     },
     { runId, input },
   );

@@ -5,6 +5,7 @@
 // lookAheadFor, keepIfNothingMoved; the heap bound in heap.ts). Loaded lazily by the commands.
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { approvalGate } from '../approval/gate.js';
 import { stateDir } from '../config/paths.js';
 import { assertMayMoveMoney, type ResolvedConfig } from '../config/resolve.js';
 import type { Context } from '../context.js';
@@ -105,6 +106,23 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
   // Begun before the input lock and the decision: its answer stands only where nothing can have
   // been sent meanwhile (look-ahead.ts keepIfNothingMoved); otherwise the check is made again.
   await keepIfNothingMoved(ahead, decision.action === 'new', earlier, here);
+  // Four-eyes approval (approval/gate.ts): the one call; it refuses before anything is sent.
+  const approval =
+    decision.action === 'new' || decision.action === 'resume'
+      ? await approvalGate(ctx, config, {
+          op,
+          identity,
+          content: plan.content,
+          rows: plan.rows,
+          totals: plan.moving,
+          label: inline ? undefined : plan.source.label,
+          planPath: flags.plan,
+          dryRun,
+          resuming: decision.action === 'resume' ? decision.run.header : undefined,
+          skipDone: Boolean(flags.skipDone),
+          beyond: flags.force ? ['--force'] : [],
+        })
+      : undefined;
   switch (decision.action) {
     case 'refuse':
       throw decision.error;
@@ -123,6 +141,7 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
         state,
         dryRun,
         resumeFrom: decision.run,
+        approval,
         ...own,
         policy: resendPolicy(flags, config.settleMs),
         ...(flags.noCheck ? { noCheck: true } : {}),
@@ -139,6 +158,7 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
         state,
         cache,
         dryRun,
+        approval,
         start: {
           identity,
           inline: Boolean(inline),
@@ -226,6 +246,17 @@ export async function resumeBulkRun(ctx: Context, header: RunHeader): Promise<nu
   const snapshot = await runInput(state, header);
   const cache = await rowCacheFor(snapshot.path, dryRun, false);
   const plan = await planBulk(op, snapshot, {}, cache);
+  // It keeps the plan it began with (approval/gate.ts).
+  const approval = await approvalGate(ctx, config, {
+    op,
+    identity,
+    content: plan.content,
+    rows: plan.rows,
+    totals: plan.moving,
+    label: header.label ?? runId,
+    dryRun,
+    resuming: header,
+  });
   const resumeFrom = info ?? { runId, dir: runDir(state, runId), header, state: 'interrupted' };
   return proceed(ctx, {
     op,
@@ -235,6 +266,7 @@ export async function resumeBulkRun(ctx: Context, header: RunHeader): Promise<nu
     cache,
     dryRun,
     resumeFrom,
+    approval,
     policy: resendPolicy({}, config.settleMs),
   });
 }

@@ -178,6 +178,7 @@ export async function runCall(ctx: Context, path: string, opts: CallOptions): Pr
 
   if (moves) {
     assertMayMoveMoney(config, `payops call ${normalised}`);
+    (await import('../approval/gate.js')).refuseUnplanned(config, `payops call ${normalised}`);
     const what = whatIsSent('POST', `${config.baseUrl ?? ''}${normalised}`, endpoint, body);
     await confirmOrExit(
       ctx.io,

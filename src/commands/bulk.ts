@@ -42,6 +42,16 @@ export const HIDDEN_OPTIONS = {
   },
 } as const;
 
+/** --plan: the approved plan a money-moving run must be (bulk operations and payouts; docs/approvals.md). */
+export const PLAN_OPTION = {
+  plan: {
+    type: 'string',
+    value: 'file',
+    description:
+      'run only as this approved plan says (payops plan, payops approve): refused unless it is for this file and gateway, approved and unused',
+  },
+} as const;
+
 /** --columns of a bulk operation (and of `payops plan OP`). */
 export function columnsOption(op: string) {
   return {
@@ -170,6 +180,7 @@ export function registerBulk(program: Command, app: App): void {
         ...DECIMAL_COMMA_OPTION,
         ...ENCODING_OPTION,
         ...HIDDEN_OPTIONS,
+        ...PLAN_OPTION,
       },
       help: `
 Every row is checked before anything is sent (all problems listed with file:line; exit 2).
@@ -184,11 +195,14 @@ A workbook's hidden rows (by hand or by a filter) and a hidden first sheet are r
 Results: one row per input row with outcome succeeded|already_done|skipped|failed|not_sent|unknown|duplicated
 (table on a terminal, CSV/JSON with --out or when piped). Exit 0 all succeeded, 1 some refused by the
 gateway (failed), 3 some unknown, not sent or duplicated (--resume finishes them), 2 invalid input.
+Four eyes: --plan runs only an approved plan for this very file and gateway; a profile with
+approval_required refuses a run above it without one, --yes included (docs/approvals.md).
 
 Examples:
   payops ${op} ${sample} --dry-run
   payops ${op} ${op}.csv --yes --out ${op}-results.csv
-  payops ${op} --file ${op}.csv --resume --yes --out ${op}-results.csv`,
+  payops ${op} --file ${op}.csv --resume --yes --out ${op}-results.csv
+  payops ${op} ${op}.csv --plan ${op}.plan --yes`,
       run: async (ctx, opts, args) => {
         // commander keeps `--no-check` as `check: false`.
         const { check, ...rest } = opts as typeof opts & { check?: boolean };

@@ -1,5 +1,5 @@
 import { positiveInt } from './app.js';
-import { FILE_ARG, HIDDEN_OPTIONS, SHEET_OPTION, withFileArg } from './bulk.js';
+import { FILE_ARG, HIDDEN_OPTIONS, PLAN_OPTION, SHEET_OPTION, withFileArg } from './bulk.js';
 import { defineCommand } from './define.js';
 
 /** How a payout file's header is matched (the payout command's and `payops plan payout`'s). */
@@ -75,6 +75,7 @@ export const registerPayout = defineCommand({
     },
     ...PAYOUT_MARK_OPTIONS,
     ...HIDDEN_OPTIONS,
+    ...PLAN_OPTION,
   },
   help: `
 Every payout is validated before anything is sent (file:line, field; exit 2); the same payout twice
@@ -90,12 +91,15 @@ Confirm with the totals per currency, or --yes; --dry-run shows the plan. Exit 0
 With --wait [DURATION] (default 10m) payouts answered PENDING are waited for: by the payout events a
 running \`payops listen\` journals, else by sending the same request_id again with backoff (the
 gateway never pays it twice); exit 3 if some are still pending at the deadline.
+--plan runs only an approved plan of these payouts at this gateway; a profile with approval_required
+refuses a run above it without one, --yes included (docs/approvals.md).
 
 Examples:
   payops payout --request samples/payout-request.json
   payops payout samples/payouts.csv --dry-run
   payops payout samples/payouts.csv --yes --wait 30m
-  payops payout samples/payouts.csv --yes --output csv --out payout-results.csv`,
+  payops payout samples/payouts.csv --yes --output csv --out payout-results.csv
+  payops payout payouts.csv --plan payouts.plan --yes`,
   run: async (ctx, opts, args) =>
     (await import('../payout/run-payout.js')).runPayout(ctx, withFileArg(opts, args.csv)),
 });

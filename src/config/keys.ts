@@ -1,5 +1,6 @@
 // The configuration keys, declared once: name, environment variable, and how a value is checked.
 import { UsageError } from '../errors.js';
+import { currencyInfo } from '../money/currency.js';
 
 export const CONFIG_KEYS = [
   'base_url',
@@ -230,10 +231,17 @@ export function parseConfigValue(key: ConfigKey, text: string): ProfileValues[Co
       const v = value.toLowerCase();
       if (v === 'always' || v === 'never') return v;
       const parts = value.split(',').map((p) => p.trim());
+      const seen = new Set<string>();
       const normal = parts.map((p) => {
         const m = /^([A-Za-z]{3}|\*)\s*:\s*(\d+(?:\.\d+)?)$/.exec(p);
         if (!m) throw bad('always, never, or CURRENCY:AMOUNT pairs such as USD:1000,EUR:1000,*:1000');
-        return `${m[1]!.toUpperCase()}:${m[2]}`;
+        const code = m[1]!.toUpperCase();
+        // As a run reads it (approval/policy.ts): an ISO 4217 code or *, each once.
+        if (code !== '*' && currencyInfo(code) === undefined)
+          throw bad(`an ISO 4217 currency code, not ${code}`);
+        if (seen.has(code)) throw bad(`${code} once`);
+        seen.add(code);
+        return `${code}:${m[2]}`;
       });
       return normal.join(',');
     }

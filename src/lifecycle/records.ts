@@ -220,7 +220,37 @@ export function parseHeader(raw: RawRecord): RunHeader {
   if (Array.isArray(raw.columns) && raw.columns.every((c) => typeof c === 'string')) {
     header.columns = raw.columns as string[];
   }
+  if (raw.approval !== undefined) header.approval = approvalOf(raw.approval);
   return header;
+}
+
+/** The header's approval, checked: a resume keeps it, so a damaged one is damage (fail closed). */
+function approvalOf(v: unknown): NonNullable<NewRunHeader['approval']> {
+  const person = (p: unknown, at: boolean): p is { name: string; fingerprint: string; at: string } =>
+    plain(p) &&
+    typeof p.name === 'string' &&
+    typeof p.fingerprint === 'string' &&
+    (!at || typeof p.at === 'string');
+  if (
+    plain(v) &&
+    typeof v.planId === 'string' &&
+    typeof v.planDigest === 'string' &&
+    person(v.maker, false) &&
+    Array.isArray(v.approvers) &&
+    v.approvers.every((a) => person(a, true))
+  ) {
+    return {
+      planId: v.planId,
+      planDigest: v.planDigest,
+      maker: { name: v.maker.name, fingerprint: v.maker.fingerprint },
+      approvers: v.approvers.map((a: { name: string; fingerprint: string; at: string }) => ({
+        name: a.name,
+        fingerprint: a.fingerprint,
+        at: a.at,
+      })),
+    };
+  }
+  throw new RecordShapeError('header record with a damaged approval');
 }
 
 /** Reads each record of one kind of run; undefined skips a record type this reader does not use. */

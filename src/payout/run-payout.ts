@@ -4,6 +4,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
+import { approvalGate } from '../approval/gate.js';
 import { stateDir } from '../config/paths.js';
 import { assertMayMoveMoney } from '../config/resolve.js';
 import type { Context } from '../context.js';
@@ -21,6 +22,7 @@ import { stdoutColor } from '../output/stdout-color.js';
 import { parseWaitFlag } from '../wait/duration.js';
 import { openEventTail } from '../wait/events-tail.js';
 import { PAYOUT_OUTCOMES, payoutDocumentEnd } from './document.js';
+import { loadCsv } from './load-csv.js';
 import { derivedRequestId } from './meaning.js';
 import {
   confirmPayouts,
@@ -29,13 +31,7 @@ import {
   writePayoutResults,
   writePayoutSummary,
 } from './payout-view.js';
-import {
-  loadPayoutCsv,
-  loadPayoutRequest,
-  type PayoutItem,
-  type PayoutPlan,
-  type PayoutPlanSummary,
-} from './plan.js';
+import { loadPayoutRequest, type PayoutItem, type PayoutPlan, type PayoutPlanSummary } from './plan.js';
 import { type PayoutJournalRecord, type PayoutRecord, parsePayoutRecord } from './records.js';
 import {
   describeEarlier,
@@ -49,6 +45,9 @@ import {
 } from './reuse.js';
 import { type PayoutResultRow, sendPayouts } from './send.js';
 import { waitForPayouts } from './wait-payouts.js';
+
+/** `payops plan payout` (approval/make-plan.ts) reads a payout file as the run does. */
+export { loadCsv };
 
 export interface PayoutFlags {
   request?: string;
@@ -73,6 +72,8 @@ export interface PayoutFlags {
   /** --columns 'payment_amount=Amount,…' and --header-row N (tabular/read-as.ts withColumns). */
   columns?: string;
   headerRow?: number;
+  /** --plan FILE: the approved plan this run must be (approval/gate.ts). */
+  plan?: string;
 }
 
 export const PAYOUT_OP = 'payout';
@@ -104,46 +105,6 @@ export function payoutExitCode(rows: readonly PayoutResultRow[]): number {
   if (rows.some((r) => r.outcome === 'unknown' || r.outcome === 'pending')) return ExitCode.gateway;
   if (rows.some((r) => r.outcome === 'failed')) return ExitCode.someFailed;
   return ExitCode.ok;
-}
-
-/** A payout CSV, read as the flags and profile say; how it was read is shown when not the default. `payops plan payout` reads it so too. */
-export async function loadCsv(ctx: Context, opts: PayoutFlags): Promise<PayoutPlan> {
-  const { tableReadAsFrom, withColumns } = await import('../tabular/read-as.js');
-  const config = await ctx.config();
-  const { readOncePath } = await import('../tabular/pipe-input.js');
-  const { resolve } = await import('node:path');
-  // A pipe (a FIFO, `<(cat f.csv)`) is read once, into a copy (tabular/pipe-input.ts).
-  const readFrom = await readOncePath(ctx, resolve(ctx.io.cwd, opts.file!), opts.file!);
-  const plan = await loadPayoutCsv(
-    opts.file!,
-    ctx.io.cwd,
-    withColumns(
-      tableReadAsFrom(opts, config.decimalMark),
-      opts,
-      undefined,
-      config.columns?.payout === undefined
-        ? undefined
-        : { key: 'columns.payout', text: config.columns.payout },
-    ),
-    opts.sheet,
-    readFrom,
-  );
-  const r = plan.readAs;
-  const { headerNotes } = await import('../tabular/header-notes.js');
-  for (const line of headerNotes(plan.header, r)) ctx.log.info(line);
-  if (r && (r.mark === ',' || r.established || r.encoding !== 'utf-8')) {
-    const mark = r.mark === ',' ? 'decimal comma (12,50)' : 'decimal point (12.50)';
-    ctx.log.info(
-      `amounts read with a ${mark}: ${r.why}${r.encoding === 'utf-8' ? '' : ` · encoding ${r.encoding}`}`,
-    );
-  }
-  // The sheet read and the rows a person does not see, as for bulk files; a run refuses those
-  // rows unless --include-hidden or --skip-hidden (a dry run lists them).
-  const { hiddenLines, hiddenRefusal } = await import('../tabular/hidden.js');
-  for (const line of hiddenLines(plan, false)) ctx.log.info(line.trimStart());
-  const refused = ctx.globals.dryRun ? undefined : hiddenRefusal(plan.displayFile, plan);
-  if (refused) throw refused;
-  return plan;
 }
 
 /** Per-currency totals of these payouts. */
@@ -226,6 +187,19 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
     what: plan.displayFile,
   });
   if (decision.action === 'refuse') throw decision.error;
+  // Four-eyes approval (approval/gate.ts): the one call; it refuses before anything is sent.
+  const approval = await approvalGate(ctx, config, {
+    op: PAYOUT_OP,
+    identity,
+    content: plan.contentKey,
+    rows: plan.items.length,
+    totals: totalsOf(plan.items),
+    label: plan.displayFile,
+    planPath: opts.plan,
+    dryRun: Boolean(ctx.globals.dryRun),
+    resuming: decision.action === 'resume' ? decision.run.header : undefined,
+    beyond: [...(opts.force ? ['--force'] : []), ...(opts.newRequestIds ? ['--new-request-ids'] : [])],
+  });
   if (decision.action === 'resume') {
     const run = decision.run;
     let records: PayoutRecord[];
@@ -345,24 +319,29 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
       journal = resumedJournal;
       await journal.append({ type: 'resumed', toSend: toSend.length });
     } else {
-      journal = await beginRun<PayoutJournalRecord>(state, {
-        op: PAYOUT_OP,
-        file: plan.file,
-        label: plan.displayFile,
-        sha256: plan.sha256,
-        content: plan.contentKey,
-        profile: config.profile,
-        baseUrl: client.baseUrl,
-        merchantId: config.merchantId,
-        accountId: config.accountId,
-        ...(identity ? { gatewayIdentity: identity } : {}),
-        rows: plan.items.length,
-        inputKind: plan.kind,
-        // The results file, absolute: a resume writes it again (issue 24, item 4).
-        ...(ctx.globals.out ? { out: resolve(ctx.io.cwd, ctx.globals.out) } : {}),
-        // How the CSV was read, so that `runs resume ID` reads it the same way.
-        ...(plan.readAs ? { readAs: JSON.stringify(plan.readAs) } : {}),
-      });
+      journal = await beginRun<PayoutJournalRecord>(
+        state,
+        {
+          op: PAYOUT_OP,
+          file: plan.file,
+          label: plan.displayFile,
+          sha256: plan.sha256,
+          content: plan.contentKey,
+          profile: config.profile,
+          baseUrl: client.baseUrl,
+          merchantId: config.merchantId,
+          accountId: config.accountId,
+          ...(identity ? { gatewayIdentity: identity } : {}),
+          rows: plan.items.length,
+          inputKind: plan.kind,
+          // The results file, absolute: a resume writes it again (issue 24, item 4).
+          ...(ctx.globals.out ? { out: resolve(ctx.io.cwd, ctx.globals.out) } : {}),
+          // How the CSV was read, so that `runs resume ID` reads it the same way.
+          ...(plan.readAs ? { readAs: JSON.stringify(plan.readAs) } : {}),
+          ...approval.header,
+        },
+        approval.runId ? { runId: approval.runId } : {},
+      );
       // Every request_id is on disk before the first payout leaves: a re-run or --resume finds them.
       await journal.append({
         type: 'plan',
