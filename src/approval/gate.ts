@@ -1,4 +1,4 @@
-// Run only what was approved (issue 28 item 5, docs/approvals-run.md): the one call a money-moving run
+// Run only what was approved (issue 28 item 5, docs/approvals.md): the one call a money-moving run
 // (bulk/run-bulk.ts, payout/run-payout.ts) makes before anything is sent. With --plan: the plan's
 // operation, gateway and content must be this run's, every signature must verify (verify.ts, the
 // same check `payops approve` makes), approvals must meet the profile's `approvals`, no one may have
@@ -12,7 +12,7 @@ import type { Context } from '../context.js';
 import { InputError, type InputProblem, UsageError } from '../errors.js';
 import { sameGateway } from '../lifecycle/identity.js';
 import { newRunId } from '../lifecycle/paths.js';
-import { listRuns } from '../lifecycle/read.js';
+import { listRuns, readRun } from '../lifecycle/read.js';
 import type { RunHeader } from '../lifecycle/records.js';
 import { formatMoney, parseAmount } from '../money/amount.js';
 import { quote } from '../quote.js';
@@ -264,8 +264,11 @@ async function settle(state: string, planId: string, runId: string): Promise<voi
     await dropClaim(state, planId, runId);
     return;
   }
-  if (run.state === 'finished')
-    await markFinished(state, planId, runId, run.terminal?.at ?? new Date().toISOString());
+  if (run.state === 'finished') {
+    // The chain's head kept with the plan's use: the journal alone cannot show its end cut away.
+    const { chain } = await readRun(state, runId, undefined, { chain: 'report' });
+    await markFinished(state, planId, runId, run.terminal?.at ?? new Date().toISOString(), chain.head);
+  }
 }
 
 /**

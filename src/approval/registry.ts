@@ -18,6 +18,11 @@ export interface PlanUse {
   startedAt: string;
   /** When the run finished (its terminal record `finished`). */
   finishedAt?: string;
+  /**
+   * The run's journal head when it finished (lifecycle/chain.ts): kept outside the journal, so that
+   * `runs verify --journal` sees its last records changed or cut away (docs/audit.md).
+   */
+  head?: string;
 }
 
 /** A plan id as a file name: what `payops plan` makes, nothing a path could be built from. */
@@ -97,11 +102,17 @@ export async function claimPlan(state: string, use: PlanUse, replace?: PlanUse):
 }
 
 /** The plan's run finished: said in its entry (while the entry still names that run). */
-export async function markFinished(state: string, planId: string, runId: string, at: string): Promise<void> {
+export async function markFinished(
+  state: string,
+  planId: string,
+  runId: string,
+  at: string,
+  head: string | undefined,
+): Promise<void> {
   const use = await readUse(state, planId);
   if (!use || use.runId !== runId || use.finishedAt !== undefined) return;
   const path = usePath(state, planId);
-  const temp = await written(path, { ...use, finishedAt: at });
+  const temp = await written(path, { ...use, finishedAt: at, ...(head === undefined ? {} : { head }) });
   await rename(temp, path).catch(async (err: unknown) => {
     await unlink(temp).catch(() => {});
     throw err;

@@ -4,6 +4,7 @@
 // (an audit export, a plan), which is what shows the last records changed or cut away.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { PLAN_ID, readUse } from '../approval/registry.js';
 import { stateDir } from '../config/paths.js';
 import type { Context } from '../context.js';
 import { ExitCode, UsageError } from '../errors.js';
@@ -15,6 +16,7 @@ import {
   type HeadFinding,
 } from '../lifecycle/chain.js';
 import { assertRunExists, JOURNAL_FILE, runDir } from '../lifecycle/paths.js';
+import { readRunHeader } from '../lifecycle/read.js';
 import { openTextSink } from '../output/sink.js';
 
 export interface JournalCheck {
@@ -22,6 +24,8 @@ export interface JournalCheck {
   path: string;
   report: ChainReport;
   head?: HeadFinding;
+  /** Where the head compared came from: --head, or the registry entry of the run's approved plan. */
+  headFrom?: 'flag' | 'plan';
 }
 
 /** The chain of run `runId` checked, and against `keptHead` when one is given. */
@@ -68,6 +72,8 @@ export function journalCheckLines(c: JournalCheck): string[] {
       `  line ${r.tornLine} is incomplete (a crash while writing it): not part of the chain; a resume cuts it`,
     );
   }
+  if (c.headFrom === 'plan')
+    out.push("  the head kept with the run's approved plan (<state>/plans/) is compared");
   if (c.head?.kind === 'same') out.push('  the head you hold: the journal ends there');
   else if (c.head?.kind === 'earlier') {
     out.push(
@@ -106,7 +112,18 @@ export async function verifyJournalCommand(ctx: Context, runId: string, keptHead
       hint: `an audit export's chain_head column, or \`payops runs verify ${runId} --journal\` run when the head was kept`,
     });
   }
-  const c = await checkRunJournal(stateDir(ctx.io.env), runId, keptHead);
+  const state = stateDir(ctx.io.env);
+  // A run of an approved plan has its head kept with the plan's use (approval/registry.ts): compared
+  // unless --head names another.
+  const fromPlan = keptHead === undefined ? await planHead(state, runId) : undefined;
+  const c = {
+    ...(await checkRunJournal(state, runId, keptHead ?? fromPlan)),
+    ...(keptHead !== undefined
+      ? { headFrom: 'flag' as const }
+      : fromPlan !== undefined
+        ? { headFrom: 'plan' as const }
+        : {}),
+  };
   const sink = openTextSink(ctx.io.stdout);
   await sink.ready;
   const text =
@@ -118,4 +135,13 @@ export async function verifyJournalCommand(ctx: Context, runId: string, keptHead
   await sink.end();
   // A journal edited after it was written is refused as a damaged one is (exit 4).
   return journalIntact(c) ? ExitCode.ok : ExitCode.config;
+}
+
+/** The head kept with run `runId`'s approved plan when the run finished; undefined without one. */
+async function planHead(state: string, runId: string): Promise<string | undefined> {
+  const header = await readRunHeader(state, runId).catch(() => undefined);
+  const planId = header?.approval?.planId;
+  if (planId === undefined || !PLAN_ID.test(planId)) return undefined;
+  const use = await readUse(state, planId).catch(() => undefined);
+  return use?.runId === runId ? use.head : undefined;
 }

@@ -3,6 +3,7 @@
 // approved by its maker or a stranger, altered, for a changed file or another gateway, expired, used,
 // short of approvals, rejected — and a run without one under approval_required moves nothing and
 // says why.
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -118,6 +119,21 @@ describe('a run given --plan', { timeout: 60_000 }, () => {
       new RegExp(`was used by run ${runId} on .* UTC, which finished; nothing was sent`),
     );
     expect(refundsByTransaction(await suite.gw.ledger()).size).toBe(3);
+
+    // The plan's use keeps the journal's head: its last record cut away is seen by runs verify --journal.
+    const journal = join(s.maker, 'state', 'runs', runId, 'journal.jsonl');
+    const lines = readFileSync(journal, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
+    expect(use.head).toBe(createHash('sha256').update(lines.at(-1)!).digest('hex'));
+    const intact = await payops(['runs', 'verify', runId, '--journal'], { env: suite.gw.env(s.maker) });
+    expect(intact.code, intact.stderr).toBe(0);
+    expect(intact.stdout).toMatch(/head kept with the run's approved plan/);
+    writeFileSync(journal, `${lines.slice(0, -1).join('\n')}\n`);
+    const cut = await payops(['runs', 'verify', runId, '--journal'], { env: suite.gw.env(s.maker) });
+    expect(cut.code, cut.stdout).toBe(4);
+    expect(cut.stdout).toMatch(/head kept with the run's approved plan/);
+    expect(cut.stdout).toMatch(/no line of this journal/);
   });
 
   it('refuses a plan approved only by its maker', async () => {

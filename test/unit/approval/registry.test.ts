@@ -39,12 +39,25 @@ describe('the registry of used plans', () => {
     expect(await claimPlan(state, first)).toBe(true);
     expect(await claimPlan(state, use('20261206-010000-bbbb'))).toBe(false);
     expect(await claimPlan(state, use('20261206-010000-bbbb'), first)).toBe(true);
-    await markFinished(state, first.planId, '20261206-010000-aaaa', '2026-12-06T02:00:00.000Z');
+    await markFinished(
+      state,
+      first.planId,
+      '20261206-010000-aaaa',
+      '2026-12-06T02:00:00.000Z',
+      'a'.repeat(64),
+    );
     expect((await readUse(state, first.planId))?.finishedAt).toBeUndefined();
-    await markFinished(state, first.planId, '20261206-010000-bbbb', '2026-12-06T02:00:00.000Z');
+    await markFinished(
+      state,
+      first.planId,
+      '20261206-010000-bbbb',
+      '2026-12-06T02:00:00.000Z',
+      'b'.repeat(64),
+    );
     expect(await readUse(state, first.planId)).toMatchObject({
       runId: '20261206-010000-bbbb',
       finishedAt: '2026-12-06T02:00:00.000Z',
+      head: 'b'.repeat(64),
     });
     await dropClaim(state, first.planId, '20261206-010000-aaaa');
     expect(await readUse(state, first.planId)).toBeDefined();
