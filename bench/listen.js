@@ -1,9 +1,9 @@
 // `payops listen` under load (issue 29): a local sender posts N signed events (the sandbox's key and
 // merchant, signed by the bench's own reference signer, before the clock starts) over several
 // keep-alive connections (undici, as the bulk ceiling sends), first paced at a target rate, then as
-// fast as the connections go. Reports the events/s achieved, listen's CPU per event, latency percentiles (paced: from each event's scheduled send time, so a
-// listener that falls behind shows it), and listen's RSS at start, middle and end (VmRSS, and VmHWM:
-// the peak) — flat memory means the middle and end stay near the start. Every answer must be a 200
+// fast as the connections go. Reports the events/s achieved, listen's CPU per event, latency
+// percentiles (paced: from each event's scheduled send time, so a listener that falls behind shows
+// it), and listen's RSS at start, middle and end (VmRSS, and VmHWM: the peak) — flat memory means the middle and end stay near the start. Every answer must be a 200
 // and the journal must hold exactly N lines afterwards. A third phase has the sandbox deliver (in
 // its own process): orders made with a notify_url, captured 50 to a request.
 //   BENCH_LISTEN_EVENTS=20000 BENCH_LISTEN_RATE=1000 BENCH_LISTEN_CONNECTIONS=8
