@@ -134,6 +134,13 @@ export class Faults {
     if (paths !== null && (!Array.isArray(paths) || !paths.every((p) => typeof p === 'string'))) {
       throw new Rejection('E1005', 'paths must be an array of paths such as /v1/refund', 400);
     }
+    // Deliveries are no request path: a fault set for them here would silently hit nothing.
+    if (paths !== null && (paths as string[]).some((p) => p.replace(/^\/+/, '') === 'notify'))
+      throw new Rejection(
+        'E1005',
+        'notifications have faults of their own: POST /_sandbox/notify-faults (fail_first, drop, duplicate, latency_ms, …)',
+        400,
+      );
     const rps = body.rps;
     if (mode === 'rate_limit') {
       if (typeof rps !== 'number' || !Number.isInteger(rps) || rps < 1 || rps > 100_000)

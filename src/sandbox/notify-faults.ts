@@ -43,6 +43,19 @@ const UNTOUCHED: NotifyFaultDecision = Object.freeze({ copies: 1, drop: false, f
 
 const FIELDS = new Set([...Object.keys(NONE), 'seed']);
 
+/** design.md §1.9's event types: a fault aimed at another would silently hit nothing. */
+export const EVENT_TYPES: readonly string[] = [
+  'payment.approved',
+  'payment.declined',
+  'payment.pending',
+  'payment.captured',
+  'payment.cancelled',
+  'payment.refunded',
+  'payout.completed',
+  'payout.pending',
+  'payout.failed',
+];
+
 function wholeNumber(body: Record<string, unknown>, field: string, max: number): number {
   const v = body[field] ?? NONE[field as keyof NotifyFaultConfig];
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > max)
@@ -80,8 +93,8 @@ export class NotifyFaults {
     const drop = body.drop ?? false;
     if (typeof drop !== 'boolean') throw new Rejection('E1005', 'drop must be true or false', 400);
     const types = body.event_types ?? null;
-    if (types !== null && (!Array.isArray(types) || !types.every((t) => typeof t === 'string')))
-      throw new Rejection('E1005', 'event_types must be an array such as ["payment.approved"]', 400);
+    if (types !== null && (!Array.isArray(types) || !types.every((t) => EVENT_TYPES.includes(t))))
+      throw new Rejection('E1005', `event_types must be an array of ${EVENT_TYPES.join(', ')}`, 400);
     const duplicate = wholeNumber(body, 'duplicate', 100);
     if (duplicate < 1) throw new Rejection('E1005', 'duplicate must be a whole number from 1 to 100', 400);
     const config: NotifyFaultConfig = {

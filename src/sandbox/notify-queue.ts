@@ -110,7 +110,9 @@ export class NotifyQueue {
   readonly #now: () => number;
   readonly #records: DeliveryRecord[] = [];
   readonly #tracked: Tracked[] = [];
+  /** Attempts due, oldest first, from #readyHead on (a backlog of thousands: no O(n) shift). */
   readonly #ready: Delivery[] = [];
+  #readyHead = 0;
   readonly #timers = new Set<NodeJS.Timeout>();
   readonly #requests = new Set<ClientRequest>();
   #inFlight = 0;
@@ -195,6 +197,7 @@ export class NotifyQueue {
     this.#generation++;
     this.#inFlight = 0;
     this.#ready.length = 0;
+    this.#readyHead = 0;
     for (const t of this.#timers) clearTimeout(t);
     this.#timers.clear();
     for (const req of this.#requests) req.destroy();
@@ -218,7 +221,23 @@ export class NotifyQueue {
   }
 
   #quiet(): boolean {
-    return this.#inFlight === 0 && this.#ready.length === 0 && this.#pumpScheduled === undefined;
+    return this.#inFlight === 0 && this.#due() === 0 && this.#pumpScheduled === undefined;
+  }
+
+  #due(): number {
+    return this.#ready.length - this.#readyHead;
+  }
+
+  #next(): Delivery {
+    const d = this.#ready[this.#readyHead++]!;
+    if (this.#readyHead === this.#ready.length) {
+      this.#ready.length = 0;
+      this.#readyHead = 0;
+    } else if (this.#readyHead >= 1024 && this.#readyHead * 2 >= this.#ready.length) {
+      this.#ready.splice(0, this.#readyHead);
+      this.#readyHead = 0;
+    }
+    return d;
   }
 
   /** Stop: no new attempt, every pending one forgotten, every socket closed. */
@@ -241,8 +260,8 @@ export class NotifyQueue {
   }
 
   #pump(): void {
-    while (!this.#closed && this.#inFlight < this.#concurrency && this.#ready.length > 0) {
-      const delivery = this.#ready.shift()!;
+    while (!this.#closed && this.#inFlight < this.#concurrency && this.#due() > 0) {
+      const delivery = this.#next();
       this.#inFlight++;
       const generation = this.#generation;
       void this.#attempt(delivery).then((status) => {

@@ -20,7 +20,7 @@ import { drainedOrClosed, Faults, sendFaulty } from './faults.js';
 import { loadCurrencyDigits, Rejection } from './fields.js';
 import { Journal } from './journal.js';
 import { LateCommits } from './late-commits.js';
-import { type NotifyOptions, NotifyQueue } from './notify-queue.js';
+import { type NotifyEvent, type NotifyOptions, NotifyQueue } from './notify-queue.js';
 import { handleAuthorise } from './payments.js';
 import { handlePayout } from './payout.js';
 import type { SandboxRequestEntry } from './request-log.js';
@@ -73,7 +73,18 @@ export async function startServer(opts: SandboxOptions): Promise<SandboxHandle> 
   const lateCommits = new LateCommits();
   // Made after the seed and the replay: restoring a store is not a change of state.
   const notify = new NotifyQueue(opts.notify ?? {}, ctx.now, opts.seed ?? 1);
-  ctx.notify = (event) => notify.enqueue(event);
+  // Events made while a request is handled (handlers are synchronous) are held until its answer
+  // has gone (or its socket was dropped), then queued: a delivery never overtakes the answer.
+  let made: NotifyEvent[] = [];
+  ctx.notify = (event) => made.push(event);
+  const takeEvents = (): NotifyEvent[] => {
+    const events = made;
+    if (events.length > 0) made = [];
+    return events;
+  };
+  const release = (events: NotifyEvent[]) => {
+    for (const event of events) notify.enqueue(event);
+  };
   const admin: AdminState = { ctx, faults, lateCommits, notify, initialIps, startedAt: Date.now() };
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
@@ -128,8 +139,10 @@ export async function startServer(opts: SandboxOptions): Promise<SandboxHandle> 
     }
     if (path.startsWith('/_sandbox/')) {
       const reply = handleAdmin(admin, req.method ?? 'GET', path, url.searchParams, raw, remoteIp);
+      const events = takeEvents();
       journal?.flush();
       await sendAny(res, reply);
+      release(events);
       return;
     }
     const endpoint = endpointByPath(path);
@@ -154,6 +167,7 @@ export async function startServer(opts: SandboxOptions): Promise<SandboxHandle> 
     const fault = faults.decide(path);
     if (fault.mode === 'hang') return; // never answered; the socket is destroyed on close
     let reply: Reply | undefined;
+    let events: NotifyEvent[] = [];
     if (fault.mode === 'rate_limit') {
       // Turned away before anything is read or applied, as a gateway's rate limiter does.
       if (fault.latencyMs > 0) await delay(fault.latencyMs);
@@ -169,17 +183,21 @@ export async function startServer(opts: SandboxOptions): Promise<SandboxHandle> 
       if (fault.mode === 'commit_late') {
         lateCommits.schedule(fault.delayMs ?? 0, () => {
           dispatch(ctx, endpoint, raw, remoteIp);
+          const events = takeEvents();
           journal?.flush();
+          release(events);
         });
       }
     } else if (fault.mode !== 'drop_before_commit') {
       reply = dispatch(ctx, endpoint, raw, remoteIp, fault.mode === 'status_zero' ? STATUS_ZERO : undefined);
+      events = takeEvents();
       journal?.flush();
     }
     if (fault.latencyMs > 0) await delay(fault.latencyMs);
     if (closing) return;
     if (!reply || fault.mode === 'drop_after_commit') {
       req.socket.destroy();
+      release(events);
       return;
     }
     if (fault.mode === 'garbage')
@@ -187,8 +205,14 @@ export async function startServer(opts: SandboxOptions): Promise<SandboxHandle> 
     if (fault.mode === 'bad_signature') reply = { ...reply, body: tamperSignature(reply) };
     if (fault.mode === 'trickle' || fault.mode === 'oversize') {
       answered.set(res, reply);
-      await sendFaulty(res, reply, fault.mode, delay);
-    } else send(res, reply);
+      // Its answer has begun (status and first bytes written synchronously); it may take minutes.
+      const sending = sendFaulty(res, reply, fault.mode, delay);
+      release(events);
+      await sending;
+    } else {
+      send(res, reply);
+      release(events);
+    }
   }
 
   try {

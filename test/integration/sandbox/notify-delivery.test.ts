@@ -7,12 +7,15 @@ import { type Client, type Json, parseRespon, signed, waitUntil, withSandbox } f
 import { Receiver } from './notify-receiver.js';
 
 const RETRIES = [30, 60];
+// Long enough that a receiver slowed by a loaded machine is not taken for a dead one (a timed-out
+// attempt that did arrive is delivered again); short enough for the test that waits it out.
+const TIMEOUT_MS = 2_000;
 let sandbox: SandboxHandle;
 let client: Client;
 let receiver: Receiver;
 beforeAll(async () => {
   receiver = await Receiver.start();
-  ({ sandbox, client } = await withSandbox({ notify: { retriesMs: RETRIES, timeoutMs: 300 } }));
+  ({ sandbox, client } = await withSandbox({ notify: { retriesMs: RETRIES, timeoutMs: TIMEOUT_MS } }));
 });
 afterAll(async () => {
   await sandbox.close();
@@ -144,10 +147,34 @@ describe('retries', () => {
   });
 });
 
+describe('after the answer', () => {
+  it('a delivery never overtakes its answer, even one the API delays (latency_ms)', async () => {
+    const timeline: string[] = [];
+    const own = await withSandbox({
+      onRequest: (e) => {
+        if (e.path === '/v1/authorise') timeline.push('answered');
+      },
+    });
+    const watching = await Receiver.start(() => {
+      timeline.push('delivered');
+      return 200;
+    });
+    try {
+      await own.client.admin('POST', 'faults', { latency_ms: 300, paths: ['/v1/authorise'] });
+      await pay(watching.url, own.client);
+      await watching.count(1);
+      expect(timeline).toEqual(['answered', 'delivered']);
+    } finally {
+      await own.sandbox.close();
+      await watching.close();
+    }
+  });
+});
+
 describe('notify faults', () => {
   it('fail_first fails the first attempts without sending them', async () => {
     const set = await client.admin('POST', 'notify-faults', { fail_first: 2 });
-    expect(set.json).toMatchObject({ fail_first: 2, retries_ms: RETRIES, timeout_ms: 300 });
+    expect(set.json).toMatchObject({ fail_first: 2, retries_ms: RETRIES, timeout_ms: TIMEOUT_MS });
     const { order_no } = await pay();
     const ds = await settled(order_no);
     expect(ds.map((d) => [d.attempt, d.status, d.fault ?? false])).toEqual([
@@ -202,12 +229,17 @@ describe('notify faults', () => {
       { drop: 'yes' },
       { duplicate: 0 },
       { paths: ['notify'] },
+      { event_types: ['payment.captrued'] },
     ]) {
       const a = await client.admin('POST', 'notify-faults', bad);
       expect(a.status).toBe(400);
       expect(a.json.code).toBe('E1005');
     }
     expect((await client.admin('GET', 'notify-faults')).json).toMatchObject({ latency_ms: 50, drop: false });
+    // The API's faults refuse a "notify" path rather than hit nothing, and say where to go.
+    const misplaced = await client.admin('POST', 'faults', { mode: 'error500', paths: ['notify'] });
+    expect(misplaced.status).toBe(400);
+    expect(misplaced.json.message).toContain('/_sandbox/notify-faults');
   });
 });
 

@@ -2,6 +2,9 @@
 // order as the order query shows it (or the payout record); only committed changes make events;
 // GET /_sandbox/deliveries and /_sandbox/events show every attempt and event.
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_AUTO_CAPTURE_ACCOUNT, type SandboxHandle } from '../../../src/sandbox/index.js';
 import { type Client, type Json, parseRespon, signed, signer, withSandbox } from './helpers.js';
@@ -259,6 +262,41 @@ describe('a late commit', () => {
     );
     expect((captured!.data as Json).payment_status).toBe('3000');
     expect((await client.admin('GET', 'health')).json.late_commits).toBe(0);
+  });
+});
+
+describe('with --data', () => {
+  it("an order's notify_url survives a restart; the restored store makes no event, its next change does", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'payops-notify-data-'));
+    try {
+      const first = await withSandbox({ dataDir: dir });
+      const body = signed({
+        order_no: nextOrderNo(),
+        currency: 'USD',
+        amount: '25.00',
+        card: '4242424242424242',
+        expiration_month: '12',
+        expiration_year: nextYear,
+        security_code: '123',
+        notify_url: receiver.url,
+      });
+      const txn = parseRespon((await first.client.post('/v1/authorise', body)).text).transaction_id as string;
+      await eventsFor(body.order_no as string, ['payment.approved']);
+      await first.sandbox.close();
+      const second = await withSandbox({ dataDir: dir });
+      try {
+        expect((await second.client.admin('GET', 'events')).json).toEqual([]);
+        const o = { order_no: body.order_no as string, transaction_id: txn };
+        await second.client.batch('/v1/capture', 'capture_orders', [order(o)]);
+        const events = await eventsFor(o.order_no, ['payment.captured']);
+        expect(events.map((e) => e.event_type)).toEqual(['payment.approved', 'payment.captured']);
+        expect(new Set(events.map((e) => e.event_id)).size).toBe(2);
+      } finally {
+        await second.sandbox.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
