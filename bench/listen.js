@@ -154,14 +154,12 @@ async function fromSandbox({ port, pid, events, printed }) {
         const body = {
           merchant_id: '800001',
           account_id: '800001001',
-          capture_orders: orders
-            .slice(from, from + 50)
-            .map((o) => ({
-              transaction_id: o.transaction_id,
-              order_no: o.order_no,
-              currency: o.currency,
-              amount: o.amount,
-            })),
+          capture_orders: orders.slice(from, from + 50).map((o) => ({
+            transaction_id: o.transaction_id,
+            order_no: o.order_no,
+            currency: o.currency,
+            amount: o.amount,
+          })),
         };
         body.encryption_data = sign(body, 'sandbox-sign-key');
         const res = await fetch(`${sb.url}/v1/capture`, {
