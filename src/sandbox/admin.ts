@@ -14,7 +14,7 @@ import {
 import type { Faults } from './faults.js';
 import { Rejection } from './fields.js';
 import type { LateCommits } from './late-commits.js';
-import type { NotifyQueue } from './notify-queue.js';
+import type { DeliveryRecord, NotifyQueue } from './notify-queue.js';
 import { createOrders, ordersCsv, parseCreateOrders, summarise } from './seed.js';
 import { seedRefunds } from './seed-refunds.js';
 
@@ -109,7 +109,7 @@ export function handleAdmin(
       case 'POST /_sandbox/clock':
         return jsonReply(ctx.clock.set(parseJson(body)));
       case 'GET /_sandbox/deliveries':
-        return jsonReply(state.notify.records);
+        return jsonReply(selected(state.notify.records, query));
       case 'GET /_sandbox/events':
         return jsonReply(state.notify.events);
       case 'GET /_sandbox/notify-faults':
@@ -144,6 +144,24 @@ export function handleAdmin(
     if (err instanceof Rejection) return errorReply(err);
     throw err;
   }
+}
+
+/**
+ * `?event_id=`, `?order_no=`, `?transaction_id=`, `?request_id=`: the attempts of one event, order or
+ * payout; `?since=N`: from the Nth attempt on (0-based: the length of a list read before, to poll).
+ */
+function selected(records: readonly DeliveryRecord[], query: URLSearchParams): readonly DeliveryRecord[] {
+  const since = query.get('since');
+  let out = records;
+  if (since !== null) {
+    if (!/^\d{1,9}$/.test(since)) throw new Rejection('E1005', 'since must be a whole number', 400);
+    out = records.slice(Number(since));
+  }
+  for (const field of ['event_id', 'order_no', 'transaction_id', 'request_id'] as const) {
+    const want = query.get(field);
+    if (want !== null) out = out.filter((r) => r[field] === want);
+  }
+  return out;
 }
 
 function notAllowed(method: string, path: string): Reply {

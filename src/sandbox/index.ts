@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { SandboxHandle, SandboxOptions } from './server.js';
 
 export { SANDBOX_AUTO_CAPTURE_ACCOUNT, SANDBOX_CREDENTIALS } from './accounts.js';
+export type { DeliveryRecord, EventEntry, NotifyOptions } from './notify-queue.js';
 export { SANDBOX_TEST_TOKEN } from './payments.js';
 export type { SandboxHandle, SandboxOptions };
 

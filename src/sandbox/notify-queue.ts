@@ -131,7 +131,9 @@ export class NotifyQueue {
     this.#onDelivery = opts.onDelivery;
     this.#now = now;
     this.faults = new NotifyFaults(seed);
-    const agentOptions = { keepAlive: true, maxSockets: this.#concurrency };
+    // An idle kept-alive socket is closed after 4 s, before a receiver's usual 5 s keep-alive
+    // timeout closes it under a request (an ECONNRESET and a needless retry).
+    const agentOptions = { keepAlive: true, maxSockets: this.#concurrency, timeout: 4_000 };
     this.#http = new HttpAgent(agentOptions);
     this.#https = new HttpsAgent(agentOptions);
   }

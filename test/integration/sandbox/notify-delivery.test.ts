@@ -86,6 +86,14 @@ describe('retries', () => {
     expect(at[2]! - at[1]!).toBeGreaterThanOrEqual(RETRIES[1]!);
     const [event] = await events();
     expect(event).toMatchObject({ state: 'delivered', attempts: 3, copies: 1, delivered: 1 });
+    // Filters: one event's attempts, from the Nth on.
+    const one = await client.admin('GET', `deliveries?event_id=${event!.event_id}&since=1`);
+    expect(summary(one.json as unknown as Json[])).toEqual([
+      [2, 503],
+      [3, 204],
+    ]);
+    expect((await client.admin('GET', 'deliveries?order_no=nothing')).json).toEqual([]);
+    expect((await client.admin('GET', 'deliveries?since=-1')).status).toBe(400);
     expect(ds[0]).toMatchObject({ event_type: 'payment.approved', url: receiver.url, copy: 1 });
     expect(ds[0]!.transaction_id).toMatch(/^T\d+$/);
   });
