@@ -1,10 +1,11 @@
 // `payops listen` under load (issue 29): a local sender posts N signed events (the sandbox's key and
 // merchant, signed by the bench's own reference signer, before the clock starts) over several
-// keep-alive connections (undici, as the bulk ceiling sends), first paced at a target rate, then as fast as the connections go. Reports
-// the events/s achieved, latency percentiles (paced: from each event's scheduled send time, so a
-// listener that falls behind shows it), and listen's RSS at start, middle and end (VmRSS, and VmHWM:
-// the peak) — flat memory means the middle and end stay near the start. Every answer must be a 200
-// and the journal must hold exactly N lines afterwards.
+// keep-alive connections (undici, as the bulk ceiling sends), first paced at a target rate, then as
+// fast as the connections go. Reports the events/s achieved, listen's CPU per event, latency
+// percentiles (paced: from each event's scheduled send time, so a listener that falls behind shows
+// it), and listen's RSS at start, middle and end (VmRSS, and VmHWM: the peak) — flat memory means the middle and end stay near the start. Every answer must be a 200
+// and the journal must hold exactly N lines afterwards. A third phase has the sandbox deliver (in
+// its own process): orders made with a notify_url, captured 50 to a request.
 //   BENCH_LISTEN_EVENTS=20000 BENCH_LISTEN_RATE=1000 BENCH_LISTEN_CONNECTIONS=8
 import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
@@ -12,8 +13,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Pool } from 'undici';
 import { cleanEnv } from './lib/proc.js';
-import { BIN } from './lib/sandbox.js';
-import { canonical } from './lib/sign.js';
+import { admin, BIN, startSandbox } from './lib/sandbox.js';
+import { canonical, sign } from './lib/sign.js';
 
 function rssKb(pid) {
   const s = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -122,10 +123,91 @@ async function phase({ port, pid, bodies, connections, rate }) {
   };
 }
 
+/**
+ * The issue's own case: the sandbox delivers. Authorised orders are made with a notify_url pointing
+ * at listen, then captured 50 to a request, 4 requests at a time (each capture makes one
+ * payment.captured event, delivered by the sandbox's queue, up to 32 at a time). Timed from the first
+ * capture to listen's last line; events/s is what listen journaled per second.
+ */
+async function fromSandbox({ port, pid, events, printed }) {
+  const sb = await startSandbox();
+  try {
+    const orders = JSON.parse(
+      await admin(sb.url, 'orders', {
+        count: events,
+        state: '2000',
+        currency: 'USD',
+        amount: '10.00',
+        notify_url: `http://127.0.0.1:${port}/`,
+      }),
+    );
+    const base = printed.lines;
+    const rss = { start: rssKb(pid) };
+    const cpu0 = cpuMs(pid);
+    const t0 = performance.now();
+    let next = 0;
+    const capture = async () => {
+      for (;;) {
+        const from = next;
+        next += 50;
+        if (from >= orders.length) return;
+        const body = {
+          merchant_id: '800001',
+          account_id: '800001001',
+          capture_orders: orders.slice(from, from + 50).map((o) => ({
+            transaction_id: o.transaction_id,
+            order_no: o.order_no,
+            currency: o.currency,
+            amount: o.amount,
+          })),
+        };
+        body.encryption_data = sign(body, 'sandbox-sign-key');
+        const res = await fetch(`${sb.url}/v1/capture`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        await res.arrayBuffer();
+        if (!res.ok) throw new Error(`capture: HTTP ${res.status}`);
+      }
+    };
+    await Promise.all([capture(), capture(), capture(), capture()]);
+    const captured = performance.now() - t0;
+    const deadline = Date.now() + 300_000;
+    while (printed.lines - base < events) {
+      if (Date.now() > deadline)
+        throw new Error(`only ${printed.lines - base} of ${events} events reached listen`);
+      if (rss.middle === undefined && printed.lines - base >= events / 2) rss.middle = rssKb(pid);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const seconds = (performance.now() - t0) / 1000;
+    const cpu = cpuMs(pid) - cpu0;
+    rss.end = rssKb(pid);
+    const health = JSON.parse(await admin(sb.url, 'health'));
+    return {
+      events,
+      seconds: Number(seconds.toFixed(2)),
+      capturesSeconds: Number((captured / 1000).toFixed(2)),
+      eventsPerSec: Math.round(events / seconds),
+      cpuUsPerEvent: Math.round((cpu * 1000) / events),
+      oneCoreEventsPerSec: cpu > 0 ? Math.round((events * 1000) / cpu) : undefined,
+      rssKb: { start: rss.start.rss, middle: rss.middle?.rss, end: rss.end.rss, peak: rss.end.hwm },
+      sandboxNotify: health.notify,
+    };
+  } finally {
+    await sb.stop();
+  }
+}
+
 export async function listenBench({ home, events = 20_000, rate = 1000, connections = 8, log = () => {} }) {
   const child = spawn(process.execPath, [BIN, 'listen', '--port', '0'], {
     env: cleanEnv({ PAYOPS_HOME: home }),
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  // listen prints one line per new event: counting them tells when the sandbox's events are all in.
+  const printed = { lines: 0 };
+  child.stdout.on('data', (b) => {
+    for (let i = b.indexOf(10); i !== -1; i = b.indexOf(10, i + 1)) printed.lines++;
   });
   try {
     const port = await new Promise((resolve, reject) => {
@@ -144,11 +226,15 @@ export async function listenBench({ home, events = 20_000, rate = 1000, connecti
     const pacedR = await phase({ port, pid: child.pid, bodies: paced, connections, rate });
     log(`listen: ${events} events unpaced over ${connections} connections`);
     const burstR = await phase({ port, pid: child.pid, bodies: burst, connections, rate: 0 });
+    log(
+      `listen: ${events} events from a sandbox in its own process (captures of 50, orders with notify_url)`,
+    );
+    const sandboxR = await fromSandbox({ port, pid: child.pid, events, printed });
     const lines = readFileSync(join(home, 'state', 'events', 'events.jsonl'), 'utf8')
       .split('\n')
       .filter(Boolean).length;
-    if (lines !== events * 2) throw new Error(`the journal holds ${lines} events, not ${events * 2}`);
-    return { paced: pacedR, unpaced: burstR, journalLines: lines };
+    if (lines !== events * 3) throw new Error(`the journal holds ${lines} events, not ${events * 3}`);
+    return { paced: pacedR, unpaced: burstR, sandbox: sandboxR, journalLines: lines };
   } finally {
     child.kill('SIGTERM');
     await new Promise((r) => (child.exitCode === null ? child.on('exit', r) : r()));
@@ -183,6 +269,19 @@ export function listenTable(r) {
       `${p.cpuUsPerEvent} µs (${(p.oneCoreEventsPerSec ?? 0).toLocaleString('en-US')}/s)`,
       `${mbOf(p.rssKb.start)} / ${mbOf(p.rssKb.middle)} / ${mbOf(p.rssKb.end)} (${mbOf(p.rssKb.peak)})`,
       String(p.non200),
+    ]);
+  }
+  if (r.sandbox) {
+    const p = r.sandbox;
+    rows.push([
+      `from the sandbox (captures of 50; its queue, 32 at a time)`,
+      p.events.toLocaleString('en-US'),
+      p.eventsPerSec.toLocaleString('en-US'),
+      `all in ${p.seconds} s (captures sent in ${p.capturesSeconds} s)`,
+      '',
+      `${p.cpuUsPerEvent} µs (${(p.oneCoreEventsPerSec ?? 0).toLocaleString('en-US')}/s)`,
+      `${mbOf(p.rssKb.start)} / ${mbOf(p.rssKb.middle)} / ${mbOf(p.rssKb.end)} (${mbOf(p.rssKb.peak)})`,
+      '',
     ]);
   }
   return rows;

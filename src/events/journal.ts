@@ -106,8 +106,8 @@ export function subjectOf(event: GatewayEvent | undefined): string {
   return typeof v === 'string' ? v : '';
 }
 
-function matches(record: EventRecord, filter: EventFilter): boolean {
-  if (filter.eventIds && !filter.eventIds.includes(record.eventId)) return false;
+function matches(record: EventRecord, filter: EventFilter, ids: ReadonlySet<string> | undefined): boolean {
+  if (ids && !ids.has(record.eventId)) return false;
   if (filter.type !== undefined) {
     const types = typeof filter.type === 'string' ? [filter.type] : filter.type;
     if (!types.includes(record.eventType)) return false;
@@ -168,9 +168,10 @@ export async function* jsonLines(path: string): AsyncGenerator<string> {
 
 /** Every journaled event matching `filter`, in journal order (the order listen accepted them). */
 export async function* eachEvent(stateDir: string, filter: EventFilter = {}): AsyncGenerator<EventRecord> {
+  const ids = filter.eventIds ? new Set(filter.eventIds) : undefined;
   for await (const line of jsonLines(eventsFile(stateDir))) {
     const r = parseEventLine(line);
-    if (r && matches(r, filter)) yield r;
+    if (r && matches(r, filter, ids)) yield r;
   }
 }
 

@@ -10,7 +10,7 @@ import { parseDateArg } from '../query/dates.js';
 import { quote } from '../quote.js';
 import { eventCredentials } from './credentials.js';
 import { forwardUrl, isOk, postBody, readForwarded, resultText } from './forward.js';
-import { type EventFilter, type EventRecord, eventOf, eventsFile, readEvents } from './journal.js';
+import { type EventFilter, type EventRecord, eachEvent, eventOf, eventsFile, readEvents } from './journal.js';
 import { verifyEvent } from './verify.js';
 import { eventJson, factsOf, localTime, moneyText } from './view.js';
 
@@ -67,52 +67,52 @@ export function filterOf(opts: FilterOptions): EventFilter {
 export async function listEvents(ctx: Context, opts: FilterOptions): Promise<number> {
   const filter = filterOf(opts);
   const state = stateDirOf(ctx.io.env);
-  const records = await readEvents(state, filter);
   const forwarded = await readForwarded(state);
   const format = resolveFormat(ctx.globals, ctx.io);
   const { openTextSink } = await import('../output/sink.js');
   const { resolve } = await import('node:path');
   const sink = openTextSink(ctx.globals.out ? resolve(ctx.io.cwd, ctx.globals.out) : ctx.io.stdout);
   await sink.ready;
-  if (format === 'json') {
-    for (const r of records) {
-      await sink.write(
-        `${JSON.stringify(eventJson(factsOf(r), { forwarded_to: forwarded.get(r.eventId) ?? [] }))}\n`,
-      );
+  const head = ['received', 'event id', 'type', 'order/payout', 'amount', 'status', 'forwarded'];
+  const csvLine = format === 'csv' ? (await import('../output/csv-writer.js')).csvLine : undefined;
+  // Streamed: a row's facts are kept for the table's widths, never the bodies (a journal can be large).
+  const rows: Array<Record<string, string>> = [];
+  let count = 0;
+  for await (const r of eachEvent(state, filter)) {
+    count++;
+    const f = factsOf(r);
+    if (format === 'json') {
+      await sink.write(`${JSON.stringify(eventJson(f, { forwarded_to: forwarded.get(r.eventId) ?? [] }))}\n`);
+      continue;
     }
-  } else if (records.length > 0) {
-    const head = ['received', 'event id', 'type', 'order/payout', 'amount', 'status', 'forwarded'];
-    const rows = records.map((r) => {
-      const f = factsOf(r);
-      return {
-        received: localTime(f.receivedAt),
-        'event id': f.eventId,
-        type: f.eventType,
-        'order/payout': f.subject,
-        amount: moneyText(f),
-        status: f.status,
-        forwarded: forwarded.has(r.eventId) ? 'yes' : '',
-      };
-    });
-    if (format === 'csv') {
-      const { csvLine } = await import('../output/csv-writer.js');
-      await sink.write(csvLine(head));
-      for (const row of rows) await sink.write(csvLine(head.map((h) => row[h as keyof typeof row])));
-    } else {
-      const { renderTable } = await import('../output/table.js');
-      const width = ctx.io.stdout.columns;
-      await sink.write(
-        renderTable(head, rows, {
-          color: stdoutColor(ctx),
-          wide: Boolean(ctx.globals.wide),
-          ...(width ? { width } : {}),
-          drop: ['forwarded', 'received'],
-        }),
-      );
-    }
+    const row: Record<string, string> = {
+      received: localTime(f.receivedAt),
+      'event id': f.eventId,
+      type: f.eventType,
+      'order/payout': f.subject,
+      amount: moneyText(f),
+      status: f.status,
+      forwarded: forwarded.has(r.eventId) ? 'yes' : '',
+    };
+    if (csvLine) {
+      if (count === 1) await sink.write(csvLine(head));
+      await sink.write(csvLine(head.map((h) => row[h])));
+    } else rows.push(row);
+  }
+  if (rows.length > 0) {
+    const { renderTable } = await import('../output/table.js');
+    const width = ctx.io.stdout.columns;
+    await sink.write(
+      renderTable(head, rows, {
+        color: stdoutColor(ctx),
+        wide: Boolean(ctx.globals.wide),
+        ...(width ? { width } : {}),
+        drop: ['forwarded', 'received'],
+      }),
+    );
   }
   await sink.end();
-  if (records.length === 0)
+  if (count === 0)
     ctx.log.info(
       Object.keys(filter).length > 0 ? 'no events match' : `no events yet in ${eventsFile(state)}`,
     );
@@ -175,8 +175,11 @@ export async function resendEvents(
   const filter = filterOf(opts);
   if (ids.length > 0) filter.eventIds = ids;
   const state = stateDirOf(ctx.io.env);
-  const records = await readEvents(state, filter);
-  const missing = ids.filter((id) => !records.some((r) => r.eventId === id));
+  // First the ids alone (an unknown one refuses the whole resend before anything is sent), then the
+  // events one by one: a large journal is never held in memory.
+  const chosen = new Set<string>();
+  for await (const r of eachEvent(state, filter)) chosen.add(r.eventId);
+  const missing = ids.filter((id) => !chosen.has(id));
   if (missing.length > 0) {
     throw new UsageError(
       `no event ${missing.map(quote).join(', ')} in ${eventsFile(state)}: nothing resent`,
@@ -185,14 +188,18 @@ export async function resendEvents(
       },
     );
   }
-  if (records.length === 0) {
+  if (chosen.size === 0) {
     ctx.log.info('no events match: nothing resent');
     return ExitCode.ok;
   }
   const json = ctx.globals.output === 'json';
   let failed = 0;
+  let sent = 0;
   const signal = new AbortController().signal;
-  for (const r of records) {
+  for await (const r of eachEvent(state, filter)) {
+    // Exactly the events chosen above (not one appended since), each once.
+    if (!chosen.delete(r.eventId)) continue;
+    sent++;
     const result = await postBody(
       target,
       Buffer.from(r.body, 'utf8'),
@@ -213,7 +220,7 @@ export async function resendEvents(
     );
   }
   ctx.log.info(
-    `${records.length - failed} of ${records.length} events resent to ${target.href}${failed ? `, ${failed} failed` : ''}`,
+    `${sent - failed} of ${sent} events resent to ${target.href}${failed ? `, ${failed} failed` : ''}`,
   );
   return failed > 0 ? ExitCode.someFailed : ExitCode.ok;
 }

@@ -75,6 +75,13 @@ describe('payops events', () => {
     expect(await json(['--order-no', 'ORD-1'])).toEqual(['EV-1', 'EV-2']);
     expect(await json(['--type', 'payment.refunded,payout.completed'])).toEqual(['EV-3', 'EV-4']);
     expect(await json(['--since', '2026-12-06T10:00Z'])).toEqual(['EV-3', 'EV-4']);
+    const csv = (await runCli(['--output', 'csv', 'events', 'list', '--order-no', 'ORD-2'], { home })).stdout;
+    expect(csv.trim().split(/\r?\n/)).toEqual([
+      'received,event id,type,order/payout,amount,status,forwarded',
+      expect.stringMatching(
+        /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},EV-3,payment\.refunded,ORD-2,EUR 7\.50,4100 partially refunded,$/,
+      ),
+    ]);
     const bad = await runCli(['events', 'list', '--type', 'payment.approve'], { home });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('payment.approved');

@@ -130,6 +130,33 @@ describe('payops listen', () => {
     expect(l.stdout()).toBe('');
   });
 
+  it('on SIGTERM amid deliveries: every event answered 200 is journaled, and it exits 0', async () => {
+    const home = tempDir();
+    const l = await listen(home);
+    const bodies = Array.from({ length: 200 }, (_, i) =>
+      signedEvent({ event_id: `EV-T${i}`, event_type: 'payment.captured' }),
+    );
+    let stopped: Promise<number | null> | undefined;
+    const answers = await Promise.all(
+      bodies.map((b, i) =>
+        postEvent(l.url, b).then(
+          (r) => {
+            // Stop once a few are in; the rest are in flight, or refused by a closed port.
+            if (i >= 20 && !stopped) stopped = l.stop('SIGTERM');
+            return r.status;
+          },
+          () => 0,
+        ),
+      ),
+    );
+    expect(await (stopped ?? l.stop('SIGTERM'))).toBe(0);
+    const journaled = new Set(journalLines(home).map((r) => r.eventId));
+    const acked = bodies.map((_, i) => `EV-T${i}`).filter((_, i) => answers[i] === 200);
+    expect(acked.length).toBeGreaterThan(0);
+    for (const id of acked) expect(journaled.has(id)).toBe(true);
+    expect(l.stderr()).toMatch(/stopped: \d+ new events journaled/);
+  });
+
   it('prints JSON lines with --output json', async () => {
     const home = tempDir();
     const l = await listen(home, [], {});
