@@ -179,8 +179,8 @@ describe('payout --wait: failed and not settled', { timeout: 120_000 }, () => {
     const home = tempDir();
     listenerHome(home); // the gateway is asked again only at the deadline
     const file = csv([pendingRow('INV-W9', '3f1c9a52-8a3e-4c55-9a57-0c8d6d0e7009')]);
-    // 5 s: room on a loaded machine to set the fault below before the deadline's resend.
-    const r = start(['--yes', '--output', 'json', 'payout', file, '--wait', '5s'], home, sandbox.env);
+    // 10 s: room on a loaded 2-core machine to set the fault below before the deadline's resend.
+    const r = start(['--yes', '--output', 'json', 'payout', file, '--wait', '10s'], home, sandbox.env);
     await until('the waiting line', () => r.out.stderr.includes('waiting for a pending payout'));
     // The answer to the resend at the deadline is lost (HTTP 500): the payout stays open.
     await admin(sandbox.url, '/_sandbox/faults', { mode: 'error500', rate: 1, paths: ['/v1/payout'] });
@@ -189,7 +189,7 @@ describe('payout --wait: failed and not settled', { timeout: 120_000 }, () => {
     } finally {
       await admin(sandbox.url, '/_sandbox/faults', { mode: 'none' });
     }
-    expect(r.out.stderr).toContain('1 payout is still not settled after 5s; the run stays open');
+    expect(r.out.stderr).toContain('1 payout is still not settled after 10s; the run stays open');
     expect(r.out.stderr).toContain('--resume');
     expect((jsonRows(r.out.stdout) as Row[]).map((x) => x.outcome)).not.toContain('completed');
     const resumed = await runCli(['--yes', 'payout', file, '--resume'], { env: sandbox.env, home });
