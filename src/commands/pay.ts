@@ -48,6 +48,14 @@ Every payment is confirmed on a terminal; without one it needs --yes (--dry-run 
 
 // Each pay subcommand's `opts` also holds the generated field flags (addFieldFlags); runPay reads
 // them by the fields table, which is why PayFlags has an index signature.
+/** --wait of apm and checkout: the shopper finishes on another page. */
+const WAIT_FOR_SHOPPER = {
+  type: 'string',
+  value: 'duration',
+  optionalValue: true,
+  description: 'wait for the shopper to finish: the final state on stdout, up to DURATION (default 10m)',
+} as const;
+
 const payCommands = defineGroup({
   name: 'pay',
   description: 'create a payment: card, alternative method (APM) or hosted checkout',
@@ -105,13 +113,7 @@ Examples:
           type: 'boolean',
           description: 'with the in-process sandbox: keep serving its URLs until Ctrl-C',
         },
-        wait: {
-          type: 'string',
-          value: 'duration',
-          optionalValue: true,
-          description:
-            'wait for the shopper to finish: the final state on stdout, up to DURATION (default 10m)',
-        },
+        wait: WAIT_FOR_SHOPPER,
       },
       help: `${COMMON_HELP}
 The issuer_url is printed on stdout. Exit 0 when it came back, 3 when the answer was lost.
@@ -140,13 +142,7 @@ Examples:
           type: 'boolean',
           description: 'with the in-process sandbox: keep serving its URLs until Ctrl-C',
         },
-        wait: {
-          type: 'string',
-          value: 'duration',
-          optionalValue: true,
-          description:
-            'wait for the shopper to finish: the final state on stdout, up to DURATION (default 10m)',
-        },
+        wait: WAIT_FOR_SHOPPER,
       },
       help: `${COMMON_HELP}
 The page's form (action, method, hidden fields) is reported as a card or JSON; the page itself is

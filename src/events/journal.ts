@@ -8,10 +8,11 @@
 // "body": the request body text exactly as received}. The body is kept as text so that a forward or a
 // replay sends the very bytes the gateway signed.
 import { createReadStream } from 'node:fs';
-import { type FileHandle, mkdir, open, stat, truncate } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { syncFolder } from '../lifecycle/fs-sync.js';
+import { cutTornTail } from '../lifecycle/journal.js';
 import { isLockHeld } from '../lifecycle/lock.js';
 
 export const EVENTS_DIR = 'events';
@@ -287,35 +288,4 @@ export async function openEventsJournal(stateDir: string): Promise<EventsJournal
     append: (record) => w.append(`${JSON.stringify(record)}\n`),
     close: () => w.close(),
   };
-}
-
-async function cutTornTail(path: string): Promise<void> {
-  let size: number;
-  try {
-    size = (await stat(path)).size;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw err;
-  }
-  if (size === 0) return;
-  const fh = await open(path, 'r');
-  try {
-    const step = 64 * 1024;
-    let end = size;
-    while (end > 0) {
-      const start = Math.max(0, end - step);
-      const buf = Buffer.alloc(end - start);
-      await fh.read(buf, 0, buf.length, start);
-      const nl = buf.lastIndexOf(0x0a);
-      if (nl >= 0) {
-        const keep = start + nl + 1;
-        if (keep < size) await truncate(path, keep);
-        return;
-      }
-      end = start;
-    }
-    await truncate(path, 0);
-  } finally {
-    await fh.close();
-  }
 }

@@ -4,6 +4,7 @@
 import { stateDir as stateDirOf } from '../config/paths.js';
 import type { Context } from '../context.js';
 import { ExitCode, UsageError } from '../errors.js';
+import { EVENT_TYPES } from '../gateway/events.js';
 import { resolveFormat } from '../output/format.js';
 import { stdoutColor } from '../output/stdout-color.js';
 import { parseDateArg } from '../query/dates.js';
@@ -19,18 +20,6 @@ export interface FilterOptions {
   orderNo?: string;
   since?: string;
 }
-
-const EVENT_TYPES = [
-  'payment.approved',
-  'payment.declined',
-  'payment.pending',
-  'payment.captured',
-  'payment.cancelled',
-  'payment.refunded',
-  'payout.completed',
-  'payout.pending',
-  'payout.failed',
-];
 
 /** `--since`: a date/time (query's formats, local unless it has a zone) or a span back from now: 30m, 2h, 7d. */
 export function parseSince(text: string, now = new Date()): Date {

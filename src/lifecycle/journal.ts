@@ -272,8 +272,15 @@ export async function openRun<R = RawRecord, W extends JournalRecord = RawRecord
   }
 }
 
-async function cutTornTail(path: string): Promise<void> {
-  const size = (await stat(path)).size;
+/** An append-only JSONL file's last line left incomplete by a crash, cut away (nothing when it does not exist). */
+export async function cutTornTail(path: string): Promise<void> {
+  let size: number;
+  try {
+    size = (await stat(path)).size;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
   if (size === 0) return;
   const fh = await open(path, 'r');
   try {

@@ -3,20 +3,14 @@
 // and signed once, now (its data is the order as it is at this moment), and handed to the delivery
 // queue (notify-queue.ts), which sends it after the answer.
 import { randomBytes } from 'node:crypto';
+import type { PaymentEventType, PayoutEventType } from '../gateway/events.js';
 import type { SandboxContext } from './context.js';
 import type { NotifyEvent } from './notify-queue.js';
 import { offsetTime } from './render.js';
 import { orderRecord } from './search.js';
 import type { Order } from './store.js';
 
-export type PaymentEventType =
-  | 'payment.approved'
-  | 'payment.declined'
-  | 'payment.pending'
-  | 'payment.captured'
-  | 'payment.cancelled'
-  | 'payment.refunded';
-export type PayoutEventType = 'payout.completed' | 'payout.pending' | 'payout.failed';
+export type { PaymentEventType, PayoutEventType };
 
 /** `EV` and 24 hex digits: unique across restarts of the sandbox, as a receiver's de-duplication needs. */
 function eventId(): string {

@@ -3,6 +3,7 @@
 // event drawn (seeded PRNG, `rate`, optionally only some `event_types`) is failed on its first
 // attempts, delayed, dropped, or delivered more than once, so a receiver's retries, slowness and
 // de-duplication can be tested without a flaky network.
+import { EVENT_TYPES } from '../gateway/events.js';
 import { mulberry32 } from './faults.js';
 import { Rejection } from './fields.js';
 
@@ -42,19 +43,6 @@ const NONE: NotifyFaultConfig = {
 const UNTOUCHED: NotifyFaultDecision = Object.freeze({ copies: 1, drop: false, failFirst: 0, latencyMs: 0 });
 
 const FIELDS = new Set([...Object.keys(NONE), 'seed']);
-
-/** design.md §1.9's event types: a fault aimed at another would silently hit nothing. */
-export const EVENT_TYPES: readonly string[] = [
-  'payment.approved',
-  'payment.declined',
-  'payment.pending',
-  'payment.captured',
-  'payment.cancelled',
-  'payment.refunded',
-  'payout.completed',
-  'payout.pending',
-  'payout.failed',
-];
 
 function wholeNumber(body: Record<string, unknown>, field: string, max: number): number {
   const v = body[field] ?? NONE[field as keyof NotifyFaultConfig];
