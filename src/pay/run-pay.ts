@@ -216,7 +216,11 @@ export async function runPay(
           : undefined;
     return waitForPayment(
       ctx,
-      { order_no: result.order_no, ...(transactionId ? { transaction_id: String(transactionId) } : {}) },
+      {
+        order_no: result.order_no,
+        ...(transactionId ? { transaction_id: String(transactionId) } : {}),
+        ...(typeof body.notify_url === 'string' ? { notify_url: body.notify_url } : {}),
+      },
       {
         client,
         waitMs,

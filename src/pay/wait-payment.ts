@@ -16,7 +16,7 @@ import { queryOrders } from '../query/search.js';
 import { outputJsonReplacer } from '../redact.js';
 import { durationText } from '../wait/duration.js';
 import type { EventTail, JournaledEvent } from '../wait/events-tail.js';
-import { type WaitEnd, waitForFinal } from '../wait/wait-loop.js';
+import { hasNotifyUrl, noEventsNote, type WaitEnd, waitForFinal } from '../wait/wait-loop.js';
 import { waitLine, whileWaiting } from '../wait/wait-view.js';
 
 /** What a payment_status means for a wait: still pending, or final with its outcome. */
@@ -47,6 +47,8 @@ export interface PaymentToWaitFor {
   order_no: string;
   /** From the gateway's answer, when it gave one: an event for another order of that number is not this one. */
   transaction_id?: string;
+  /** As sent: without one the gateway sends no event for this payment, so none is waited for. */
+  notify_url?: string;
 }
 
 /** The final order among these events (the newest by created_at when several), if one is there. */
@@ -82,6 +84,8 @@ export async function waitForPayment(
   payment: PaymentToWaitFor,
   opts: WaitPaymentOptions,
 ): Promise<number> {
+  const eventsExpected = hasNotifyUrl(payment.notify_url);
+  if (opts.tail.listening && !eventsExpected) ctx.log.info(noEventsNote(`order ${payment.order_no}`));
   const line = waitLine(ctx.io, ctx.globals, opts.what, opts.waitMs);
   let lastSeen: OrderRecord | undefined;
   let asked = false;
@@ -93,6 +97,7 @@ export async function waitForPayment(
         waitMs: opts.waitMs,
         signal,
         tail: opts.tail,
+        eventsExpected,
         fromEvents: (events) => finalFromEvents(payment, events),
         ask: async () => {
           asked = true;

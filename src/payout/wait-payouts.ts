@@ -9,7 +9,7 @@ import type { PayoutResponse } from '../gateway/types.js';
 import type { RunJournal } from '../lifecycle/journal.js';
 import { durationText } from '../wait/duration.js';
 import type { EventTail, JournaledEvent } from '../wait/events-tail.js';
-import { waitForFinal } from '../wait/wait-loop.js';
+import { hasNotifyUrl, noEventsNote, waitForFinal } from '../wait/wait-loop.js';
 import { waitLine } from '../wait/wait-view.js';
 import type { PayoutItem } from './plan.js';
 import type { PayoutJournalRecord } from './records.js';
@@ -49,6 +49,10 @@ export async function waitForPayouts(
   const waiting = () => [...byLine.values()].filter((r) => !settled(r) && itemOf.has(r.line));
   const n = waiting().length;
   if (n === 0 || opts.signal.aborted) return [...rows];
+  // Slow polling only when an event can come for every payout waited for (each sent with a notify_url).
+  const eventsExpected = waiting().every((r) => hasNotifyUrl(itemOf.get(r.line)?.request.notify_url));
+  if (opts.tail.listening && !eventsExpected)
+    ctx.log.info(noEventsNote(n === 1 ? 'the pending payout' : 'a pending payout'));
   const line = waitLine(
     ctx.io,
     ctx.globals,
@@ -75,6 +79,7 @@ export async function waitForPayouts(
       waitMs: opts.waitMs,
       signal: opts.signal,
       tail: opts.tail,
+      eventsExpected,
       fromEvents,
       ask: async () => {
         const again = waiting()

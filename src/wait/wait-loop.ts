@@ -1,8 +1,9 @@
 // Waiting for a final state, written once for payments and payouts. Two ways to learn it: the events
 // journal of a running `payops listen` (read again when the file changes — fs.watch — and every
 // second, since a watch can miss changes on some file systems), and asking the gateway itself with
-// backoff. While a listener holds its lock the gateway is asked rarely (the event is expected first;
-// the rare question covers a listener that stopped); without one, 1 s, 2 s, 4 s … 15 s. Either
+// backoff. While a listener holds its lock AND the payment or payout was created with a notify_url
+// the gateway is asked rarely (the event is expected first; the rare question covers a listener that
+// stopped); otherwise — no listener, or no notify_url so no event can come — 1 s, 2 s, 4 s … 15 s. Either
 // way the gateway is asked once more at the deadline before "not settled" is said: fail closed.
 import { type FSWatcher, watch } from 'node:fs';
 import { dirname } from 'node:path';
@@ -20,6 +21,11 @@ export interface WaitSpec<T> {
   /** Aborted by Ctrl-C (SIGTERM, SIGHUP): the wait ends, nothing is changed at the gateway. */
   signal: AbortSignal;
   tail?: EventTail;
+  /**
+   * The payment or payout was created with a notify_url, so its events can reach the listener.
+   * Without it (the default) the gateway is asked at the quick schedule even while a listener runs.
+   */
+  eventsExpected?: boolean;
   /** The final state among these newly journaled events, if one is there (may record what it took). */
   fromEvents: (events: JournaledEvent[]) => T | undefined | Promise<T | undefined>;
   /** Asks the gateway: the final state, or undefined while it is still pending. */
@@ -48,6 +54,21 @@ export function pollDelay(
   return Math.round(base * (0.8 + 0.4 * random()));
 }
 
+/** The rare schedule only when an event can come: a live listener and a notify_url to reach it. */
+export function slowPoll(spec: Pick<WaitSpec<unknown>, 'tail' | 'eventsExpected'>): boolean {
+  return spec.tail?.listening === true && spec.eventsExpected === true;
+}
+
+/** A notify_url the gateway can send events to (any non-blank text: the gateway judges the address). */
+export function hasNotifyUrl(value: unknown): boolean {
+  return typeof value === 'string' && value.trim() !== '';
+}
+
+/** Said when a listener runs but no event can come: why the gateway is asked at the quick schedule. */
+export function noEventsNote(what: string): string {
+  return `${what} was created without a notify_url, so no event of it reaches payops listen; asking the gateway (1 s, 2 s, 4 s …)`;
+}
+
 /** Errors that no later question would cure: the wait stops with them. */
 function isFatal(err: unknown): boolean {
   return err instanceof AuthError || err instanceof ConfigError || err instanceof LocalWriteError;
@@ -58,7 +79,7 @@ export async function waitForFinal<T>(spec: WaitSpec<T>): Promise<WaitEnd<T>> {
   const random = spec.random ?? Math.random;
   const started = now();
   const deadline = started + spec.waitMs;
-  const schedule = spec.tail?.listening ? POLL_DELAYS_WITH_EVENTS_MS : POLL_DELAYS_MS;
+  const schedule = slowPoll(spec) ? POLL_DELAYS_WITH_EVENTS_MS : POLL_DELAYS_MS;
   let asks = 0;
   let nextAsk = started + pollDelay(schedule, asks, random);
   let wake: (() => void) | undefined;

@@ -51,6 +51,9 @@ interface WaitDoc {
   order: { order_no: string; transaction_id: string; payment_status: string } | null;
 }
 
+/** A notify_url nobody answers: the payment's events can come (to a listener in real life). */
+const NOTIFY = 'http://127.0.0.1:9/payops-events';
+
 const queriesFor = (from: number) => sandbox.requests.slice(from).filter((r) => r.path === QUERY_PATH).length;
 
 describe('pay --wait', { timeout: 120_000 }, () => {
@@ -137,7 +140,7 @@ describe('pay --wait', { timeout: 120_000 }, () => {
     const home = tempDir();
     listenerHome(home);
     const from = sandbox.requests.length;
-    const r = start(apm('WAIT-EV-1', '60s'), home, sandbox.env);
+    const r = start([...apm('WAIT-EV-1', '60s'), '--notify-url', NOTIFY], home, sandbox.env);
     const order = await orderAtSandbox(sandbox.url, 'WAIT-EV-1');
     await shopper(sandbox.url, order.transaction_id, 'complete');
     // What the gateway sends, as listen journals it: first pending (not final: ignored), then captured.
@@ -153,10 +156,28 @@ describe('pay --wait', { timeout: 120_000 }, () => {
     expect(queriesFor(from)).toBe(0);
   });
 
+  it('a listener runs but the payment has no notify_url: no event can come, the gateway is asked at once', async () => {
+    const home = tempDir();
+    listenerHome(home);
+    const from = sandbox.requests.length;
+    const r = start(apm('WAIT-EV-3', '10m'), home, sandbox.env);
+    const order = await orderAtSandbox(sandbox.url, 'WAIT-EV-3');
+    await until('an order query', () => queriesFor(from) > 0);
+    await shopper(sandbox.url, order.transaction_id, 'complete');
+    expect(await r.exited, r.out.stderr).toBe(0);
+    expect(JSON.parse(r.out.stdout)).toMatchObject({ outcome: 'approved', via: 'gateway' });
+    expect(r.out.stderr).toContain('created without a notify_url, so no event of it reaches payops listen');
+    // The sandbox's clock: the first question came at the quick schedule (1 s ± 20 %), not the
+    // listener's (15 s ± 20 %: never before 12 s).
+    const seen = sandbox.requests.slice(from);
+    const query = seen.find((q) => q.path === QUERY_PATH)!;
+    expect(query.at.getTime() - seen[0]!.at.getTime()).toBeLessThan(12_000);
+  });
+
   it('an event for another order, or one not final, does not end the wait', async () => {
     const home = tempDir();
     listenerHome(home);
-    const r = start(apm('WAIT-EV-2', '2s'), home, sandbox.env);
+    const r = start([...apm('WAIT-EV-2', '2s'), '--notify-url', NOTIFY], home, sandbox.env);
     const order = await orderAtSandbox(sandbox.url, 'WAIT-EV-2');
     journalEvent(home, 'payment.captured', { ...order, order_no: 'SOMEONE-ELSE', payment_status: '3000' });
     journalEvent(home, 'payment.pending', { ...order, payment_status: '1000' });

@@ -27,6 +27,14 @@ function csv(rows: string[]): string {
   return file;
 }
 
+/** Payouts sent with a notify_url: their events can reach a listener, so the wait expects them. */
+function notifyCsv(rows: string[]): string {
+  const file = join(tempDir(), 'payouts.csv');
+  const url = 'http://127.0.0.1:9/payops-events';
+  writeFileSync(file, [`${HEADER},notify_url`, ...rows.map((r) => `${r},${url}`)].join('\n'));
+  return file;
+}
+
 const pendingRow = (ref: string, id: string) =>
   `${ref},${id},98000,JPY,LOCAL,INDIVIDUAL,Taro Yamada,,1237777,COMPANY`;
 const completedRow = (ref: string, id: string) =>
@@ -79,7 +87,7 @@ describe('payout --wait', { timeout: 120_000 }, () => {
     const home = tempDir();
     listenerHome(home);
     const from = sandbox.requests.length;
-    const file = csv([pendingRow('INV-W4', '3f1c9a52-8a3e-4c55-9a57-0c8d6d0e7004')]);
+    const file = notifyCsv([pendingRow('INV-W4', '3f1c9a52-8a3e-4c55-9a57-0c8d6d0e7004')]);
     const r = start(['--yes', '--output', 'json', 'payout', file, '--wait', '60s'], home, sandbox.env);
     await until('the waiting line', () => r.out.stderr.includes('waiting for a pending payout'));
     // Another payout's event is not this one's.
@@ -106,7 +114,7 @@ describe('payout --wait', { timeout: 120_000 }, () => {
     await admin(sandbox.url, '/_sandbox/reset', {});
     const home = tempDir();
     listenerHome(home);
-    const file = csv([pendingRow('INV-W5', '3f1c9a52-8a3e-4c55-9a57-0c8d6d0e7005')]);
+    const file = notifyCsv([pendingRow('INV-W5', '3f1c9a52-8a3e-4c55-9a57-0c8d6d0e7005')]);
     const r = start(['--yes', '--output', 'json', 'payout', file, '--wait', '60s'], home, sandbox.env);
     await until('the waiting line', () => r.out.stderr.includes('waiting for a pending payout'));
     journalEvent(home, 'payout.failed', {
@@ -124,7 +132,7 @@ describe('payout --wait', { timeout: 120_000 }, () => {
     await admin(sandbox.url, '/_sandbox/reset', {});
     const home = tempDir();
     listenerHome(home);
-    const file = csv([pendingRow('INV-W6', '3f1c9a52-8a3e-4c55-9a57-0c8d6d0e7006')]);
+    const file = notifyCsv([pendingRow('INV-W6', '3f1c9a52-8a3e-4c55-9a57-0c8d6d0e7006')]);
     // The journal exists, so the gateway is asked only at the deadline; the sandbox then answers
     // COMPLETED (second request): a ledger entry proves that resend happened, so the event was ignored.
     const r = start(['--yes', '--output', 'json', 'payout', file, '--wait', '4s'], home, sandbox.env);
@@ -141,11 +149,30 @@ describe('payout --wait', { timeout: 120_000 }, () => {
     expect(paid.map((e) => e.request_id)).toEqual(['3f1c9a52-8a3e-4c55-9a57-0c8d6d0e7006']);
   });
 
+  it('a listener runs but the payout has no notify_url: no event can come, so the gateway is asked at once (1 s, 2 s …)', async () => {
+    await admin(sandbox.url, '/_sandbox/reset', {});
+    const home = tempDir();
+    listenerHome(home);
+    const from = sandbox.requests.length;
+    const file = csv([pendingRow('INV-W10', '3f1c9a52-8a3e-4c55-9a57-0c8d6d0e7010')]);
+    const r = start(['--yes', '--output', 'json', 'payout', file, '--wait', '10m'], home, sandbox.env);
+    expect(await r.exited, r.out.stderr).toBe(0);
+    expect((jsonRows(r.out.stdout) as Row[]).map((x) => [x.outcome, x.status])).toEqual([
+      ['completed', 'COMPLETED'],
+    ]);
+    expect(r.out.stderr).toContain('created without a notify_url, so no event of it reaches payops listen');
+    // The sandbox's own clock: the resend came at the quick schedule's first step (1 s ± 20 %), not
+    // the listener's (15 s ± 20 %: never before 12 s). 12 s leaves a loaded machine ample room.
+    const sent = sandbox.requests.slice(from).filter((q) => q.path === '/v1/payout');
+    expect(sent).toHaveLength(2);
+    expect(sent[1]!.at.getTime() - sent[0]!.at.getTime()).toBeLessThan(12_000);
+  });
+
   it('Ctrl-C while waiting: exit 130, the run stays open and --resume settles it', async () => {
     await admin(sandbox.url, '/_sandbox/reset', {});
     const home = tempDir();
     listenerHome(home); // the gateway would be asked only after ~15 s: the Ctrl-C comes first
-    const file = csv([pendingRow('INV-W7', '3f1c9a52-8a3e-4c55-9a57-0c8d6d0e7007')]);
+    const file = notifyCsv([pendingRow('INV-W7', '3f1c9a52-8a3e-4c55-9a57-0c8d6d0e7007')]);
     const r = start(['--yes', '--output', 'json', 'payout', file, '--wait', '10m'], home, sandbox.env);
     await until('the waiting line', () => r.out.stderr.includes('waiting for a pending payout'));
     r.child.kill('SIGINT');
@@ -178,7 +205,7 @@ describe('payout --wait: failed and not settled', { timeout: 120_000 }, () => {
     await admin(sandbox.url, '/_sandbox/reset', {});
     const home = tempDir();
     listenerHome(home); // the gateway is asked again only at the deadline
-    const file = csv([pendingRow('INV-W9', '3f1c9a52-8a3e-4c55-9a57-0c8d6d0e7009')]);
+    const file = notifyCsv([pendingRow('INV-W9', '3f1c9a52-8a3e-4c55-9a57-0c8d6d0e7009')]);
     // 10 s: room on a loaded 2-core machine to set the fault below before the deadline's resend.
     const r = start(['--yes', '--output', 'json', 'payout', file, '--wait', '10s'], home, sandbox.env);
     await until('the waiting line', () => r.out.stderr.includes('waiting for a pending payout'));

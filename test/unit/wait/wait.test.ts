@@ -10,6 +10,7 @@ import {
   POLL_DELAYS_MS,
   POLL_DELAYS_WITH_EVENTS_MS,
   pollDelay,
+  slowPoll,
   waitForFinal,
 } from '../../../src/wait/wait-loop.js';
 import { tempDir } from '../../helpers/run-cli.js';
@@ -144,5 +145,16 @@ describe('the backoff', () => {
     });
     expect(asked).toBe(2);
     expect(end).toEqual({ kind: 'stopped', reason: 'SIGINT' });
+  });
+});
+
+describe('which schedule a wait polls at', () => {
+  const tail = (listening: boolean) => ({ file: '/nowhere', listening, read: async () => [] });
+  it('slow only with a live listener AND a notify_url; no notify_url (or unsaid) polls quickly', () => {
+    expect(slowPoll({ tail: tail(true), eventsExpected: true })).toBe(true);
+    expect(slowPoll({ tail: tail(true), eventsExpected: false })).toBe(false);
+    expect(slowPoll({ tail: tail(true) })).toBe(false);
+    expect(slowPoll({ tail: tail(false), eventsExpected: true })).toBe(false);
+    expect(slowPoll({ eventsExpected: true })).toBe(false);
   });
 });
