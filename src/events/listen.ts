@@ -96,7 +96,10 @@ export async function runListen(ctx: Context, opts: ListenOptions): Promise<numb
 
   function announce(record: EventRecord, event: GatewayEvent): void {
     const facts = factsOf(record, event);
-    out.write(json ? `${JSON.stringify(eventJson(facts))}\n` : eventLine(facts));
+    // On a terminal the line fits its width (read each time: it may be resized); into a pipe, whole.
+    out.write(
+      json ? `${JSON.stringify(eventJson(facts))}\n` : eventLine(facts, out.isTTY ? out.columns : undefined),
+    );
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

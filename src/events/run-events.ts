@@ -97,6 +97,9 @@ export async function listEvents(ctx: Context, opts: FilterOptions): Promise<num
         wide: Boolean(ctx.globals.wide),
         ...(width ? { width } : {}),
         drop: ['forwarded', 'received'],
+        // No column is free text: ids, order numbers, amounts and statuses are never cut with `…`;
+        // when the columns do not fit, one block per event.
+        cut: [],
       }),
     );
   }

@@ -1,6 +1,7 @@
 // How an event reads to a person: one line per event for `payops listen`, one row per event for
 // `payops events list`, and the JSON shape both print under --output json. Data in, text out.
 import { PAYMENT_STATUS_LABELS } from '../gateway/status.js';
+import { displayWidth } from '../output/width.js';
 import { terminalLine } from '../quote.js';
 import { type EventRecord, eventOf, type GatewayEvent, subjectOf } from './journal.js';
 
@@ -61,17 +62,39 @@ export function moneyText(f: Pick<EventFacts, 'amount' | 'currency'>): string {
   return f.amount ? `${f.currency} ${f.amount}`.trim() : '';
 }
 
-/** listen's line for a new event: `2026-12-06 01:02:03  payment.approved  ORD-1  USD 12.50  2000 authorised  EV…`. */
-export function eventLine(f: EventFacts): string {
-  const cells = [
-    localTime(f.receivedAt),
-    f.eventType.padEnd(17),
-    f.subject,
-    moneyText(f),
-    f.status,
-    f.eventId,
-  ];
-  return `${terminalLine(cells.filter((c) => c !== '').join('  '))}\n`;
+/**
+ * listen's line for a new event: `2026-12-06 01:02:03  payment.approved  ORD-1  USD 12.50  2000 authorised  EV…`.
+ * With `width` (a terminal's columns) the line is fitted so the terminal never cuts a value: first
+ * the event id goes (`events list` has it), then the time keeps only `hh:mm:ss`, then the type's
+ * padding goes; when even that is too wide, the line breaks between values, the rest indented.
+ * Without `width` (a pipe, a file) the full line.
+ */
+export function eventLine(f: EventFacts, width?: number): string {
+  const time = localTime(f.receivedAt);
+  const clock = /^\d{4}-\d\d-\d\d (\d\d:\d\d:\d\d)$/.exec(time)?.[1] ?? time;
+  const rest = [f.subject, moneyText(f), f.status];
+  const ways = [
+    [time, f.eventType.padEnd(17), ...rest, f.eventId],
+    [time, f.eventType.padEnd(17), ...rest],
+    [clock, f.eventType.padEnd(17), ...rest],
+    [clock, f.eventType, ...rest],
+  ].map((cells) => cells.filter((c) => c !== '').map((c) => terminalLine(c)));
+  const join = (cells: readonly string[]) => cells.join('  ').trimEnd();
+  if (!width || width <= 0) return `${join(ways[0]!)}\n`;
+  const fits = ways.find((cells) => displayWidth(join(cells)) <= width);
+  if (fits) return `${join(fits)}\n`;
+  // Break between values, never inside one (a value wider than the terminal is left to it).
+  const lines: string[] = [];
+  let cur = '';
+  for (const cell of ways[3]!) {
+    const next = cur === '' ? cell : `${cur}  ${cell.trimEnd()}`;
+    if (cur !== '' && displayWidth(next) > width) {
+      lines.push(cur);
+      cur = `  ${cell}`;
+    } else cur = next;
+  }
+  lines.push(cur);
+  return `${lines.join('\n')}\n`;
 }
 
 /** The JSON object listen prints per event and `events list --output json` per row. */
