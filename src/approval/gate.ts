@@ -96,7 +96,7 @@ export async function approvalGate(ctx: Context, config: ResolvedConfig, run: Ga
       },
     );
   }
-  checkApprovals(verified, config.approvals ?? 1, source);
+  checkApprovals(verified, approvalsNeeded(config.approvals), source);
 
   const approval: RunApproval = {
     planId: plan.planId,
@@ -209,6 +209,11 @@ function gatewayWords(identity: string | undefined): string {
     return 'an in-process sandbox, a new gateway every time (no plan can name it)';
   }
   return `${url} merchant ${merchant} account ${account}`;
+}
+
+/** How many approvals a plan needs: never fewer than one, whatever the profile holds (defence in depth). */
+export function approvalsNeeded(approvals: number | undefined): number {
+  return typeof approvals === 'number' && Number.isInteger(approvals) && approvals > 1 ? approvals : 1;
 }
 
 /** Enough distinct approvers, and no rejection (verifyPlan already refused the maker and strangers). */

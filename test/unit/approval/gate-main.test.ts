@@ -6,6 +6,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { approvalsNeeded } from '../../../src/approval/gate.js';
 import {
   approved,
   home,
@@ -101,6 +102,26 @@ describe('--plan refused before anything is sent', () => {
     expect(await moved(ids)).toEqual([]);
   });
 
+  it.each([0, -1, 1.5, '1', 10])(
+    'a hand-edited approvals of %j (exit 4, naming the profile and the fix): a plan nobody approved does not run',
+    async (approvals) => {
+      const { file, ids } = await refundFile();
+      // Signed by its maker, approved by no one.
+      const plan = writePlan(
+        join(dir, 'unapproved.plan'),
+        signed(ana, await refundPlan(ana, file, sandboxGateway(sandbox.url))),
+      );
+      const io = desk({ approvers_file: approvers, approval_required: 'always', approvals });
+      const r = await runMain(['refund', file, '--plan', plan, '--yes'], io());
+      expect(r.code, r.stderr).toBe(4);
+      expect(r.stderr).toMatch(
+        /profile "default" has an invalid approvals: expected a whole number from 1 to 9/,
+      );
+      expect(r.stderr).toMatch(/payops config set approvals 1 --profile default/);
+      expect(await moved(ids)).toEqual([]);
+    },
+  );
+
   it('an in-process sandbox, which no plan can name', async () => {
     const { file } = await refundFile();
     const plan = await approvedPlan(file);
@@ -112,6 +133,13 @@ describe('--plan refused before anything is sent', () => {
     expect(r.stderr).toMatch(
       /does not fit this run \(gateway\).*this run is at an in-process sandbox, a new gateway every time/s,
     );
+  });
+});
+
+describe('the gate itself, whatever the config holds', () => {
+  it('never needs fewer than one approval', () => {
+    for (const v of [0, -3, 0.5, Number.NaN, undefined]) expect(approvalsNeeded(v)).toBe(1);
+    expect(approvalsNeeded(3)).toBe(3);
   });
 });
 
