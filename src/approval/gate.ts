@@ -12,12 +12,18 @@ import type { Context } from '../context.js';
 import { InputError, type InputProblem, UsageError } from '../errors.js';
 import { sameGateway } from '../lifecycle/identity.js';
 import { newRunId } from '../lifecycle/paths.js';
-import { listRuns, readRun } from '../lifecycle/read.js';
+import { findRunsAt, listRuns, readRun } from '../lifecycle/read.js';
 import type { RunHeader } from '../lifecycle/records.js';
-import { formatMoney, parseAmount } from '../money/amount.js';
+import { formatAmount, formatMoney, parseAmount } from '../money/amount.js';
 import { quote } from '../quote.js';
 import { type PlanBody, type PlanFile, planDigest, type RunApproval } from './plan-doc.js';
-import { approvalNeeded, parsePolicy } from './policy.js';
+import {
+  type ApprovalPolicy,
+  approvalNeeded,
+  type PolicyVerdict,
+  parsePolicy,
+  thresholdOf,
+} from './policy.js';
 import { claimPlan, dropClaim, markFinished, PLAN_ID, type PlanUse, readUse } from './registry.js';
 import { approversPath, loadApprovers, readPlanFile, type VerifiedPlan, verifyPlan, who } from './verify.js';
 
@@ -47,7 +53,7 @@ export interface GatedRun {
 /** What the run takes from the gate. */
 export interface Approval {
   /** Spread into a new run's header: the plan it runs (audit, resume). */
-  header: { approval?: RunApproval };
+  header: { approval?: RunApproval; moving?: Record<string, string> };
   /** The id the new run must take: the registry names it as the plan's run already. */
   runId?: string;
 }
@@ -57,8 +63,12 @@ export async function approvalGate(ctx: Context, config: ResolvedConfig, run: Ga
   const state = stateDir(ctx.io.env);
   if (run.resuming) return resumed(ctx, config, state, run, run.resuming);
   const planPath = run.planPath;
+  // Recorded in the new run's header: what later runs without a plan add up (unplannedVerdict).
+  const moving = movingText(run.totals);
   if (planPath === undefined) {
-    const verdict = approvalNeeded(parsePolicy(config.approvalRequired), run.totals);
+    const policy = parsePolicy(config.approvalRequired);
+    let verdict = approvalNeeded(policy, run.totals);
+    if (!verdict.needed && policy.kind === 'over') verdict = await unplannedVerdict(state, policy, run);
     if (verdict.needed) {
       const how = `payops plan ${run.op} ${run.label ?? `${run.op}.csv`} --out ${run.op}.plan`;
       if (run.dryRun) {
@@ -72,7 +82,7 @@ export async function approvalGate(ctx: Context, config: ResolvedConfig, run: Ga
         },
       );
     }
-    return { header: {} };
+    return { header: { moving } };
   }
 
   const source = quote(planPath);
@@ -107,7 +117,7 @@ export async function approvalGate(ctx: Context, config: ResolvedConfig, run: Ga
   ctx.log.info(
     `approved plan ${planPath} (${plan.planId}): made by ${who(verified.maker)}, approved by ${verified.approvals.map(who).join(', ')}`,
   );
-  if (run.dryRun) return { header: { approval } };
+  if (run.dryRun) return { header: { approval, moving } };
   const use: PlanUse = {
     planId: plan.planId,
     planDigest: verified.digest,
@@ -121,7 +131,52 @@ export async function approvalGate(ctx: Context, config: ResolvedConfig, run: Ga
     });
   }
   ctx.onClose(() => settle(state, plan.planId, use.runId));
-  return { header: { approval }, runId: use.runId };
+  return { header: { approval, moving }, runId: use.runId };
+}
+
+/** How far back runs made without a plan count towards approval_required (docs/approvals.md). */
+const WINDOW_MS = 24 * 60 * 60 * 1000;
+
+function movingText(totals: ReadonlyMap<string, bigint>): Record<string, string> {
+  return Object.fromEntries(
+    [...totals].map(([currency, minor]) => [currency, formatAmount(minor, currency)]),
+  );
+}
+
+/**
+ * A threshold is per run, so a file split in two would pass it: this run's total, with what runs of
+ * this operation made without a plan at this gateway by this home moved in the last 24 hours (their
+ * headers' `moving`; none recorded counts as 0), is judged against the threshold, per currency.
+ */
+async function unplannedVerdict(
+  state: string,
+  policy: ApprovalPolicy,
+  run: GatedRun,
+): Promise<PolicyVerdict> {
+  const alone = { needed: false, why: 'within approval_required' };
+  if (run.identity === undefined) return alone;
+  const since = Date.now() - WINDOW_MS;
+  const earlier = (await findRunsAt(state, run.op, run.identity)).filter(
+    (r) => !r.header.approval && r.header.moving && Date.parse(r.header.createdAt) >= since,
+  );
+  for (const [currency, minor] of run.totals) {
+    let before = 0n;
+    const ids: string[] = [];
+    for (const r of earlier) {
+      const text = r.header.moving?.[currency];
+      const amount = text === undefined ? undefined : parseAmount(text, currency);
+      if (!amount?.ok || amount.minor === 0n) continue;
+      before += amount.minor;
+      ids.push(r.runId);
+    }
+    if (before === 0n || !approvalNeeded(policy, new Map([[currency, minor + before]])).needed) continue;
+    const runs = `run${ids.length === 1 ? '' : 's'} ${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', …' : ''}`;
+    return {
+      needed: true,
+      why: `this run moves ${formatMoney(minor, currency)}; with the ${formatMoney(before, currency)} moved without a plan at this gateway in the last 24 hours (${runs}), that is ${formatMoney(minor + before, currency)}, above approval_required ${thresholdOf(policy, currency) }`,
+    };
+  }
+  return alone;
 }
 
 /**

@@ -307,6 +307,34 @@ describe('approval_required', { timeout: 60_000 }, () => {
   });
 });
 
+describe('approval_required counts what this home moved without a plan', { timeout: 60_000 }, () => {
+  it('a file split in two: the second half is refused, the ledger shows only the first', async () => {
+    const orders = await suite.gw.createOrders(4);
+    const first = writeCsv(join(suite.dir, 'part1.csv'), REFUND_HEADER, refundRows(orders.slice(0, 2)));
+    const second = writeCsv(join(suite.dir, 'part2.csv'), REFUND_HEADER, refundRows(orders.slice(2)));
+    const cents = (os: Order[]) => os.reduce((n, o) => n + BigInt(o.amount.replace('.', '')), 0n);
+    const [a, b] = [cents(orders.slice(0, 2)), cents(orders.slice(2))];
+    // Each half alone is within the threshold, the two together above it.
+    const limit = a > b ? a : b;
+    const text = (c: bigint) => `${c / 100n}.${String(c % 100n).padStart(2, '0')}`;
+    s = { ...s, maker: home(join(suite.dir, 'splitter'), { approval_required: `USD:${text(limit)}` }) };
+    const one = await refund(undefined, [], first);
+    expect(one.code, one.stderr).toBe(0);
+    const runId = /run id: (\S+)/.exec(one.stderr)![1]!;
+    expect(journalHeader(s.maker, runId).moving).toEqual({ USD: text(a) });
+
+    const two = await refund(undefined, [], second);
+    expect(two.code, two.stderr).toBe(2);
+    expect(two.stderr).toMatch(/nothing was sent/);
+    const money = (c: bigint) => `USD ${text(c).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}`;
+    expect(two.stderr).toContain(
+      `this run moves ${money(b)}; with the ${money(a)} moved without a plan at this gateway in the last 24 hours (run ${runId}), that is ${money(a + b)}, above approval_required USD:${text(limit)}`,
+    );
+    const moved = refundsByTransaction(await suite.gw.ledger());
+    expect([...moved.keys()].sort()).toEqual(orders.slice(0, 2).map((o) => o.transaction_id).sort());
+  });
+});
+
 describe('resume keeps the plan', { timeout: 90_000 }, () => {
   it('an unfinished run of a plan: the plan points to it, --resume refuses another plan, runs resume finishes it once', async () => {
     const file = await planFile([bo]);
