@@ -173,7 +173,7 @@ async function unplannedVerdict(
     const runs = `run${ids.length === 1 ? '' : 's'} ${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', …' : ''}`;
     return {
       needed: true,
-      why: `this run moves ${formatMoney(minor, currency)}; with the ${formatMoney(before, currency)} moved without a plan at this gateway in the last 24 hours (${runs}), that is ${formatMoney(minor + before, currency)}, above approval_required ${thresholdOf(policy, currency) }`,
+      why: `this run moves ${formatMoney(minor, currency)}; with the ${formatMoney(before, currency)} moved without a plan at this gateway in the last 24 hours (${runs}), that is ${formatMoney(minor + before, currency)}, above approval_required ${thresholdOf(policy, currency)}`,
     };
   }
   return alone;

@@ -331,7 +331,12 @@ describe('approval_required counts what this home moved without a plan', { timeo
       `this run moves ${money(b)}; with the ${money(a)} moved without a plan at this gateway in the last 24 hours (run ${runId}), that is ${money(a + b)}, above approval_required USD:${text(limit)}`,
     );
     const moved = refundsByTransaction(await suite.gw.ledger());
-    expect([...moved.keys()].sort()).toEqual(orders.slice(0, 2).map((o) => o.transaction_id).sort());
+    expect([...moved.keys()].sort()).toEqual(
+      orders
+        .slice(0, 2)
+        .map((o) => o.transaction_id)
+        .sort(),
+    );
   });
 });
 
