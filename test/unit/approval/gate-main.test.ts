@@ -185,6 +185,37 @@ describe('--plan that fits', () => {
   });
 });
 
+describe('hints with --plan offer no --force (it is refused with a plan)', () => {
+  it('rows the gateway shows done since the plan was made', async () => {
+    const { file, ids } = await refundFile();
+    const plan = await approvedPlan(file);
+    // Another home refunds the same file meanwhile.
+    const other = fakeIo({ home: home(join(dir, 'other'), {}), cwd: dir, env: sandbox.env });
+    expect((await runMain(['refund', file, '--yes'], other)).code).toBe(0);
+    const before = (await moved(ids)).length;
+    const r = await runMain(['refund', file, '--plan', plan, '--yes'], desk({ approvers_file: approvers })());
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/already refunded at the gateway; nothing was sent/);
+    expect(r.stderr).not.toMatch(/--force/);
+    expect(await moved(ids)).toHaveLength(before);
+  });
+
+  it('an interrupted run of the plan, run again without --resume', async () => {
+    const { file, ids } = await refundFile();
+    const plan = await approvedPlan(file);
+    const io = desk({ approvers_file: approvers });
+    await setFaults(sandbox.url, { mode: 'drop_before_commit', rate: 1, paths: ['/v1/refund'] });
+    const first = await runMain(['refund', file, '--plan', plan, '--yes', '--max-attempts', '1'], io());
+    await setFaults(sandbox.url, { mode: 'none' });
+    expect(first.code, first.stderr).toBe(3);
+    const r = await runMain(['refund', file, '--plan', plan, '--yes'], io());
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/add --resume/);
+    expect(r.stderr).not.toMatch(/--force/);
+    expect(await moved(ids)).toEqual([]);
+  });
+});
+
 describe('a resume given --plan', () => {
   it('is refused when its run began without a plan', async () => {
     const { file, ids } = await refundFile();
