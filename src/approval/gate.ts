@@ -102,7 +102,7 @@ export async function approvalGate(ctx: Context, config: ResolvedConfig, run: Ga
       {
         hint: flagsOnly
           ? 'run it with the flags the plan was made with, without --force or --new-request-ids'
-          : `make a plan for this very file and gateway: payops plan ${run.op} ${run.label ?? 'FILE'}`,
+          : `make a plan for this very file and gateway: payops plan ${run.op} ${run.label ?? 'FILE'} --out ${planName(run.label)}`,
       },
     );
   }
@@ -255,6 +255,13 @@ function misfits(plan: PlanBody, run: GatedRun, source: string): InputProblem[] 
     );
   }
   return problems;
+}
+
+/** Where `payops plan` may write the plan of `label`: beside it, its extension `.plan`. */
+function planName(label: string | undefined): string {
+  if (label === undefined) return 'FILE.plan';
+  const dot = label.lastIndexOf('.');
+  return `${dot > label.lastIndexOf('/') + 1 ? label.slice(0, dot) : label}.plan`;
 }
 
 /** `URL merchant M account A` from an identity `URL|M|A`; one with more parts is an in-process sandbox. */

@@ -216,6 +216,26 @@ describe('hints with --plan offer no --force (it is refused with a plan)', () =>
   });
 });
 
+describe('a plan of other content', () => {
+  async function refusedOther() {
+    const { file, ids } = await refundFile();
+    const body = await refundPlan(ana, file, sandboxGateway(sandbox.url), {
+      content: 'f'.repeat(64),
+      totals: { USD: '1234.50' },
+    });
+    const plan = writePlan(join(dir, 'other.plan'), approved(signed(ana, body), bo));
+    const r = await runMain(['refund', file, '--plan', plan, '--yes'], desk({ approvers_file: approvers })());
+    expect(r.code, r.stderr).toBe(2);
+    expect(await moved(ids)).toEqual([]);
+    return { r, file };
+  }
+
+  it('gives the full plan command, --out included', async () => {
+    const { r, file } = await refusedOther();
+    expect(r.stderr).toContain(`payops plan refund ${file} --out ${file.replace(/\.csv$/, '')}.plan`);
+  });
+});
+
 describe('a resume given --plan', () => {
   it('is refused when its run began without a plan', async () => {
     const { file, ids } = await refundFile();
