@@ -244,7 +244,9 @@ function misfits(plan: PlanBody, run: GatedRun, source: string): InputProblem[] 
       const planned = parseAmount(text, currency);
       const now = run.totals.get(currency) ?? 0n;
       if (!planned.ok || planned.minor !== now)
-        said.push(`${currency} ${text} → ${formatMoney(now, currency)}`);
+        said.push(
+          `${planned.ok ? formatMoney(planned.minor, currency) : `${currency} ${text}`} → ${formatMoney(now, currency)}`,
+        );
     }
     for (const [currency, minor] of run.totals) {
       if (!(currency in plan.totals)) said.push(`${currency} none → ${formatMoney(minor, currency)}`);

@@ -230,6 +230,11 @@ describe('a plan of other content', () => {
     return { r, file };
   }
 
+  it("says the plan's totals and the file's in one format", async () => {
+    const { r } = await refusedOther();
+    expect(r.stderr).toMatch(/content differs from the plan's: USD 1,234\.50 → USD [\d,]+\.\d\d\b/);
+  });
+
   it('gives the full plan command, --out included', async () => {
     const { r, file } = await refusedOther();
     expect(r.stderr).toContain(`payops plan refund ${file} --out ${file.replace(/\.csv$/, '')}.plan`);
