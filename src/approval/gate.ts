@@ -24,7 +24,16 @@ import {
   parsePolicy,
   thresholdOf,
 } from './policy.js';
-import { claimPlan, dropClaim, markFinished, PLAN_ID, type PlanUse, readUse } from './registry.js';
+import {
+  began,
+  claimPlan,
+  dropClaim,
+  markBegun,
+  markFinished,
+  PLAN_ID,
+  type PlanUse,
+  readUse,
+} from './registry.js';
 import { approversPath, loadApprovers, readPlanFile, type VerifiedPlan, verifyPlan, who } from './verify.js';
 
 /** What the gate needs to know of the run it guards. */
@@ -56,6 +65,8 @@ export interface Approval {
   header: { approval?: RunApproval; moving?: Record<string, string> };
   /** The id the new run must take: the registry names it as the plan's run already. */
   runId?: string;
+  /** Called once the new run's journal exists, before anything is sent: the registry says it began. */
+  begun?: () => Promise<void>;
 }
 
 /** The gate: throws (exit 2; a damaged registry, exit 4) when the run must not go ahead; nothing is sent. */
@@ -131,7 +142,11 @@ export async function approvalGate(ctx: Context, config: ResolvedConfig, run: Ga
     });
   }
   ctx.onClose(() => settle(state, plan.planId, use.runId));
-  return { header: { approval, moving }, runId: use.runId };
+  return {
+    header: { approval, moving },
+    runId: use.runId,
+    begun: () => markBegun(state, plan.planId, use.runId),
+  };
 }
 
 /** How far back runs made without a plan count towards approval_required (docs/approvals.md). */
@@ -308,6 +323,15 @@ async function unusedOrStale(state: string, plan: PlanBody, source: string): Pro
   const use = await readUse(state, plan.planId);
   if (!use) return undefined;
   const run = (await listRuns(state)).find((r) => r.runId === use.runId);
+  if (!run && began(use)) {
+    throw new UsageError(
+      `the plan ${source} was used: the plan's run ${use.runId} is missing from this home; nothing was sent`,
+      {
+        hint: `put the run folder back (${quote(`runs/${use.runId}`)} in the state folder) to resume or show it; a plan runs once: to send again, make and approve a new plan`,
+      },
+    );
+  }
+  // A claim whose run never began (the process ended before its journal): it sent nothing.
   if (!run) return use;
   const on = run.header.createdAt.slice(0, 19).replace('T', ' ');
   if (run.state === 'finished') {
