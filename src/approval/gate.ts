@@ -12,13 +12,28 @@ import type { Context } from '../context.js';
 import { InputError, type InputProblem, UsageError } from '../errors.js';
 import { sameGateway } from '../lifecycle/identity.js';
 import { newRunId } from '../lifecycle/paths.js';
-import { listRuns, readRun } from '../lifecycle/read.js';
+import { findRunsAt, listRuns, readRun } from '../lifecycle/read.js';
 import type { RunHeader } from '../lifecycle/records.js';
-import { formatMoney, parseAmount } from '../money/amount.js';
+import { formatAmount, formatMoney, parseAmount } from '../money/amount.js';
 import { quote } from '../quote.js';
 import { type PlanBody, type PlanFile, planDigest, type RunApproval } from './plan-doc.js';
-import { approvalNeeded, parsePolicy } from './policy.js';
-import { claimPlan, dropClaim, markFinished, PLAN_ID, type PlanUse, readUse } from './registry.js';
+import {
+  type ApprovalPolicy,
+  approvalNeeded,
+  type PolicyVerdict,
+  parsePolicy,
+  thresholdOf,
+} from './policy.js';
+import {
+  began,
+  claimPlan,
+  dropClaim,
+  markBegun,
+  markFinished,
+  PLAN_ID,
+  type PlanUse,
+  readUse,
+} from './registry.js';
 import { approversPath, loadApprovers, readPlanFile, type VerifiedPlan, verifyPlan, who } from './verify.js';
 
 /** What the gate needs to know of the run it guards. */
@@ -47,9 +62,11 @@ export interface GatedRun {
 /** What the run takes from the gate. */
 export interface Approval {
   /** Spread into a new run's header: the plan it runs (audit, resume). */
-  header: { approval?: RunApproval };
+  header: { approval?: RunApproval; moving?: Record<string, string> };
   /** The id the new run must take: the registry names it as the plan's run already. */
   runId?: string;
+  /** Called once the new run's journal exists, before anything is sent: the registry says it began. */
+  begun?: () => Promise<void>;
 }
 
 /** The gate: throws (exit 2; a damaged registry, exit 4) when the run must not go ahead; nothing is sent. */
@@ -57,8 +74,12 @@ export async function approvalGate(ctx: Context, config: ResolvedConfig, run: Ga
   const state = stateDir(ctx.io.env);
   if (run.resuming) return resumed(ctx, config, state, run, run.resuming);
   const planPath = run.planPath;
+  // Recorded in the new run's header: what later runs without a plan add up (unplannedVerdict).
+  const moving = movingText(run.totals);
   if (planPath === undefined) {
-    const verdict = approvalNeeded(parsePolicy(config.approvalRequired), run.totals);
+    const policy = parsePolicy(config.approvalRequired);
+    let verdict = approvalNeeded(policy, run.totals);
+    if (!verdict.needed && policy.kind === 'over') verdict = await unplannedVerdict(state, policy, run);
     if (verdict.needed) {
       const how = `payops plan ${run.op} ${run.label ?? `${run.op}.csv`} --out ${run.op}.plan`;
       if (run.dryRun) {
@@ -72,7 +93,7 @@ export async function approvalGate(ctx: Context, config: ResolvedConfig, run: Ga
         },
       );
     }
-    return { header: {} };
+    return { header: { moving } };
   }
 
   const source = quote(planPath);
@@ -92,11 +113,11 @@ export async function approvalGate(ctx: Context, config: ResolvedConfig, run: Ga
       {
         hint: flagsOnly
           ? 'run it with the flags the plan was made with, without --force or --new-request-ids'
-          : `make a plan for this very file and gateway: payops plan ${run.op} ${run.label ?? 'FILE'}`,
+          : `make a plan for this very file and gateway: payops plan ${run.op} ${run.label ?? 'FILE'} --out ${planName(run.label)}`,
       },
     );
   }
-  checkApprovals(verified, config.approvals ?? 1, source);
+  checkApprovals(verified, approvalsNeeded(config.approvals), source);
 
   const approval: RunApproval = {
     planId: plan.planId,
@@ -107,7 +128,7 @@ export async function approvalGate(ctx: Context, config: ResolvedConfig, run: Ga
   ctx.log.info(
     `approved plan ${planPath} (${plan.planId}): made by ${who(verified.maker)}, approved by ${verified.approvals.map(who).join(', ')}`,
   );
-  if (run.dryRun) return { header: { approval } };
+  if (run.dryRun) return { header: { approval, moving } };
   const use: PlanUse = {
     planId: plan.planId,
     planDigest: verified.digest,
@@ -121,7 +142,56 @@ export async function approvalGate(ctx: Context, config: ResolvedConfig, run: Ga
     });
   }
   ctx.onClose(() => settle(state, plan.planId, use.runId));
-  return { header: { approval }, runId: use.runId };
+  return {
+    header: { approval, moving },
+    runId: use.runId,
+    begun: () => markBegun(state, plan.planId, use.runId),
+  };
+}
+
+/** How far back runs made without a plan count towards approval_required (docs/approvals.md). */
+const WINDOW_MS = 24 * 60 * 60 * 1000;
+
+function movingText(totals: ReadonlyMap<string, bigint>): Record<string, string> {
+  return Object.fromEntries(
+    [...totals].map(([currency, minor]) => [currency, formatAmount(minor, currency)]),
+  );
+}
+
+/**
+ * A threshold is per run, so a file split in two would pass it: this run's total, with what runs of
+ * this operation made without a plan at this gateway by this home moved in the last 24 hours (their
+ * headers' `moving`; none recorded counts as 0), is judged against the threshold, per currency.
+ */
+async function unplannedVerdict(
+  state: string,
+  policy: ApprovalPolicy,
+  run: GatedRun,
+): Promise<PolicyVerdict> {
+  const alone = { needed: false, why: 'within approval_required' };
+  if (run.identity === undefined) return alone;
+  const since = Date.now() - WINDOW_MS;
+  const earlier = (await findRunsAt(state, run.op, run.identity)).filter(
+    (r) => !r.header.approval && r.header.moving && Date.parse(r.header.createdAt) >= since,
+  );
+  for (const [currency, minor] of run.totals) {
+    let before = 0n;
+    const ids: string[] = [];
+    for (const r of earlier) {
+      const text = r.header.moving?.[currency];
+      const amount = text === undefined ? undefined : parseAmount(text, currency);
+      if (!amount?.ok || amount.minor === 0n) continue;
+      before += amount.minor;
+      ids.push(r.runId);
+    }
+    if (before === 0n || !approvalNeeded(policy, new Map([[currency, minor + before]])).needed) continue;
+    const runs = `run${ids.length === 1 ? '' : 's'} ${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', …' : ''}`;
+    return {
+      needed: true,
+      why: `this run moves ${formatMoney(minor, currency)}; with the ${formatMoney(before, currency)} moved without a plan at this gateway in the last 24 hours (${runs}), that is ${formatMoney(minor + before, currency)}, above approval_required ${thresholdOf(policy, currency)}`,
+    };
+  }
+  return alone;
 }
 
 /**
@@ -189,7 +259,9 @@ function misfits(plan: PlanBody, run: GatedRun, source: string): InputProblem[] 
       const planned = parseAmount(text, currency);
       const now = run.totals.get(currency) ?? 0n;
       if (!planned.ok || planned.minor !== now)
-        said.push(`${currency} ${text} → ${formatMoney(now, currency)}`);
+        said.push(
+          `${planned.ok ? formatMoney(planned.minor, currency) : `${currency} ${text}`} → ${formatMoney(now, currency)}`,
+        );
     }
     for (const [currency, minor] of run.totals) {
       if (!(currency in plan.totals)) said.push(`${currency} none → ${formatMoney(minor, currency)}`);
@@ -202,6 +274,13 @@ function misfits(plan: PlanBody, run: GatedRun, source: string): InputProblem[] 
   return problems;
 }
 
+/** Where `payops plan` may write the plan of `label`: beside it, its extension `.plan`. */
+function planName(label: string | undefined): string {
+  if (label === undefined) return 'FILE.plan';
+  const dot = label.lastIndexOf('.');
+  return `${dot > label.lastIndexOf('/') + 1 ? label.slice(0, dot) : label}.plan`;
+}
+
 /** `URL merchant M account A` from an identity `URL|M|A`; one with more parts is an in-process sandbox. */
 function gatewayWords(identity: string | undefined): string {
   const [url = '', merchant = '', account = '', ...rest] = identity?.split('|') ?? [];
@@ -209,6 +288,11 @@ function gatewayWords(identity: string | undefined): string {
     return 'an in-process sandbox, a new gateway every time (no plan can name it)';
   }
   return `${url} merchant ${merchant} account ${account}`;
+}
+
+/** How many approvals a plan needs: never fewer than one, whatever the profile holds (defence in depth). */
+export function approvalsNeeded(approvals: number | undefined): number {
+  return typeof approvals === 'number' && Number.isInteger(approvals) && approvals > 1 ? approvals : 1;
 }
 
 /** Enough distinct approvers, and no rejection (verifyPlan already refused the maker and strangers). */
@@ -239,6 +323,15 @@ async function unusedOrStale(state: string, plan: PlanBody, source: string): Pro
   const use = await readUse(state, plan.planId);
   if (!use) return undefined;
   const run = (await listRuns(state)).find((r) => r.runId === use.runId);
+  if (!run && began(use)) {
+    throw new UsageError(
+      `the plan ${source} was used: the plan's run ${use.runId} is missing from this home; nothing was sent`,
+      {
+        hint: `put the run folder back (${quote(`runs/${use.runId}`)} in the state folder) to resume or show it; a plan runs once: to send again, make and approve a new plan`,
+      },
+    );
+  }
+  // A claim whose run never began (the process ended before its journal): it sent nothing.
   if (!run) return use;
   const on = run.header.createdAt.slice(0, 19).replace('T', ' ');
   if (run.state === 'finished') {

@@ -79,3 +79,10 @@ function above(minor: bigint, currency: string, limit: string): boolean {
     BigInt(whole!) * 10n ** BigInt(scale) + BigInt(frac || '0') * 10n ** BigInt(scale - frac.length);
   return minor * 10n ** BigInt(scale - digits) > threshold;
 }
+
+/** The threshold that applies to `currency`, as written (`USD:1000`, `*:1000`); undefined: none. */
+export function thresholdOf(policy: ApprovalPolicy, currency: string): string | undefined {
+  if (policy.kind !== 'over') return undefined;
+  const named = policy.limits.has(currency) ? currency : policy.limits.has('*') ? '*' : undefined;
+  return named === undefined ? undefined : `${named}:${policy.limits.get(named)}`;
+}

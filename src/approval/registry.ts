@@ -2,7 +2,8 @@
 // started, so that an approved plan moves money once. Claimed with O_EXCL semantics (a complete file
 // linked into place: two processes never both claim one plan) before the run's journal begins; a
 // claim whose run never began (the confirmation declined, the gateway check refused) is stale and
-// given up — a run folder that was never made sent nothing. Marked finished when its run finishes.
+// given up — a run folder that was never made sent nothing. Marked begun once its journal exists (a
+// run folder missing after that was moved aside: refused), finished when its run finishes.
 import { randomBytes } from 'node:crypto';
 import { link, mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -16,6 +17,11 @@ export interface PlanUse {
   op: string;
   runId: string;
   startedAt: string;
+  /**
+   * When the run's journal was begun: from then on the entry is a use, not a claim — a run folder
+   * missing later was moved aside, and the plan is refused, never free again (fail closed).
+   */
+  begunAt?: string;
   /** When the run finished (its terminal record `finished`). */
   finishedAt?: string;
   /**
@@ -101,6 +107,24 @@ export async function claimPlan(state: string, use: PlanUse, replace?: PlanUse):
   });
 }
 
+/** The entry rewritten with `more`, durably. */
+async function rewrite(state: string, use: PlanUse, more: Partial<PlanUse>): Promise<void> {
+  const path = usePath(state, use.planId);
+  const temp = await written(path, { ...use, ...more });
+  await rename(temp, path).catch(async (err: unknown) => {
+    await unlink(temp).catch(() => {});
+    throw err;
+  });
+  await syncFolder(plansDir(state));
+}
+
+/** The plan's run has its journal: said in its entry before anything is sent (while it names that run). */
+export async function markBegun(state: string, planId: string, runId: string): Promise<void> {
+  const use = await readUse(state, planId);
+  if (!use || use.runId !== runId || use.begunAt !== undefined) return;
+  await rewrite(state, use, { begunAt: new Date().toISOString() });
+}
+
 /** The plan's run finished: said in its entry (while the entry still names that run). */
 export async function markFinished(
   state: string,
@@ -111,17 +135,16 @@ export async function markFinished(
 ): Promise<void> {
   const use = await readUse(state, planId);
   if (!use || use.runId !== runId || use.finishedAt !== undefined) return;
-  const path = usePath(state, planId);
-  const temp = await written(path, { ...use, finishedAt: at, ...(head === undefined ? {} : { head }) });
-  await rename(temp, path).catch(async (err: unknown) => {
-    await unlink(temp).catch(() => {});
-    throw err;
-  });
-  await syncFolder(plansDir(state));
+  await rewrite(state, use, { finishedAt: at, ...(head === undefined ? {} : { head }) });
 }
 
-/** A claim whose run never began: removed (while it still names that run). */
+/** Whether the entry says its run began (its journal was written), not a bare claim. */
+export function began(use: PlanUse): boolean {
+  return use.begunAt !== undefined || use.finishedAt !== undefined;
+}
+
+/** A claim whose run never began: removed (while it still names that run, and never once it began). */
 export async function dropClaim(state: string, planId: string, runId: string): Promise<void> {
   const use = await readUse(state, planId);
-  if (use?.runId === runId) await unlink(usePath(state, planId)).catch(() => {});
+  if (use?.runId === runId && !began(use)) await unlink(usePath(state, planId)).catch(() => {});
 }

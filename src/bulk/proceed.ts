@@ -179,6 +179,8 @@ export async function proceed(ctx: Context, p: Proceed): Promise<number> {
     { runId, input },
   );
   ctx.log.verbose(`journal: ${journal.path}`);
+  // The plan's registry entry says its run began (approval/registry.ts) before anything is sent.
+  await p.approval?.begun?.();
   // What the gateway had before the run is durable before any intent: reconciliation needs it.
   if (start.preflight) await journal.append(start.preflight);
   return execute(ctx, {

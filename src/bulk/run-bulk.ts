@@ -102,6 +102,7 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
     skipDone: Boolean(flags.skipDone),
     dryRun,
     what,
+    planned: flags.plan !== undefined,
   });
   // Begun before the input lock and the decision: its answer stands only where nothing can have
   // been sent meanwhile (look-ahead.ts keepIfNothingMoved); otherwise the check is made again.

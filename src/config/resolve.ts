@@ -139,6 +139,13 @@ export function resolveConfig(
   const approversFile = pick<string | undefined>('approvers_file', undefined, undefined, undefined);
   const approvalRequired = pick<string | undefined>('approval_required', undefined, undefined, undefined);
   const approvals = pick<number | undefined>('approvals', undefined, undefined, undefined);
+  // Fail closed: a hand-edited 0 would let a plan nobody approved run (config set refuses it).
+  if (approvals !== undefined && (!Number.isInteger(approvals) || approvals < 1 || approvals > 9)) {
+    throw new ConfigError(
+      `profile "${profile}" has an invalid approvals: expected a whole number from 1 to 9, not ${JSON.stringify(approvals)}`,
+      { hint: `payops config set approvals 1 --profile ${profile}` },
+    );
+  }
   const columns: Record<string, string> = {};
   for (const op of ['refund', 'capture', 'cancel', 'review', 'payout', 'query'] as const) {
     const text = pick<string | undefined>(`columns.${op}`, undefined, undefined, undefined);

@@ -31,6 +31,8 @@ export interface BulkRunQuestion {
   dryRun: boolean;
   /** The input as the user knows it: a file name, or "this order". */
   what: string;
+  /** --plan given: --force is refused with a plan (approval/gate.ts), so no hint offers it. */
+  planned?: boolean;
 }
 
 export function describeRun(r: RunInfo): string {
@@ -114,7 +116,9 @@ export function decideRun(q: BulkRunQuestion): RunDecision {
       return {
         action: 'refuse',
         error: new UsageError(`${what} has an unfinished ${describeRun(unfinished)}; nothing was sent`, {
-          hint: 'add --resume to continue it (nothing is sent twice), or --force to start a new run anyway',
+          hint: q.planned
+            ? 'add --resume to continue it (nothing is sent twice); it keeps its plan'
+            : 'add --resume to continue it (nothing is sent twice), or --force to start a new run anyway',
         }),
       };
     }
@@ -129,7 +133,7 @@ export function decideRun(q: BulkRunQuestion): RunDecision {
       return {
         action: 'refuse',
         error: new UsageError(`${what} was already processed by ${describeRun(finished)}; nothing was sent`, {
-          hint: `see its results with \`payops runs show ${finished.runId}\`; --skip-done sends only the rows the gateway does not show done; to send everything again on purpose, add --force`,
+          hint: `see its results with \`payops runs show ${finished.runId}\`; --skip-done sends only the rows the gateway does not show done; ${q.planned ? 'to send everything again, make and approve a new plan' : 'to send everything again on purpose, add --force'}`,
         }),
       };
     }

@@ -57,6 +57,12 @@ export interface NewRunHeader {
   /** `skipped`: the run was started with --no-check (no gateway check; a resume makes none either). */
   check?: string;
   /**
+   * What the run moves when it begins, currency → decimal text (`{"USD":"1200.00"}`): approval/gate.ts
+   * adds up the runs made without a plan in the last 24 hours, so that splitting a file does not get
+   * around approval_required. Older headers have none (counted as 0).
+   */
+  moving?: Record<string, string>;
+  /**
    * The approved plan the run was started with (approval/plan-doc.ts RunApproval, issue 28): a
    * resume keeps it, the audit export names its maker and approvers.
    */
@@ -221,6 +227,10 @@ export function parseHeader(raw: RawRecord): RunHeader {
     header.columns = raw.columns as string[];
   }
   if (raw.approval !== undefined) header.approval = approvalOf(raw.approval);
+  if (plain(raw.moving)) {
+    const moving = Object.entries(raw.moving).filter((e): e is [string, string] => typeof e[1] === 'string');
+    header.moving = Object.fromEntries(moving);
+  }
   return header;
 }
 

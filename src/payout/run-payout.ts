@@ -342,6 +342,8 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
         },
         approval.runId ? { runId: approval.runId } : {},
       );
+      // The plan's registry entry says its run began (approval/registry.ts) before anything is sent.
+      await approval.begun?.();
       // Every request_id is on disk before the first payout leaves: a re-run or --resume finds them.
       await journal.append({
         type: 'plan',

@@ -100,10 +100,11 @@ export async function checkAtGateway(
         message: `${already(d)}: ${d.where}`,
       })),
       {
+        // With --plan, --force is refused (approval/gate.ts): what is still owed needs a new plan.
         hint:
           possible.length === 0
-            ? `--skip-done sends only the other rows (these are reported already_done); --force sends these too`
-            : `a row possibly done has the amount of a refund made with another reason, perhaps the same refund typed another way: look at it at the gateway; if it is a refund still owed, --force sends it; --skip-done sends only the other rows (rows done are reported already_done, rows possibly done skipped)`,
+            ? `--skip-done sends only the other rows (these are reported already_done); ${flags.plan === undefined ? '--force sends these too' : 'to send these too, make and approve a new plan'}`
+            : `a row possibly done has the amount of a refund made with another reason, perhaps the same refund typed another way: look at it at the gateway; if it is a refund still owed, ${flags.plan === undefined ? '--force sends it' : 'a new plan of it, approved, sends it'}; --skip-done sends only the other rows (rows done are reported already_done, rows possibly done skipped)`,
       },
     );
   }

@@ -4,7 +4,7 @@
 // short of approvals, rejected — and a run without one under approval_required moves nothing and
 // says why.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { PlanFile } from '../../../src/approval/plan-doc.js';
@@ -304,6 +304,74 @@ describe('approval_required', { timeout: 60_000 }, () => {
     const r = await refund(undefined);
     expect(r.code, r.stderr).toBe(0);
     expect(refundsByTransaction(await suite.gw.ledger()).size).toBe(3);
+  });
+});
+
+describe('approval_required counts what this home moved without a plan', { timeout: 60_000 }, () => {
+  it('a file split in two: the second half is refused, the ledger shows only the first', async () => {
+    const orders = await suite.gw.createOrders(4);
+    const first = writeCsv(join(suite.dir, 'part1.csv'), REFUND_HEADER, refundRows(orders.slice(0, 2)));
+    const second = writeCsv(join(suite.dir, 'part2.csv'), REFUND_HEADER, refundRows(orders.slice(2)));
+    const cents = (os: Order[]) => os.reduce((n, o) => n + BigInt(o.amount.replace('.', '')), 0n);
+    const [a, b] = [cents(orders.slice(0, 2)), cents(orders.slice(2))];
+    // Each half alone is within the threshold, the two together above it.
+    const limit = a > b ? a : b;
+    const text = (c: bigint) => `${c / 100n}.${String(c % 100n).padStart(2, '0')}`;
+    s = { ...s, maker: home(join(suite.dir, 'splitter'), { approval_required: `USD:${text(limit)}` }) };
+    const one = await refund(undefined, [], first);
+    expect(one.code, one.stderr).toBe(0);
+    const runId = /run id: (\S+)/.exec(one.stderr)![1]!;
+    expect(journalHeader(s.maker, runId).moving).toEqual({ USD: text(a) });
+
+    const two = await refund(undefined, [], second);
+    expect(two.code, two.stderr).toBe(2);
+    expect(two.stderr).toMatch(/nothing was sent/);
+    const money = (c: bigint) => `USD ${text(c).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}`;
+    expect(two.stderr).toContain(
+      `this run moves ${money(b)}; with the ${money(a)} moved without a plan at this gateway in the last 24 hours (run ${runId}), that is ${money(a + b)}, above approval_required USD:${text(limit)}`,
+    );
+    const moved = refundsByTransaction(await suite.gw.ledger());
+    expect([...moved.keys()].sort()).toEqual(
+      orders
+        .slice(0, 2)
+        .map((o) => o.transaction_id)
+        .sort(),
+    );
+  });
+});
+
+describe('a used plan whose run folder was moved aside', { timeout: 90_000 }, () => {
+  it('is refused whether its run finished or stopped short: the registry says it began', async () => {
+    const file = await planFile([bo]);
+    const plan = writePlan(join(suite.dir, 'refunds.plan'), file);
+    // Stopped short: nothing reached the ledger, the run exists.
+    await suite.gw.faults({ mode: 'drop_before_commit', rate: 1, paths: ['/v1/refund'] });
+    const first = await refund(plan, ['--max-attempts', '1']);
+    await suite.gw.faults({ mode: 'none' });
+    expect(first.code, first.stderr).toBe(3);
+    const runId = /run id: (\S+)/.exec(first.stderr)![1]!;
+    const runs = join(s.maker, 'state', 'runs');
+    renameSync(join(runs, runId), join(suite.dir, `aside-${runId}`));
+    const again = await refund(plan);
+    await expectNothingMoved(
+      again,
+      2,
+      new RegExp(`the plan's run ${runId} is missing from this home; nothing was sent`),
+    );
+
+    // Finished, then moved aside.
+    renameSync(join(suite.dir, `aside-${runId}`), join(runs, runId));
+    const resumed = await payops(['runs', 'resume', runId, '--yes'], { env: suite.gw.env(s.maker) });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(refundsByTransaction(await suite.gw.ledger()).size).toBe(3);
+    renameSync(join(runs, runId), join(suite.dir, `aside-${runId}`));
+    const third = await refund(plan);
+    expect(third.code, third.stderr).toBe(2);
+    expect(third.stderr).toMatch(
+      new RegExp(`the plan's run ${runId} is missing from this home; nothing was sent`),
+    );
+    const moved = refundsByTransaction(await suite.gw.ledger());
+    expect([...moved.values()].every((l) => l.length === 1)).toBe(true);
   });
 });
 

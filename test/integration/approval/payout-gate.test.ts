@@ -73,7 +73,7 @@ describe('payout --plan', { timeout: 90_000 }, () => {
       home: maker,
     });
     expect(edited.code, edited.stderr).toBe(2);
-    expect(edited.stderr).toMatch(/the file's content differs from the plan's: EUR [\d.]+ → EUR [\d,.]+/);
+    expect(edited.stderr).toMatch(/the file's content differs from the plan's: EUR [\d,.]+ → EUR [\d,.]+/);
     expect(await payouts()).toEqual([]);
 
     const ok = await run(['--plan', plan]);

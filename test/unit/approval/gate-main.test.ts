@@ -6,6 +6,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { approvalsNeeded } from '../../../src/approval/gate.js';
 import {
   approved,
   home,
@@ -101,6 +102,26 @@ describe('--plan refused before anything is sent', () => {
     expect(await moved(ids)).toEqual([]);
   });
 
+  it.each([0, -1, 1.5, '1', 10])(
+    'a hand-edited approvals of %j (exit 4, naming the profile and the fix): a plan nobody approved does not run',
+    async (approvals) => {
+      const { file, ids } = await refundFile();
+      // Signed by its maker, approved by no one.
+      const plan = writePlan(
+        join(dir, 'unapproved.plan'),
+        signed(ana, await refundPlan(ana, file, sandboxGateway(sandbox.url))),
+      );
+      const io = desk({ approvers_file: approvers, approval_required: 'always', approvals });
+      const r = await runMain(['refund', file, '--plan', plan, '--yes'], io());
+      expect(r.code, r.stderr).toBe(4);
+      expect(r.stderr).toMatch(
+        /profile "default" has an invalid approvals: expected a whole number from 1 to 9/,
+      );
+      expect(r.stderr).toMatch(/payops config set approvals 1 --profile default/);
+      expect(await moved(ids)).toEqual([]);
+    },
+  );
+
   it('an in-process sandbox, which no plan can name', async () => {
     const { file } = await refundFile();
     const plan = await approvedPlan(file);
@@ -112,6 +133,13 @@ describe('--plan refused before anything is sent', () => {
     expect(r.stderr).toMatch(
       /does not fit this run \(gateway\).*this run is at an in-process sandbox, a new gateway every time/s,
     );
+  });
+});
+
+describe('the gate itself, whatever the config holds', () => {
+  it('never needs fewer than one approval', () => {
+    for (const v of [0, -3, 0.5, Number.NaN, undefined]) expect(approvalsNeeded(v)).toBe(1);
+    expect(approvalsNeeded(3)).toBe(3);
   });
 });
 
@@ -154,6 +182,62 @@ describe('--plan that fits', () => {
     );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/approved plan .*payouts\.plan/);
+  });
+});
+
+describe('hints with --plan offer no --force (it is refused with a plan)', () => {
+  it('rows the gateway shows done since the plan was made', async () => {
+    const { file, ids } = await refundFile();
+    const plan = await approvedPlan(file);
+    // Another home refunds the same file meanwhile.
+    const other = fakeIo({ home: home(join(dir, 'other'), {}), cwd: dir, env: sandbox.env });
+    expect((await runMain(['refund', file, '--yes'], other)).code).toBe(0);
+    const before = (await moved(ids)).length;
+    const r = await runMain(['refund', file, '--plan', plan, '--yes'], desk({ approvers_file: approvers })());
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/already refunded at the gateway; nothing was sent/);
+    expect(r.stderr).not.toMatch(/--force/);
+    expect(await moved(ids)).toHaveLength(before);
+  });
+
+  it('an interrupted run of the plan, run again without --resume', async () => {
+    const { file, ids } = await refundFile();
+    const plan = await approvedPlan(file);
+    const io = desk({ approvers_file: approvers });
+    await setFaults(sandbox.url, { mode: 'drop_before_commit', rate: 1, paths: ['/v1/refund'] });
+    const first = await runMain(['refund', file, '--plan', plan, '--yes', '--max-attempts', '1'], io());
+    await setFaults(sandbox.url, { mode: 'none' });
+    expect(first.code, first.stderr).toBe(3);
+    const r = await runMain(['refund', file, '--plan', plan, '--yes'], io());
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/add --resume/);
+    expect(r.stderr).not.toMatch(/--force/);
+    expect(await moved(ids)).toEqual([]);
+  });
+});
+
+describe('a plan of other content', () => {
+  async function refusedOther() {
+    const { file, ids } = await refundFile();
+    const body = await refundPlan(ana, file, sandboxGateway(sandbox.url), {
+      content: 'f'.repeat(64),
+      totals: { USD: '1234.50' },
+    });
+    const plan = writePlan(join(dir, 'other.plan'), approved(signed(ana, body), bo));
+    const r = await runMain(['refund', file, '--plan', plan, '--yes'], desk({ approvers_file: approvers })());
+    expect(r.code, r.stderr).toBe(2);
+    expect(await moved(ids)).toEqual([]);
+    return { r, file };
+  }
+
+  it("says the plan's totals and the file's in one format", async () => {
+    const { r } = await refusedOther();
+    expect(r.stderr).toMatch(/content differs from the plan's: USD 1,234\.50 → USD [\d,]+\.\d\d\b/);
+  });
+
+  it('gives the full plan command, --out included', async () => {
+    const { r, file } = await refusedOther();
+    expect(r.stderr).toContain(`payops plan refund ${file} --out ${file.replace(/\.csv$/, '')}.plan`);
   });
 });
 

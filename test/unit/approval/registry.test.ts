@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import {
   claimPlan,
   dropClaim,
+  markBegun,
   markFinished,
   type PlanUse,
   plansDir,
@@ -61,8 +62,24 @@ describe('the registry of used plans', () => {
     });
     await dropClaim(state, first.planId, '20261206-010000-aaaa');
     expect(await readUse(state, first.planId)).toBeDefined();
+    // A finished run's entry is a use, not a claim: never dropped.
     await dropClaim(state, first.planId, '20261206-010000-bbbb');
-    expect(await readUse(state, first.planId)).toBeUndefined();
+    expect(await readUse(state, first.planId)).toBeDefined();
+  });
+
+  it('drops a bare claim, never one whose run began', async () => {
+    const state = tempDir();
+    const claim = use('20261206-010000-aaaa');
+    expect(await claimPlan(state, claim)).toBe(true);
+    await dropClaim(state, claim.planId, claim.runId);
+    expect(await readUse(state, claim.planId)).toBeUndefined();
+    expect(await claimPlan(state, claim)).toBe(true);
+    await markBegun(state, claim.planId, '20261206-010000-bbbb');
+    expect((await readUse(state, claim.planId))?.begunAt).toBeUndefined();
+    await markBegun(state, claim.planId, claim.runId);
+    expect((await readUse(state, claim.planId))?.begunAt).toEqual(expect.any(String));
+    await dropClaim(state, claim.planId, claim.runId);
+    expect(await readUse(state, claim.planId)).toMatchObject({ runId: claim.runId });
   });
 
   it('refuses a damaged entry (it cannot tell whether the plan was used) and a plan id that is a path', async () => {

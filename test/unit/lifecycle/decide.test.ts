@@ -108,6 +108,32 @@ describe('decideRun: which run a bulk command works on', () => {
     expect(d.error.hint).toMatch(/--force/);
   });
 
+  it('with --plan, the refusals offer no --force (a plan never runs with it)', () => {
+    for (const earlier of [[unfinished], [finished]]) {
+      const d = decideRun({
+        earlier,
+        op: 'refund',
+        resume: false,
+        force: false,
+        dryRun: false,
+        what: 'x.csv',
+        planned: true,
+      });
+      if (d.action !== 'refuse') throw new Error(d.action);
+      expect(d.error.hint).not.toMatch(/--force/);
+    }
+    const d = decideRun({
+      earlier: [unfinished],
+      op: 'refund',
+      resume: false,
+      force: false,
+      dryRun: false,
+      what: 'x.csv',
+      planned: true,
+    });
+    expect(d.action === 'refuse' && d.error.hint).toMatch(/add --resume to continue it/);
+  });
+
   it('--force names the latest earlier run it ignores', () => {
     const d = decideRun({
       earlier: [finished, unfinished],
