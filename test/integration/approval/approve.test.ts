@@ -255,6 +255,49 @@ describe('plan and approve', () => {
     });
   });
 
+  it("--file: the checker's own copy of the file approves when its rows are the plan's; one changed amount is refused", async () => {
+    const planPath = await makePlan('copy.plan');
+    const rows = readFileSync(csv, 'utf8').trim().split('\n');
+    // The checker's copy: the same rows saved otherwise (rows reversed, CRLF) — the same rows digest.
+    const mine = join(dir, 'my-copy.csv');
+    writeFileSync(mine, `${[rows[0], ...rows.slice(1).reverse()].join('\r\n')}\r\n`);
+    // And one with one amount changed: the refund amount of the first row.
+    const changed = join(dir, 'changed-copy.csv');
+    const cells = rows[1]!.split(',');
+    const at = REFUND_HEADER.indexOf('refund_amount');
+    cells[at] = '1.00';
+    writeFileSync(changed, `${[rows[0], cells.join(','), ...rows.slice(2)].join('\n')}\n`);
+
+    const refused = await cli(checker, ['approve', planPath, '--file', changed, '--list', '--rows', '3']);
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toMatch(
+      /your copy of the file is not the file planned: .*changed-copy\.csv.*nothing was signed/,
+    );
+    expect((await readPlanFile(planPath)).signatures).toHaveLength(1);
+
+    const ok = await cli(checker, ['approve', planPath, '--file', mine, '--list', '--rows', '3']);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stderr).toMatch(/your copy .*my-copy\.csv.*: the rows planned/);
+    // --list: every row, with its line, ids, amounts and reason.
+    expect(ok.stderr).toMatch(/line +transaction_id +order_no +currency +amount +refund +reason/);
+    for (const row of rows.slice(1)) {
+      const [tx] = row.split(',');
+      expect(ok.stderr).toContain(tx);
+    }
+    expect((await readPlanFile(planPath)).signatures.map((s) => s.role)).toEqual(['maker', 'approve']);
+    expect(await ledger(sandbox.url)).toEqual([]);
+  });
+
+  it('without --file, approve says once how to check your copy; --list needs --file', async () => {
+    const planPath = await makePlan('nofile.plan');
+    const list = await cli(checker, ['approve', planPath, '--list', '--rows', '3']);
+    expect(list.code).toBe(2);
+    expect(list.stderr).toMatch(/--list goes with --file FILE/);
+    const ok = await cli(checker, ['approve', planPath, '--rows', '3']);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stderr.match(/--file FILE/g)).toHaveLength(1);
+  });
+
   it('payouts: a plan of a payout file, approved the same way', async () => {
     const out = join(dir, 'payouts.plan');
     const r = await asMaker(['plan', 'payout', join(REPO_ROOT, 'samples', 'payouts.csv'), '--out', out]);
