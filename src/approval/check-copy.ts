@@ -8,6 +8,7 @@ import { planBulk } from '../bulk/plan/plan.js';
 import { readAsOf } from '../bulk/read-as.js';
 import { UsageError } from '../errors.js';
 import { formatAmount } from '../money/amount.js';
+import { wrapAtSpaces } from '../output/width.js';
 import { quote, terminalSafe } from '../quote.js';
 import { hiddenRefusal } from '../tabular/hidden.js';
 import { tableReadAsOf } from '../tabular/read-as.js';
@@ -108,14 +109,19 @@ export function assertCopyIsPlanned(copy: CheckedCopy, plan: PlanBody, file: str
 }
 
 /** The rows as a table, columns padded (the last one not), every cell terminal-safe. */
-export function copyLines(copy: CheckedCopy): string[] {
+export function copyLines(copy: CheckedCopy, columns?: number): string[] {
   const table = [copy.heading, ...copy.rows.map((r) => [String(r.line), ...r.cells])].map((cells) =>
     cells.map((c) => terminalSafe(c).replace(/[\n\t]/g, ' ')),
   );
   const widths = copy.heading.map((_, i) => Math.max(...table.map((cells) => (cells[i] ?? '').length)));
   const cell = (c: string, i: number, last: boolean) =>
     last ? c : copy.right.includes(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!);
-  return table.map((cells) =>
+  const lines = table.map((cells) =>
     `  ${cells.map((c, i) => cell(c, i, i === cells.length - 1)).join('  ')}`.trimEnd(),
   );
+  if (!columns || columns < 20) return lines;
+  // The last column (reason, request_id) wraps at spaces under itself, when that leaves it room.
+  const before = 2 + widths.slice(0, -1).reduce((sum, w) => sum + w + 2, 0);
+  const indent = ' '.repeat(before < (columns - 1) / 2 ? before : 4);
+  return lines.flatMap((l) => wrapAtSpaces(l, columns - 1, indent));
 }

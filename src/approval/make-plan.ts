@@ -11,6 +11,7 @@ import { inputRows } from '../bulk/input.js';
 import { OPERATIONS } from '../bulk/operations.js';
 import { planBulk } from '../bulk/plan/plan.js';
 import { rowCacheFor } from '../bulk/plan/row-cache.js';
+import { stderrWidth } from '../bulk/report/ui.js';
 import { inputSource } from '../bulk/run-bulk.js';
 import { writeJsonAtomic } from '../config/json-file.js';
 import { assertMayMoveMoney } from '../config/resolve.js';
@@ -26,7 +27,7 @@ import { hiddenRefusal } from '../tabular/hidden.js';
 import { readAsText } from '../tabular/read-as.js';
 import { loadSigningKey } from './keys.js';
 import { canonicalJson, PLAN_FORMAT, type PlanBody, type PlanFile, signText } from './plan-doc.js';
-import { planSummaryLines } from './plan-view.js';
+import { fitPlanLines, planSummaryLines } from './plan-view.js';
 import { payoutRowsDigest, RowsDigest } from './rows-digest.js';
 
 export const DEFAULT_EXPIRY = '7d';
@@ -168,7 +169,8 @@ function writePlan(
   };
   // Not secret (it names orders and amounts, as the file does): readable as the input file would be.
   writeJsonAtomic(p.target, file, PLAN_FILE_MODE);
-  for (const line of planSummaryLines(body, p.out)) ctx.log.info(line);
+  for (const line of fitPlanLines(planSummaryLines(body, p.out), stderrWidth(ctx).columns))
+    ctx.log.info(line);
   ctx.log.info(`wrote ${p.out}, signed by you (${p.key.ref.name}, ${p.key.ref.fingerprint})`);
   ctx.log.info(`next: someone else in the approvers file runs \`payops approve ${p.out}\``);
   return 0;

@@ -4,6 +4,7 @@
 // plan is shown, and an approval needs its row count typed (or --rows N without a terminal).
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { stderrWidth } from '../bulk/report/ui.js';
 import { readStoredConfig } from '../config/file.js';
 import { writeJsonAtomic } from '../config/json-file.js';
 import { selectProfile } from '../config/resolve.js';
@@ -17,7 +18,7 @@ import { assertCopyIsPlanned, copyLines, readCopy } from './check-copy.js';
 import { loadSigningKey, readPublicKey } from './keys.js';
 import { PLAN_FILE_MODE } from './make-plan.js';
 import { checkerMessage, type PlanFile, type PlanSignature, signText } from './plan-doc.js';
-import { approveScreenLines } from './plan-view.js';
+import { approveScreenLines, fitPlanLines } from './plan-view.js';
 import { loadApprovers, readPlanFile, type VerifiedPlan, verifyPlan, who } from './verify.js';
 
 export interface ApproveFlags {
@@ -147,18 +148,16 @@ export async function runApprove(ctx: Context, planPath: string, flags: ApproveF
       : await readCopy(ctx.io.cwd, flags.file, v.plan, Boolean(flags.list));
   if (copy) assertCopyIsPlanned(copy, v.plan, flags.file!);
 
-  // What a person must see to decide, whatever --quiet says.
-  ctx.io.stderr.write(`${approveScreenLines(v, planPath).join('\n')}\n`);
-  if (copy) {
-    ctx.io.stderr.write(
-      `  your copy  ${terminalSafe(flags.file!)}: the rows planned (rows digest ${v.plan.rowsDigest.slice(0, 16)}…)\n`,
-    );
-    if (flags.list) ctx.io.stderr.write(`${copyLines(copy).join('\n')}\n`);
-  } else {
-    ctx.io.stderr.write(
-      `  check your own copy of the file against the plan's rows: payops approve ${planPath} --file FILE [--list]\n`,
-    );
-  }
+  // What a person must see to decide, whatever --quiet says; fitted to the terminal, broken at spaces.
+  const { columns } = stderrWidth(ctx);
+  const screen = approveScreenLines(v, planPath);
+  screen.push(
+    copy
+      ? `  your copy  ${terminalSafe(flags.file!)}: the rows planned (rows digest ${v.plan.rowsDigest.slice(0, 16)}…)`
+      : `  check your own copy of the file against the plan's rows: payops approve ${planPath} --file FILE [--list]`,
+  );
+  ctx.io.stderr.write(`${fitPlanLines(screen, columns).join('\n')}\n`);
+  if (copy && flags.list) ctx.io.stderr.write(`${copyLines(copy, columns).join('\n')}\n`);
   if (!flags.reject) await confirmRows(ctx, v, flags);
 
   const key = await loadSigningKey(ctx);

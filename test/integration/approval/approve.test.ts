@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadApprovers, readPlanFile, verifyPlan } from '../../../src/approval/verify.js';
-import { hasScript, underPty } from '../../helpers/pty-screen.js';
+import { hasScript, screenOf, underPty } from '../../helpers/pty-screen.js';
 import { cliEnv, REPO_ROOT, runCli, tempDir } from '../../helpers/run-cli.js';
 import { startTestSandbox, type TestSandbox, withSandbox } from '../../helpers/sandbox.js';
 import { createOrders, ledger } from '../../helpers/sandbox-admin.js';
@@ -317,6 +317,48 @@ describe('plan and approve', () => {
     expect(r.stderr).toMatch(/in-process sandbox/);
     expect(r.stderr).toMatch(/payops sandbox/);
   });
+
+  it.skipIf(!hasScript)(
+    'plan and approve fit an 80-column terminal: lines break at spaces, no id is cut',
+    async () => {
+      const orders = await createOrders(sandbox.url, 6);
+      // Long ids, as a dashboard export has them: the lines with them are wider than 80 columns.
+      const rows = refundRows(orders).map((r, i) => {
+        const row = [...r];
+        row[REFUND_HEADER.indexOf('refund_reason')] =
+          `customer asked on the phone for a refund of order number ${i}`;
+        return row;
+      });
+      writeCsv(join(dir, 'wide.csv'), REFUND_HEADER, rows);
+      const made = await underPty(['plan', 'refund', 'wide.csv', '--out', 'wide.plan'], {
+        columns: 80,
+        env: { ...cliEnv(maker), ...sandbox.env },
+        cwd: dir,
+      });
+      const planScreen = screenOf(made.raw, 80);
+      expect(made.code, made.raw).toBe(0);
+      expect(planScreen.wraps, planScreen.lines.join('\n')).toEqual([]);
+      const approved = await underPty(['approve', 'wide.plan', '--file', 'wide.csv', '--list'], {
+        columns: 80,
+        env: cliEnv(checker),
+        cwd: dir,
+        answers: [['type the number of rows (6)', '6']],
+      });
+      const screen = screenOf(approved.raw, 80);
+      expect(approved.code, approved.raw).toBe(0);
+      expect(screen.wraps, screen.lines.join('\n')).toEqual([]);
+      // Every id whole on one line: the 5 largest in the plan's summary, all 6 in approve's list.
+      const largest = planScreen.lines.filter((l) => /transaction T/.test(l));
+      expect(largest, planScreen.lines.join('\n')).toHaveLength(5);
+      for (const l of largest) expect(l).toMatch(/transaction T\d{10}$/);
+      for (const o of orders) {
+        expect(
+          screen.lines.some((l) => new RegExp(`${o.transaction_id} +${o.order_no} `).test(l)),
+          screen.lines.join('\n'),
+        ).toBe(true);
+      }
+    },
+  );
 
   it.skipIf(!hasScript)('on a terminal the row count is typed', async () => {
     const planPath = await makePlan('typed.plan');
