@@ -43,6 +43,11 @@ export interface GatedRun {
   identity: string | undefined;
   /** What the input means: bulk/plan/content-key.ts, payouts payout/meaning.ts. */
   content: string;
+  /**
+   * The input's rows digest (rows-digest.ts), asked for only when the run is given --plan: a
+   * second read of the file that a run without a plan never pays. Undefined: refused with --plan.
+   */
+  rowsDigest?: () => Promise<string>;
   rows: number;
   /** What the run moves, currency → minor units. */
   totals: ReadonlyMap<string, bigint>;
@@ -105,6 +110,17 @@ export async function approvalGate(ctx: Context, config: ResolvedConfig, run: Ga
   // A used plan is refused as used, whatever else is wrong with it now.
   const earlier = await unusedOrStale(state, plan, source);
   const misfit = misfits(plan, run, source);
+  // The content key is not cryptographic: the rows digest decides whether these are the rows approved.
+  if (plan.content === run.content) {
+    const now = run.rowsDigest ? await run.rowsDigest() : undefined;
+    if (now !== plan.rowsDigest) {
+      misfit.push({
+        file: planPath,
+        field: 'rowsDigest',
+        message: `the file's rows digest differs from the plan's (${plan.rowsDigest.slice(0, 16)}… → ${now === undefined ? 'none computed' : `${now.slice(0, 16)}…`}) although its content key is the same: its rows are not the rows approved`,
+      });
+    }
+  }
   if (misfit.length > 0) {
     const flagsOnly = misfit.every((p) => p.field?.startsWith('--'));
     throw new InputError(

@@ -11,6 +11,7 @@ import { inputRows } from '../bulk/input.js';
 import { OPERATIONS } from '../bulk/operations.js';
 import { planBulk } from '../bulk/plan/plan.js';
 import { rowCacheFor } from '../bulk/plan/row-cache.js';
+import { stderrWidth } from '../bulk/report/ui.js';
 import { inputSource } from '../bulk/run-bulk.js';
 import { writeJsonAtomic } from '../config/json-file.js';
 import { assertMayMoveMoney } from '../config/resolve.js';
@@ -26,7 +27,8 @@ import { hiddenRefusal } from '../tabular/hidden.js';
 import { readAsText } from '../tabular/read-as.js';
 import { loadSigningKey } from './keys.js';
 import { canonicalJson, PLAN_FORMAT, type PlanBody, type PlanFile, signText } from './plan-doc.js';
-import { planSummaryLines } from './plan-view.js';
+import { fitPlanLines, planSummaryLines } from './plan-view.js';
+import { payoutRowsDigest, RowsDigest } from './rows-digest.js';
 
 export const DEFAULT_EXPIRY = '7d';
 const MAX_EXPIRY_MS = 90 * 86_400_000;
@@ -86,7 +88,7 @@ function keepLargest(list: Largest[], row: Largest, minor: bigint, minors: WeakM
 /** What a plan says of its file, by operation: bulk (bulkFacts) or payouts (payoutFacts). */
 type FileFacts = Pick<
   PlanBody,
-  'file' | 'content' | 'rows' | 'totals' | 'largest' | 'gatewayShows' | 'readAs' | 'columns'
+  'file' | 'content' | 'rowsDigest' | 'rows' | 'totals' | 'largest' | 'gatewayShows' | 'readAs' | 'columns'
 > &
   Partial<Pick<PlanBody, 'sheet' | 'skipDone'>>;
 
@@ -167,7 +169,8 @@ function writePlan(
   };
   // Not secret (it names orders and amounts, as the file does): readable as the input file would be.
   writeJsonAtomic(p.target, file, PLAN_FILE_MODE);
-  for (const line of planSummaryLines(body, p.out)) ctx.log.info(line);
+  for (const line of fitPlanLines(planSummaryLines(body, p.out), stderrWidth(ctx).columns))
+    ctx.log.info(line);
   ctx.log.info(`wrote ${p.out}, signed by you (${p.key.ref.name}, ${p.key.ref.fingerprint})`);
   ctx.log.info(`next: someone else in the approvers file runs \`payops approve ${p.out}\``);
   return 0;
@@ -191,7 +194,10 @@ export async function runMakePlan(ctx: Context, op: BatchOperation, flags: PlanF
   const totals = new Map<string, bigint>();
   const byCurrency = new Map<string, Largest[]>();
   const minors = new WeakMap<Largest, bigint>();
+  // Every row, done or not: the digest binds the plan to the whole file, as the content key does.
+  const digest = new RowsDigest();
   for await (const row of inputRows(op, plan.source)) {
+    digest.addBulk(row);
     if (flags.skipDone && done.has(row.line)) continue;
     const minor = row[spec.moves] ?? row.amountMinor;
     addToTotals(totals, row.currency, minor);
@@ -208,6 +214,7 @@ export async function runMakePlan(ctx: Context, op: BatchOperation, flags: PlanF
   return writePlan(ctx, op, p, {
     file: { name: basename(flags.file!), sha256: plan.sha256 },
     content: plan.content,
+    rowsDigest: digest.digest(),
     rows: plan.rows,
     totals: totalsText(totals),
     largest: pickLargest(byCurrency),
@@ -243,6 +250,7 @@ export async function runMakePayoutPlan(ctx: Context, flags: PayoutPlanFlags): P
   return writePlan(ctx, 'payout', p, {
     file: { name: basename(flags.file!), sha256: plan.sha256 },
     content: plan.contentKey,
+    rowsDigest: payoutRowsDigest(plan.items),
     rows: plan.items.length,
     totals: totalsText(plan.totals),
     largest: pickLargest(byCurrency),

@@ -29,6 +29,11 @@ export interface PlanBody {
   file: { name: string; sha256: string };
   /** What the file means (bulk/plan/content-key.ts; payouts: payout/meaning.ts). */
   content: string;
+  /**
+   * What binds the plan to its rows (rows-digest.ts): SHA-256 over the sorted SHA-256 of each row's
+   * normalised fields. The content key above is not cryptographic; this is what the gate trusts.
+   */
+  rowsDigest: string;
   rows: number;
   /** Currency → what the run moves in it, decimal text. */
   totals: Record<string, string>;

@@ -1,6 +1,7 @@
 // What a plan says, as a person reads it: the maker after `payops plan`, a checker before deciding
 // (`payops approve`). Every text that came from the file or the plan is shown terminal-safe.
 import { formatCount, plural } from '../output/summary.js';
+import { displayWidth, wrapAtSpaces } from '../output/width.js';
 import { terminalSafe } from '../quote.js';
 import type { PlanBody } from './plan-doc.js';
 import type { VerifiedPlan } from './verify.js';
@@ -91,4 +92,23 @@ export function approveScreenLines(v: VerifiedPlan, fileName: string, now = new 
   });
   for (const r of v.rejections) lines.push(`  REJECTED   by ${by(r)}: ${safe(r.reason)}`);
   return lines;
+}
+
+/**
+ * The plan's lines fitted to a terminal `columns` wide (undefined: as they are): broken at spaces
+ * (output/width.ts wrapAtSpaces, so no id or amount is cut), the last column left empty as
+ * fitMessage leaves it, each continuation under its line's value — after `  largest    `, under the
+ * value column; otherwise two in. Lines already fitted pass the logger's fitMessage unchanged.
+ */
+export function fitPlanLines(lines: readonly string[], columns: number | undefined): string[] {
+  if (!columns || columns < 20) return [...lines];
+  const width = columns - 1;
+  return lines.flatMap((line) => {
+    if (displayWidth(line) <= width) return [line];
+    const value = /^( {2}[a-z]+(?: [a-z]+)? {2,}| {4,})/.exec(line)?.[0];
+    const indent = value && value.length < width / 2 ? ' '.repeat(value.length) : `${/^ */.exec(line)![0]}  `;
+    // `order X` and `transaction Y` stay together: the space in them is held (a no-break space) while wrapping.
+    const held = line.replace(/\b(order|transaction) (?=\S)/g, '$1\u00a0');
+    return wrapAtSpaces(held, width, indent).map((l) => l.trimEnd().replace(/\u00a0/g, ' '));
+  });
 }

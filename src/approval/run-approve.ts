@@ -4,6 +4,7 @@
 // plan is shown, and an approval needs its row count typed (or --rows N without a terminal).
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { stderrWidth } from '../bulk/report/ui.js';
 import { readStoredConfig } from '../config/file.js';
 import { writeJsonAtomic } from '../config/json-file.js';
 import { selectProfile } from '../config/resolve.js';
@@ -11,18 +12,23 @@ import type { Context } from '../context.js';
 import { ConfigError, UsageError } from '../errors.js';
 import { ask, canAsk } from '../output/prompt.js';
 import { formatCount } from '../output/summary.js';
-import { hiddenTextProblem, quote } from '../quote.js';
+import { hiddenTextProblem, quote, terminalSafe } from '../quote.js';
 import { approversPath, formatKeyLine } from './approvers.js';
+import { assertCopyIsPlanned, copyLines, readCopy } from './check-copy.js';
 import { loadSigningKey, readPublicKey } from './keys.js';
 import { PLAN_FILE_MODE } from './make-plan.js';
 import { checkerMessage, type PlanFile, type PlanSignature, signText } from './plan-doc.js';
-import { approveScreenLines } from './plan-view.js';
+import { approveScreenLines, fitPlanLines } from './plan-view.js';
 import { loadApprovers, readPlanFile, type VerifiedPlan, verifyPlan, who } from './verify.js';
 
 export interface ApproveFlags {
   rows?: number;
   reject?: boolean;
   reason?: string;
+  /** The checker's own copy of the file: read as the plan says, its rows digest must be the plan's. */
+  file?: string;
+  /** With file: its rows shown before the decision. */
+  list?: boolean;
 }
 
 const MAX_REASON = 500;
@@ -97,6 +103,8 @@ export async function runApprove(ctx: Context, planPath: string, flags: ApproveF
     throw new UsageError('--out is not used: approve adds its signature to the plan file itself');
   }
   const reason = reasonOf(flags);
+  if (flags.list && flags.file === undefined)
+    throw new UsageError('--list goes with --file FILE: the rows listed are those of your copy of the file');
   if (flags.reject && flags.rows !== undefined)
     throw new UsageError('--rows goes with an approval, not with --reject');
   const config = approvalSettings(ctx);
@@ -133,8 +141,23 @@ export async function runApprove(ctx: Context, planPath: string, flags: ApproveF
     );
   }
 
-  // What a person must see to decide, whatever --quiet says.
-  ctx.io.stderr.write(`${approveScreenLines(v, planPath).join('\n')}\n`);
+  // The checker's copy first: a copy that is not the file planned ends it before anything is shown.
+  const copy =
+    flags.file === undefined
+      ? undefined
+      : await readCopy(ctx.io.cwd, flags.file, v.plan, Boolean(flags.list));
+  if (copy) assertCopyIsPlanned(copy, v.plan, flags.file!);
+
+  // What a person must see to decide, whatever --quiet says; fitted to the terminal, broken at spaces.
+  const { columns } = stderrWidth(ctx);
+  const screen = approveScreenLines(v, planPath);
+  screen.push(
+    copy
+      ? `  your copy  ${terminalSafe(flags.file!)}: the rows planned (rows digest ${v.plan.rowsDigest.slice(0, 16)}…)`
+      : `  check your own copy of the file against the plan's rows: payops approve ${planPath} --file FILE [--list]`,
+  );
+  ctx.io.stderr.write(`${fitPlanLines(screen, columns).join('\n')}\n`);
+  if (copy && flags.list) ctx.io.stderr.write(`${copyLines(copy, columns).join('\n')}\n`);
   if (!flags.reject) await confirmRows(ctx, v, flags);
 
   const key = await loadSigningKey(ctx);

@@ -17,6 +17,7 @@ import {
   planDigest,
   verifyText,
 } from './plan-doc.js';
+import { ROWS_DIGEST } from './rows-digest.js';
 
 export { approversPath, loadApprovers };
 
@@ -101,6 +102,7 @@ export function planFileProblem(v: unknown): string | undefined {
     if (!isStr(p[f])) return `plan.${f} is not text`;
   }
   if (!OPS.includes(p.op as string)) return 'plan.op is not an operation';
+  if (!isStr(p.rowsDigest) || !ROWS_DIGEST.test(p.rowsDigest)) return 'plan.rowsDigest is not a SHA-256';
   if (!isObj(p.file) || !isStr(p.file.name) || !isStr(p.file.sha256))
     return 'plan.file is not {name, sha256}';
   if (!isCount(p.rows)) return 'plan.rows is not a count';

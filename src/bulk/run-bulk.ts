@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { approvalGate } from '../approval/gate.js';
+import { bulkRowsDigest } from '../approval/rows-digest.js';
 import { stateDir } from '../config/paths.js';
 import { assertMayMoveMoney, type ResolvedConfig } from '../config/resolve.js';
 import type { Context } from '../context.js';
@@ -25,7 +26,7 @@ import { readOncePath } from '../tabular/pipe-input.js';
 import { assertNoCheckFits, checkAtGateway } from './check/gateway-check.js';
 import { keepIfNothingMoved, lookAheadFor } from './check/look-ahead.js';
 import { type BulkFlags, inlineOrder, resendPolicy } from './flags.js';
-import { type InputSource, inlineSource, runInput } from './input.js';
+import { type InputSource, inlineSource, inputRows, runInput } from './input.js';
 import { OPERATIONS } from './operations.js';
 import { ownInput } from './own-input.js';
 import { parseMaxAmount, planBulk } from './plan/plan.js';
@@ -114,6 +115,7 @@ export async function runBulk(ctx: Context, op: BatchOperation, flags: BulkFlags
           op,
           identity,
           content: plan.content,
+          rowsDigest: () => bulkRowsDigest(inputRows(op, plan.source)),
           rows: plan.rows,
           totals: plan.moving,
           label: inline ? undefined : plan.source.label,

@@ -16,11 +16,13 @@ import { normaliseIdentity } from '../lifecycle/identity.js';
  * file's name are gone by then.
  */
 export function payoutKey(request: Record<string, unknown>): string {
+  return createHash('sha256').update(payoutMeaningText(request)).digest('hex').slice(0, 32);
+}
+
+/** The text payoutKey hashes: the request by meaning, request_id aside (approval/rows-digest.ts hashes it whole). */
+export function payoutMeaningText(request: Record<string, unknown>): string {
   const { request_id: _id, ...rest } = request;
-  return createHash('sha256')
-    .update(canonical(byMeaning(rest) as Record<string, unknown>))
-    .digest('hex')
-    .slice(0, 32);
+  return canonical(byMeaning(rest) as Record<string, unknown>);
 }
 
 /**

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { approvalGate } from '../approval/gate.js';
+import { payoutRowsDigest } from '../approval/rows-digest.js';
 import { stateDir } from '../config/paths.js';
 import { assertMayMoveMoney } from '../config/resolve.js';
 import type { Context } from '../context.js';
@@ -192,6 +193,7 @@ export async function runPayout(ctx: Context, opts: PayoutFlags): Promise<number
     op: PAYOUT_OP,
     identity,
     content: plan.contentKey,
+    rowsDigest: async () => payoutRowsDigest(plan.items),
     rows: plan.items.length,
     totals: totalsOf(plan.items),
     label: plan.displayFile,

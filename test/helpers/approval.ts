@@ -18,6 +18,8 @@ import {
   rawPublicKey,
   signText,
 } from '../../src/approval/plan-doc.js';
+import { bulkRowsDigest, payoutRowsDigest } from '../../src/approval/rows-digest.js';
+import { inputRows } from '../../src/bulk/input.js';
 import { planBulk } from '../../src/bulk/plan/plan.js';
 import { formatAmount } from '../../src/money/amount.js';
 import { loadPayoutCsv } from '../../src/payout/plan.js';
@@ -67,8 +69,10 @@ export async function refundPlan(
   over: Partial<PlanBody> = {},
 ): Promise<PlanBody> {
   const plan = await planBulk('refund', { path: file, label: file }, { maxAmounts: [] }, undefined);
+  const rowsDigest = await bulkRowsDigest(inputRows('refund', plan.source));
   return planBody(maker, gateway, file, plan.sha256, plan.content, plan.rows, plan.moving, plan.columns, {
     op: 'refund',
+    rowsDigest,
     ...over,
   });
 }
@@ -85,6 +89,7 @@ export async function payoutPlan(
   for (const i of plan.items) moving.set(i.currency, (moving.get(i.currency) ?? 0n) + i.minor);
   return planBody(maker, gateway, file, plan.sha256, plan.contentKey, plan.items.length, moving, [], {
     op: 'payout',
+    rowsDigest: payoutRowsDigest(plan.items),
     ...over,
   });
 }
@@ -113,6 +118,7 @@ function planBody(
     accountId,
     file: { name: file, sha256 },
     content,
+    rowsDigest: '',
     rows,
     totals,
     largest: [],

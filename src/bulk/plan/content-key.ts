@@ -6,9 +6,12 @@
 // match later runs of the same rows (lifecycle/read.ts isSameInput: the re-run guard and --resume).
 //
 // Each row's text is hashed with 64-bit FNV-1a (two 32-bit halves) and the hashes are added modulo
-// 2^64: cheap enough for a million rows, and order-independent. A collision can only make two
-// different files wait for each other's lock, refuse one as the other's, or have --resume continue
-// the other's run from that run's own input copy — it can never let money move twice.
+// 2^64: cheap enough for a million rows, and order-independent — but not cryptographic: files can be
+// made to collide on purpose. So the key is used only where a collision costs no money: two
+// different files wait for each other's lock, one is refused as the other's, or --resume continues
+// the other's run from that run's own input copy. It never decides alone what someone approved: a
+// four-eyes plan is bound to its file by rowsDigest (approval/rows-digest.ts: SHA-256 over the
+// sorted SHA-256 of these same fields per row), which the gate and `payops approve --file` check.
 //
 // The key is recorded in run headers, so its value must never change (issue 23 changed it once, for
 // reasons not already in key form: such a file's earlier runs are no longer found here by their
@@ -50,20 +53,29 @@ function upper(s: string): string {
 /** The fields of the row being added, in key order (one array, reused). */
 const FIELDS: string[] = ['', '', '', '', '', '', ''];
 
+/**
+ * A row's normalised fields in key order (transaction id, order number, CURRENCY, amount and refund
+ * amount in minor units, reason key, review flag), written into `into`: what the key hashes, and
+ * what a plan's rowsDigest (approval/rows-digest.ts) hashes with SHA-256.
+ */
+export function keyFields(row: BulkRow, into: string[] = ['', '', '', '', '', '', '']): string[] {
+  into[0] = row.transaction_id;
+  into[1] = row.order_no;
+  into[2] = upper(row.currency);
+  into[3] = decimal(row.amountMinor);
+  into[4] = row.refundMinor === undefined ? '' : decimal(row.refundMinor);
+  into[5] = reasonKey(row.refund_reason);
+  into[6] = row.review_flag ?? '';
+  return into;
+}
+
 export class ContentKey {
   private hi = 0;
   private lo = 0;
   private rows = 0;
 
   add(row: BulkRow): void {
-    const f = FIELDS;
-    f[0] = row.transaction_id;
-    f[1] = row.order_no;
-    f[2] = upper(row.currency);
-    f[3] = decimal(row.amountMinor);
-    f[4] = row.refundMinor === undefined ? '' : decimal(row.refundMinor);
-    f[5] = reasonKey(row.refund_reason);
-    f[6] = row.review_flag ?? '';
+    const f = keyFields(row, FIELDS);
     // FNV-1a 64: offset basis 0xcbf29ce484222325, prime 0x100000001b3 (= 2^40 + 0x1b3), over the
     // fields and a NUL between each two: (h:l) ^= c, then (h:l) * prime mod 2^64, in int32
     // arithmetic throughout (see carry).

@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadApprovers, readPlanFile, verifyPlan } from '../../../src/approval/verify.js';
-import { hasScript, underPty } from '../../helpers/pty-screen.js';
+import { hasScript, screenOf, underPty } from '../../helpers/pty-screen.js';
 import { cliEnv, REPO_ROOT, runCli, tempDir } from '../../helpers/run-cli.js';
 import { startTestSandbox, type TestSandbox, withSandbox } from '../../helpers/sandbox.js';
 import { createOrders, ledger } from '../../helpers/sandbox-admin.js';
@@ -255,6 +255,49 @@ describe('plan and approve', () => {
     });
   });
 
+  it("--file: the checker's own copy of the file approves when its rows are the plan's; one changed amount is refused", async () => {
+    const planPath = await makePlan('copy.plan');
+    const rows = readFileSync(csv, 'utf8').trim().split('\n');
+    // The checker's copy: the same rows saved otherwise (rows reversed, CRLF) — the same rows digest.
+    const mine = join(dir, 'my-copy.csv');
+    writeFileSync(mine, `${[rows[0], ...rows.slice(1).reverse()].join('\r\n')}\r\n`);
+    // And one with one amount changed: the refund amount of the first row.
+    const changed = join(dir, 'changed-copy.csv');
+    const cells = rows[1]!.split(',');
+    const at = REFUND_HEADER.indexOf('refund_amount');
+    cells[at] = '1.00';
+    writeFileSync(changed, `${[rows[0], cells.join(','), ...rows.slice(2)].join('\n')}\n`);
+
+    const refused = await cli(checker, ['approve', planPath, '--file', changed, '--list', '--rows', '3']);
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toMatch(
+      /your copy of the file is not the file planned: .*changed-copy\.csv.*nothing was signed/,
+    );
+    expect((await readPlanFile(planPath)).signatures).toHaveLength(1);
+
+    const ok = await cli(checker, ['approve', planPath, '--file', mine, '--list', '--rows', '3']);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stderr).toMatch(/your copy .*my-copy\.csv.*: the rows planned/);
+    // --list: every row, with its line, ids, amounts and reason.
+    expect(ok.stderr).toMatch(/line +transaction_id +order_no +currency +amount +refund +reason/);
+    for (const row of rows.slice(1)) {
+      const [tx] = row.split(',');
+      expect(ok.stderr).toContain(tx);
+    }
+    expect((await readPlanFile(planPath)).signatures.map((s) => s.role)).toEqual(['maker', 'approve']);
+    expect(await ledger(sandbox.url)).toEqual([]);
+  });
+
+  it('without --file, approve says once how to check your copy; --list needs --file', async () => {
+    const planPath = await makePlan('nofile.plan');
+    const list = await cli(checker, ['approve', planPath, '--list', '--rows', '3']);
+    expect(list.code).toBe(2);
+    expect(list.stderr).toMatch(/--list goes with --file FILE/);
+    const ok = await cli(checker, ['approve', planPath, '--rows', '3']);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stderr.match(/--file FILE/g)).toHaveLength(1);
+  });
+
   it('payouts: a plan of a payout file, approved the same way', async () => {
     const out = join(dir, 'payouts.plan');
     const r = await asMaker(['plan', 'payout', join(REPO_ROOT, 'samples', 'payouts.csv'), '--out', out]);
@@ -274,6 +317,48 @@ describe('plan and approve', () => {
     expect(r.stderr).toMatch(/in-process sandbox/);
     expect(r.stderr).toMatch(/payops sandbox/);
   });
+
+  it.skipIf(!hasScript)(
+    'plan and approve fit an 80-column terminal: lines break at spaces, no id is cut',
+    async () => {
+      const orders = await createOrders(sandbox.url, 6);
+      // Long ids, as a dashboard export has them: the lines with them are wider than 80 columns.
+      const rows = refundRows(orders).map((r, i) => {
+        const row = [...r];
+        row[REFUND_HEADER.indexOf('refund_reason')] =
+          `customer asked on the phone for a refund of order number ${i}`;
+        return row;
+      });
+      writeCsv(join(dir, 'wide.csv'), REFUND_HEADER, rows);
+      const made = await underPty(['plan', 'refund', 'wide.csv', '--out', 'wide.plan'], {
+        columns: 80,
+        env: { ...cliEnv(maker), ...sandbox.env },
+        cwd: dir,
+      });
+      const planScreen = screenOf(made.raw, 80);
+      expect(made.code, made.raw).toBe(0);
+      expect(planScreen.wraps, planScreen.lines.join('\n')).toEqual([]);
+      const approved = await underPty(['approve', 'wide.plan', '--file', 'wide.csv', '--list'], {
+        columns: 80,
+        env: cliEnv(checker),
+        cwd: dir,
+        answers: [['type the number of rows (6)', '6']],
+      });
+      const screen = screenOf(approved.raw, 80);
+      expect(approved.code, approved.raw).toBe(0);
+      expect(screen.wraps, screen.lines.join('\n')).toEqual([]);
+      // Every id whole on one line: the 5 largest in the plan's summary, all 6 in approve's list.
+      const largest = planScreen.lines.filter((l) => /transaction T/.test(l));
+      expect(largest, planScreen.lines.join('\n')).toHaveLength(5);
+      for (const l of largest) expect(l).toMatch(/transaction T\d{10}$/);
+      for (const o of orders) {
+        expect(
+          screen.lines.some((l) => new RegExp(`${o.transaction_id} +${o.order_no} `).test(l)),
+          screen.lines.join('\n'),
+        ).toBe(true);
+      }
+    },
+  );
 
   it.skipIf(!hasScript)('on a terminal the row count is typed', async () => {
     const planPath = await makePlan('typed.plan');

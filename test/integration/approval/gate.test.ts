@@ -173,6 +173,30 @@ describe('a run given --plan', { timeout: 60_000 }, () => {
     );
   });
 
+  it('refuses a plan whose content key matches but whose rows digest does not (a content-key collision)', async () => {
+    // The plan says this very file's content key, rows and totals, but another rows digest: as if
+    // another file had been made to collide with it on the (non-cryptographic) content key.
+    const plan = writePlan(
+      join(suite.dir, 'collide.plan'),
+      await planFile([bo], { rowsDigest: createHash('sha256').update('other rows').digest('hex') }),
+    );
+    await expectNothingMoved(
+      await refund(plan),
+      2,
+      /does not fit this run \(rowsDigest\); nothing was sent.*rows digest differs from the plan's/s,
+    );
+  });
+
+  it('refuses a plan without a rows digest as malformed', async () => {
+    const file = await planFile([bo]);
+    const { rowsDigest: _d, ...body } = file.plan;
+    const plan = writePlan(join(suite.dir, 'old.plan'), approved(signed(ana, body as typeof file.plan), bo));
+    const r = await refund(plan);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/not a payops plan: plan\.rowsDigest is not a SHA-256/);
+    expect(await suite.gw.ledger()).toEqual([]);
+  });
+
   it('refuses a file changed after approval: one extra row', async () => {
     const plan = writePlan(join(suite.dir, 'refunds.plan'), await planFile([bo]));
     const [extra] = await suite.gw.createOrders(1);

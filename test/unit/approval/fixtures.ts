@@ -38,6 +38,7 @@ export function testPlan(maker: TestKey, over: Partial<PlanBody> = {}): PlanBody
     accountId: 'A2',
     file: { name: 'refunds.csv', sha256: 'ab'.repeat(32) },
     content: 'ck_123',
+    rowsDigest: 'cd'.repeat(32),
     rows: 3,
     totals: { USD: '1500.00', EUR: '20.00' },
     largest: [{ line: 2, currency: 'USD', amount: '1000.00', orderNo: 'O-1', transactionId: 'T1' }],
