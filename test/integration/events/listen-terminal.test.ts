@@ -33,7 +33,12 @@ describe('payops listen: one line per event', { timeout: 120_000 }, () => {
     const l = await startListen(home);
     try {
       expect((await postEvent(l.url, event(1))).status).toBe(200);
-      const line = await until('the line', () => l.stdout().split('\n').find((x) => x.includes(ORDER)));
+      const line = await until('the line', () =>
+        l
+          .stdout()
+          .split('\n')
+          .find((x) => x.includes(ORDER)),
+      );
       expect(line).toMatch(
         new RegExp(
           `^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d  payment\\.captured +${ORDER}1  USD 25\\.00  3000 captured  EV08D4D85AE15E33D000F501C1$`,
