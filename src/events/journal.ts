@@ -8,10 +8,10 @@
 // "body": the request body text exactly as received}. The body is kept as text so that a forward or a
 // replay sends the very bytes the gateway signed.
 import { createReadStream } from 'node:fs';
-import { type FileHandle, mkdir, open, stat } from 'node:fs/promises';
+import { type FileHandle, mkdir, open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { syncFolder } from '../lifecycle/fs-sync.js';
+import { sizeIfExists, syncFolder } from '../lifecycle/fs-sync.js';
 import { cutTornTail } from '../lifecycle/journal.js';
 import { isLockHeld } from '../lifecycle/lock.js';
 
@@ -149,14 +149,8 @@ export function parseEventLine(line: string): EventRecord | undefined {
  * (a snapshot: lines appended meanwhile are for the next read); nothing when it does not exist.
  */
 export async function* jsonLines(path: string): AsyncGenerator<string> {
-  let size: number;
-  try {
-    size = (await stat(path)).size;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw err;
-  }
-  if (size === 0) return;
+  const size = await sizeIfExists(path);
+  if (!size) return;
   const stream = createReadStream(path, { encoding: 'utf8', start: 0, end: size - 1 });
   const lines = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
   try {

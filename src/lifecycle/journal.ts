@@ -6,10 +6,10 @@
 // Durability rule the callers rely on: when `append` resolves, the records are on disk. Appends made
 // while a previous write+fsync is in flight are grouped into one write+fsync (group commit), so
 // concurrent chunks cost one fsync per batch of records, not one per record.
-import { type FileHandle, mkdir, open, stat, truncate } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CHAINED_VERSION, lineHash, withPrev } from './chain.js';
-import { syncFolder } from './fs-sync.js';
+import { sizeIfExists, syncFolder } from './fs-sync.js';
 import { lockRun } from './lock.js';
 import {
   assertRunExists,
@@ -274,14 +274,8 @@ export async function openRun<R = RawRecord, W extends JournalRecord = RawRecord
 
 /** An append-only JSONL file's last line left incomplete by a crash, cut away (nothing when it does not exist). */
 export async function cutTornTail(path: string): Promise<void> {
-  let size: number;
-  try {
-    size = (await stat(path)).size;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw err;
-  }
-  if (size === 0) return;
+  const size = await sizeIfExists(path);
+  if (!size) return;
   const fh = await open(path, 'r');
   try {
     // Walk back to the last newline; everything after it is a partial record.

@@ -153,11 +153,12 @@ export function approved(
   by: Person,
   role: 'approve' | 'reject' = 'approve',
   reason?: string,
+  at = new Date().toISOString(),
 ): PlanFile {
   const unsigned: Omit<PlanSignature, 'signature'> = {
     ...by.ref,
     role,
-    at: new Date().toISOString(),
+    at,
     ...(reason === undefined ? {} : { reason }),
   };
   const signature = signText(

@@ -1,32 +1,12 @@
 // Keys and plans for the approval unit tests: real Ed25519 pairs, a plan signed the way `payops
-// plan` and `payops approve` sign it.
-import { generateKeyPairSync, type KeyObject } from 'node:crypto';
-import {
-  canonicalJson,
-  checkerMessage,
-  type KeyRef,
-  keyFingerprint,
-  PLAN_FORMAT,
-  type PlanBody,
-  type PlanFile,
-  type PlanSignature,
-  rawPublicKey,
-  signText,
-} from '../../../src/approval/plan-doc.js';
+// plan` and `payops approve` sign it (the signing is test/helpers/approval.ts's, shared with the
+// integration tests).
 
-export interface TestKey {
-  ref: KeyRef;
-  privateKey: KeyObject;
-}
+import { PLAN_FORMAT, type PlanBody, type PlanFile } from '../../../src/approval/plan-doc.js';
+import { approved, type Person, person, signed } from '../../helpers/approval.js';
 
-export function testKey(name: string): TestKey {
-  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
-  const raw = rawPublicKey(publicKey);
-  return {
-    ref: { name, fingerprint: keyFingerprint(raw), publicKey: raw.toString('base64url') },
-    privateKey,
-  };
-}
+export type TestKey = Person;
+export const testKey = person;
 
 export function testPlan(maker: TestKey, over: Partial<PlanBody> = {}): PlanBody {
   return {
@@ -53,18 +33,7 @@ export function testPlan(maker: TestKey, over: Partial<PlanBody> = {}): PlanBody
 }
 
 export function signedPlan(maker: TestKey, over: Partial<PlanBody> = {}): PlanFile {
-  const plan = testPlan(maker, over);
-  return {
-    plan,
-    signatures: [
-      {
-        ...maker.ref,
-        role: 'maker',
-        at: plan.createdAt,
-        signature: signText(maker.privateKey, canonicalJson(plan)),
-      },
-    ],
-  };
+  return signed(maker, testPlan(maker, over));
 }
 
 export function countersign(
@@ -74,15 +43,5 @@ export function countersign(
   reason?: string,
   at = '2026-12-02T10:00:00.000Z',
 ): PlanFile {
-  const unsigned: Omit<PlanSignature, 'signature'> = {
-    ...by.ref,
-    role,
-    at,
-    ...(reason === undefined ? {} : { reason }),
-  };
-  const signature = signText(
-    by.privateKey,
-    checkerMessage(file.plan, file.signatures[0]!.signature, unsigned),
-  );
-  return { ...file, signatures: [...file.signatures, { ...unsigned, signature }] };
+  return approved(file, by, role, reason, at);
 }
